@@ -1,0 +1,15 @@
+# Warnings and sanitizers for project targets only (never for dependencies).
+add_library(mlsize_project_options INTERFACE)
+target_compile_options(mlsize_project_options INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Wnon-virtual-dtor
+  -Wold-style-cast -Wnull-dereference -Wimplicit-fallthrough)
+if(DEFINED ENV{CI})
+  message(STATUS "CI is set: warnings are errors")
+  target_compile_options(mlsize_project_options INTERFACE -Werror)
+endif()
+if(MLSIZE_SANITIZE)
+  list(JOIN MLSIZE_SANITIZE "," sanitizers)
+  target_compile_options(mlsize_project_options INTERFACE
+    -fsanitize=${sanitizers} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(mlsize_project_options INTERFACE -fsanitize=${sanitizers})
+endif()

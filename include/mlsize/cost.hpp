@@ -1,0 +1,27 @@
+#pragma once
+// What running a plan costs. Formulas: docs/methodology.md#cost.
+
+#include <mlsize/catalog.hpp>
+#include <mlsize/units.hpp>
+
+#include <optional>
+
+namespace mlsize {
+
+enum class Pricing { on_demand, spot };
+
+struct CostSettings {
+  Pricing pricing = Pricing::on_demand;
+  double amortization_years = 3.0;        // on-premise hardware written off straight-line
+  double electricity_usd_per_kwh = 0.15;  // on-premise power price
+};
+
+// Price of one unit for one hour: the cloud price, or for on-premise hardware its
+// purchase price spread over the amortisation period plus its electricity.
+// Nothing when the offering has no price of the requested kind (e.g. no spot price).
+std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSettings& settings);
+
+// price per unit-hour × units × hours.
+Usd run_cost(Usd price_per_unit_hour, int units, Seconds duration);
+
+}  // namespace mlsize

@@ -1,0 +1,39 @@
+#pragma once
+// A plan: hardware, how many devices, and how the training is split across them.
+
+#include <mlsize/catalog.hpp>
+#include <mlsize/memory.hpp>
+#include <mlsize/units.hpp>
+#include <mlsize/workload.hpp>
+
+#include <optional>
+
+namespace mlsize {
+
+struct Strategy {
+  int zero_stage = 0;  // 0 = plain data parallel (DDP); 1-3 = ZeRO stages (3 ~ FSDP full shard)
+  Recompute recompute = Recompute::none;
+};
+
+struct Plan {
+  const Offering* offering = nullptr;  // null when only a device was named
+  const Device* device = nullptr;
+  int units = 1;                       // offering units rented or bought
+  int device_count = 1;                // units × devices per unit; all data parallel
+  Strategy strategy;
+};
+
+// Everything mlsize estimates for one plan.
+struct PlanEstimate {
+  Plan plan;
+  MemoryBreakdown memory;              // per device
+  Bytes capacity;                      // memory of one device
+  bool fits = false;
+  Flops flops;
+  double peak_flops_per_s = 0;         // per device, at the workload's precision
+  Seconds time;
+  std::optional<Usd> price_per_unit_hour;
+  std::optional<Usd> cost;             // absent when the plan has no price
+};
+
+}  // namespace mlsize

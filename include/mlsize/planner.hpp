@@ -1,0 +1,27 @@
+#pragma once
+// Enumerating candidate plans and estimating each one.
+
+#include <mlsize/architecture.hpp>
+#include <mlsize/catalog.hpp>
+#include <mlsize/cost.hpp>
+#include <mlsize/plan.hpp>
+#include <mlsize/workload.hpp>
+
+#include <optional>
+#include <vector>
+
+namespace mlsize {
+
+// The device memory a plan may use: the device's own, or the host RAM for CPUs.
+std::optional<Bytes> device_capacity(const Device& device, const Offering* offering);
+
+// Plans for one offering: 1, 2, 4, 8, ... units (at most `max_devices` devices and the
+// offering's max_units), each as DDP and ZeRO-1/2/3 (one device: DDP only), each with and
+// without full recomputation.
+std::vector<Plan> candidate_plans(const Offering& offering, const Device& device, int max_devices);
+
+// Estimates `plan`; the device must have a peak throughput for the workload's precision.
+PlanEstimate estimate_plan(const Workload& workload, const Architecture& shape, const Plan& plan,
+                           const CostSettings& cost_settings);
+
+}  // namespace mlsize

@@ -1,0 +1,24 @@
+#pragma once
+// Choosing and ordering plans. Rules: docs/methodology.md#ranking.
+
+#include <mlsize/catalog.hpp>
+#include <mlsize/cost.hpp>
+#include <mlsize/report.hpp>
+#include <mlsize/workload.hpp>
+
+namespace mlsize {
+
+// The largest number of devices one plan may use unless the user says otherwise.
+inline constexpr int k_default_max_devices = 512;
+
+struct RecommendSettings {
+  Objective objective = Objective::cost;
+  int max_devices = k_default_max_devices;
+  CostSettings cost;
+};
+
+// Every offering's plans are estimated; per offering the best feasible plan under the
+// objective is kept, ties going to fewer devices, lower ZeRO stage, no recomputation.
+Report recommend(const Workload& workload, const Catalog& catalog, const RecommendSettings& settings);
+
+}  // namespace mlsize

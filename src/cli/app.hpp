@@ -1,0 +1,16 @@
+#pragma once
+// The mlsize command line: parses argv, runs one command, writes its output once.
+
+namespace mlsize::cli {
+
+// Documented in docs/cli.md#exit-status.
+enum ExitCode : int {
+  k_exit_success = 0,
+  k_exit_error = 1,        // bad input file or runtime error
+  k_exit_usage = 2,        // bad flag or flag value
+  k_exit_no_feasible = 3,  // no plan meets the constraints
+};
+
+int run(int argc, char** argv);
+
+}  // namespace mlsize::cli

@@ -1,0 +1,35 @@
+#pragma once
+// The subcommands: each registers its flags and runs from the parsed options.
+
+#include "cli/command.hpp"
+#include "cli/workload_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace mlsize::cli {
+
+struct RecommendOptions {
+  WorkloadOptions workload;
+  std::string optimize = "cost";
+  std::string top = "10";
+  std::string max_devices;
+};
+
+struct EstimateOptions {
+  WorkloadOptions workload;
+  std::string offering;
+  std::string device;
+  std::string count;
+  std::string zero = "0";
+  std::string recompute = "none";
+};
+
+CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options);
+CommandOutput run_recommend(const RecommendOptions& options);
+
+CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options);
+CommandOutput run_estimate(const EstimateOptions& options);
+
+}  // namespace mlsize::cli

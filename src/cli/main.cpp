@@ -1,0 +1,3 @@
+#include "cli/app.hpp"
+
+int main(int argc, char** argv) { return mlsize::cli::run(argc, argv); }

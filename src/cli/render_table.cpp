@@ -1,0 +1,181 @@
+#include "cli/format.hpp"
+#include "cli/renderers.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <vector>
+
+namespace mlsize::cli {
+namespace {
+
+// Display width of UTF-8 text: continuation bytes take no column.
+std::size_t display_width(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+struct Column {
+  std::string header;
+  bool right_aligned = false;
+};
+
+std::string render_rows(const std::vector<Column>& columns, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const Column& column : columns) widths.push_back(display_width(column.header));
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string text;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const std::string padding(widths[i] - display_width(cells[i]), ' ');
+      if (i > 0) text += "  ";
+      text += columns[i].right_aligned ? padding + cells[i] : cells[i] + (i + 1 < cells.size() ? padding : "");
+    }
+    return text + "\n";
+  };
+  std::vector<std::string> headers;
+  for (const Column& column : columns) headers.push_back(column.header);
+  std::string text = line(headers);
+  for (const auto& row : rows) text += line(row);
+  return text;
+}
+
+std::string workload_line(const Workload& workload, const Architecture& shape) {
+  std::string data;
+  if (workload.dataset_bytes) {
+    data = fmt::format(" ({} GB at {:g} bytes/token", format_gb(*workload.dataset_bytes), workload.bytes_per_token);
+    data += workload.epochs == 1.0 ? ")" : fmt::format(", {:g} epochs)", workload.epochs);
+  } else if (workload.epochs != 1.0) {
+    data = fmt::format(" ({:g} epochs)", workload.epochs);
+  }
+  return fmt::format(
+      "Workload: {} parameters, {} tokens{}, {} {}, {}.\n"
+      "Shape for activations: {} layers, hidden {}, {} heads; sequence {}, micro-batch {}; MFU {}.\n",
+      format_count(workload.params), format_count(workload.tokens), data, to_string(workload.task),
+      to_string(workload.precision), to_string(workload.optimizer), shape.layers, shape.hidden, shape.heads,
+      workload.sequence_length, workload.micro_batch, format_percent(workload.mfu));
+}
+
+std::string memory_cell(const PlanEstimate& e) {
+  return fmt::format("{} / {}", format_gb(e.memory.total()), format_gb(e.capacity));
+}
+
+std::string hardware_cell(const Plan& plan) {
+  std::string text = plan.device->name;
+  if (plan.offering != nullptr) {
+    text += fmt::format(" · {} {}", plan.offering->provider, plan.offering->name);
+    if (plan.units > 1) text += fmt::format(" x{}", plan.units);
+  }
+  return text;
+}
+
+std::string rejected_summary(const Report& report) {
+  if (report.rejected.empty()) return {};
+  std::map<RejectionReason, std::vector<std::string>> by_reason;
+  for (const Rejection& rejection : report.rejected) by_reason[rejection.reason].push_back(rejection.offering->id);
+  std::string text = fmt::format("Rejected {} offerings:", report.rejected.size());
+  for (const auto& [reason, ids] : by_reason) {
+    text += fmt::format(" {} {}", ids.size(), to_string(reason));
+    text += fmt::format(" (e.g. {})", ids.front());
+    text += ";";
+  }
+  text.back() = '.';
+  return text + " Reasons per offering: --format json.\n";
+}
+
+}  // namespace
+
+std::string summary_sentence(const Report& report) {
+  if (report.recommendations.empty()) {
+    if (report.fastest_fitting && report.workload.deadline) {
+      return fmt::format("No plan meets the constraints. The fastest plan that fits is {} with {}: {}, "
+                         "over the {} deadline.",
+                         describe_hardware(report.fastest_fitting->plan),
+                         describe_strategy(report.fastest_fitting->plan.strategy),
+                         format_duration(report.fastest_fitting->time), format_duration(*report.workload.deadline));
+    }
+    if (!report.fastest_fitting) return "No plan fits in memory on any offering of the catalogue.";
+    return "No plan meets the constraints.";
+  }
+  const PlanEstimate& best = report.recommendations.front();
+  std::string role;
+  switch (report.objective) {
+    case Objective::cost: role = "the cheapest plan that fits"; break;
+    case Objective::time: role = "the fastest plan that fits"; break;
+    case Objective::balanced: role = "the best balance of cost and time"; break;
+  }
+  std::string text = fmt::format("{} is {}: {} over {}", describe_hardware(best.plan), role, format_usd(*best.cost),
+                                 format_duration(best.time));
+  if (report.recommendations.size() > 1) {
+    const PlanEstimate& next = report.recommendations[1];
+    if (report.objective == Objective::time) {
+      text += fmt::format(", {:.1f}× faster than #2", next.time / best.time);
+    } else if (best.cost->value > 0) {
+      text += fmt::format(", {:.1f}× cheaper than #2", *next.cost / *best.cost);
+    }
+  }
+  return text + fmt::format(" ({} of {} offerings have a plan that meets the constraints).",
+                            report.recommendations.size(), report.recommendations.size() + report.rejected.size());
+}
+
+std::string render_recommend_table(const Report& report, int top) {
+  std::string text = workload_line(report.workload, report.architecture) + "\n";
+  const std::vector<Column> columns{{"rank", true},     {"hardware", false},           {"devices", true},
+                                    {"strategy", false}, {"memory/device GB", true}, {"time", true},
+                                    {"cost USD", true}};
+  std::vector<std::vector<std::string>> rows;
+  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  for (std::size_t i = 0; i < shown; ++i) {
+    const PlanEstimate& e = report.recommendations[i];
+    rows.push_back({std::to_string(i + 1), hardware_cell(e.plan), std::to_string(e.plan.device_count),
+                    describe_strategy(e.plan.strategy), memory_cell(e), format_duration(e.time), format_usd(*e.cost)});
+  }
+  if (!rows.empty()) text += render_rows(columns, rows) + "\n";
+  text += summary_sentence(report) + "\n";
+  text += fmt::format("Ranked by {} (--optimize). GB = 10^9 bytes; memory is per device against its capacity.\n",
+                      to_string(report.objective));
+  text += rejected_summary(report);
+  return text;
+}
+
+std::string render_estimate_table(const EstimateResult& result) {
+  const PlanEstimate& e = result.estimate;
+  const MemoryBreakdown& m = e.memory;
+  std::string text = workload_line(result.workload, result.architecture);
+  text += fmt::format("Plan: {}, {}.\n\n", describe_hardware(e.plan), describe_strategy(e.plan.strategy));
+  const std::vector<Column> columns{{"memory per device", false}, {"GB", true}};
+  const std::array<std::pair<const char*, Bytes>, 5> terms{{{"weights", m.weights},
+                                                            {"gradients", m.gradients},
+                                                            {"optimizer states", m.optimizer},
+                                                            {"activations", m.activations},
+                                                            {"framework overhead", m.overhead}}};
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [name, bytes] : terms) rows.push_back({name, format_gb(bytes)});
+  rows.push_back({"total", format_gb(m.total())});
+  rows.push_back({"capacity", format_gb(e.capacity)});
+  text += render_rows(columns, rows) + "\n";
+  text += fmt::format("Memory: {} ({} of capacity).\n", e.fits ? "fits" : "DOES NOT FIT",
+                      format_percent(m.total() / e.capacity));
+  text += fmt::format("Compute: {:.3g} FLOPs at {:.4g} TFLOP/s per device × {} devices × {} MFU.\n", e.flops.value,
+                      e.peak_flops_per_s / 1e12, e.plan.device_count, format_percent(result.workload.mfu));
+  text += fmt::format("Time: {}", format_duration(e.time));
+  if (result.meets_deadline) text += *result.meets_deadline ? " (meets the deadline)" : " (MISSES the deadline)";
+  text += ".\n";
+  if (e.cost) {
+    text += fmt::format("Cost: {} ({}/unit-hour × {} unit{})", format_usd(*e.cost),
+                        format_usd(*e.price_per_unit_hour), e.plan.units, e.plan.units == 1 ? "" : "s");
+    if (result.within_budget) text += *result.within_budget ? ", within the budget" : ", OVER the budget";
+    text += ".\n";
+  } else {
+    text += "Cost: no price (a device without an offering, or no price of the requested kind).\n";
+  }
+  text += "GB = 10^9 bytes.\n";
+  return text;
+}
+
+}  // namespace mlsize::cli

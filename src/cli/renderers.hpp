@@ -1,0 +1,32 @@
+#pragma once
+// Renderers: pure functions from results to the text written on stdout.
+
+#include <mlsize/architecture.hpp>
+#include <mlsize/plan.hpp>
+#include <mlsize/report.hpp>
+#include <mlsize/workload.hpp>
+
+#include <optional>
+#include <string>
+
+namespace mlsize::cli {
+
+// The one plan of `mlsize estimate` with the constraints it was checked against.
+struct EstimateResult {
+  Workload workload;
+  Architecture architecture;
+  PlanEstimate estimate;
+  std::optional<bool> meets_deadline;  // absent without --deadline
+  std::optional<bool> within_budget;   // absent without --budget or without a price
+  bool feasible() const { return estimate.fits && meets_deadline.value_or(true) && within_budget.value_or(true); }
+};
+
+// "8× A100 80GB ... is the cheapest plan that fits: ..." (or why nothing fits).
+std::string summary_sentence(const Report& report);
+
+std::string render_recommend_table(const Report& report, int top);
+std::string render_recommend_json(const Report& report, int top);
+std::string render_estimate_table(const EstimateResult& result);
+std::string render_estimate_json(const EstimateResult& result);
+
+}  // namespace mlsize::cli

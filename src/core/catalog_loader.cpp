@@ -1,0 +1,382 @@
+#include <mlsize/catalog_loader.hpp>
+
+#include <mlsize/embedded_data.hpp>
+#include <mlsize/text_distance.hpp>
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlsize {
+namespace {
+
+// The text being loaded, for locations and the offending line in errors.
+class SourceText {
+ public:
+  SourceText(std::string_view text, std::string_view name) : m_name(name) {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      const std::size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) {
+        m_lines.push_back(text.substr(start));
+        break;
+      }
+      m_lines.push_back(text.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+
+  // yaml-cpp marks are 0-based; ours are 1-based.
+  SourceLocation location(const YAML::Mark& mark) const {
+    SourceLocation where{std::string(m_name), 0, 0, {}};
+    if (mark.line < 0) return where;
+    where.line = mark.line + 1;
+    where.column = mark.column + 1;
+    if (static_cast<std::size_t>(mark.line) < m_lines.size()) {
+      std::string_view line = m_lines[static_cast<std::size_t>(mark.line)];
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      where.line_text = std::string(line);
+    }
+    return where;
+  }
+
+  [[noreturn]] void fail(const YAML::Mark& mark, std::string message, std::string hint = {}) const {
+    Error error(ErrorKind::input, std::move(message), std::move(hint));
+    error.at(location(mark));
+    throw error;
+  }
+
+  const std::string& name() const { return m_name; }
+
+ private:
+  std::string m_name;
+  std::vector<std::string_view> m_lines;
+};
+
+std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+std::string join(std::span<const std::string_view> names) {
+  std::string result;
+  for (std::string_view name : names) {
+    if (!result.empty()) result += ", ";
+    result += name;
+  }
+  return result;
+}
+
+// Reads the fields of one YAML mapping, refusing unknown and duplicate keys.
+class FieldReader {
+ public:
+  FieldReader(const SourceText& source, const YAML::Node& node, std::string what,
+              std::span<const std::string_view> allowed)
+      : m_source(source), m_node(node), m_what(std::move(what)) {
+    if (!node.IsMap()) source.fail(node.Mark(), m_what + " must be a mapping of fields");
+    std::set<std::string, std::less<>> seen;
+    for (const auto& entry : node) {
+      const YAML::Node& key = entry.first;
+      if (!key.IsScalar()) source.fail(key.Mark(), "field names in " + m_what + " must be plain words");
+      const std::string& name = key.Scalar();
+      if (!seen.insert(name).second) source.fail(key.Mark(), "duplicate field " + quoted(name) + " in " + m_what);
+      bool known = false;
+      for (std::string_view candidate : allowed) known = known || candidate == name;
+      if (!known) {
+        std::string hint = did_you_mean(name, allowed);
+        if (hint.empty()) hint = "accepted fields: " + join(allowed);
+        source.fail(key.Mark(), "unknown field " + quoted(name) + " in " + m_what, hint);
+      }
+    }
+  }
+
+  bool has(std::string_view key) const { return static_cast<bool>(m_node[std::string(key)]); }
+  YAML::Node node(std::string_view key) const { return m_node[std::string(key)]; }
+
+  std::string required_string(std::string_view key) const {
+    if (!has(key)) m_source.fail(m_node.Mark(), m_what + " lacks the required field " + quoted(key));
+    return string_value(key);
+  }
+
+  std::string optional_string(std::string_view key) const { return has(key) ? string_value(key) : std::string(); }
+
+  std::optional<double> optional_positive(std::string_view key) const {
+    if (!has(key)) return std::nullopt;
+    return positive_value(key);
+  }
+
+  double required_positive(std::string_view key) const {
+    if (!has(key)) m_source.fail(m_node.Mark(), m_what + " lacks the required field " + quoted(key));
+    return positive_value(key);
+  }
+
+  // A non-negative number (prices may be 0 for free tiers).
+  std::optional<double> optional_non_negative(std::string_view key) const {
+    if (!has(key)) return std::nullopt;
+    const double value = number_value(key);
+    if (value < 0.0) fail_value(key, "must not be negative", "a number >= 0");
+    return value;
+  }
+
+  std::optional<int> optional_count(std::string_view key) const {
+    if (!has(key)) return std::nullopt;
+    const double value = positive_value(key);
+    if (value != std::floor(value) || value > 1e6) fail_value(key, "must be a whole number", "an integer from 1 to 1000000");
+    return static_cast<int>(value);
+  }
+
+  [[noreturn]] void fail_value(std::string_view key, std::string_view problem, std::string_view accepted) const {
+    const YAML::Node value = node(key);
+    m_source.fail(value.Mark(), "field " + quoted(key) + " of " + m_what + " " + std::string(problem) + " (got " +
+                                    quoted(value.IsScalar() ? value.Scalar() : std::string("a ") + kind_of(value)) + ")",
+                  "expected " + std::string(accepted));
+  }
+
+  const SourceText& source() const { return m_source; }
+  const std::string& what() const { return m_what; }
+  const YAML::Node& self() const { return m_node; }
+
+ private:
+  static std::string kind_of(const YAML::Node& node) {
+    if (node.IsMap()) return "mapping";
+    if (node.IsSequence()) return "list";
+    if (node.IsNull()) return "null";
+    return "value";
+  }
+
+  std::string string_value(std::string_view key) const {
+    const YAML::Node value = node(key);
+    if (!value.IsScalar() || value.Scalar().empty()) fail_value(key, "must be a non-empty text", "a text value");
+    return value.Scalar();
+  }
+
+  double number_value(std::string_view key) const {
+    const YAML::Node value = node(key);
+    if (!value.IsScalar()) fail_value(key, "must be a number", "a decimal number");
+    const std::string& text = value.Scalar();
+    // YAML's .nan/.inf spellings and hex are refused: catalogue numbers are plain decimals.
+    std::size_t consumed = 0;
+    double number = std::numeric_limits<double>::quiet_NaN();
+    const bool plain = !text.empty() && text.find_first_not_of("0123456789.eE+-") == std::string::npos;
+    if (plain) {
+      try {
+        number = std::stod(text, &consumed);
+      } catch (const std::exception&) {
+        consumed = 0;
+      }
+    }
+    if (!plain || consumed != text.size() || !std::isfinite(number) || std::abs(number) > 1e18) {
+      fail_value(key, "must be a finite number", "a decimal number such as 80 or 2039.5");
+    }
+    return number;
+  }
+
+  double positive_value(std::string_view key) const {
+    const double value = number_value(key);
+    if (!(value > 0.0)) fail_value(key, "must be greater than 0", "a number > 0");
+    return value;
+  }
+
+  const SourceText& m_source;
+  YAML::Node m_node;
+  std::string m_what;
+};
+
+bool valid_id(std::string_view id) {
+  if (id.empty() || id.size() > 128) return false;
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (!alnum(id.front())) return false;
+  for (char c : id) {
+    if (!alnum(c) && c != '-' && c != '.' && c != '_') return false;
+  }
+  return true;
+}
+
+bool valid_date(std::string_view date) {
+  if (date.size() != 10 || date[4] != '-' || date[7] != '-') return false;
+  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u}) {
+    if (date[i] < '0' || date[i] > '9') return false;
+  }
+  const int month = (date[5] - '0') * 10 + (date[6] - '0');
+  const int day = (date[8] - '0') * 10 + (date[9] - '0');
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+// `device "a100-80gb-sxm"` when the entry has a usable id, else `a device`.
+std::string describe(const YAML::Node& node, std::string_view noun) {
+  if (node.IsMap()) {
+    const YAML::Node id = node["id"];
+    if (id && id.IsScalar() && valid_id(id.Scalar())) return std::string(noun) + " " + quoted(id.Scalar());
+  }
+  return (noun.front() == 'o' ? "an " : "a ") + std::string(noun);
+}
+
+std::string read_id(const FieldReader& fields) {
+  std::string id = fields.required_string("id");
+  if (!valid_id(id)) {
+    fields.fail_value("id", "is not a valid id",
+                      "lowercase letters, digits, '-', '.', '_', starting with a letter or digit");
+  }
+  return id;
+}
+
+template <class Enum, std::size_t N>
+Enum read_enum(const FieldReader& fields, std::string_view key, const std::array<std::string_view, N>& names) {
+  const std::string text = fields.required_string(key);
+  for (std::size_t i = 0; i < N; ++i) {
+    if (names[i] == text) return static_cast<Enum>(i);
+  }
+  std::string hint = did_you_mean(text, names);
+  fields.source().fail(fields.node(key).Mark(),
+                       "field " + quoted(key) + " of " + fields.what() + " must be one of " + join(names) + " (got " +
+                           quoted(text) + ")",
+                       hint);
+}
+
+void read_provenance(const FieldReader& fields, std::string& source, std::string& as_of) {
+  source = fields.required_string("source");
+  as_of = fields.required_string("as_of");
+  if (!valid_date(as_of)) fields.fail_value("as_of", "is not a date", "a date written YYYY-MM-DD");
+}
+
+constexpr std::array<std::string_view, 12> k_device_fields{
+    "id",          "name",         "kind",  "vendor",           "memory_gb", "memory_bandwidth_gbs",
+    "peak_tflops", "interconnect", "tdp_w", "launch_price_usd", "source",    "as_of"};
+constexpr std::array<std::string_view, 4> k_device_kinds{"gpu", "tpu", "npu", "cpu"};
+constexpr std::array<std::string_view, 6> k_dtype_fields{"fp32", "tf32", "fp16", "bf16", "fp8", "int8"};
+constexpr std::array<std::string_view, 2> k_interconnect_fields{"kind", "bandwidth_gbs"};
+
+Device read_device(const SourceText& source, const YAML::Node& node) {
+  const FieldReader named(source, node, describe(node, "device"), k_device_fields);
+  Device device;
+  device.id = read_id(named);
+  device.name = named.required_string("name");
+  device.kind = read_enum<DeviceKind>(named, "kind", k_device_kinds);
+  device.vendor = named.required_string("vendor");
+  if (auto gb = named.optional_positive("memory_gb")) device.memory = Bytes(*gb * k_giga);
+  if (device.kind != DeviceKind::cpu && !device.memory) {
+    source.fail(node.Mark(), "device " + quoted(device.id) + " lacks the required field \"memory_gb\"",
+                "only cpu devices may omit memory_gb (their memory is the offering's host_memory_gib)");
+  }
+  if (auto gbs = named.optional_positive("memory_bandwidth_gbs")) device.memory_bandwidth_bytes_per_s = *gbs * k_giga;
+  if (named.has("peak_tflops")) {
+    const FieldReader peak(source, named.node("peak_tflops"), "peak_tflops of device " + quoted(device.id),
+                           k_dtype_fields);
+    for (std::size_t i = 0; i < k_dtype_fields.size(); ++i) {
+      if (auto tflops = peak.optional_positive(k_dtype_fields[i])) device.peak_flops_per_s[i] = *tflops * 1e12;
+    }
+  }
+  if (named.has("interconnect")) {
+    const FieldReader link(source, named.node("interconnect"), "interconnect of device " + quoted(device.id),
+                           k_interconnect_fields);
+    device.interconnect = Interconnect{link.required_string("kind"), link.required_positive("bandwidth_gbs") * k_giga};
+  }
+  device.tdp_w = named.optional_positive("tdp_w");
+  if (auto price = named.optional_positive("launch_price_usd")) device.launch_price = Usd(*price);
+  read_provenance(named, device.source, device.as_of);
+  device.defined_at = source.location(node.Mark());
+  return device;
+}
+
+constexpr std::array<std::string_view, 17> k_offering_fields{
+    "id",     "provider",  "kind",               "name",    "device",  "devices_per_unit",
+    "vcpus",  "host_memory_gib", "price_per_hour_usd", "spot_price_per_hour_usd", "region",
+    "max_units", "purchase_price_usd", "power_w", "limits", "source", "as_of"};
+constexpr std::array<std::string_view, 3> k_offering_kinds{"cloud", "on-prem", "free-tier"};
+constexpr std::array<std::string_view, 3> k_limit_fields{"session_hours", "weekly_hours", "note"};
+
+Offering read_offering(const SourceText& source, const YAML::Node& node) {
+  const FieldReader named(source, node, describe(node, "offering"), k_offering_fields);
+  Offering offering;
+  offering.id = read_id(named);
+  offering.provider = named.required_string("provider");
+  offering.kind = read_enum<OfferingKind>(named, "kind", k_offering_kinds);
+  offering.name = named.required_string("name");
+  offering.device_id = named.required_string("device");
+  if (!named.has("devices_per_unit")) {
+    source.fail(node.Mark(), "offering " + quoted(offering.id) + " lacks the required field \"devices_per_unit\"");
+  }
+  offering.devices_per_unit = *named.optional_count("devices_per_unit");
+  offering.vcpus = named.optional_count("vcpus");
+  if (auto gib = named.optional_positive("host_memory_gib")) offering.host_memory = Bytes(*gib * k_gibi);
+  if (auto price = named.optional_non_negative("price_per_hour_usd")) offering.price_per_hour = Usd(*price);
+  if (auto price = named.optional_non_negative("spot_price_per_hour_usd")) offering.spot_price_per_hour = Usd(*price);
+  offering.region = named.optional_string("region");
+  offering.max_units = named.optional_count("max_units");
+  if (auto price = named.optional_positive("purchase_price_usd")) offering.purchase_price = Usd(*price);
+  offering.power_w = named.optional_positive("power_w");
+  if (named.has("limits")) {
+    const FieldReader limits(source, named.node("limits"), "limits of offering " + quoted(offering.id), k_limit_fields);
+    offering.limits.session_hours = limits.optional_positive("session_hours");
+    offering.limits.weekly_hours = limits.optional_positive("weekly_hours");
+    offering.limits.note = limits.optional_string("note");
+  }
+  if (offering.kind == OfferingKind::on_prem && !offering.purchase_price) {
+    source.fail(node.Mark(), "on-prem offering " + quoted(offering.id) + " lacks \"purchase_price_usd\"",
+                "on-premise hardware is costed from its purchase price and power draw");
+  }
+  if (offering.kind != OfferingKind::on_prem && !offering.price_per_hour) {
+    source.fail(node.Mark(), "offering " + quoted(offering.id) + " lacks \"price_per_hour_usd\"",
+                "cloud offerings need an on-demand price per unit-hour; free tiers use 0");
+  }
+  read_provenance(named, offering.source, offering.as_of);
+  offering.defined_at = source.location(node.Mark());
+  return offering;
+}
+
+constexpr std::array<std::string_view, 2> k_top_level_fields{"devices", "offerings"};
+
+template <class Entry, class Reader>
+void read_list(Catalog& catalog, const SourceText& source, const YAML::Node& list, std::string_view key,
+               Reader read) {
+  if (!list.IsSequence()) source.fail(list.Mark(), quoted(key) + " must be a list");
+  std::set<std::string, std::less<>> ids;
+  for (const YAML::Node& item : list) {
+    Entry entry = read(source, item);
+    if (!ids.insert(entry.id).second) {
+      source.fail(item.Mark(), "duplicate id " + quoted(entry.id) + " in " + std::string(key),
+                  "ids are unique within a file; a later file overrides an earlier one by id");
+    }
+    catalog.put(std::move(entry));
+  }
+}
+
+}  // namespace
+
+void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view source_name) {
+  const SourceText source(text, source_name);
+  if (text.size() > k_max_catalog_file_bytes) {
+    Error error(ErrorKind::input, "catalogue file is larger than the limit of 8 MiB",
+                "split it into several files given with --catalog");
+    error.at(SourceLocation{std::string(source_name), 0, 0, {}});
+    throw error;
+  }
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::Exception& failure) {
+    source.fail(failure.mark, "invalid YAML: " + failure.msg);
+  }
+  if (!root || root.IsNull()) {
+    source.fail(YAML::Mark::null_mark(), "catalogue file is empty", "expected a mapping with \"devices:\" and/or \"offerings:\"");
+  }
+  const FieldReader top(source, root, "the catalogue file", k_top_level_fields);
+  // Staged so that a file with an error adds nothing.
+  Catalog staged = catalog;
+  if (top.has("devices")) read_list<Device>(staged, source, top.node("devices"), "devices", read_device);
+  if (top.has("offerings")) read_list<Offering>(staged, source, top.node("offerings"), "offerings", read_offering);
+  catalog = std::move(staged);
+}
+
+Catalog load_default_catalog() {
+  Catalog catalog;
+  for (const EmbeddedFile& file : default_catalog_files()) {
+    load_catalog_yaml(catalog, file.text, std::string("<embedded>/data/catalog/") + std::string(file.name));
+  }
+  catalog.check_references();
+  return catalog;
+}
+
+}  // namespace mlsize

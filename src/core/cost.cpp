@@ -1,0 +1,21 @@
+#include <mlsize/cost.hpp>
+
+namespace mlsize {
+
+std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSettings& settings) {
+  if (offering.kind == OfferingKind::on_prem) {
+    if (!offering.purchase_price) return std::nullopt;
+    constexpr double hours_per_year = 365.0 * 24.0;
+    const Usd capital = *offering.purchase_price / (settings.amortization_years * hours_per_year);
+    const Usd energy(offering.power_w.value_or(0.0) / 1000.0 * settings.electricity_usd_per_kwh);
+    return capital + energy;
+  }
+  if (settings.pricing == Pricing::spot && offering.kind == OfferingKind::cloud) return offering.spot_price_per_hour;
+  return offering.price_per_hour;
+}
+
+Usd run_cost(Usd price_per_unit_hour, int units, Seconds duration) {
+  return price_per_unit_hour * (units * duration.value / k_seconds_per_hour);
+}
+
+}  // namespace mlsize

@@ -1,0 +1,213 @@
+#include <mlsize/ranker.hpp>
+
+#include <mlsize/architecture.hpp>
+#include <mlsize/compute.hpp>
+#include <mlsize/planner.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace mlsize {
+namespace {
+
+// Costs and times equal up to rounding count as ties (cost hardly depends on device count
+// when time scales linearly with it).
+constexpr double k_relative_tolerance = 1e-9;
+
+int compare_values(double a, double b) {
+  const double tolerance = k_relative_tolerance * std::max(std::abs(a), std::abs(b));
+  if (a < b - tolerance) return -1;
+  if (a > b + tolerance) return 1;
+  return 0;
+}
+
+struct Minima {
+  double cost = 0;
+  double seconds = 0;
+};
+
+// Balanced: geometric mean of cost and time, each relative to the best feasible plan.
+// Costs under $1 count as $1 so that free tiers do not divide by zero.
+double balanced_score(const PlanEstimate& estimate, const Minima& minima) {
+  const double cost = std::max(1.0, estimate.cost->value) / std::max(1.0, minima.cost);
+  const double time = estimate.time.value / minima.seconds;
+  return std::sqrt(cost * time);
+}
+
+// Negative when `a` ranks before `b`: the objective first; then fewer devices (equal cost
+// means equal device-hours under the linear time model, and fewer devices are easier to get
+// and lose less to scaling that the model ignores); then the other of cost and time;
+// then lower ZeRO stage, no recomputation, and the id for a stable order.
+int compare_plans(const PlanEstimate& a, const PlanEstimate& b, Objective objective, const Minima& minima) {
+  const double cost_a = a.cost ? a.cost->value : 0.0;
+  const double cost_b = b.cost ? b.cost->value : 0.0;
+  int primary = 0;
+  int secondary = 0;
+  switch (objective) {
+    case Objective::cost:
+      primary = compare_values(cost_a, cost_b);
+      secondary = compare_values(a.time.value, b.time.value);
+      break;
+    case Objective::time:
+      primary = compare_values(a.time.value, b.time.value);
+      secondary = compare_values(cost_a, cost_b);
+      break;
+    case Objective::balanced:
+      primary = compare_values(balanced_score(a, minima), balanced_score(b, minima));
+      secondary = compare_values(cost_a, cost_b);
+      break;
+  }
+  if (primary != 0) return primary;
+  if (a.plan.device_count != b.plan.device_count) return a.plan.device_count < b.plan.device_count ? -1 : 1;
+  if (secondary != 0) return secondary;
+  const auto strategy = [](const PlanEstimate& e) {
+    return std::make_tuple(e.plan.strategy.zero_stage, static_cast<int>(e.plan.strategy.recompute));
+  };
+  if (strategy(a) != strategy(b)) return strategy(a) < strategy(b) ? -1 : 1;
+  const std::string& id_a = a.plan.offering ? a.plan.offering->id : a.plan.device->id;
+  const std::string& id_b = b.plan.offering ? b.plan.offering->id : b.plan.device->id;
+  return id_a.compare(id_b);
+}
+
+template <class Better>
+std::optional<PlanEstimate> best_of(const std::vector<PlanEstimate>& plans, Better better) {
+  const PlanEstimate* best = nullptr;
+  for (const PlanEstimate& plan : plans) {
+    if (best == nullptr || better(plan, *best)) best = &plan;
+  }
+  return best ? std::optional<PlanEstimate>(*best) : std::nullopt;
+}
+
+bool lower_memory_fraction(const PlanEstimate& a, const PlanEstimate& b) {
+  return a.memory.total() / a.capacity < b.memory.total() / b.capacity;
+}
+bool faster(const PlanEstimate& a, const PlanEstimate& b) { return a.time < b.time; }
+bool cheaper(const PlanEstimate& a, const PlanEstimate& b) { return a.cost < b.cost; }
+
+struct OfferingOutcome {
+  const Offering* offering = nullptr;
+  const Device* device = nullptr;
+  std::vector<PlanEstimate> feasible;
+  std::optional<Rejection> rejection;
+};
+
+OfferingOutcome evaluate_offering(const Workload& workload, const Architecture& shape, const Offering& offering,
+                                  const Device& device, const RecommendSettings& settings, std::size_t& evaluated,
+                                  std::optional<PlanEstimate>& fastest_fitting) {
+  OfferingOutcome outcome{&offering, &device, {}, std::nullopt};
+  auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
+    outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest)};
+    return outcome;
+  };
+  if (!peak_flops_per_s(device, workload.precision) || !device_capacity(device, &offering)) {
+    return reject(RejectionReason::precision, std::nullopt);
+  }
+  if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
+
+  std::vector<PlanEstimate> all;
+  for (const Plan& plan : candidate_plans(offering, device, settings.max_devices)) {
+    all.push_back(estimate_plan(workload, shape, plan, settings.cost));
+  }
+  evaluated += all.size();
+  std::vector<PlanEstimate> fitting;
+  std::copy_if(all.begin(), all.end(), std::back_inserter(fitting), [](const auto& e) { return e.fits; });
+  if (fitting.empty()) return reject(RejectionReason::memory, best_of(all, lower_memory_fraction));
+  if (auto fastest = best_of(fitting, faster); !fastest_fitting || faster(*fastest, *fastest_fitting)) {
+    fastest_fitting = fastest;
+  }
+
+  auto keep = [](std::vector<PlanEstimate>& plans, auto predicate) {
+    std::erase_if(plans, [&](const PlanEstimate& e) { return !predicate(e); });
+  };
+  std::vector<PlanEstimate> candidates = fitting;
+  if (offering.limits.session_hours) {
+    const Seconds session(*offering.limits.session_hours * k_seconds_per_hour);
+    keep(candidates, [&](const PlanEstimate& e) { return e.time <= session; });
+    if (candidates.empty()) return reject(RejectionReason::session_limit, best_of(fitting, faster));
+  }
+  if (workload.deadline) {
+    const std::vector<PlanEstimate> before = candidates;
+    keep(candidates, [&](const PlanEstimate& e) { return e.time <= *workload.deadline; });
+    if (candidates.empty()) return reject(RejectionReason::deadline, best_of(before, faster));
+  }
+  if (workload.budget) {
+    const std::vector<PlanEstimate> before = candidates;
+    keep(candidates, [&](const PlanEstimate& e) { return *e.cost <= *workload.budget; });
+    if (candidates.empty()) return reject(RejectionReason::budget, best_of(before, cheaper));
+  }
+  outcome.feasible = std::move(candidates);
+  return outcome;
+}
+
+}  // namespace
+
+Report recommend(const Workload& workload, const Catalog& catalog, const RecommendSettings& settings) {
+  Report report;
+  report.workload = workload;
+  report.architecture = architecture_from_params(workload.params);
+  report.objective = settings.objective;
+  report.max_devices = settings.max_devices;
+
+  std::vector<OfferingOutcome> outcomes;
+  outcomes.reserve(catalog.offerings().size());
+  for (const Offering& offering : catalog.offerings()) {
+    const Device* device = catalog.find_device(offering.device_id);
+    if (device == nullptr) continue;  // Catalog::check_references() reports these
+    outcomes.push_back(evaluate_offering(workload, report.architecture, offering, *device, settings,
+                                         report.plans_evaluated, report.fastest_fitting));
+  }
+
+  Minima minima{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  for (const OfferingOutcome& outcome : outcomes) {
+    for (const PlanEstimate& e : outcome.feasible) {
+      minima.cost = std::min(minima.cost, e.cost->value);
+      minima.seconds = std::min(minima.seconds, e.time.value);
+    }
+  }
+  const auto ranks_before = [&](const PlanEstimate& a, const PlanEstimate& b) {
+    return compare_plans(a, b, settings.objective, minima) < 0;
+  };
+  for (OfferingOutcome& outcome : outcomes) {
+    if (outcome.rejection) {
+      report.rejected.push_back(std::move(*outcome.rejection));
+    } else if (!outcome.feasible.empty()) {
+      report.recommendations.push_back(*best_of(outcome.feasible, ranks_before));
+    }
+  }
+  std::sort(report.recommendations.begin(), report.recommendations.end(), ranks_before);
+  std::sort(report.rejected.begin(), report.rejected.end(), [](const Rejection& a, const Rejection& b) {
+    return std::tie(a.reason, a.offering->id) < std::tie(b.reason, b.offering->id);
+  });
+  return report;
+}
+
+std::string_view to_string(Objective objective) {
+  switch (objective) {
+    case Objective::cost: return "cost";
+    case Objective::time: return "time";
+    case Objective::balanced: return "balanced";
+  }
+  return "cost";
+}
+
+std::optional<Objective> parse_objective(std::string_view text) {
+  for (Objective objective : {Objective::cost, Objective::time, Objective::balanced}) {
+    if (to_string(objective) == text) return objective;
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(RejectionReason reason) {
+  switch (reason) {
+    case RejectionReason::precision: return "precision";
+    case RejectionReason::no_price: return "no_price";
+    case RejectionReason::memory: return "memory";
+    case RejectionReason::session_limit: return "session_limit";
+    case RejectionReason::deadline: return "deadline";
+    case RejectionReason::budget: return "budget";
+  }
+  return "memory";
+}
+
+}  // namespace mlsize
