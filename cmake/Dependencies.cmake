@@ -1,10 +1,11 @@
 # Every dependency comes from Debian's packages; say which one when it is missing.
-function(mlsize_require package debian_package)
+# A macro, not a function: package configs (Catch2) extend CMAKE_MODULE_PATH in our scope.
+macro(mlsize_require package debian_package)
   find_package(${package} ${ARGN} QUIET)
   if(NOT ${package}_FOUND)
     message(FATAL_ERROR "${package} not found: install it with `apt-get install ${debian_package}`")
   endif()
-endfunction()
+endmacro()
 
 mlsize_require(yaml-cpp libyaml-cpp-dev)
 mlsize_require(CLI11 libcli11-dev)

@@ -1,0 +1,73 @@
+#include <mlsize/catalog.hpp>
+#include <mlsize/compute.hpp>
+#include <mlsize/cost.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace mlsize;
+
+// Brown et al. 2020 (GPT-3), Table D.1 gives 3.14e23 training FLOPs for 175B parameters on
+// 300B tokens: 6·N·D.
+TEST_CASE("GPT-3 175B on 300B tokens takes about 3.14e23 FLOPs", "[compute][reference]") {
+  const Flops flops = training_flops(175e9, 300e9, Recompute::none);
+  CHECK(flops.value == Approx(3.14e23).epsilon(0.005));
+}
+
+TEST_CASE("full recomputation adds one forward pass: 8·N·D", "[compute]") {
+  CHECK(training_flops(1e9, 1e9, Recompute::full).value == Approx(8e18));
+}
+
+// Touvron et al. 2023, "Llama 2", Table 2: pre-training took 184,320 (7B), 368,640 (13B) and
+// 1,720,320 (70B) A100-80GB GPU-hours on 2T tokens. mlsize at its default 40% MFU on the
+// A100's 312 dense bf16 TFLOP/s should land within 10%.
+TEST_CASE("Llama 2 GPU-hours are reproduced within 10% at the default MFU", "[compute][reference]") {
+  struct Case {
+    double params;
+    double published_gpu_hours;
+  };
+  // Parameter counts: 6.74B, 13.0B, 69.0B (Llama 2 configs).
+  const Case cases[] = {{6.74e9, 184320}, {13.0e9, 368640}, {69.0e9, 1720320}};
+  const double a100_bf16 = 312e12;
+  for (const Case& c : cases) {
+    const Flops flops = training_flops(c.params, 2e12, Recompute::none);
+    const Seconds one_gpu = training_seconds(flops, 1, a100_bf16, 0.40);
+    const double gpu_hours = one_gpu.value / 3600.0;
+    INFO("params " << c.params << ": mlsize " << gpu_hours << " GPU-hours, published " << c.published_gpu_hours);
+    CHECK(gpu_hours == Approx(c.published_gpu_hours).epsilon(0.10));
+  }
+}
+
+TEST_CASE("time divides by devices, peak and MFU", "[compute]") {
+  CHECK(training_seconds(Flops(1e18), 4, 1e15, 0.5).value == Approx(500.0));
+}
+
+TEST_CASE("precision selects the dense peak of the matching datatype", "[compute]") {
+  Device v100;
+  v100.peak_flops_per_s[static_cast<std::size_t>(DType::fp16)] = 125e12;
+  v100.peak_flops_per_s[static_cast<std::size_t>(DType::fp32)] = 15.7e12;
+  CHECK(peak_flops_per_s(v100, Precision::fp16_mixed) == Approx(125e12));
+  CHECK(peak_flops_per_s(v100, Precision::fp32) == Approx(15.7e12));
+  CHECK_FALSE(peak_flops_per_s(v100, Precision::bf16_mixed).has_value());  // V100 has no bf16
+}
+
+TEST_CASE("cost is price per unit-hour times units times hours", "[cost]") {
+  CHECK(run_cost(Usd(40.0), 2, Seconds(3 * 3600.0)).value == Approx(240.0));
+
+  Offering cloud;
+  cloud.price_per_hour = Usd(10.0);
+  cloud.spot_price_per_hour = Usd(3.0);
+  CHECK(hourly_price_per_unit(cloud, CostSettings{})->value == 10.0);
+  CostSettings spot;
+  spot.pricing = Pricing::spot;
+  CHECK(hourly_price_per_unit(cloud, spot)->value == 3.0);
+  cloud.spot_price_per_hour.reset();
+  CHECK_FALSE(hourly_price_per_unit(cloud, spot).has_value());
+}
+
+TEST_CASE("on-premise hardware is amortised and pays for its power", "[cost]") {
+  Offering card;
+  card.kind = OfferingKind::on_prem;
+  card.purchase_price = Usd(26280.0);  // 3 years × 8760 h = 26,280 h: $1 per hour
+  card.power_w = 1000.0;               // 1 kWh per hour at $0.15
+  CHECK(hourly_price_per_unit(card, CostSettings{})->value == Approx(1.15));
+}

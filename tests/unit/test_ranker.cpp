@@ -1,0 +1,245 @@
+#include <mlsize/catalog_loader.hpp>
+#include <mlsize/planner.hpp>
+#include <mlsize/ranker.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace mlsize;
+
+namespace {
+
+// Two made-up GPUs (80 GB and 24 GB, the second without bf16) and four ways to get them.
+constexpr const char* k_catalog = R"(
+devices:
+  - id: big
+    name: Big GPU
+    kind: gpu
+    vendor: test
+    memory_gb: 80
+    peak_tflops: {bf16: 300, fp16: 300, fp32: 20}
+    source: test
+    as_of: "2026-01-01"
+  - id: small
+    name: Small GPU
+    kind: gpu
+    vendor: test
+    memory_gb: 24
+    peak_tflops: {fp16: 100, fp32: 10}
+    source: test
+    as_of: "2026-01-01"
+offerings:
+  - id: cloud-big-8
+    provider: cloud
+    kind: cloud
+    name: big x8
+    device: big
+    devices_per_unit: 8
+    price_per_hour_usd: 16
+    spot_price_per_hour_usd: 4
+    source: test
+    as_of: "2026-01-01"
+  - id: cloud-big-1
+    provider: cloud
+    kind: cloud
+    name: big x1
+    device: big
+    devices_per_unit: 1
+    price_per_hour_usd: 2.5
+    source: test
+    as_of: "2026-01-01"
+  - id: cloud-small-1
+    provider: cloud
+    kind: cloud
+    name: small x1
+    device: small
+    devices_per_unit: 1
+    price_per_hour_usd: 0.5
+    source: test
+    as_of: "2026-01-01"
+  - id: free-big
+    provider: free
+    kind: free-tier
+    name: free big
+    device: big
+    devices_per_unit: 1
+    price_per_hour_usd: 0
+    max_units: 1
+    limits: {session_hours: 12}
+    source: test
+    as_of: "2026-01-01"
+)";
+
+Catalog test_catalog() {
+  Catalog catalog;
+  load_catalog_yaml(catalog, k_catalog, "ranker-test.yaml");
+  catalog.check_references();
+  return catalog;
+}
+
+Workload workload(double params, double tokens) {
+  Workload w;
+  w.params = params;
+  w.tokens = tokens;
+  return w;
+}
+
+const PlanEstimate* find(const Report& report, const std::string& offering_id) {
+  for (const PlanEstimate& e : report.recommendations) {
+    if (e.plan.offering->id == offering_id) return &e;
+  }
+  return nullptr;
+}
+
+const Rejection* find_rejection(const Report& report, const std::string& offering_id) {
+  for (const Rejection& r : report.rejected) {
+    if (r.offering->id == offering_id) return &r;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("candidate plans double the units and try every ZeRO stage with and without recompute", "[planner]") {
+  const Catalog catalog = test_catalog();
+  const Offering& offering = *catalog.find_offering("cloud-big-8");
+  const std::vector<Plan> plans = candidate_plans(offering, *catalog.find_device("big"), 32);
+  // 8, 16, 32 devices × 4 stages × 2 recompute settings.
+  CHECK(plans.size() == 24);
+  CHECK(plans.front().device_count == 8);
+  CHECK(plans.back().device_count == 32);
+  CHECK(plans.back().units == 4);
+  // One device: DDP only, with and without recomputation.
+  CHECK(candidate_plans(*catalog.find_offering("cloud-big-1"), *catalog.find_device("big"), 1).size() == 2);
+}
+
+TEST_CASE("the cheapest plan that fits uses the fewest devices and the lowest ZeRO stage", "[ranker]") {
+  const Catalog catalog = test_catalog();
+  // 7B: 112 GB of model states plus 31 GB of activations. Two 80 GB GPUs fit only with full
+  // recomputation, which costs 8ND instead of 6ND; four with ZeRO-2 fit without it
+  // (14 + 98/4 + 31 + 2 = 72 GB), so four are cheaper.
+  const Report report = recommend(workload(7e9, 1e9), catalog, RecommendSettings{});
+  const PlanEstimate* single = find(report, "cloud-big-1");
+  REQUIRE(single != nullptr);
+  CHECK(single->plan.device_count == 4);
+  CHECK(single->plan.strategy.zero_stage == 2);
+  CHECK(single->plan.strategy.recompute == Recompute::none);
+  CHECK(single->fits);
+  // Equal price per device-hour: the 8-GPU unit costs the same per FLOP but needs more devices.
+  const PlanEstimate* eight = find(report, "cloud-big-8");
+  REQUIRE(eight != nullptr);
+  CHECK(eight->plan.device_count == 8);
+  CHECK(eight->plan.strategy.zero_stage == 1);  // ZeRO-1 already fits on 8
+}
+
+TEST_CASE("a device without the workload's precision is rejected for precision", "[ranker]") {
+  const Report report = recommend(workload(1e9, 1e9), test_catalog(), RecommendSettings{});
+  const Rejection* rejection = find_rejection(report, "cloud-small-1");
+  REQUIRE(rejection != nullptr);
+  CHECK(rejection->reason == RejectionReason::precision);
+  CHECK_FALSE(rejection->nearest.has_value());
+}
+
+TEST_CASE("a model that fits nowhere is rejected for memory with the least-memory plan", "[ranker]") {
+  Workload w = workload(1e9, 1e9);
+  w.precision = Precision::fp16_mixed;  // so the 24 GB card is considered
+  RecommendSettings settings;
+  settings.max_devices = 1;             // no sharding: 16 GB of states + activations
+  w.params = 2e9;                       // 32 GB of model states: over 24 GB
+  const Report report = recommend(w, test_catalog(), settings);
+  const Rejection* rejection = find_rejection(report, "cloud-small-1");
+  REQUIRE(rejection != nullptr);
+  CHECK(rejection->reason == RejectionReason::memory);
+  REQUIRE(rejection->nearest.has_value());
+  CHECK(rejection->nearest->plan.strategy.recompute == Recompute::full);  // least memory
+  CHECK_FALSE(rejection->nearest->fits);
+}
+
+TEST_CASE("a deadline buys more devices, and an impossible one is rejected with the fastest plan", "[ranker]") {
+  const Catalog catalog = test_catalog();
+  Workload w = workload(1e9, 1e11);  // 6e20 FLOPs: 1e21/... ≈ 1389 h on one device at 40% MFU
+  RecommendSettings settings;
+  settings.max_devices = 64;
+  const Report relaxed = recommend(w, catalog, settings);
+  REQUIRE(find(relaxed, "cloud-big-1") != nullptr);
+  CHECK(find(relaxed, "cloud-big-1")->plan.device_count == 1);
+
+  w.deadline = Seconds(100 * 3600.0);
+  const Report hurried = recommend(w, catalog, settings);
+  const PlanEstimate* plan = find(hurried, "cloud-big-1");
+  REQUIRE(plan != nullptr);
+  CHECK(plan->plan.device_count == 16);  // the fewest devices (powers of two) under 100 h
+  CHECK(plan->time.value <= 100 * 3600.0);
+
+  w.deadline = Seconds(60.0);
+  const Report impossible = recommend(w, catalog, settings);
+  CHECK(impossible.recommendations.empty());
+  const Rejection* rejection = find_rejection(impossible, "cloud-big-1");
+  REQUIRE(rejection != nullptr);
+  CHECK(rejection->reason == RejectionReason::deadline);
+  CHECK(rejection->nearest->plan.device_count == 64);
+  REQUIRE(impossible.fastest_fitting.has_value());
+  CHECK(impossible.fastest_fitting->plan.device_count == 64);
+}
+
+TEST_CASE("a budget rejects plans that cost more, reporting the cheapest", "[ranker]") {
+  Workload w = workload(1e9, 1e11);
+  w.budget = Usd(10.0);
+  const Report report = recommend(w, test_catalog(), RecommendSettings{});
+  const Rejection* rejection = find_rejection(report, "cloud-big-8");
+  REQUIRE(rejection != nullptr);
+  CHECK(rejection->reason == RejectionReason::budget);
+  CHECK(rejection->nearest->cost->value > 10.0);
+}
+
+TEST_CASE("a free tier is rejected when the run outlasts its session", "[ranker]") {
+  const Report report = recommend(workload(1e9, 1e11), test_catalog(), RecommendSettings{});
+  const Rejection* rejection = find_rejection(report, "free-big");
+  REQUIRE(rejection != nullptr);
+  CHECK(rejection->reason == RejectionReason::session_limit);
+
+  const Report short_run = recommend(workload(1e8, 1e9), test_catalog(), RecommendSettings{});
+  REQUIRE_FALSE(short_run.recommendations.empty());
+  CHECK(short_run.recommendations.front().plan.offering->id == "free-big");  // $0 ranks first on cost
+}
+
+TEST_CASE("objectives order recommendations by cost or by time", "[ranker]") {
+  const Catalog catalog = test_catalog();
+  RecommendSettings settings;
+  settings.max_devices = 64;
+  Workload w = workload(7e9, 1e11);
+  settings.objective = Objective::time;
+  const Report by_time = recommend(w, catalog, settings);
+  REQUIRE(by_time.recommendations.size() >= 2);
+  for (std::size_t i = 1; i < by_time.recommendations.size(); ++i) {
+    CHECK(by_time.recommendations[i - 1].time <= by_time.recommendations[i].time);
+  }
+  settings.objective = Objective::cost;
+  const Report by_cost = recommend(w, catalog, settings);
+  for (std::size_t i = 1; i < by_cost.recommendations.size(); ++i) {
+    CHECK(*by_cost.recommendations[i - 1].cost <= *by_cost.recommendations[i].cost);
+  }
+}
+
+TEST_CASE("spot pricing uses spot prices and rejects offerings without one", "[ranker]") {
+  RecommendSettings settings;
+  settings.cost.pricing = Pricing::spot;
+  const Report report = recommend(workload(7e9, 1e9), test_catalog(), settings);
+  const PlanEstimate* eight = find(report, "cloud-big-8");
+  REQUIRE(eight != nullptr);
+  CHECK(eight->price_per_unit_hour->value == 4.0);
+  const Rejection* rejection = find_rejection(report, "cloud-big-1");
+  REQUIRE(rejection != nullptr);
+  CHECK(rejection->reason == RejectionReason::no_price);
+}
+
+TEST_CASE("recommend is deterministic", "[ranker]") {
+  const Catalog catalog = test_catalog();
+  const Report a = recommend(workload(7e9, 1e10), catalog, RecommendSettings{});
+  const Report b = recommend(workload(7e9, 1e10), catalog, RecommendSettings{});
+  REQUIRE(a.recommendations.size() == b.recommendations.size());
+  for (std::size_t i = 0; i < a.recommendations.size(); ++i) {
+    CHECK(a.recommendations[i].plan.offering == b.recommendations[i].plan.offering);
+    CHECK(a.recommendations[i].plan.device_count == b.recommendations[i].plan.device_count);
+  }
+  CHECK(a.plans_evaluated == b.plans_evaluated);
+}
