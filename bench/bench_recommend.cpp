@@ -1,0 +1,41 @@
+// Benchmarks of the hot paths: loading the embedded catalogue and planning the main job.
+// Targets (docs/performance.md): catalogue load < 20 ms, recommend for the main job < 20 ms.
+
+#include <mlsize/catalog_loader.hpp>
+#include <mlsize/ranker.hpp>
+
+#include <benchmark/benchmark.h>
+
+namespace {
+
+mlsize::Workload main_job() {
+  mlsize::Workload workload;
+  workload.params = 7e9;
+  workload.dataset_bytes = mlsize::Bytes(200e9);
+  workload.tokens = mlsize::tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, 1.0);
+  return workload;
+}
+
+void load_default_catalog(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(mlsize::load_default_catalog());
+}
+BENCHMARK(load_default_catalog)->Unit(benchmark::kMillisecond);
+
+void recommend_main_job(benchmark::State& state) {
+  const mlsize::Catalog catalog = mlsize::load_default_catalog();
+  const mlsize::Workload workload = main_job();
+  std::size_t plans = 0;
+  for (auto _ : state) {
+    const mlsize::Report report = mlsize::recommend(workload, catalog, mlsize::RecommendSettings{});
+    plans = report.plans_evaluated;
+    benchmark::DoNotOptimize(report);
+  }
+  state.counters["plans"] = static_cast<double>(plans);
+  state.counters["plans_per_s"] =
+      benchmark::Counter(static_cast<double>(plans), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(recommend_main_job)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
