@@ -19,6 +19,7 @@ struct RecommendSettings {
 
 // Every offering's plans are estimated; per offering the best feasible plan under the
 // objective is kept, ties going to fewer devices, lower ZeRO stage, no recomputation.
+// The report points into `catalog`, which must outlive it.
 Report recommend(const Workload& workload, const Catalog& catalog, const RecommendSettings& settings);
 
 }  // namespace mlsize

@@ -17,6 +17,7 @@ enum class Objective { cost, time, balanced };
 // Why an offering has no feasible plan, checked in this order.
 enum class RejectionReason {
   precision,      // the device has no throughput figure for the workload's precision
+  no_capacity,    // neither the device nor the offering states a memory size
   no_price,       // no price of the requested kind (e.g. no spot price)
   memory,         // no plan fits in device memory
   session_limit,  // a free tier's session is shorter than the fastest fitting plan

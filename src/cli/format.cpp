@@ -63,13 +63,11 @@ std::string describe_strategy(const Strategy& strategy) {
 std::string describe_rejection(const Rejection& rejection, const Workload& workload) {
   const Device& device = *rejection.device;
   switch (rejection.reason) {
-    case RejectionReason::precision: {
-      if (!device.peak(compute_dtype(workload.precision))) {
-        return fmt::format("{} has no {} throughput in the catalogue (--precision {})", device.name,
-                           to_string(compute_dtype(workload.precision)), to_string(workload.precision));
-      }
-      return fmt::format("{} has no memory size in the catalogue", device.name);
-    }
+    case RejectionReason::precision:
+      return fmt::format("{} has no {} throughput in the catalogue (--precision {})", device.name,
+                         to_string(compute_dtype(workload.precision)), to_string(workload.precision));
+    case RejectionReason::no_capacity:
+      return fmt::format("neither {} nor the offering states a memory size", device.name);
     case RejectionReason::no_price: return "no price of the requested kind (see --pricing)";
     case RejectionReason::memory: {
       const PlanEstimate& nearest = *rejection.nearest;

@@ -38,7 +38,7 @@ Json workload_json(const Workload& workload, const Architecture& shape) {
                           {"hidden", shape.hidden},
                           {"heads", shape.heads},
                           {"vocab", shape.vocab},
-                          {"source", "GPT-3 shape nearest in parameter count (Brown et al. 2020, Table 2.1)"}};
+                          {"source", "nearest GPT-3 shape (Brown et al. 2020, Table 2.1), depth scaled to the parameter count"}};
   return json;
 }
 
@@ -72,11 +72,34 @@ Json plan_json(const PlanEstimate& e) {
                       {"total_bytes", whole(m.total().value)}}},
                     {"capacity_bytes", whole(e.capacity.value)},
                     {"fits", e.fits}};
-  json["compute"] = {{"total_flops", e.flops.value}, {"peak_flops_per_device", e.peak_flops_per_s}};
+  json["compute"] = {{"total_flops", e.flops.value}, {"peak_flops_per_s_per_device", e.peak_flops_per_s}};
   json["time"] = {{"seconds", e.time.value}, {"days", e.time.value / k_seconds_per_day}};
   json["cost"] = {{"usd", e.cost ? Json(e.cost->value) : Json(nullptr)},
                   {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)}};
   return json;
+}
+
+// The figure that failed and the limit it failed against, for scripts.
+Json failed_figure(const Rejection& rejection, const Workload& workload) {
+  const PlanEstimate& nearest = *rejection.nearest;
+  switch (rejection.reason) {
+    case RejectionReason::memory:
+      return {{"quantity", "memory_per_device_bytes"},
+              {"value", whole(nearest.memory.total().value)},
+              {"limit", whole(nearest.capacity.value)}};
+    case RejectionReason::session_limit:
+      return {{"quantity", "seconds"},
+              {"value", nearest.time.value},
+              {"limit", *rejection.offering->limits.session_hours * k_seconds_per_hour}};
+    case RejectionReason::deadline:
+      return {{"quantity", "seconds"}, {"value", nearest.time.value}, {"limit", workload.deadline->value}};
+    case RejectionReason::budget:
+      return {{"quantity", "cost_usd"}, {"value", nearest.cost->value}, {"limit", workload.budget->value}};
+    case RejectionReason::precision:
+    case RejectionReason::no_capacity:
+    case RejectionReason::no_price: break;
+  }
+  return nullptr;
 }
 
 Json rejection_json(const Rejection& rejection, const Workload& workload) {
@@ -87,6 +110,7 @@ Json rejection_json(const Rejection& rejection, const Workload& workload) {
   json["message"] = describe_rejection(rejection, workload);
   if (rejection.nearest) {
     const PlanEstimate& nearest = *rejection.nearest;
+    json["failed"] = failed_figure(rejection, workload);
     json["nearest_plan"] = {{"device_count", nearest.plan.device_count},
                             {"zero_stage", nearest.plan.strategy.zero_stage},
                             {"recompute", to_string(nearest.plan.strategy.recompute)},

@@ -7,7 +7,7 @@
 #include <mlsize/quantity.hpp>
 #include <mlsize/text_distance.hpp>
 
-#include <cmath>
+#include <charconv>
 #include <optional>
 
 namespace mlsize::cli {
@@ -51,9 +51,9 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--tokens", options.tokens, "Dataset size in tokens per epoch, e.g. 50B (overrides --data)");
   command.add_option("--epochs", options.epochs, "Passes over the dataset (default 1)");
   command.add_option("--bytes-per-token", options.bytes_per_token, "Bytes of text per token for --data (default 4)");
-  command.add_option("--task", options.task, "pretrain | finetune (full fine-tuning)");
+  command.add_option("--task", options.task, "pretrain | finetune (full fine-tuning; same memory and FLOPs per token) (default pretrain)");
   command.add_option("--precision", options.precision, "bf16-mixed | fp16-mixed | fp32 (default bf16-mixed)");
-  command.add_option("--optimizer", options.optimizer, "adamw | adam | sgd | sgd-momentum | adam-8bit");
+  command.add_option("--optimizer", options.optimizer, "adamw | adam | sgd | sgd-momentum | adam-8bit (default adamw)");
   command.add_option("--seq-len", options.sequence_length, "Sequence length in tokens (default 2048)");
   command.add_option("--micro-batch", options.micro_batch, "Sequences per device per step (default 1)");
   command.add_option("--mfu", options.mfu, "Model FLOPs utilisation, 0 < MFU <= 1 (default 0.40)");
@@ -65,10 +65,12 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
 }
 
 int parse_int_flag(const std::string& text, const std::string& flag, int minimum, int maximum) {
-  const double value = parse_flag(flag, [&] { return parse_positive_number(text, "a whole number"); });
-  if (value != std::floor(value) || value < minimum || value > maximum) {
-    Error error(ErrorKind::usage, "\"" + text + "\" is out of range",
-                "a whole number from " + std::to_string(minimum) + " to " + std::to_string(maximum));
+  const std::string accepted = "a whole number from " + std::to_string(minimum) + " to " + std::to_string(maximum);
+  long long value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || value < minimum || value > maximum) {
+    Error error(ErrorKind::usage, "\"" + text + "\" is not " + accepted, "");
     error.at_flag(flag);
     throw error;
   }

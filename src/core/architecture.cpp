@@ -1,5 +1,6 @@
 #include <mlsize/architecture.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -37,7 +38,11 @@ Architecture architecture_from_params(double params) {
       best_distance = distance;
     }
   }
-  return best->shape;
+  // Scale the depth so that 12·L·h² tracks `params` between and beyond the table's rows
+  // (a 70B model gets 38 layers of width 12288 rather than the 175B model's 96).
+  Architecture shape = best->shape;
+  shape.layers = std::max(1, static_cast<int>(std::lround(shape.layers * params / best->params)));
+  return shape;
 }
 
 }  // namespace mlsize

@@ -3,10 +3,13 @@
 #include <mlsize/embedded_data.hpp>
 #include <mlsize/text_distance.hpp>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -14,6 +17,9 @@
 
 namespace mlsize {
 namespace {
+
+// Longer lines are cut in error messages.
+constexpr std::size_t k_max_line_text = 200;
 
 // The text being loaded, for locations and the offending line in errors.
 class SourceText {
@@ -40,6 +46,11 @@ class SourceText {
     if (static_cast<std::size_t>(mark.line) < m_lines.size()) {
       std::string_view line = m_lines[static_cast<std::size_t>(mark.line)];
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      // A huge one-line file (minified, or 100000 '[') must not be echoed whole: keep the
+      // start when the caret falls in it, else show no line at all.
+      if (line.size() > k_max_line_text) {
+        line = where.column <= static_cast<int>(k_max_line_text) ? line.substr(0, k_max_line_text) : std::string_view();
+      }
       where.line_text = std::string(line);
     }
     return where;
@@ -69,6 +80,9 @@ std::string join(std::span<const std::string_view> names) {
   return result;
 }
 
+// No catalogue quantity comes near this; larger values are typos and would overflow later sums.
+constexpr double k_max_number = 1e18;
+
 // Reads the fields of one YAML mapping, refusing unknown and duplicate keys.
 class FieldReader {
  public:
@@ -82,10 +96,13 @@ class FieldReader {
       if (!key.IsScalar()) source.fail(key.Mark(), "field names in " + m_what + " must be plain words");
       const std::string& name = key.Scalar();
       if (!seen.insert(name).second) source.fail(key.Mark(), "duplicate field " + quoted(name) + " in " + m_what);
+      m_key_marks.emplace(name, key.Mark());
       bool known = false;
       for (std::string_view candidate : allowed) known = known || candidate == name;
       if (!known) {
-        std::string hint = did_you_mean(name, allowed);
+        // yaml-cpp reads a merge key as a plain "<<" field; "did you mean" would offer "id".
+        std::string hint =
+            name == "<<" ? "YAML merge keys (<<) are not supported; write the fields out" : did_you_mean(name, allowed);
         if (hint.empty()) hint = "accepted fields: " + join(allowed);
         source.fail(key.Mark(), "unknown field " + quoted(name) + " in " + m_what, hint);
       }
@@ -123,15 +140,26 @@ class FieldReader {
   std::optional<int> optional_count(std::string_view key) const {
     if (!has(key)) return std::nullopt;
     const double value = positive_value(key);
-    if (value != std::floor(value) || value > 1e6) fail_value(key, "must be a whole number", "an integer from 1 to 1000000");
+    if (value != std::floor(value) || value > 1e6) {
+      fail_value(key, "must be a whole number from 1 to 1000000", "an integer from 1 to 1000000");
+    }
     return static_cast<int>(value);
   }
 
   [[noreturn]] void fail_value(std::string_view key, std::string_view problem, std::string_view accepted) const {
     const YAML::Node value = node(key);
-    m_source.fail(value.Mark(), "field " + quoted(key) + " of " + m_what + " " + std::string(problem) + " (got " +
-                                    quoted(value.IsScalar() ? value.Scalar() : std::string("a ") + kind_of(value)) + ")",
+    m_source.fail(value_mark(key),
+                  "field " + quoted(key) + " of " + m_what + " " + std::string(problem) + " (got " +
+                      (value.IsScalar() ? quoted(value.Scalar()) : kind_of(value)) + ")",
                   "expected " + std::string(accepted));
+  }
+
+  // Where the value of `key` is; an empty value's own mark is wherever the next token
+  // starts (often the next line), so it is reported at its key.
+  YAML::Mark value_mark(std::string_view key) const {
+    const YAML::Node value = node(key);
+    const auto key_mark = m_key_marks.find(key);
+    return value.IsNull() && key_mark != m_key_marks.end() ? key_mark->second : value.Mark();
   }
 
   const SourceText& source() const { return m_source; }
@@ -140,10 +168,10 @@ class FieldReader {
 
  private:
   static std::string kind_of(const YAML::Node& node) {
-    if (node.IsMap()) return "mapping";
-    if (node.IsSequence()) return "list";
-    if (node.IsNull()) return "null";
-    return "value";
+    if (node.IsMap()) return "a mapping";
+    if (node.IsSequence()) return "a list";
+    if (node.IsNull()) return "an empty value";
+    return "a value";
   }
 
   std::string string_value(std::string_view key) const {
@@ -167,9 +195,10 @@ class FieldReader {
         consumed = 0;
       }
     }
-    if (!plain || consumed != text.size() || !std::isfinite(number) || std::abs(number) > 1e18) {
+    if (!plain || consumed != text.size() || !std::isfinite(number)) {
       fail_value(key, "must be a finite number", "a decimal number such as 80 or 2039.5");
     }
+    if (std::abs(number) > k_max_number) fail_value(key, "is too large", "a number of at most 1e18");
     return number;
   }
 
@@ -182,6 +211,7 @@ class FieldReader {
   const SourceText& m_source;
   YAML::Node m_node;
   std::string m_what;
+  std::map<std::string, YAML::Mark, std::less<>> m_key_marks;
 };
 
 bool valid_id(std::string_view id) {
@@ -199,9 +229,15 @@ bool valid_date(std::string_view date) {
   for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u}) {
     if (date[i] < '0' || date[i] > '9') return false;
   }
+  const int year = (date[0] - '0') * 1000 + (date[1] - '0') * 100 + (date[2] - '0') * 10 + (date[3] - '0');
   const int month = (date[5] - '0') * 10 + (date[6] - '0');
   const int day = (date[8] - '0') * 10 + (date[9] - '0');
-  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+  if (month < 1 || month > 12) return false;
+  // 2024-02-31 would otherwise pass and sort as if it were a real date.
+  constexpr std::array<int, 12> k_days{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  const int days = k_days[static_cast<std::size_t>(month - 1)] + (month == 2 && leap ? 1 : 0);
+  return day >= 1 && day <= days;
 }
 
 // `device "a100-80gb-sxm"` when the entry has a usable id, else `a device`.
@@ -329,9 +365,10 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
 constexpr std::array<std::string_view, 2> k_top_level_fields{"devices", "offerings"};
 
 template <class Entry, class Reader>
-void read_list(Catalog& catalog, const SourceText& source, const YAML::Node& list, std::string_view key,
-               Reader read) {
-  if (!list.IsSequence()) source.fail(list.Mark(), quoted(key) + " must be a list");
+void read_list(Catalog& catalog, const FieldReader& top, std::string_view key, Reader read) {
+  const SourceText& source = top.source();
+  const YAML::Node list = top.node(key);
+  if (!list.IsSequence()) source.fail(top.value_mark(key), quoted(key) + " must be a list");
   std::set<std::string, std::less<>> ids;
   for (const YAML::Node& item : list) {
     Entry entry = read(source, item);
@@ -346,27 +383,38 @@ void read_list(Catalog& catalog, const SourceText& source, const YAML::Node& lis
 }  // namespace
 
 void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view source_name) {
-  const SourceText source(text, source_name);
   if (text.size() > k_max_catalog_file_bytes) {
     Error error(ErrorKind::input, "catalogue file is larger than the limit of 8 MiB",
                 "split it into several files given with --catalog");
     error.at(SourceLocation{std::string(source_name), 0, 0, {}});
     throw error;
   }
-  YAML::Node root;
+  const SourceText source(text, source_name);
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(std::string(text));
+    // LoadAll, not Load: Load stops after the first document and would silently
+    // ignore whatever follows a "---".
+    documents = YAML::LoadAll(std::string(text));
+  } catch (const YAML::DeepRecursion& failure) {
+    source.fail(failure.mark, "invalid YAML: nested too deeply", "catalogue entries need only a few levels of nesting");
   } catch (const YAML::Exception& failure) {
     source.fail(failure.mark, "invalid YAML: " + failure.msg);
   }
+  for (std::size_t i = 1; i < documents.size(); ++i) {
+    if (documents[i] && !documents[i].IsNull()) {
+      source.fail(documents[i].Mark(), "the catalogue file holds more than one YAML document",
+                  "remove the \"---\" separator or put each document in its own file");
+    }
+  }
+  const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
   if (!root || root.IsNull()) {
     source.fail(YAML::Mark::null_mark(), "catalogue file is empty", "expected a mapping with \"devices:\" and/or \"offerings:\"");
   }
   const FieldReader top(source, root, "the catalogue file", k_top_level_fields);
   // Staged so that a file with an error adds nothing.
   Catalog staged = catalog;
-  if (top.has("devices")) read_list<Device>(staged, source, top.node("devices"), "devices", read_device);
-  if (top.has("offerings")) read_list<Offering>(staged, source, top.node("offerings"), "offerings", read_offering);
+  if (top.has("devices")) read_list<Device>(staged, top, "devices", read_device);
+  if (top.has("offerings")) read_list<Offering>(staged, top, "offerings", read_offering);
   catalog = std::move(staged);
 }
 

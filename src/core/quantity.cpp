@@ -5,6 +5,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -67,8 +68,23 @@ const Unit* find_unit(const std::array<Unit, N>& units, std::string_view suffix,
               "examples: " + std::string(examples));
 }
 
-double positive_finite(double value, std::string_view text, std::string_view what, std::string_view examples) {
+// Upper limits keep every later product (FLOPs = 8·N·D, bytes, dollars) finite and far
+// from overflow; nothing real comes near them.
+constexpr double k_max_count = 1e18;
+constexpr double k_max_bytes = 1e21;            // 1 ZB
+constexpr double k_max_money = 1e12;            // $1T
+constexpr double k_max_seconds = 100 * 365.25 * 86400.0;  // a century
+constexpr double k_max_plain_number = 1e9;
+
+double positive_finite(double value, std::string_view text, std::string_view what, std::string_view examples,
+                       double maximum) {
   if (!(value > 0.0) || !std::isfinite(value)) fail(text, what, examples);
+  if (value > maximum) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", maximum);
+    throw Error(ErrorKind::usage, "\"" + std::string(text) + "\" is too large",
+                "at most " + std::string(limit) + " (examples: " + std::string(examples) + ")");
+  }
   return value;
 }
 
@@ -108,7 +124,7 @@ double parse_count(std::string_view text) {
   if (!split.ok) fail(text, what, k_count_examples);
   const Unit* unit = find_unit(k_count_units, split.suffix, false);
   if (unit == nullptr) fail(text, what, k_count_examples);
-  return positive_finite(split.number * unit->factor, text, what, k_count_examples);
+  return positive_finite(split.number * unit->factor, text, what, k_count_examples, k_max_count);
 }
 
 Bytes parse_bytes(std::string_view text) {
@@ -117,7 +133,7 @@ Bytes parse_bytes(std::string_view text) {
   if (!split.ok) fail(text, what, k_bytes_examples);
   const Unit* unit = find_unit(k_byte_units, split.suffix, true);
   if (unit == nullptr) fail(text, what, k_bytes_examples);
-  return Bytes(positive_finite(split.number * unit->factor, text, what, k_bytes_examples));
+  return Bytes(positive_finite(split.number * unit->factor, text, what, k_bytes_examples, k_max_bytes));
 }
 
 Usd parse_money(std::string_view text) {
@@ -128,7 +144,7 @@ Usd parse_money(std::string_view text) {
   if (!split.ok) fail(text, what, k_money_examples);
   const Unit* unit = find_unit(k_money_units, split.suffix, false);
   if (unit == nullptr) fail(text, what, k_money_examples);
-  return Usd(positive_finite(split.number * unit->factor, text, what, k_money_examples));
+  return Usd(positive_finite(split.number * unit->factor, text, what, k_money_examples, k_max_money));
 }
 
 Seconds parse_duration(std::string_view text) {
@@ -137,13 +153,13 @@ Seconds parse_duration(std::string_view text) {
   if (!split.ok) fail(text, what, k_duration_examples);
   const Unit* unit = find_unit(k_duration_units, split.suffix, false);
   if (unit == nullptr) fail(text, what, k_duration_examples);
-  return Seconds(positive_finite(split.number * unit->factor, text, what, k_duration_examples));
+  return Seconds(positive_finite(split.number * unit->factor, text, what, k_duration_examples, k_max_seconds));
 }
 
 double parse_positive_number(std::string_view text, std::string_view what) {
   const SplitNumber split = split_number(text);
   if (!split.ok || !split.suffix.empty()) fail(text, what, "0.4, 4, 1.5");
-  return positive_finite(split.number, text, what, "0.4, 4, 1.5");
+  return positive_finite(split.number, text, what, "0.4, 4, 1.5", k_max_plain_number);
 }
 
 }  // namespace mlsize

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 namespace mlsize {
@@ -100,9 +101,8 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Architecture& 
     outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest)};
     return outcome;
   };
-  if (!peak_flops_per_s(device, workload.precision) || !device_capacity(device, &offering)) {
-    return reject(RejectionReason::precision, std::nullopt);
-  }
+  if (!peak_flops_per_s(device, workload.precision)) return reject(RejectionReason::precision, std::nullopt);
+  if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
 
   std::vector<PlanEstimate> all;
@@ -201,6 +201,7 @@ std::optional<Objective> parse_objective(std::string_view text) {
 std::string_view to_string(RejectionReason reason) {
   switch (reason) {
     case RejectionReason::precision: return "precision";
+    case RejectionReason::no_capacity: return "no_capacity";
     case RejectionReason::no_price: return "no_price";
     case RejectionReason::memory: return "memory";
     case RejectionReason::session_limit: return "session_limit";

@@ -95,14 +95,24 @@ TEST_CASE("framework overhead is added once per device", "[memory]") {
                               memory.overhead);
 }
 
-// Brown et al. 2020, Table 2.1: the 6.7B model has 32 layers, d_model 4096, 32 heads.
-TEST_CASE("architecture_from_params picks the nearest GPT-3 shape", "[architecture][reference]") {
-  const Architecture seven_b = architecture_from_params(7e9);
-  CHECK(seven_b.layers == 32);
-  CHECK(seven_b.hidden == 4096);
-  CHECK(seven_b.heads == 32);
-  CHECK(architecture_from_params(175e9).hidden == 12288);
-  CHECK(architecture_from_params(1e6).hidden == 768);     // below the table: smallest shape
-  CHECK(architecture_from_params(1e13).layers == 96);     // above the table: largest shape
-  CHECK(architecture_from_params(400e6).hidden == 1024);  // 350M is nearer than 760M on a log scale
+// Brown et al. 2020, Table 2.1: the 6.7B model has 32 layers, d_model 4096, 32 heads;
+// 175B has 96 layers, d_model 12288, 96 heads.
+TEST_CASE("architecture_from_params reproduces the GPT-3 table rows", "[architecture][reference]") {
+  const Architecture gpt3_6b7 = architecture_from_params(6.7e9);
+  CHECK(gpt3_6b7.layers == 32);
+  CHECK(gpt3_6b7.hidden == 4096);
+  CHECK(gpt3_6b7.heads == 32);
+  const Architecture gpt3_175b = architecture_from_params(175e9);
+  CHECK(gpt3_175b.layers == 96);
+  CHECK(gpt3_175b.hidden == 12288);
+}
+
+TEST_CASE("architecture_from_params scales depth between and beyond the rows", "[architecture]") {
+  CHECK(architecture_from_params(7e9).hidden == 4096);
+  CHECK(architecture_from_params(7e9).layers == 33);      // 32 × 7 / 6.7
+  CHECK(architecture_from_params(70e9).hidden == 12288);  // nearest row on a log scale: 175B
+  CHECK(architecture_from_params(70e9).layers == 38);     // 96 × 70 / 175
+  CHECK(architecture_from_params(400e6).hidden == 1024);  // 350M is nearer than 760M
+  CHECK(architecture_from_params(1e6).layers == 1);       // tiny models keep at least one layer
+  CHECK(architecture_from_params(1e13).layers == 5486);   // 96 × 1e13 / 175e9
 }

@@ -132,7 +132,8 @@ TEST_CASE("the cheapest plan that fits uses the fewest devices and the lowest Ze
 }
 
 TEST_CASE("a device without the workload's precision is rejected for precision", "[ranker]") {
-  const Report report = recommend(workload(1e9, 1e9), test_catalog(), RecommendSettings{});
+  const Catalog catalog = test_catalog();  // outlives the report, which points into it
+  const Report report = recommend(workload(1e9, 1e9), catalog, RecommendSettings{});
   const Rejection* rejection = find_rejection(report, "cloud-small-1");
   REQUIRE(rejection != nullptr);
   CHECK(rejection->reason == RejectionReason::precision);
@@ -145,7 +146,8 @@ TEST_CASE("a model that fits nowhere is rejected for memory with the least-memor
   RecommendSettings settings;
   settings.max_devices = 1;             // no sharding: 16 GB of states + activations
   w.params = 2e9;                       // 32 GB of model states: over 24 GB
-  const Report report = recommend(w, test_catalog(), settings);
+  const Catalog catalog = test_catalog();
+  const Report report = recommend(w, catalog, settings);
   const Rejection* rejection = find_rejection(report, "cloud-small-1");
   REQUIRE(rejection != nullptr);
   CHECK(rejection->reason == RejectionReason::memory);
@@ -184,7 +186,8 @@ TEST_CASE("a deadline buys more devices, and an impossible one is rejected with 
 TEST_CASE("a budget rejects plans that cost more, reporting the cheapest", "[ranker]") {
   Workload w = workload(1e9, 1e11);
   w.budget = Usd(10.0);
-  const Report report = recommend(w, test_catalog(), RecommendSettings{});
+  const Catalog catalog = test_catalog();
+  const Report report = recommend(w, catalog, RecommendSettings{});
   const Rejection* rejection = find_rejection(report, "cloud-big-8");
   REQUIRE(rejection != nullptr);
   CHECK(rejection->reason == RejectionReason::budget);
@@ -192,12 +195,13 @@ TEST_CASE("a budget rejects plans that cost more, reporting the cheapest", "[ran
 }
 
 TEST_CASE("a free tier is rejected when the run outlasts its session", "[ranker]") {
-  const Report report = recommend(workload(1e9, 1e11), test_catalog(), RecommendSettings{});
+  const Catalog catalog = test_catalog();
+  const Report report = recommend(workload(1e9, 1e11), catalog, RecommendSettings{});
   const Rejection* rejection = find_rejection(report, "free-big");
   REQUIRE(rejection != nullptr);
   CHECK(rejection->reason == RejectionReason::session_limit);
 
-  const Report short_run = recommend(workload(1e8, 1e9), test_catalog(), RecommendSettings{});
+  const Report short_run = recommend(workload(1e8, 1e9), catalog, RecommendSettings{});
   REQUIRE_FALSE(short_run.recommendations.empty());
   CHECK(short_run.recommendations.front().plan.offering->id == "free-big");  // $0 ranks first on cost
 }
@@ -223,7 +227,8 @@ TEST_CASE("objectives order recommendations by cost or by time", "[ranker]") {
 TEST_CASE("spot pricing uses spot prices and rejects offerings without one", "[ranker]") {
   RecommendSettings settings;
   settings.cost.pricing = Pricing::spot;
-  const Report report = recommend(workload(7e9, 1e9), test_catalog(), settings);
+  const Catalog catalog = test_catalog();
+  const Report report = recommend(workload(7e9, 1e9), catalog, settings);
   const PlanEstimate* eight = find(report, "cloud-big-8");
   REQUIRE(eight != nullptr);
   CHECK(eight->price_per_unit_hour->value == 4.0);
