@@ -1,5 +1,5 @@
 #pragma once
-// Edit distance, for "did you mean" suggestions.
+// Edit distance and lists of names, for "did you mean" hints and "one of ..." messages.
 
 #include <cstddef>
 #include <span>
@@ -15,5 +15,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 // (distance above a third of the longer word's length, at least 2 allowed).
 std::string did_you_mean(std::string_view text, std::span<const std::string> candidates);
 std::string did_you_mean(std::string_view text, std::span<const std::string_view> candidates);
+
+// "a, b, c": the accepted names, for messages.
+std::string join_names(std::span<const std::string_view> names);
 
 }  // namespace mlsize

@@ -10,12 +10,6 @@
 namespace mlsize::cli {
 namespace {
 
-[[noreturn]] void usage_error(const std::string& flag, std::string message, std::string hint = {}) {
-  Error error(ErrorKind::usage, std::move(message), std::move(hint));
-  error.at_flag(flag);
-  throw error;
-}
-
 template <class Entry>
 std::string nearest_id(const std::string& id, const std::vector<Entry>& entries) {
   std::vector<std::string> ids;
@@ -25,44 +19,44 @@ std::string nearest_id(const std::string& id, const std::vector<Entry>& entries)
 
 Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   if (options.offering.empty() == options.device.empty()) {
-    usage_error("--offering", "give exactly one of --offering or --device",
+    flag_error("--offering", "give exactly one of --offering or --device",
                 "e.g. --offering aws-p4de.24xlarge or --device a100-80gb-sxm (mlsize's catalogue ids)");
   }
   Plan plan;
   if (!options.offering.empty()) {
     plan.offering = catalog.find_offering(options.offering);
     if (plan.offering == nullptr) {
-      usage_error("--offering", "unknown offering \"" + options.offering + "\"",
+      flag_error("--offering", "unknown offering \"" + options.offering + "\"",
                   nearest_id(options.offering, catalog.offerings()));
     }
     plan.device = catalog.find_device(plan.offering->device_id);
   } else {
     plan.device = catalog.find_device(options.device);
     if (plan.device == nullptr) {
-      usage_error("--device", "unknown device \"" + options.device + "\"", nearest_id(options.device, catalog.devices()));
+      flag_error("--device", "unknown device \"" + options.device + "\"", nearest_id(options.device, catalog.devices()));
     }
   }
   const int per_unit = plan.offering ? plan.offering->devices_per_unit : 1;
   plan.device_count = options.count.empty() ? per_unit : parse_int_flag(options.count, "--count", 1, 1'000'000);
   if (plan.device_count % per_unit != 0) {
-    usage_error("--count", "offering \"" + plan.offering->id + "\" provides devices in units of " +
+    flag_error("--count", "offering \"" + plan.offering->id + "\" provides devices in units of " +
                                std::to_string(per_unit),
                 "a multiple of " + std::to_string(per_unit));
   }
   plan.units = plan.device_count / per_unit;
   if (plan.offering && plan.offering->max_units && plan.units > *plan.offering->max_units) {
-    usage_error("--count", "offering \"" + plan.offering->id + "\" allows at most " +
+    flag_error("--count", "offering \"" + plan.offering->id + "\" allows at most " +
                                std::to_string(*plan.offering->max_units) + " unit(s)");
   }
   const std::string zero_text = options.zero;
   if (zero_text != "0" && zero_text != "1" && zero_text != "2" && zero_text != "3") {
-    usage_error("--zero", "\"" + zero_text + "\" is not a ZeRO stage", "0 (plain data parallel), 1, 2 or 3");
+    flag_error("--zero", "\"" + zero_text + "\" is not a ZeRO stage", "0 (plain data parallel), 1, 2 or 3");
   }
   plan.strategy.zero_stage = zero_text[0] - '0';
   if (auto recompute = parse_recompute(options.recompute)) {
     plan.strategy.recompute = *recompute;
   } else {
-    usage_error("--recompute", "\"" + options.recompute + "\" is not one of none, full");
+    flag_error("--recompute", "\"" + options.recompute + "\" is not one of none, full");
   }
   return plan;
 }
@@ -83,9 +77,7 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options) {
 CommandOutput run_estimate(const EstimateOptions& options) {
   const Workload workload = build_workload(options.workload);
   const CostSettings cost_settings = build_cost_settings(options.workload);
-  if (options.workload.format != "table" && options.workload.format != "json") {
-    usage_error("--format", "\"" + options.workload.format + "\" is not one of table, json");
-  }
+  check_format(options.workload);
   const Catalog catalog = build_catalog(options.workload);
   const Plan plan = plan_from_options(options, catalog);
 

@@ -23,19 +23,13 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   if (auto objective = parse_objective(options.optimize)) {
     settings.objective = *objective;
   } else {
-    Error error(ErrorKind::usage, "\"" + options.optimize + "\" is not one of cost, time, balanced");
-    error.at_flag("--optimize");
-    throw error;
+    flag_error("--optimize", "\"" + options.optimize + "\" is not one of cost, time, balanced");
   }
   const int top = parse_int_flag(options.top, "--top", 1, 100000);
   if (!options.max_devices.empty()) {
     settings.max_devices = parse_int_flag(options.max_devices, "--max-devices", 1, 1'000'000);
   }
-  if (options.workload.format != "table" && options.workload.format != "json") {
-    Error error(ErrorKind::usage, "\"" + options.workload.format + "\" is not one of table, json");
-    error.at_flag("--format");
-    throw error;
-  }
+  check_format(options.workload);
   const Catalog catalog = build_catalog(options.workload);
   const Report report = recommend(workload, catalog, settings);
 

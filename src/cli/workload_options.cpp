@@ -13,15 +13,6 @@
 namespace mlsize::cli {
 namespace {
 
-std::string join(std::span<const std::string_view> names) {
-  std::string result;
-  for (std::string_view name : names) {
-    if (!result.empty()) result += ", ";
-    result += name;
-  }
-  return result;
-}
-
 // Calls `parse`, adding the flag name to any error it throws.
 template <class Parse>
 auto parse_flag(const std::string& flag, Parse parse) {
@@ -38,9 +29,7 @@ Enum parse_choice(const std::string& text, const std::string& flag, std::optiona
                   std::span<const std::string_view> names) {
   if (auto value = parse(text)) return *value;
   std::string hint = did_you_mean(text, names);
-  Error error(ErrorKind::usage, "\"" + text + "\" is not one of " + join(names), hint);
-  error.at_flag(flag);
-  throw error;
+  flag_error(flag, "\"" + text + "\" is not one of " + join_names(names), hint);
 }
 
 }  // namespace
@@ -64,15 +53,25 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--format", options.format, "table | json (default table)");
 }
 
+void flag_error(const std::string& flag, std::string message, std::string hint) {
+  Error error(ErrorKind::usage, std::move(message), std::move(hint));
+  error.at_flag(flag);
+  throw error;
+}
+
+void check_format(const WorkloadOptions& options) {
+  if (options.format != "table" && options.format != "json") {
+    flag_error("--format", "\"" + options.format + "\" is not one of table, json");
+  }
+}
+
 int parse_int_flag(const std::string& text, const std::string& flag, int minimum, int maximum) {
   const std::string accepted = "a whole number from " + std::to_string(minimum) + " to " + std::to_string(maximum);
   long long value = 0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (ec != std::errc() || ptr != end || value < minimum || value > maximum) {
-    Error error(ErrorKind::usage, "\"" + text + "\" is not " + accepted, "");
-    error.at_flag(flag);
-    throw error;
+    flag_error(flag, "\"" + text + "\" is not " + accepted);
   }
   return static_cast<int>(value);
 }
@@ -97,9 +96,7 @@ Workload build_workload(const WorkloadOptions& options) {
     workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(options.data); });
     workload.tokens = tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, workload.epochs);
   } else {
-    Error error(ErrorKind::usage, "the dataset size is missing", "give --data (e.g. 200GB) or --tokens (e.g. 50B)");
-    error.at_flag("--data");
-    throw error;
+    flag_error("--data", "the dataset size is missing", "give --data (e.g. 200GB) or --tokens (e.g. 50B)");
   }
   if (!options.sequence_length.empty()) {
     workload.sequence_length = parse_int_flag(options.sequence_length, "--seq-len", 1, 10'000'000);
@@ -108,9 +105,7 @@ Workload build_workload(const WorkloadOptions& options) {
   if (!options.mfu.empty()) {
     workload.mfu = parse_flag("--mfu", [&] { return parse_positive_number(options.mfu, "a utilisation"); });
     if (workload.mfu > 1.0) {
-      Error error(ErrorKind::usage, "\"" + options.mfu + "\" is above 1", "a fraction such as 0.4 (40% of peak)");
-      error.at_flag("--mfu");
-      throw error;
+      flag_error("--mfu", "\"" + options.mfu + "\" is above 1", "a fraction such as 0.4 (40% of peak)");
     }
   }
   if (!options.budget.empty()) workload.budget = parse_flag("--budget", [&] { return parse_money(options.budget); });
@@ -125,9 +120,7 @@ CostSettings build_cost_settings(const WorkloadOptions& options) {
   if (options.pricing == "spot") {
     settings.pricing = Pricing::spot;
   } else if (options.pricing != "on-demand") {
-    Error error(ErrorKind::usage, "\"" + options.pricing + "\" is not one of on-demand, spot");
-    error.at_flag("--pricing");
-    throw error;
+    flag_error("--pricing", "\"" + options.pricing + "\" is not one of on-demand, spot");
   }
   return settings;
 }

@@ -40,6 +40,12 @@ CostSettings build_cost_settings(const WorkloadOptions& options);
 // The embedded catalogue with each --catalog file laid over it in order.
 Catalog build_catalog(const WorkloadOptions& options);
 
+// Throws a usage Error naming `flag`.
+[[noreturn]] void flag_error(const std::string& flag, std::string message, std::string hint = {});
+
+// Throws unless --format is one the commands render.
+void check_format(const WorkloadOptions& options);
+
 // A whole number within [minimum, maximum] given to `flag`.
 int parse_int_flag(const std::string& text, const std::string& flag, int minimum, int maximum);
 

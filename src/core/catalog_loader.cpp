@@ -71,15 +71,6 @@ class SourceText {
 
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
-std::string join(std::span<const std::string_view> names) {
-  std::string result;
-  for (std::string_view name : names) {
-    if (!result.empty()) result += ", ";
-    result += name;
-  }
-  return result;
-}
-
 // No catalogue quantity comes near this; larger values are typos and would overflow later sums.
 constexpr double k_max_number = 1e18;
 
@@ -103,7 +94,7 @@ class FieldReader {
         // yaml-cpp reads a merge key as a plain "<<" field; "did you mean" would offer "id".
         std::string hint =
             name == "<<" ? "YAML merge keys (<<) are not supported; write the fields out" : did_you_mean(name, allowed);
-        if (hint.empty()) hint = "accepted fields: " + join(allowed);
+        if (hint.empty()) hint = "accepted fields: " + join_names(allowed);
         source.fail(key.Mark(), "unknown field " + quoted(name) + " in " + m_what, hint);
       }
     }
@@ -266,7 +257,7 @@ Enum read_enum(const FieldReader& fields, std::string_view key, const std::array
   }
   std::string hint = did_you_mean(text, names);
   fields.source().fail(fields.node(key).Mark(),
-                       "field " + quoted(key) + " of " + fields.what() + " must be one of " + join(names) + " (got " +
+                       "field " + quoted(key) + " of " + fields.what() + " must be one of " + join_names(names) + " (got " +
                            quoted(text) + ")",
                        hint);
 }

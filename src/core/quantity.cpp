@@ -118,42 +118,48 @@ constexpr std::string_view k_duration_examples = "90m, 36h, 7d, 2w";
 
 }  // namespace
 
+namespace {
+
+// What one kind of quantity accepts.
+template <std::size_t N>
+struct QuantityKind {
+  std::string_view what;      // "a count", used in "... is not a count"
+  std::string_view examples;  // shown in the hint
+  const std::array<Unit, N>& units;
+  bool units_ignore_case;
+  double maximum;
+};
+
+template <std::size_t N>
+double parse_with_units(std::string_view text, std::string_view number_text, const QuantityKind<N>& kind) {
+  const SplitNumber split = split_number(number_text);
+  if (!split.ok) fail(text, kind.what, kind.examples);
+  const Unit* unit = find_unit(kind.units, split.suffix, kind.units_ignore_case);
+  if (unit == nullptr) fail(text, kind.what, kind.examples);
+  return positive_finite(split.number * unit->factor, text, kind.what, kind.examples, kind.maximum);
+}
+
+}  // namespace
+
 double parse_count(std::string_view text) {
-  constexpr std::string_view what = "a count";
-  const SplitNumber split = split_number(text);
-  if (!split.ok) fail(text, what, k_count_examples);
-  const Unit* unit = find_unit(k_count_units, split.suffix, false);
-  if (unit == nullptr) fail(text, what, k_count_examples);
-  return positive_finite(split.number * unit->factor, text, what, k_count_examples, k_max_count);
+  return parse_with_units(text, text, QuantityKind{"a count", k_count_examples, k_count_units, false, k_max_count});
 }
 
 Bytes parse_bytes(std::string_view text) {
-  constexpr std::string_view what = "a size in bytes";
-  const SplitNumber split = split_number(text);
-  if (!split.ok) fail(text, what, k_bytes_examples);
-  const Unit* unit = find_unit(k_byte_units, split.suffix, true);
-  if (unit == nullptr) fail(text, what, k_bytes_examples);
-  return Bytes(positive_finite(split.number * unit->factor, text, what, k_bytes_examples, k_max_bytes));
+  return Bytes(parse_with_units(
+      text, text, QuantityKind{"a size in bytes", k_bytes_examples, k_byte_units, true, k_max_bytes}));
 }
 
 Usd parse_money(std::string_view text) {
-  constexpr std::string_view what = "an amount of money";
   std::string_view body = trim(text);
   if (!body.empty() && body.front() == '$') body.remove_prefix(1);
-  const SplitNumber split = split_number(body);
-  if (!split.ok) fail(text, what, k_money_examples);
-  const Unit* unit = find_unit(k_money_units, split.suffix, false);
-  if (unit == nullptr) fail(text, what, k_money_examples);
-  return Usd(positive_finite(split.number * unit->factor, text, what, k_money_examples, k_max_money));
+  return Usd(parse_with_units(
+      text, body, QuantityKind{"an amount of money", k_money_examples, k_money_units, false, k_max_money}));
 }
 
 Seconds parse_duration(std::string_view text) {
-  constexpr std::string_view what = "a duration";
-  const SplitNumber split = split_number(text);
-  if (!split.ok) fail(text, what, k_duration_examples);
-  const Unit* unit = find_unit(k_duration_units, split.suffix, false);
-  if (unit == nullptr) fail(text, what, k_duration_examples);
-  return Seconds(positive_finite(split.number * unit->factor, text, what, k_duration_examples, k_max_seconds));
+  return Seconds(parse_with_units(
+      text, text, QuantityKind{"a duration", k_duration_examples, k_duration_units, false, k_max_seconds}));
 }
 
 double parse_positive_number(std::string_view text, std::string_view what) {

@@ -47,4 +47,13 @@ std::string did_you_mean(std::string_view text, std::span<const std::string_view
   return nearest(text, candidates);
 }
 
+std::string join_names(std::span<const std::string_view> names) {
+  std::string result;
+  for (std::string_view name : names) {
+    if (!result.empty()) result += ", ";
+    result += name;
+  }
+  return result;
+}
+
 }  // namespace mlsize
