@@ -1,19 +1,67 @@
 #pragma once
-// The shape of a dense decoder-only transformer, as far as memory and compute need it.
+// The shape of a transformer, as far as parameter counts, memory and compute need it.
+
+#include <optional>
+#include <string>
 
 namespace mlsize {
 
+enum class MlpKind {
+  standard,  // up and down projections (GPT-2, BERT, Falcon): 2 matrices
+  gated,     // gate, up and down projections (SwiGLU/GeGLU: Llama, Mistral, T5 v1.1): 3 matrices
+};
+
+// Mixture of experts; `experts == 0` means a dense model.
+struct MoeShape {
+  int experts = 0;               // routed experts per MoE layer
+  int experts_per_token = 0;     // top-k
+  int shared_experts = 0;        // always-active experts (DeepSeek: n_shared_experts)
+  int expert_intermediate = 0;   // FFN width of one routed expert
+  int shared_intermediate = 0;   // FFN width of one shared expert (0: same as expert_intermediate)
+  bool shared_expert_gate = false;  // Qwen-MoE: a 1-output sigmoid gate on the shared expert
+  int first_dense_layers = 0;    // DeepSeek: first_k_dense_replace
+  int layer_frequency = 1;       // every n-th layer (after the dense ones) is an MoE layer
+};
+
+// DeepSeek multi-head latent attention; present only for MLA models.
+struct MlaShape {
+  int kv_lora_rank = 0;       // compressed KV width cached per token
+  int q_lora_rank = 0;        // 0: queries are not compressed
+  int qk_nope_head_dim = 0;
+  int qk_rope_head_dim = 0;   // decoupled RoPE key, also cached per token
+  int v_head_dim = 0;
+};
+
 struct Architecture {
-  int layers = 0;   // L
-  int hidden = 0;   // h
-  int heads = 0;    // a
-  int vocab = 0;    // V
+  std::string name;              // "llama-2-7b", the config file name, or "estimated from --params"
+  std::string family;            // model_type: llama, mistral, mixtral, gpt2, bert, t5, falcon, ...
+  std::string source;            // where the shape came from (preset file, config path, heuristic)
+
+  int layers = 0;                // L: decoder layers (the only stack for decoder-only or encoder-only)
+  int encoder_layers = 0;        // > 0 only for encoder-decoder models (T5)
+  int hidden = 0;                // h
+  int heads = 0;                 // a: query heads
+  int kv_heads = 0;              // key/value heads (GQA/MQA); equals heads for MHA
+  int head_dim = 0;              // may differ from hidden / heads (Gemma 2)
+  int intermediate = 0;          // dense FFN width
+  int vocab = 0;                 // V
+  MlpKind mlp = MlpKind::standard;
+  bool tied_embeddings = true;   // input embedding shared with the output projection
+  bool attention_bias = false;   // biases on q/k/v (Qwen2) or all attention projections
+  bool mlp_bias = false;
+  int learned_positions = 0;     // rows of a learned absolute position table (GPT-2, BERT)
+  std::optional<int> sliding_window;  // attention window in tokens, when every layer uses one
+  MoeShape moe;
+  std::optional<MlaShape> mla;
+
+  bool is_moe() const { return moe.experts > 0; }
+  int kv_dim() const { return kv_heads * head_dim; }
 };
 
 // The width and heads of the GPT-3 family model (Brown et al. 2020, Table 2.1) whose
 // parameter count is nearest to `params` on a log scale, with its depth scaled by
-// params / that model's params. Only activations depend on the shape; weights,
-// gradients and optimizer states use `params` itself.
+// params / that model's params. Dense, MHA, standard 4h MLP, tied embeddings.
+// Weights, gradients and optimizer states still use `params` itself.
 Architecture architecture_from_params(double params);
 
 }  // namespace mlsize

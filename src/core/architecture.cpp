@@ -9,21 +9,23 @@ namespace {
 
 struct ReferenceShape {
   double params;
-  Architecture shape;
+  int layers;
+  int hidden;
+  int heads;
 };
 
 // Brown et al. 2020, "Language Models are Few-Shot Learners", Table 2.1 (n_params, n_layers,
-// d_model, n_heads); vocabulary 50257 (the GPT-2 BPE, §2.1 of the same paper).
+// d_model, n_heads); vocabulary 50257, the GPT-2 BPE that GPT-3 reuses (Radford et al. 2019, §2.2).
 constexpr int k_gpt_vocab = 50257;
 constexpr std::array<ReferenceShape, 8> k_gpt3_shapes{{
-    {125e6, {12, 768, 12, k_gpt_vocab}},
-    {350e6, {24, 1024, 16, k_gpt_vocab}},
-    {760e6, {24, 1536, 16, k_gpt_vocab}},
-    {1.3e9, {24, 2048, 24, k_gpt_vocab}},
-    {2.7e9, {32, 2560, 32, k_gpt_vocab}},
-    {6.7e9, {32, 4096, 32, k_gpt_vocab}},
-    {13e9, {40, 5140, 40, k_gpt_vocab}},
-    {175e9, {96, 12288, 96, k_gpt_vocab}},
+    {125e6, 12, 768, 12},
+    {350e6, 24, 1024, 16},
+    {760e6, 24, 1536, 16},
+    {1.3e9, 24, 2048, 24},
+    {2.7e9, 32, 2560, 32},
+    {6.7e9, 32, 4096, 32},
+    {13e9, 40, 5140, 40},
+    {175e9, 96, 12288, 96},
 }};
 
 }  // namespace
@@ -40,8 +42,17 @@ Architecture architecture_from_params(double params) {
   }
   // Scale the depth so that 12·L·h² tracks `params` between and beyond the table's rows
   // (a 70B model gets 38 layers of width 12288 rather than the 175B model's 96).
-  Architecture shape = best->shape;
-  shape.layers = std::max(1, static_cast<int>(std::lround(shape.layers * params / best->params)));
+  Architecture shape;
+  shape.layers = std::max(1, static_cast<int>(std::lround(best->layers * params / best->params)));
+  shape.hidden = best->hidden;
+  shape.heads = best->heads;
+  shape.vocab = k_gpt_vocab;
+  shape.name = "estimated from --params";
+  shape.family = "gpt3";
+  shape.source = "nearest GPT-3 shape (Brown et al. 2020, Table 2.1), depth scaled to the parameter count";
+  shape.kv_heads = shape.heads;
+  shape.head_dim = shape.hidden / shape.heads;
+  shape.intermediate = 4 * shape.hidden;
   return shape;
 }
 

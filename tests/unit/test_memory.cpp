@@ -63,7 +63,14 @@ TEST_CASE("bytes per parameter for fp32, SGD and 8-bit Adam", "[memory]") {
 // Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models",
 // Table 2: sbh(34 + 5as/h) per layer without recomputation, 2sbh with full recomputation.
 TEST_CASE("activations follow Korthikanti et al. Table 2", "[memory][reference]") {
-  const Architecture shape{1, 4096, 32, 0};  // one layer, no vocabulary: isolates the per-layer term
+  Architecture shape;  // one layer, no vocabulary: isolates the per-layer term
+  shape.layers = 1;
+  shape.hidden = 4096;
+  shape.heads = 32;
+  shape.kv_heads = 32;
+  shape.head_dim = 128;
+  shape.intermediate = 4 * 4096;
+  shape.vocab = 0;
   const double s = 2048, b = 1, h = 4096, a = 32;
   const double outside = s * b * h + 4 * s * b * h;  // §4.3 terms with v = 0
   const double per_layer = s * b * h * (34 + 5 * a * s / h);
