@@ -21,6 +21,7 @@ struct MoeShape {
   bool shared_expert_gate = false;  // Qwen-MoE: a 1-output sigmoid gate on the shared expert
   int first_dense_layers = 0;    // DeepSeek: first_k_dense_replace
   int layer_frequency = 1;       // every n-th layer (after the dense ones) is an MoE layer
+  int layer_offset = 0;          // layer i is MoE when (i + offset) % frequency == 0 (Qwen-MoE: 1)
 };
 
 // DeepSeek multi-head latent attention; present only for MLA models.
@@ -47,9 +48,17 @@ struct Architecture {
   int vocab = 0;                 // V
   MlpKind mlp = MlpKind::standard;
   bool tied_embeddings = true;   // input embedding shared with the output projection
-  bool attention_bias = false;   // biases on q/k/v (Qwen2) or all attention projections
+  bool attention_bias = false;   // biases on q, k and v (Qwen2, GPT-2, BERT; Llama attention_bias)
+  bool attention_output_bias = false;  // a bias on the output projection too (GPT-2, BERT; not Qwen2)
   bool mlp_bias = false;
   int learned_positions = 0;     // rows of a learned absolute position table (GPT-2, BERT)
+  int token_types = 0;           // rows of a token-type (segment) table (BERT: 2)
+  int norms_per_layer = 2;       // per decoder-only/encoder layer (Falcon-7B 1, Gemma 2 4); +1 for cross-attention
+  bool norm_bias = false;        // LayerNorm with a bias (GPT-2, BERT, Falcon) rather than RMSNorm
+  bool final_norm = true;        // a norm after the last layer, one per stack (not BERT: post-LN)
+  bool embedding_norm = false;   // a norm right after the embeddings (BERT)
+  bool pooler = false;           // BERT's pooler: a Linear h×h with bias on the first token
+  int relative_attention_buckets = 0;  // T5: one buckets×heads bias table per stack
   std::optional<int> sliding_window;  // attention window in tokens, when every layer uses one
   MoeShape moe;
   std::optional<MlaShape> mla;

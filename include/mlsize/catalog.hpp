@@ -25,6 +25,7 @@ struct Interconnect {
 
 struct Device {
   std::string id;
+  std::vector<std::string> aliases;             // other ids that name this device (e.g. a100-80gb)
   std::string name;
   DeviceKind kind = DeviceKind::gpu;
   std::string vendor;
@@ -76,6 +77,7 @@ class Catalog {
   void put(Device device);
   void put(Offering offering);
 
+  // By id, or else by one of the devices' aliases.
   const Device* find_device(std::string_view id) const;
   const Offering* find_offering(std::string_view id) const;
   const std::vector<Device>& devices() const { return m_devices; }
@@ -88,6 +90,7 @@ class Catalog {
   std::vector<Device> m_devices;
   std::vector<Offering> m_offerings;
   std::map<std::string, std::size_t, std::less<>> m_device_index;
+  std::map<std::string, std::size_t, std::less<>> m_device_alias_index;
   std::map<std::string, std::size_t, std::less<>> m_offering_index;
 };
 

@@ -7,10 +7,12 @@
 namespace mlsize {
 
 struct EmbeddedFile {
-  std::string_view name;  // file name under data/catalog/
+  std::string_view name;  // file name under data/catalog/ or data/models/
   std::string_view text;
 };
 
 std::span<const EmbeddedFile> default_catalog_files();
+// The model presets, data/models/*.json (Hugging Face config.json files).
+std::span<const EmbeddedFile> model_preset_files();
 
 }  // namespace mlsize

@@ -1,42 +1,66 @@
 #pragma once
-// Memory per device for training a dense decoder-only transformer.
+// Memory per device for training, fine-tuning and inference of transformers.
 // Formulas and citations: docs/methodology.md#memory.
 
 #include <mlsize/architecture.hpp>
+#include <mlsize/strategy.hpp>
 #include <mlsize/units.hpp>
 #include <mlsize/workload.hpp>
+
+#include <string>
+#include <vector>
 
 namespace mlsize {
 
 struct MemoryBreakdown {
-  Bytes weights;
+  Bytes weights;      // model weights held on the device (frozen base + adapters for LoRA)
   Bytes gradients;
-  Bytes optimizer;
-  Bytes activations;
-  Bytes overhead;
+  Bytes optimizer;    // optimizer states, incl. the fp32 master copy under mixed precision
+  Bytes activations;  // training: stored for backward; inference: the working set of one forward
+  Bytes kv_cache;     // inference only
+  Bytes overhead;     // framework overhead + allocator margin
+  Bytes host;         // CPU RAM per device for offloaded states (not part of total())
 
-  Bytes total() const { return weights + gradients + optimizer + activations + overhead; }
+  Bytes total() const { return weights + gradients + optimizer + activations + kv_cache + overhead; }
 };
 
-// Bytes per parameter of each model state before any ZeRO sharding (ZeRO paper §3.1).
+// One term of an estimate, for `--explain`: what it is, how it is computed, from what.
+struct ExplainedTerm {
+  std::string term;
+  std::string formula;
+  std::string inputs;
+  Bytes value;
+};
+using Explanation = std::vector<ExplainedTerm>;
+
+// Bytes per trained parameter before any sharding (ZeRO paper §3.1 and the optimizer papers).
 struct StateBytesPerParam {
   double weights = 0;
   double gradients = 0;
-  double optimizer = 0;  // includes the fp32 master copy under mixed precision
+  double master = 0;  // fp32 master weights under mixed precision
+  double states = 0;  // optimizer moments
+  double optimizer() const { return master + states; }
 };
 
-// CUDA context, library workspaces and communication buffers, per device.
-inline constexpr Bytes k_framework_overhead{2.0 * k_gibi};
+// `hidden` sizes Adafactor's factored moments (one row and one column vector per matrix).
+StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer, int hidden);
 
-StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer);
+// Parameters in LoRA adapters of rank `rank` on `targets` in every layer (Hu et al. 2021).
+double lora_parameters(const Architecture& model, int rank, unsigned targets);
 
-// Activation memory of one micro-batch held across the whole forward/backward pass
-// (Korthikanti et al. 2022, Table 2 and §4.3), 16-bit activations, no tensor parallelism.
-Bytes activation_bytes(const Architecture& shape, int sequence_length, int micro_batch, Recompute recompute);
+// Parameters of the routed experts (all of them), for expert parallelism.
+double routed_expert_parameters(const Architecture& model);
 
-// Memory per device with ZeRO stage `zero_stage` (0 = plain data parallel) across
-// `data_parallel` devices.
-MemoryBreakdown training_memory(const Workload& workload, const Architecture& shape, int data_parallel,
-                                int zero_stage, Recompute recompute);
+// Activation memory one device holds for backward (Korthikanti et al. 2022, generalised
+// to GQA, gated MLPs, MoE and flash attention; docs/methodology.md#activations).
+Bytes training_activation_bytes(const Workload& workload, const Strategy& strategy);
+
+// KV cache per device: 2·L·kv_heads·head_dim·context·batch·bytes (MLA: the latent).
+Bytes kv_cache_bytes(const Workload& workload, const Strategy& strategy);
+
+// Everything a device holds for `workload` under `strategy` across `device_count` devices.
+// With `explain`, each term is also written out with its formula and inputs.
+MemoryBreakdown estimate_memory(const Workload& workload, int device_count, const Strategy& strategy,
+                                Explanation* explain = nullptr);
 
 }  // namespace mlsize

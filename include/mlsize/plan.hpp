@@ -3,17 +3,14 @@
 
 #include <mlsize/catalog.hpp>
 #include <mlsize/memory.hpp>
+#include <mlsize/strategy.hpp>
 #include <mlsize/units.hpp>
 #include <mlsize/workload.hpp>
 
 #include <optional>
+#include <string_view>
 
 namespace mlsize {
-
-struct Strategy {
-  int zero_stage = 0;  // 0 = plain data parallel (DDP); 1-3 = ZeRO stages (3 ~ FSDP full shard)
-  Recompute recompute = Recompute::none;
-};
 
 struct Plan {
   const Offering* offering = nullptr;  // null when only a device was named

@@ -35,8 +35,7 @@ struct Rejection {
 };
 
 struct Report {
-  Workload workload;
-  Architecture architecture;
+  Workload workload;  // includes the model shape
   Objective objective = Objective::cost;
   int max_devices = 0;
   std::vector<PlanEstimate> recommendations;  // best first, one per offering

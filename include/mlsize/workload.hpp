@@ -1,6 +1,9 @@
 #pragma once
-// What the user wants to run: model size, data, task, precision, optimizer, constraints.
+// What the user wants to run: the model, the data, the task, precision and optimizer,
+// and the constraints. Built once at the edge (CLI) from flags, presets or a config.
 
+#include <mlsize/architecture.hpp>
+#include <mlsize/parameter_count.hpp>
 #include <mlsize/units.hpp>
 
 #include <optional>
@@ -9,43 +12,99 @@
 
 namespace mlsize {
 
-enum class Task { pretrain, finetune };
-enum class Precision { bf16_mixed, fp16_mixed, fp32 };
-enum class Optimizer { adamw, adam, sgd, sgd_momentum, adam_8bit };
-enum class Recompute { none, full };
+enum class Task { pretrain, finetune, lora, qlora, inference };
+enum class Precision { bf16_mixed, fp16_mixed, fp32, bf16, fp8_mixed };
+enum class Optimizer { adamw, adam, sgd, sgd_momentum, adam_8bit, adafactor, lion };
+enum class Recompute { none, selective, full };
+enum class Attention { flash, standard };
+
+// How inference weights are stored; bits per weight in docs/methodology.md#weight-formats.
+enum class WeightFormat { bf16, fp16, fp32, fp8, int8, int4, nf4, gptq, awq, q8_0, q6_k, q5_k_m, q4_k_m, q4_0, q3_k_m, q2_k };
+enum class KvFormat { bf16, fp16, fp8, int8, int4 };
+
+// Which linear layers of each block carry LoRA adapters (bit flags).
+enum LoraTarget : unsigned {
+  k_lora_q = 1u << 0,
+  k_lora_k = 1u << 1,
+  k_lora_v = 1u << 2,
+  k_lora_o = 1u << 3,
+  k_lora_gate = 1u << 4,
+  k_lora_up = 1u << 5,
+  k_lora_down = 1u << 6,
+  k_lora_all_linear = (1u << 7) - 1,
+};
 
 struct Workload {
-  double params = 0.0;                  // N, trainable parameters
-  double tokens = 0.0;                  // D, tokens processed over all epochs
+  Architecture model;                   // the shape
+  ParameterCount parameters;            // N = parameters.total; compute uses parameters.active
+  double tokens = 0.0;                  // D: training tokens over all epochs, or tokens to generate
   std::optional<Bytes> dataset_bytes;   // when the data was given as bytes
   double epochs = 1.0;
-  double bytes_per_token = 4.0;         // see docs/methodology.md#bytes-per-token
+  double bytes_per_token = 4.0;         // docs/methodology.md#bytes-per-token
   Task task = Task::pretrain;
   Precision precision = Precision::bf16_mixed;
   Optimizer optimizer = Optimizer::adamw;
-  int sequence_length = 2048;           // s, see docs/methodology.md#activations
-  int micro_batch = 1;                  // b, sequences per device per forward pass
-  double mfu = 0.40;                    // model FLOPs utilisation, see docs/methodology.md#mfu
+  Attention attention = Attention::flash;  // docs/methodology.md#activations
+  int sequence_length = 2048;           // s
+  int micro_batch = 1;                  // b: sequences per device per forward pass
+  double mfu = 0.40;                    // docs/methodology.md#mfu
+
+  int lora_rank = 16;                   // docs/methodology.md#lora
+  unsigned lora_targets = k_lora_all_linear;
+
+  WeightFormat weight_format = WeightFormat::bf16;  // inference
+  KvFormat kv_format = KvFormat::bf16;
+  int context = 4096;                   // inference: tokens per sequence (prompt + output)
+  int batch = 1;                        // inference: concurrent sequences
+
+  Bytes overhead{2.0 * k_gibi};         // per device: CUDA context, workspaces, buffers
+  double allocator_margin = 0.0;        // fraction added to the dynamic memory for fragmentation
+
   std::optional<Usd> budget;
   std::optional<Seconds> deadline;
+
+  bool is_training() const { return task != Task::inference; }
+  bool is_adapter_tuning() const { return task == Task::lora || task == Task::qlora; }
 };
 
 // Tokens in `bytes` of text at `bytes_per_token`, times `epochs`.
 double tokens_from_bytes(Bytes bytes, double bytes_per_token, double epochs);
 
+// The count for a model known only by its size: the embedding is V·h, the block
+// linears 12·L·h² (capped so that they and the embedding fit in `params`).
+ParameterCount parameter_count_from_params(double params, const Architecture& shape);
+
+// Bits per stored weight of an inference weight format (average, incl. scales).
+double bits_per_weight(WeightFormat format);
+// Whether a format keeps embeddings and the output head in 16 bits (bitsandbytes,
+// GPTQ, AWQ) rather than quantising every tensor (GGUF files, fp8/int8 casts).
+bool quantizes_linear_only(WeightFormat format);
+double bytes_per_kv_value(KvFormat format);
+
 std::string_view to_string(Task task);
 std::string_view to_string(Precision precision);
 std::string_view to_string(Optimizer optimizer);
 std::string_view to_string(Recompute recompute);
+std::string_view to_string(Attention attention);
+std::string_view to_string(WeightFormat format);
+std::string_view to_string(KvFormat format);
 
 std::optional<Task> parse_task(std::string_view text);
 std::optional<Precision> parse_precision(std::string_view text);
 std::optional<Optimizer> parse_optimizer(std::string_view text);
 std::optional<Recompute> parse_recompute(std::string_view text);
+std::optional<Attention> parse_attention(std::string_view text);
+std::optional<WeightFormat> parse_weight_format(std::string_view text);
+std::optional<KvFormat> parse_kv_format(std::string_view text);
+// "q,v" or "all-linear" or "attention"; nothing when a name is unknown.
+std::optional<unsigned> parse_lora_targets(std::string_view text);
 
 std::span<const std::string_view> task_names();
 std::span<const std::string_view> precision_names();
 std::span<const std::string_view> optimizer_names();
 std::span<const std::string_view> recompute_names();
+std::span<const std::string_view> attention_names();
+std::span<const std::string_view> weight_format_names();
+std::span<const std::string_view> kv_format_names();
 
 }  // namespace mlsize

@@ -24,6 +24,12 @@ struct EstimateOptions {
   std::string count;
   std::string zero = "0";
   std::string recompute = "none";
+  std::string tensor_parallel = "1";
+  std::string pipeline_parallel = "1";
+  std::string expert_parallel = "1";
+  bool sequence_parallel = false;
+  std::string offload = "none";
+  bool explain = false;
 };
 
 CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options);

@@ -54,9 +54,21 @@ std::string describe_hardware(const Plan& plan) {
   return text;
 }
 
-std::string describe_strategy(const Strategy& strategy) {
+std::string describe_strategy(const Strategy& strategy, int device_count, Task task) {
+  if (task == Task::inference) {
+    const int replicas = strategy.data_parallel(device_count);
+    std::string text = strategy.tensor_parallel > 1 ? fmt::format("TP {}", strategy.tensor_parallel) : "1 device";
+    if (strategy.pipeline_parallel > 1) text += fmt::format(", PP {}", strategy.pipeline_parallel);
+    if (replicas > 1) text += fmt::format(" × {} replicas", replicas);
+    return text;
+  }
   std::string text = strategy.zero_stage == 0 ? "DDP" : fmt::format("ZeRO-{}", strategy.zero_stage);
-  if (strategy.recompute == Recompute::full) text += " + full recompute";
+  if (strategy.recompute != Recompute::none) text += fmt::format(" + {} recompute", to_string(strategy.recompute));
+  if (strategy.tensor_parallel > 1) text += fmt::format(", TP {}", strategy.tensor_parallel);
+  if (strategy.pipeline_parallel > 1) text += fmt::format(", PP {}", strategy.pipeline_parallel);
+  if (strategy.sequence_parallel) text += ", SP";
+  if (strategy.expert_parallel > 1) text += fmt::format(", EP {}", strategy.expert_parallel);
+  if (strategy.offload != Offload::none) text += fmt::format(", offload {}", to_string(strategy.offload));
   return text;
 }
 
@@ -64,6 +76,7 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
   const Device& device = *rejection.device;
   switch (rejection.reason) {
     case RejectionReason::precision:
+      if (workload.task == Task::inference) return fmt::format("{} has no bf16 or fp16 throughput in the catalogue", device.name);
       return fmt::format("{} has no {} throughput in the catalogue (--precision {})", device.name,
                          to_string(compute_dtype(workload.precision)), to_string(workload.precision));
     case RejectionReason::no_capacity:
@@ -72,7 +85,7 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
     case RejectionReason::memory: {
       const PlanEstimate& nearest = *rejection.nearest;
       return fmt::format("needs {} GB per device even with {} on {} devices; has {} GB",
-                         format_gb(nearest.memory.total()), describe_strategy(nearest.plan.strategy),
+                         format_gb(nearest.memory.total()), describe_strategy(nearest.plan.strategy, nearest.plan.device_count, workload.task),
                          nearest.plan.device_count, format_gb(nearest.capacity));
     }
     case RejectionReason::session_limit: {

@@ -19,26 +19,61 @@ Json whole(double value) {
   return value;
 }
 
-Json workload_json(const Workload& workload, const Architecture& shape) {
+Json model_json(const Architecture& m) {
   Json json;
-  json["params"] = whole(workload.params);
+  json["name"] = m.name;
+  json["family"] = m.family;
+  json["source"] = m.source;
+  json["layers"] = m.layers;
+  json["encoder_layers"] = m.encoder_layers;
+  json["hidden"] = m.hidden;
+  json["heads"] = m.heads;
+  json["kv_heads"] = m.kv_heads;
+  json["head_dim"] = m.head_dim;
+  json["intermediate"] = m.intermediate;
+  json["vocab"] = m.vocab;
+  json["mlp"] = m.mlp == MlpKind::gated ? "gated" : "standard";
+  json["tied_embeddings"] = m.tied_embeddings;
+  json["sliding_window"] = m.sliding_window ? Json(*m.sliding_window) : Json(nullptr);
+  json["experts"] = m.moe.experts;
+  json["experts_per_token"] = m.moe.experts_per_token;
+  json["mla_kv_lora_rank"] = m.mla ? Json(m.mla->kv_lora_rank) : Json(nullptr);
+  return json;
+}
+
+Json workload_json(const Workload& workload) {
+  Json json;
+  json["params"] = whole(workload.parameters.total);
+  json["active_params"] = whole(workload.parameters.active);
   json["tokens"] = whole(workload.tokens);
   json["dataset_bytes"] = workload.dataset_bytes ? whole(workload.dataset_bytes->value) : Json(nullptr);
   json["epochs"] = workload.epochs;
   json["bytes_per_token"] = workload.bytes_per_token;
   json["task"] = to_string(workload.task);
-  json["precision"] = to_string(workload.precision);
-  json["optimizer"] = to_string(workload.optimizer);
-  json["sequence_length"] = workload.sequence_length;
-  json["micro_batch"] = workload.micro_batch;
+  if (workload.is_training()) {
+    json["precision"] = to_string(workload.precision);
+    json["optimizer"] = to_string(workload.optimizer);
+    json["sequence_length"] = workload.sequence_length;
+    json["micro_batch"] = workload.micro_batch;
+    json["attention"] = to_string(workload.attention);
+  }
+  if (workload.is_adapter_tuning()) {
+    json["lora_rank"] = workload.lora_rank;
+    json["lora_trainable_params"] = whole(lora_parameters(workload.model, workload.lora_rank, workload.lora_targets));
+  }
+  if (workload.task == Task::inference) {
+    json["weight_format"] = to_string(workload.weight_format);
+    json["weight_bits"] = bits_per_weight(workload.weight_format);
+    json["kv_cache_dtype"] = to_string(workload.kv_format);
+    json["context"] = workload.context;
+    json["batch"] = workload.batch;
+  }
   json["mfu"] = workload.mfu;
+  json["overhead_bytes"] = whole(workload.overhead.value);
+  json["allocator_margin"] = workload.allocator_margin;
   json["budget_usd"] = workload.budget ? Json(workload.budget->value) : Json(nullptr);
   json["deadline_seconds"] = workload.deadline ? Json(workload.deadline->value) : Json(nullptr);
-  json["architecture"] = {{"layers", shape.layers},
-                          {"hidden", shape.hidden},
-                          {"heads", shape.heads},
-                          {"vocab", shape.vocab},
-                          {"source", "nearest GPT-3 shape (Brown et al. 2020, Table 2.1), depth scaled to the parameter count"}};
+  json["model"] = model_json(workload.model);
   return json;
 }
 
@@ -57,23 +92,38 @@ Json plan_json(const PlanEstimate& e) {
   } else {
     json["offering"] = nullptr;
   }
-  json["device"] = {{"id", plan.device->id}, {"name", plan.device->name}, {"kind", to_string(plan.device->kind)}};
+  const bool has_device = plan.device != nullptr;
+  json["device"] = has_device ? Json{{"id", plan.device->id},
+                                     {"name", plan.device->name},
+                                     {"kind", to_string(plan.device->kind)}}
+                              : Json(nullptr);
   json["device_count"] = plan.device_count;
-  json["strategy"] = {{"data_parallel", plan.device_count},
-                      {"zero_stage", plan.strategy.zero_stage},
-                      {"recompute", to_string(plan.strategy.recompute)}};
+  const Strategy& st = plan.strategy;
+  json["strategy"] = {{"data_parallel", st.data_parallel(plan.device_count)},
+                      {"tensor_parallel", st.tensor_parallel},
+                      {"pipeline_parallel", st.pipeline_parallel},
+                      {"sequence_parallel", st.sequence_parallel},
+                      {"expert_parallel", st.expert_parallel},
+                      {"zero_stage", st.zero_stage},
+                      {"recompute", to_string(st.recompute)},
+                      {"offload", to_string(st.offload)}};
   const MemoryBreakdown& m = e.memory;
-  json["memory"] = {{"per_device",
-                     {{"weights_bytes", whole(m.weights.value)},
-                      {"gradients_bytes", whole(m.gradients.value)},
-                      {"optimizer_bytes", whole(m.optimizer.value)},
-                      {"activations_bytes", whole(m.activations.value)},
-                      {"overhead_bytes", whole(m.overhead.value)},
-                      {"total_bytes", whole(m.total().value)}}},
-                    {"capacity_bytes", whole(e.capacity.value)},
-                    {"fits", e.fits}};
-  json["compute"] = {{"total_flops", e.flops.value}, {"peak_flops_per_s_per_device", e.peak_flops_per_s}};
-  json["time"] = {{"seconds", e.time.value}, {"days", e.time.value / k_seconds_per_day}};
+  Json memory = {{"per_device",
+                  {{"weights_bytes", whole(m.weights.value)},
+                   {"gradients_bytes", whole(m.gradients.value)},
+                   {"optimizer_bytes", whole(m.optimizer.value)},
+                   {"activations_bytes", whole(m.activations.value)},
+                   {"kv_cache_bytes", whole(m.kv_cache.value)},
+                   {"overhead_bytes", whole(m.overhead.value)},
+                   {"total_bytes", whole(m.total().value)}}},
+                 {"capacity_bytes", has_device ? whole(e.capacity.value) : Json(nullptr)},
+                 {"fits", has_device ? Json(e.fits) : Json(nullptr)}};
+  if (st.offload != Offload::none) memory["host_bytes"] = whole(m.host.value);
+  json["memory"] = std::move(memory);
+  json["compute"] = {{"total_flops", e.flops.value},
+                     {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)}};
+  json["time"] = has_device ? Json{{"seconds", e.time.value}, {"days", e.time.value / k_seconds_per_day}}
+                            : Json{{"seconds", nullptr}, {"days", nullptr}};
   json["cost"] = {{"usd", e.cost ? Json(e.cost->value) : Json(nullptr)},
                   {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)}};
   return json;
@@ -130,7 +180,7 @@ std::string render_recommend_json(const Report& report, int top) {
   Json json;
   json["schema_version"] = 1;
   json["command"] = "recommend";
-  json["workload"] = workload_json(report.workload, report.architecture);
+  json["workload"] = workload_json(report.workload);
   json["objective"] = to_string(report.objective);
   json["max_devices"] = report.max_devices;
   json["plans_evaluated"] = report.plans_evaluated;
@@ -155,8 +205,19 @@ std::string render_estimate_json(const EstimateResult& result) {
   Json json;
   json["schema_version"] = 1;
   json["command"] = "estimate";
-  json["workload"] = workload_json(result.workload, result.architecture);
+  json["workload"] = workload_json(result.workload);
   json.update(plan_json(result.estimate));
+  if (!result.timed()) json["time"] = {{"seconds", nullptr}, {"days", nullptr}};
+  if (!result.explanation.empty()) {
+    Json terms = Json::array();
+    for (const ExplainedTerm& term : result.explanation) {
+      terms.push_back({{"term", term.term},
+                       {"formula", term.formula},
+                       {"inputs", term.inputs},
+                       {"bytes", whole(term.value.value)}});
+    }
+    json["explain"] = std::move(terms);
+  }
   json["constraints"] = {{"meets_deadline", result.meets_deadline ? Json(*result.meets_deadline) : Json(nullptr)},
                          {"within_budget", result.within_budget ? Json(*result.within_budget) : Json(nullptr)},
                          {"feasible", result.feasible()}};

@@ -45,20 +45,42 @@ std::string render_rows(const std::vector<Column>& columns, const std::vector<st
   return text;
 }
 
-std::string workload_line(const Workload& workload, const Architecture& shape) {
-  std::string data;
-  if (workload.dataset_bytes) {
-    data = fmt::format(" ({} GB at {:g} bytes/token", format_gb(*workload.dataset_bytes), workload.bytes_per_token);
-    data += workload.epochs == 1.0 ? ")" : fmt::format(", {:g} epochs)", workload.epochs);
-  } else if (workload.epochs != 1.0) {
-    data = fmt::format(" ({:g} epochs)", workload.epochs);
+std::string workload_line(const Workload& workload) {
+  const Architecture& m = workload.model;
+  std::string params = format_count(workload.parameters.total) + " parameters";
+  if (workload.parameters.active < workload.parameters.total) {
+    params += " (" + format_count(workload.parameters.active) + " active)";
   }
-  return fmt::format(
-      "Workload: {} parameters, {} tokens{}, {} {}, {}.\n"
-      "Shape for activations: {} layers, hidden {}, {} heads; sequence {}, micro-batch {}; MFU {}.\n",
-      format_count(workload.params), format_count(workload.tokens), data, to_string(workload.task),
-      to_string(workload.precision), to_string(workload.optimizer), shape.layers, shape.hidden, shape.heads,
-      workload.sequence_length, workload.micro_batch, format_percent(workload.mfu));
+  std::string model = m.name == "estimated from --params" ? "" : m.name + ", ";
+  std::string text;
+  if (workload.task == Task::inference) {
+    text = fmt::format("Workload: {}{}, inference with {} weights ({:g} bits), {} KV cache; context {}, batch {}; "
+                       "{} tokens to generate.\n",
+                       model, params, to_string(workload.weight_format), bits_per_weight(workload.weight_format),
+                       to_string(workload.kv_format), workload.context, workload.batch, format_count(workload.tokens));
+  } else {
+    std::string data;
+    if (workload.dataset_bytes) {
+      data = fmt::format(" ({} GB at {:g} bytes/token", format_gb(*workload.dataset_bytes), workload.bytes_per_token);
+      data += workload.epochs == 1.0 ? ")" : fmt::format(", {:g} epochs)", workload.epochs);
+    } else if (workload.epochs != 1.0) {
+      data = fmt::format(" ({:g} epochs)", workload.epochs);
+    }
+    std::string task(to_string(workload.task));
+    if (workload.is_adapter_tuning()) {
+      task += fmt::format(" (rank {}, {} trainable)", workload.lora_rank,
+                          format_count(lora_parameters(m, workload.lora_rank, workload.lora_targets)));
+    }
+    const std::string tokens = workload.tokens > 0 ? format_count(workload.tokens) + " tokens" + data : "no data given";
+    text = fmt::format("Workload: {}{}, {}, {} {}, {}.\n", model, params, tokens, task, to_string(workload.precision),
+                       to_string(workload.optimizer));
+  }
+  text += fmt::format("Model shape: {} layers, hidden {}, {} heads ({} KV), {} attention{}", m.layers + m.encoder_layers,
+                      m.hidden, m.heads, m.kv_heads, to_string(workload.attention), m.mla ? " (MLA)" : "");
+  if (workload.is_training()) {
+    text += fmt::format("; sequence {}, micro-batch {}", workload.sequence_length, workload.micro_batch);
+  }
+  return text + fmt::format("; MFU {}.\n", format_percent(workload.mfu));
 }
 
 std::string memory_cell(const PlanEstimate& e) {
@@ -96,7 +118,8 @@ std::string summary_sentence(const Report& report) {
       return fmt::format("No plan meets the constraints. The fastest plan that fits is {} with {}: {}, "
                          "over the {} deadline.",
                          describe_hardware(report.fastest_fitting->plan),
-                         describe_strategy(report.fastest_fitting->plan.strategy),
+                         describe_strategy(report.fastest_fitting->plan.strategy,
+                                           report.fastest_fitting->plan.device_count, report.workload.task),
                          format_duration(report.fastest_fitting->time), format_duration(*report.workload.deadline));
     }
     if (!report.fastest_fitting) return "No plan fits in memory on any offering of the catalogue.";
@@ -124,7 +147,7 @@ std::string summary_sentence(const Report& report) {
 }
 
 std::string render_recommend_table(const Report& report, int top) {
-  std::string text = workload_line(report.workload, report.architecture) + "\n";
+  std::string text = workload_line(report.workload) + "\n";
   const std::vector<Column> columns{{"rank", true},     {"hardware", false},           {"devices", true},
                                     {"strategy", false}, {"memory/device GB", true}, {"time", true},
                                     {"cost USD", true}};
@@ -133,7 +156,7 @@ std::string render_recommend_table(const Report& report, int top) {
   for (std::size_t i = 0; i < shown; ++i) {
     const PlanEstimate& e = report.recommendations[i];
     rows.push_back({std::to_string(i + 1), hardware_cell(e.plan), std::to_string(e.plan.device_count),
-                    describe_strategy(e.plan.strategy), memory_cell(e), format_duration(e.time), format_usd(*e.cost)});
+                    describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task), memory_cell(e), format_duration(e.time), format_usd(*e.cost)});
   }
   if (!rows.empty()) text += render_rows(columns, rows) + "\n";
   text += summary_sentence(report) + "\n";
@@ -146,21 +169,43 @@ std::string render_recommend_table(const Report& report, int top) {
 std::string render_estimate_table(const EstimateResult& result) {
   const PlanEstimate& e = result.estimate;
   const MemoryBreakdown& m = e.memory;
-  std::string text = workload_line(result.workload, result.architecture);
-  text += fmt::format("Plan: {}, {}.\n\n", describe_hardware(e.plan), describe_strategy(e.plan.strategy));
+  const bool has_device = result.has_device();
+  std::string text = workload_line(result.workload);
+  const Strategy& st = e.plan.strategy;
+  const std::string layout = describe_strategy(st, e.plan.device_count, result.workload.task);
+  text += has_device ? fmt::format("Plan: {}, {}.\n\n", describe_hardware(e.plan), layout)
+                     : fmt::format("Plan: {} device(s), {} (no device given: memory only).\n\n", e.plan.device_count,
+                                   layout);
   const std::vector<Column> columns{{"memory per device", false}, {"GB", true}};
-  const std::array<std::pair<const char*, Bytes>, 5> terms{{{"weights", m.weights},
+  const std::array<std::pair<const char*, Bytes>, 6> terms{{{"weights", m.weights},
                                                             {"gradients", m.gradients},
                                                             {"optimizer states", m.optimizer},
                                                             {"activations", m.activations},
-                                                            {"framework overhead", m.overhead}}};
+                                                            {"KV cache", m.kv_cache},
+                                                            {"overhead", m.overhead}}};
   std::vector<std::vector<std::string>> rows;
   for (const auto& [name, bytes] : terms) rows.push_back({name, format_gb(bytes)});
   rows.push_back({"total", format_gb(m.total())});
-  rows.push_back({"capacity", format_gb(e.capacity)});
+  if (has_device) rows.push_back({"capacity", format_gb(e.capacity)});
+  if (st.offload != Offload::none) rows.push_back({"host RAM (offloaded)", format_gb(m.host)});
   text += render_rows(columns, rows) + "\n";
+  if (!result.explanation.empty()) {
+    std::vector<std::vector<std::string>> explained;
+    for (const ExplainedTerm& term : result.explanation) {
+      explained.push_back({term.term, format_gb(term.value), term.formula, term.inputs});
+    }
+    text += render_rows({{"term", false}, {"GB", true}, {"formula", false}, {"inputs", false}}, explained) + "\n";
+  }
+  if (!has_device) {
+    text += fmt::format("Compute: {:.3g} FLOPs.\nGB = 10^9 bytes.\n", e.flops.value);
+    return text;
+  }
   text += fmt::format("Memory: {} ({} of capacity).\n", e.fits ? "fits" : "DOES NOT FIT",
                       format_percent(m.total() / e.capacity));
+  if (!result.timed()) {
+    text += "Time and cost: give --data or --tokens.\nGB = 10^9 bytes.\n";
+    return text;
+  }
   text += fmt::format("Compute: {:.3g} FLOPs at {:.4g} TFLOP/s per device × {} devices × {} MFU.\n", e.flops.value,
                       e.peak_flops_per_s / 1e12, e.plan.device_count, format_percent(result.workload.mfu));
   text += fmt::format("Time: {}", format_duration(e.time));

@@ -1,7 +1,7 @@
 #pragma once
 // Renderers: pure functions from results to the text written on stdout.
 
-#include <mlsize/architecture.hpp>
+#include <mlsize/memory.hpp>
 #include <mlsize/plan.hpp>
 #include <mlsize/report.hpp>
 #include <mlsize/workload.hpp>
@@ -14,11 +14,16 @@ namespace mlsize::cli {
 // The one plan of `mlsize estimate` with the constraints it was checked against.
 struct EstimateResult {
   Workload workload;
-  Architecture architecture;
-  PlanEstimate estimate;
+  PlanEstimate estimate;               // without a device: memory and FLOPs only
+  Explanation explanation;             // filled with --explain
   std::optional<bool> meets_deadline;  // absent without --deadline
   std::optional<bool> within_budget;   // absent without --budget or without a price
-  bool feasible() const { return estimate.fits && meets_deadline.value_or(true) && within_budget.value_or(true); }
+  bool has_device() const { return estimate.plan.device != nullptr; }
+  // Time and cost need a device and a number of tokens (--data or --tokens).
+  bool timed() const { return has_device() && workload.tokens > 0; }
+  bool feasible() const {
+    return (!has_device() || estimate.fits) && meets_deadline.value_or(true) && within_budget.value_or(true);
+  }
 };
 
 // "8× A100 80GB ... is the cheapest plan that fits: ..." (or why nothing fits).

@@ -3,6 +3,8 @@
 #include "cli/input_file.hpp"
 
 #include <mlsize/catalog_loader.hpp>
+#include <mlsize/model_config.hpp>
+#include <mlsize/parameter_count.hpp>
 #include <mlsize/error.hpp>
 #include <mlsize/quantity.hpp>
 #include <mlsize/text_distance.hpp>
@@ -35,17 +37,34 @@ Enum parse_choice(const std::string& text, const std::string& flag, std::optiona
 }  // namespace
 
 void add_workload_options(CLI::App& command, WorkloadOptions& options) {
-  command.add_option("--params", options.params, "Trainable parameters, e.g. 7B, 350M, 6.7e9")->required();
+  command.add_option("--params", options.params, "Model size in parameters, e.g. 7B, 350M, 6.7e9 (shape estimated)");
+  command.add_option("--model", options.model, "A built-in model, e.g. llama-2-7b, mixtral-8x7b (see docs/cli.md)");
+  command.add_option("--model-config", options.model_config, "A Hugging Face config.json to read the model from");
   command.add_option("--data", options.data, "Dataset size in bytes of text, e.g. 200GB, 1.5TiB");
   command.add_option("--tokens", options.tokens, "Dataset size in tokens per epoch, e.g. 50B (overrides --data)");
   command.add_option("--epochs", options.epochs, "Passes over the dataset (default 1)");
   command.add_option("--bytes-per-token", options.bytes_per_token, "Bytes of text per token for --data (default 4)");
-  command.add_option("--task", options.task, "pretrain | finetune (full fine-tuning; same memory and FLOPs per token) (default pretrain)");
-  command.add_option("--precision", options.precision, "bf16-mixed | fp16-mixed | fp32 (default bf16-mixed)");
-  command.add_option("--optimizer", options.optimizer, "adamw | adam | sgd | sgd-momentum | adam-8bit (default adamw)");
+  command.add_option("--task", options.task, "pretrain | finetune | lora | qlora | inference (default pretrain)");
+  command.add_option("--precision", options.precision,
+                     "Training: bf16-mixed | fp16-mixed | fp32 | bf16 | fp8-mixed (default bf16-mixed)");
+  command.add_option("--optimizer", options.optimizer,
+                     "adamw | adam | sgd | sgd-momentum | adam-8bit | adafactor | lion (default adamw)");
   command.add_option("--seq-len", options.sequence_length, "Sequence length in tokens (default 2048)");
   command.add_option("--micro-batch", options.micro_batch, "Sequences per device per step (default 1)");
   command.add_option("--mfu", options.mfu, "Model FLOPs utilisation, 0 < MFU <= 1 (default 0.40)");
+  command.add_option("--attention", options.attention, "flash | standard (stores the s² scores) (default flash)");
+  command.add_option("--lora-rank", options.lora_rank, "LoRA rank r for --task lora/qlora (default 16)");
+  command.add_option("--lora-targets", options.lora_targets,
+                     "all-linear | attention | a list of q,k,v,o,gate,up,down (default all-linear)");
+  command.add_option("--quant", options.quant,
+                     "Inference weights: bf16 fp16 fp32 fp8 int8 int4 nf4 gptq awq q8_0 q6_k q5_k_m q4_k_m q4_0 "
+                     "q3_k_m q2_k (default bf16)");
+  command.add_option("--kv-cache-dtype", options.kv_cache_dtype, "bf16 | fp16 | fp8 | int8 | int4 (default bf16)");
+  command.add_option("--context", options.context, "Inference: tokens per sequence, prompt + output (default 4096)");
+  command.add_option("--batch", options.batch, "Inference: concurrent sequences (default 1)");
+  command.add_option("--overhead", options.overhead, "Framework overhead per device, e.g. 2GiB (default 2GiB)");
+  command.add_option("--memory-margin", options.memory_margin,
+                     "Allocator margin as a fraction of activations + KV cache, e.g. 0.1 (default 0)");
   command.add_option("--budget", options.budget, "Most money to spend, e.g. 20k, $1.5M");
   command.add_option("--deadline", options.deadline, "Longest run time, e.g. 36h, 7d, 2w");
   command.add_option("--pricing", options.pricing, "on-demand | spot (default on-demand)");
@@ -76,12 +95,82 @@ int parse_int_flag(const std::string& text, const std::string& flag, int minimum
   return static_cast<int>(value);
 }
 
-Workload build_workload(const WorkloadOptions& options) {
+namespace {
+
+// The model from exactly one of --params, --model and --model-config.
+void resolve_model(const WorkloadOptions& options, Workload& workload) {
+  const int given = !options.params.empty() + !options.model.empty() + !options.model_config.empty();
+  if (given != 1) {
+    flag_error("--params", given == 0 ? "the model is missing" : "give only one of --params, --model, --model-config",
+               "e.g. --params 7B, --model llama-2-7b or --model-config config.json");
+  }
+  if (!options.params.empty()) {
+    const double params = parse_flag("--params", [&] { return parse_count(options.params); });
+    workload.model = architecture_from_params(params);
+    workload.parameters = parameter_count_from_params(params, workload.model);
+    return;
+  }
+  if (!options.model.empty()) {
+    const std::optional<Architecture> preset = model_preset(options.model);
+    if (!preset) {
+      const std::vector<std::string> names = model_preset_names();
+      std::string hint = did_you_mean(options.model, names);
+      if (hint.empty()) {
+        for (const std::string& name : names) hint += (hint.empty() ? "built-in models: " : ", ") + name;
+      }
+      flag_error("--model", "unknown model \"" + options.model + "\"", hint);
+    }
+    workload.model = *preset;
+  } else {
+    workload.model = architecture_from_hf_config(read_input_file(options.model_config, k_max_config_bytes),
+                                                 options.model_config);
+  }
+  workload.parameters = count_parameters(workload.model);
+}
+
+// Training needs a dataset size; inference defaults to one full batch of contexts.
+void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool require_data) {
+  if (!options.tokens.empty()) {
+    workload.tokens = parse_flag("--tokens", [&] { return parse_count(options.tokens); }) * workload.epochs;
+    if (!options.data.empty()) workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(options.data); });
+  } else if (!options.data.empty()) {
+    workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(options.data); });
+    workload.tokens = tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, workload.epochs);
+  } else if (workload.task == Task::inference) {
+    workload.tokens = static_cast<double>(workload.context) * workload.batch;
+  } else if (require_data) {
+    flag_error("--data", "the dataset size is missing", "give --data (e.g. 200GB) or --tokens (e.g. 50B)");
+  }
+}
+
+}  // namespace
+
+Workload build_workload(const WorkloadOptions& options, bool require_data) {
   Workload workload;
-  workload.params = parse_flag("--params", [&] { return parse_count(options.params); });
+  resolve_model(options, workload);
   workload.task = parse_choice<Task>(options.task, "--task", parse_task, task_names());
   workload.precision = parse_choice<Precision>(options.precision, "--precision", parse_precision, precision_names());
   workload.optimizer = parse_choice<Optimizer>(options.optimizer, "--optimizer", parse_optimizer, optimizer_names());
+  workload.attention = parse_choice<Attention>(options.attention, "--attention", parse_attention, attention_names());
+  workload.weight_format =
+      parse_choice<WeightFormat>(options.quant, "--quant", parse_weight_format, weight_format_names());
+  workload.kv_format = parse_choice<KvFormat>(options.kv_cache_dtype, "--kv-cache-dtype", parse_kv_format, kv_format_names());
+  if (auto targets = parse_lora_targets(options.lora_targets)) {
+    workload.lora_targets = *targets;
+  } else {
+    flag_error("--lora-targets", "\"" + options.lora_targets + "\" is not a list of linear layers",
+               "all-linear, attention, or names from q, k, v, o, gate, up, down separated by commas");
+  }
+  if (!options.lora_rank.empty()) workload.lora_rank = parse_int_flag(options.lora_rank, "--lora-rank", 1, 65536);
+  if (!options.context.empty()) workload.context = parse_int_flag(options.context, "--context", 1, 100'000'000);
+  if (!options.batch.empty()) workload.batch = parse_int_flag(options.batch, "--batch", 1, 1'000'000);
+  if (!options.overhead.empty()) {
+    workload.overhead = parse_flag("--overhead", [&] { return parse_bytes(options.overhead); });
+  }
+  if (!options.memory_margin.empty()) {
+    workload.allocator_margin =
+        parse_flag("--memory-margin", [&] { return parse_positive_number(options.memory_margin, "a fraction"); });
+  }
   if (!options.epochs.empty()) {
     workload.epochs = parse_flag("--epochs", [&] { return parse_positive_number(options.epochs, "a number of epochs"); });
   }
@@ -89,15 +178,7 @@ Workload build_workload(const WorkloadOptions& options) {
     workload.bytes_per_token = parse_flag(
         "--bytes-per-token", [&] { return parse_positive_number(options.bytes_per_token, "a number of bytes"); });
   }
-  if (!options.tokens.empty()) {
-    workload.tokens = parse_flag("--tokens", [&] { return parse_count(options.tokens); }) * workload.epochs;
-    if (!options.data.empty()) workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(options.data); });
-  } else if (!options.data.empty()) {
-    workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(options.data); });
-    workload.tokens = tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, workload.epochs);
-  } else {
-    flag_error("--data", "the dataset size is missing", "give --data (e.g. 200GB) or --tokens (e.g. 50B)");
-  }
+  resolve_tokens(options, workload, require_data);
   if (!options.sequence_length.empty()) {
     workload.sequence_length = parse_int_flag(options.sequence_length, "--seq-len", 1, 10'000'000);
   }

@@ -15,6 +15,8 @@ namespace mlsize::cli {
 // Raw flag text, parsed after CLI11 so that errors name the flag and the accepted forms.
 struct WorkloadOptions {
   std::string params;
+  std::string model;
+  std::string model_config;
   std::string data;
   std::string tokens;
   std::string epochs;
@@ -25,6 +27,15 @@ struct WorkloadOptions {
   std::string sequence_length;
   std::string micro_batch;
   std::string mfu;
+  std::string attention = "flash";
+  std::string lora_rank;
+  std::string lora_targets = "all-linear";
+  std::string quant = "bf16";
+  std::string kv_cache_dtype = "bf16";
+  std::string context;
+  std::string batch;
+  std::string overhead;
+  std::string memory_margin;
   std::string budget;
   std::string deadline;
   std::string pricing = "on-demand";
@@ -34,7 +45,9 @@ struct WorkloadOptions {
 
 void add_workload_options(CLI::App& command, WorkloadOptions& options);
 
-Workload build_workload(const WorkloadOptions& options);
+// `require_data`: training needs --data or --tokens (recommend ranks by time and cost);
+// estimate can show memory alone.
+Workload build_workload(const WorkloadOptions& options, bool require_data = true);
 CostSettings build_cost_settings(const WorkloadOptions& options);
 
 // The embedded catalogue with each --catalog file laid over it in order.

@@ -20,12 +20,19 @@ void put_entry(std::vector<Entry>& entries, std::map<std::string, std::size_t, s
 
 }  // namespace
 
-void Catalog::put(Device device) { put_entry(m_devices, m_device_index, std::move(device)); }
+void Catalog::put(Device device) {
+  const std::string id = device.id;
+  const std::vector<std::string> aliases = device.aliases;
+  put_entry(m_devices, m_device_index, std::move(device));
+  const std::size_t index = m_device_index.find(id)->second;
+  for (const std::string& alias : aliases) m_device_alias_index[alias] = index;
+}
 void Catalog::put(Offering offering) { put_entry(m_offerings, m_offering_index, std::move(offering)); }
 
 const Device* Catalog::find_device(std::string_view id) const {
-  auto found = m_device_index.find(id);
-  return found == m_device_index.end() ? nullptr : &m_devices[found->second];
+  if (auto found = m_device_index.find(id); found != m_device_index.end()) return &m_devices[found->second];
+  if (auto found = m_device_alias_index.find(id); found != m_device_alias_index.end()) return &m_devices[found->second];
+  return nullptr;
 }
 
 const Offering* Catalog::find_offering(std::string_view id) const {

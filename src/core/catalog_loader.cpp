@@ -268,9 +268,9 @@ void read_provenance(const FieldReader& fields, std::string& source, std::string
   if (!valid_date(as_of)) fields.fail_value("as_of", "is not a date", "a date written YYYY-MM-DD");
 }
 
-constexpr std::array<std::string_view, 12> k_device_fields{
+constexpr std::array<std::string_view, 13> k_device_fields{
     "id",          "name",         "kind",  "vendor",           "memory_gb", "memory_bandwidth_gbs",
-    "peak_tflops", "interconnect", "tdp_w", "launch_price_usd", "source",    "as_of"};
+    "peak_tflops", "interconnect", "tdp_w", "launch_price_usd", "source",    "as_of", "aliases"};
 constexpr std::array<std::string_view, 4> k_device_kinds{"gpu", "tpu", "npu", "cpu"};
 constexpr std::array<std::string_view, 6> k_dtype_fields{"fp32", "tf32", "fp16", "bf16", "fp8", "int8"};
 constexpr std::array<std::string_view, 2> k_interconnect_fields{"kind", "bandwidth_gbs"};
@@ -279,6 +279,17 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
   const FieldReader named(source, node, describe(node, "device"), k_device_fields);
   Device device;
   device.id = read_id(named);
+  if (named.has("aliases")) {
+    const YAML::Node aliases = named.node("aliases");
+    if (!aliases.IsSequence()) named.fail_value("aliases", "must be a list of ids", "a list such as [a100-80gb]");
+    for (const YAML::Node& alias : aliases) {
+      if (!alias.IsScalar() || !valid_id(alias.Scalar())) {
+        source.fail(alias.Mark(), "alias of device " + quoted(device.id) + " is not a valid id",
+                    "lowercase letters, digits, '-', '.', '_', starting with a letter or digit");
+      }
+      device.aliases.push_back(alias.Scalar());
+    }
+  }
   device.name = named.required_string("name");
   device.kind = read_enum<DeviceKind>(named, "kind", k_device_kinds);
   device.vendor = named.required_string("vendor");

@@ -1,55 +1,396 @@
 #include <mlsize/memory.hpp>
 
-namespace mlsize {
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
 
-StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer) {
-  // Optimizer state per parameter, excluding any master copy.
+namespace mlsize {
+namespace {
+
+// Formats numbers for explanations without pulling a formatting library into the core.
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+void note(Explanation* explain, std::string term, std::string formula, std::string inputs, Bytes value) {
+  if (explain != nullptr) explain->push_back({std::move(term), std::move(formula), std::move(inputs), value});
+}
+
+// Linear layers of one block as (inputs, outputs) for LoRA.
+double lora_block(const Architecture& m, int rank, unsigned targets, double ffn_width, double ffn_copies) {
+  const double h = m.hidden;
+  const double q = static_cast<double>(m.heads) * m.head_dim;
+  const double kv = m.kv_dim();
+  double inputs_plus_outputs = 0;
+  if (targets & k_lora_q) inputs_plus_outputs += h + q;
+  if (targets & k_lora_k) inputs_plus_outputs += h + kv;
+  if (targets & k_lora_v) inputs_plus_outputs += h + kv;
+  if (targets & k_lora_o) inputs_plus_outputs += q + h;
+  double ffn = 0;
+  if ((targets & k_lora_gate) && m.mlp == MlpKind::gated) ffn += h + ffn_width;
+  if (targets & k_lora_up) ffn += h + ffn_width;
+  if (targets & k_lora_down) ffn += ffn_width + h;
+  return rank * (inputs_plus_outputs + ffn * ffn_copies);
+}
+
+int moe_layer_count(const Architecture& m) {
+  if (!m.is_moe()) return 0;
+  const int frequency = std::max(1, m.moe.layer_frequency);
+  int count = 0;
+  for (int layer = m.moe.first_dense_layers; layer < m.layers; ++layer) {
+    if ((layer + m.moe.layer_offset) % frequency == 0) ++count;
+  }
+  return count;
+}
+
+// Activation bytes of one layer's pieces, split into the part tensor parallelism shards
+// (`parallel`) and the part it replicates unless sequence parallelism is on.
+struct LayerActivations {
+  double replicated = 0;
+  double parallel = 0;
+  double attention_scores = 0;  // the s² part: dropped by flash attention or selective recompute
+};
+
+LayerActivations attention_block(const Workload& w, double s, double b) {
+  const Architecture& m = w.model;
+  const double h = m.hidden;
+  const double q = static_cast<double>(m.heads) * m.head_dim;
+  const double kv = m.kv_dim();
+  const double a = m.heads;
+  LayerActivations act;
+  // Korthikanti et al. 2022 §4.1: QKV input 2sbh and output-dropout mask sbh stay
+  // replicated; Q 2sbq, K and V 2sb·kv each, attention output 2sbq are sharded by t.
+  act.replicated = 2 * s * b * h + s * b * h;
+  act.parallel = 2 * s * b * q + 4 * s * b * kv + 2 * s * b * q;
+  // Softmax output 2as²b, its dropout mask as²b, and the dropout output 2as²b.
+  act.attention_scores = 5 * a * s * s * b;
+  // Flash attention keeps only the fp32 log-sum-exp per row: 4asb.
+  if (w.attention == Attention::flash) act.attention_scores = 4 * a * s * b;
+  return act;
+}
+
+LayerActivations mlp_block(const Workload& w, double s, double b, bool moe_layer) {
+  const Architecture& m = w.model;
+  const double h = m.hidden;
+  // Standard MLP: activation input and output, 2sbI each (19sbh at I = 4h with the input
+  // and mask). Gated: gate, up, act(gate) and their product, 2sbI each.
+  const double per_width = m.mlp == MlpKind::gated ? 8.0 : 4.0;
+  LayerActivations act;
+  act.replicated = 2 * s * b * h + s * b * h;  // MLP input and output-dropout mask
+  if (!moe_layer) {
+    act.parallel = per_width * s * b * m.intermediate;
+    return act;
+  }
+  const double shared_width = m.moe.shared_intermediate > 0 ? m.moe.shared_intermediate : m.moe.expert_intermediate;
+  // Each token visits top-k experts, so k expert widths of intermediates per token,
+  // plus the shared experts and the fp32 router logits.
+  act.parallel = per_width * s * b * (m.moe.experts_per_token * static_cast<double>(m.moe.expert_intermediate) +
+                                      m.moe.shared_experts * shared_width) +
+                 4 * s * b * m.moe.experts;
+  return act;
+}
+
+double per_layer_bytes(const Workload& w, const Strategy& st, bool moe_layer, bool cross_attention) {
+  const double s = w.sequence_length;
+  const double b = w.micro_batch;
+  const double h = w.model.hidden;
+  const double t = st.tensor_parallel;
+  LayerActivations attention = attention_block(w, s, b);
+  const LayerActivations mlp = mlp_block(w, s, b, moe_layer);
+  double replicated = attention.replicated + mlp.replicated + 4 * s * b * h;  // + two norm inputs
+  double parallel = attention.parallel + mlp.parallel;
+  double scores = attention.attention_scores;
+  if (cross_attention) {  // encoder-decoder: a second attention block per decoder layer
+    replicated += attention.replicated;
+    parallel += attention.parallel;
+    scores += attention.attention_scores;
+  }
+  // Selective recomputation (Korthikanti §5) recomputes the attention core instead of storing it.
+  if (st.recompute == Recompute::selective && w.attention == Attention::standard) scores = 0;
+  parallel += scores;
+  return st.sequence_parallel ? (replicated + parallel) / t : replicated + parallel / t;
+}
+
+}  // namespace
+
+StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer, int hidden) {
+  // Moments are fp32 except under pure bf16, where they are kept in bf16.
+  const double moment = precision == Precision::bf16 ? 2.0 : 4.0;
   double states = 0;
   switch (optimizer) {
     case Optimizer::adamw:
-    case Optimizer::adam: states = 8; break;         // fp32 momentum + variance
+    case Optimizer::adam: states = 2 * moment; break;    // momentum and variance
     case Optimizer::sgd: states = 0; break;
-    case Optimizer::sgd_momentum: states = 4; break; // fp32 momentum
-    case Optimizer::adam_8bit: states = 2; break;    // Dettmers et al. 2022: 8-bit m and v
+    case Optimizer::sgd_momentum:
+    case Optimizer::lion: states = moment; break;        // Chen et al. 2023: Lion keeps momentum only
+    case Optimizer::adam_8bit: states = 2.0; break;      // Dettmers et al. 2022: 8-bit m and v
+    // Shazeer & Stern 2018: no first moment; the second moment of an r×c matrix is
+    // factored into r + c values, about 2/h per parameter for h-wide matrices.
+    case Optimizer::adafactor: states = moment * 2.0 / std::max(1, hidden); break;
   }
-  if (precision == Precision::fp32) return {4, 4, states};
-  // Mixed precision (ZeRO paper §3.1): 16-bit weights and gradients, fp32 master weights
-  // kept with the optimizer: K = 12 for Adam, so 2 + 2 + 12 = 16 bytes per parameter.
-  return {2, 2, 4 + states};
+  switch (precision) {
+    case Precision::fp32: return {4, 4, 0, states};
+    case Precision::bf16: return {2, 2, 0, states};  // pure bf16: no master copy
+    // ZeRO paper §3.1: 16-bit weights and gradients plus an fp32 master copy (K = 12 for
+    // Adam: 2 + 2 + 12 = 16 bytes). fp8-mixed keeps the same states (Transformer Engine
+    // casts to fp8 inside the matrix multiplications only).
+    case Precision::bf16_mixed:
+    case Precision::fp16_mixed:
+    case Precision::fp8_mixed: return {2, 2, 4, states};
+  }
+  return {2, 2, 4, states};
 }
 
-Bytes activation_bytes(const Architecture& shape, int sequence_length, int micro_batch, Recompute recompute) {
-  const double s = sequence_length;
-  const double b = micro_batch;
-  const double h = shape.hidden;
-  const double a = shape.heads;
-  const double layers = shape.layers;
-  const double v = shape.vocab;
-  // Korthikanti et al. 2022, eq. (1) / Table 2 "no parallelism": sbh(34 + 5as/h) per layer.
-  const double per_layer = s * b * h * (34.0 + 5.0 * a * s / h);
-  // §4.3: input-embedding dropout mask sbh and output layer (final norm, projection,
-  // fp32 logits for the cross-entropy) 4sbh(1 + v/h).
-  const double outside_layers = s * b * h + 4.0 * s * b * h * (1.0 + v / h);
-  if (recompute == Recompute::none) return Bytes(per_layer * layers + outside_layers);
-  // Table 2 "full recompute": only each layer's input, 2sbh, is kept; during backward one
-  // layer at a time is recomputed, so its full activations are live once.
-  return Bytes(2.0 * s * b * h * layers + per_layer + outside_layers);
+double lora_parameters(const Architecture& m, int rank, unsigned targets) {
+  const int moe_layers = moe_layer_count(m);
+  const int dense_layers = m.layers - moe_layers;
+  double total = dense_layers * lora_block(m, rank, targets, m.intermediate, 1.0);
+  if (moe_layers > 0) {
+    // PEFT's all-linear also wraps every expert's matrices.
+    const double copies = m.moe.experts + m.moe.shared_experts;
+    total += moe_layers * lora_block(m, rank, targets, m.moe.expert_intermediate, copies);
+  }
+  // Encoder layers of an encoder-decoder model carry the same adapters.
+  total += m.encoder_layers * lora_block(m, rank, targets, m.intermediate, 1.0);
+  return total;
 }
 
-MemoryBreakdown training_memory(const Workload& workload, const Architecture& shape, int data_parallel,
-                                int zero_stage, Recompute recompute) {
-  const StateBytesPerParam per_param = state_bytes_per_param(workload.precision, workload.optimizer);
-  const double n = workload.params;
-  const double nd = data_parallel;
-  // ZeRO paper §5.1-5.3: stage 1 partitions optimizer states, stage 2 adds gradients,
-  // stage 3 adds parameters, each across the Nd data-parallel devices.
+double routed_expert_parameters(const Architecture& m) {
+  if (!m.is_moe()) return 0;
+  const double matrices = m.mlp == MlpKind::gated ? 3.0 : 2.0;
+  return moe_layer_count(m) * static_cast<double>(m.moe.experts) * matrices * m.hidden * m.moe.expert_intermediate;
+}
+
+Bytes training_activation_bytes(const Workload& w, const Strategy& st) {
+  const Architecture& m = w.model;
+  const double s = w.sequence_length;
+  const double b = w.micro_batch;
+  const double h = m.hidden;
+  const double t = st.tensor_parallel;
+  const double p = st.pipeline_parallel;
+  const int moe_layers = moe_layer_count(m);
+  const int dense_layers = m.layers - moe_layers;
+  const bool encoder_decoder = m.encoder_layers > 0;
+
+  const double dense = per_layer_bytes(w, st, false, encoder_decoder);
+  const double moe = moe_layers > 0 ? per_layer_bytes(w, st, true, encoder_decoder) : 0.0;
+  const double encoder = encoder_decoder ? per_layer_bytes(w, st, false, false) : 0.0;
+  const double all_layers = dense_layers * dense + moe_layers * moe + m.encoder_layers * encoder;
+  const double largest_layer = std::max({dense, moe, encoder});
+  const double layer_count = m.layers + m.encoder_layers;
+
+  // §4.3: input-embedding dropout mask sbh on the first stage; final norm, output
+  // projection and fp32 logits for the loss, 4sbh(1 + v/h)/t, on the last.
+  const double embedding = s * b * h;
+  const double output = 4 * s * b * h * (1 + m.vocab / h) / t;
+  // §4.2.3: with 1F1B pipelining the first stage holds p micro-batches of L/p layers, i.e.
+  // all L layers' worth; the last stage holds one micro-batch of its L/p layers.
+  double first_stage = 0;
+  double last_stage = 0;
+  if (st.recompute == Recompute::full) {
+    // Table 2, full recomputation: only each layer's input, 2sbh (/t with SP), is kept;
+    // during backward one layer is recomputed and live at a time.
+    const double checkpoint = 2 * s * b * h / (st.sequence_parallel ? t : 1.0);
+    first_stage = checkpoint * layer_count + largest_layer + embedding;
+    last_stage = checkpoint * layer_count / p + largest_layer + output;
+  } else {
+    first_stage = all_layers + embedding;
+    last_stage = all_layers / p + output;
+  }
+  if (p == 1) return Bytes(first_stage + output);
+  return Bytes(std::max(first_stage, last_stage));
+}
+
+Bytes kv_cache_bytes(const Workload& w, const Strategy& st) {
+  const Architecture& m = w.model;
+  double context = w.context;
+  if (m.sliding_window) context = std::min(context, static_cast<double>(*m.sliding_window));
+  const double layers = m.layers / static_cast<double>(st.pipeline_parallel);
+  const double bytes = bytes_per_kv_value(w.kv_format);
+  if (m.mla) {
+    // DeepSeek-V2 (§2.1.2): MLA caches the compressed latent and the decoupled RoPE key,
+    // (d_c + d_h^R) values per token per layer, the same on every tensor-parallel rank.
+    return Bytes(layers * (m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * context * w.batch * bytes);
+  }
+  // KV heads split across tensor-parallel ranks; with fewer heads than ranks they repeat.
+  const double kv_heads_per_device = std::max(1.0, m.kv_heads / static_cast<double>(st.tensor_parallel));
+  double cache = 2 * layers * kv_heads_per_device * m.head_dim * context * w.batch * bytes;
+  // Encoder-decoder: each decoder layer also caches the cross-attention keys and values.
+  if (m.encoder_layers > 0) cache *= 2;
+  return Bytes(cache);
+}
+
+namespace {
+
+// The working set of one inference forward pass over the whole batch at full context
+// (prefill without chunking): the widest layer's intermediates plus last-token logits.
+Bytes inference_activation_bytes(const Workload& w, const Strategy& st) {
+  const Architecture& m = w.model;
+  const double tokens = static_cast<double>(w.context) * w.batch;
+  const double q = static_cast<double>(m.heads) * m.head_dim;
+  const double width = m.is_moe() ? m.moe.experts_per_token * static_cast<double>(m.moe.expert_intermediate)
+                                  : static_cast<double>(m.intermediate);
+  const double ffn = (m.mlp == MlpKind::gated ? 3.0 : 2.0) * width;
+  const double per_token = 2 * (2.0 * m.hidden + (q + 2.0 * m.kv_dim() + ffn) / st.tensor_parallel);
+  return Bytes(tokens * per_token + 4.0 * w.batch * m.vocab);
+}
+
+struct ShardedStates {
+  double weights = 0;
+  double gradients = 0;
+  double optimizer = 0;
+};
+
+// Per-device model states for `trained` parameters with `per_param` bytes, split by
+// model parallelism and then by ZeRO across the data-parallel ranks (ZeRO paper §5:
+// stage 1 shards optimizer states, 2 adds gradients, 3 adds parameters). Routed
+// experts are split by expert parallelism first and ZeRO-sharded over dp / ep.
+ShardedStates shard(double trained, double experts, const StateBytesPerParam& per_param, int device_count,
+                    const Strategy& st) {
+  const double mp = st.model_parallel();
+  const double dp = st.data_parallel(device_count);
+  const double ep = st.expert_parallel;
+  const double dense_share = (trained - experts) / mp;
+  const double expert_share = experts / (mp * ep);
+  const double expert_dp = std::max(1.0, dp / ep);
+  auto split = [&](double bytes_per_param, int from_stage) {
+    const bool sharded = st.zero_stage >= from_stage;
+    return dense_share * bytes_per_param / (sharded ? dp : 1.0) +
+           expert_share * bytes_per_param / (sharded ? expert_dp : 1.0);
+  };
+  return {split(per_param.weights, 3), split(per_param.gradients, 2), split(per_param.optimizer(), 1)};
+}
+
+}  // namespace
+
+MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strategy& st, Explanation* explain) {
+  const Architecture& m = w.model;
+  const double n = w.parameters.total;
+  const double mp = st.model_parallel();
+  const double dp = st.data_parallel(device_count);
+  const std::string layout = "t=" + number(st.tensor_parallel) + ", p=" + number(st.pipeline_parallel) +
+                             ", dp=" + number(dp) + ", ZeRO-" + number(st.zero_stage);
   MemoryBreakdown memory;
-  memory.weights = Bytes(n * per_param.weights / (zero_stage >= 3 ? nd : 1.0));
-  memory.gradients = Bytes(n * per_param.gradients / (zero_stage >= 2 ? nd : 1.0));
-  memory.optimizer = Bytes(n * per_param.optimizer / (zero_stage >= 1 ? nd : 1.0));
-  memory.activations = activation_bytes(shape, workload.sequence_length, workload.micro_batch, recompute);
-  memory.overhead = k_framework_overhead;
+
+  if (w.task == Task::inference) {
+    const double bits = bits_per_weight(w.weight_format);
+    const double quantized = quantizes_linear_only(w.weight_format) ? w.parameters.linear : n;
+    memory.weights = Bytes((quantized * bits / 8 + (n - quantized) * 2) / mp);
+    note(explain, "weights", "(quantised params × bits/8 + other params × 2) / (t·p)",
+         "quantised " + number(quantized) + ", bits " + number(bits) + ", other " + number(n - quantized) + ", " +
+             layout,
+         memory.weights);
+    memory.kv_cache = kv_cache_bytes(w, st);
+    note(explain, "kv_cache",
+         m.mla ? "L/p × (kv_lora_rank + qk_rope_head_dim) × context × batch × bytes"
+               : "2 × L/p × max(1, kv_heads/t) × head_dim × context × batch × bytes",
+         "L " + number(m.layers) + ", kv_heads " + number(m.kv_heads) + ", head_dim " + number(m.head_dim) +
+             ", context " + number(w.context) + ", batch " + number(w.batch) + ", bytes " +
+             number(bytes_per_kv_value(w.kv_format)) + (m.sliding_window ? ", window " + number(*m.sliding_window) : ""),
+         memory.kv_cache);
+    memory.activations = inference_activation_bytes(w, st);
+    note(explain, "activations", "context × batch × 2 × (2h + (q + 2·kv + ffn)/t) + 4 × batch × V",
+         "h " + number(m.hidden) + ", ffn " + number(m.intermediate) + ", V " + number(m.vocab), memory.activations);
+  } else if (w.is_adapter_tuning()) {
+    const double adapters = lora_parameters(m, w.lora_rank, w.lora_targets);
+    const double base = w.task == Task::qlora
+                            ? w.parameters.linear * bits_per_weight(WeightFormat::nf4) / 8 +
+                                  (n - w.parameters.linear) * 2
+                            : n * (w.precision == Precision::fp32 ? 4.0 : 2.0);
+    const double base_share = base / mp / (st.zero_stage >= 3 ? dp : 1.0);
+    // LoRA: PEFT keeps adapters in fp32 (autocast_adapter_dtype) and trains them as fp32
+    // weights. QLoRA: the reference code (artidoro/qlora, qlora.py) casts adapters to bf16
+    // and steps them with 32-bit paged AdamW: 2 + 2 bytes plus fp32 moments.
+    StateBytesPerParam adapter_bytes = state_bytes_per_param(Precision::fp32, w.optimizer, m.hidden);
+    if (w.task == Task::qlora) {
+      adapter_bytes.weights = 2;
+      adapter_bytes.gradients = 2;
+    }
+    const ShardedStates trained = shard(adapters, 0, adapter_bytes, device_count, st);
+    memory.weights = Bytes(base_share + trained.weights);
+    memory.gradients = Bytes(trained.gradients);
+    memory.optimizer = Bytes(trained.optimizer);
+    note(explain, "weights",
+         w.task == Task::qlora ? "frozen base (linear × 4.127/8 + rest × 2) + adapters × 2 (bf16)"
+                               : "frozen base × bytes + adapters × 4 (fp32)",
+         "base " + number(base) + " bytes, adapters " + number(adapters) + " (rank " + number(w.lora_rank) + "), " +
+             layout,
+         memory.weights);
+    note(explain, "gradients", "adapters × " + number(adapter_bytes.gradients) + " (only adapters are trained)",
+         "adapters " + number(adapters),
+         memory.gradients);
+    note(explain, "optimizer", "adapters × optimizer bytes", "bytes/param " + number(adapter_bytes.optimizer()),
+         memory.optimizer);
+  } else {
+    const StateBytesPerParam per_param = state_bytes_per_param(w.precision, w.optimizer, m.hidden);
+    const double experts = routed_expert_parameters(m);
+    const ShardedStates states = shard(n, experts, per_param, device_count, st);
+    memory.weights = Bytes(states.weights);
+    memory.gradients = Bytes(states.gradients);
+    memory.optimizer = Bytes(states.optimizer);
+    const std::string params = "N " + number(n) + (experts > 0 ? " (routed experts " + number(experts) + ")" : "");
+    note(explain, "weights", "N × " + number(per_param.weights) + " / (t·p) [/ dp at ZeRO-3]", params + ", " + layout,
+         memory.weights);
+    note(explain, "gradients", "N × " + number(per_param.gradients) + " / (t·p) [/ dp at ZeRO-2+]",
+         params + ", " + layout, memory.gradients);
+    note(explain, "optimizer",
+         "N × (" + number(per_param.master) + " master + " + number(per_param.states) +
+             " states) / (t·p) [/ dp at ZeRO-1+]",
+         params + ", " + layout, memory.optimizer);
+  }
+
+  if (w.is_training()) {
+    memory.activations = training_activation_bytes(w, st);
+    note(explain, "activations",
+         st.recompute == Recompute::full ? "2sbh × L (+ one layer live) + sbh + 4sbh(1 + V/h)/t"
+                                         : "Σ layers sbh-terms (Korthikanti Table 2, GQA/gated/MoE/flash) + sbh + "
+                                           "4sbh(1 + V/h)/t",
+         "s " + number(w.sequence_length) + ", b " + number(w.micro_batch) + ", h " + number(m.hidden) + ", a " +
+             number(m.heads) + ", L " + number(m.layers) + ", V " + number(m.vocab) + ", attention " +
+             std::string(to_string(w.attention)) + ", recompute " + std::string(to_string(st.recompute)),
+         memory.activations);
+  }
+
+  if (st.offload != Offload::none && w.is_training()) {
+    // ZeRO-Offload (Ren et al. 2021): optimizer states live and update on the CPU.
+    memory.host = memory.optimizer;
+    memory.optimizer = Bytes(0);
+    if (st.offload == Offload::optimizer_and_params && st.zero_stage >= 3) {
+      // ZeRO-Infinity: parameters stream from CPU; about two layers are resident.
+      const double layers = std::max(1, m.layers + m.encoder_layers);
+      const Bytes resident = memory.weights * (std::min(2.0, layers) / layers);
+      memory.host += memory.weights - resident;
+      memory.weights = resident;
+    }
+    note(explain, "host", "offloaded optimizer states (and parameters) per device", "offload " +
+                                                                                      std::string(to_string(st.offload)),
+         memory.host);
+  }
+
+  const Bytes margin = (memory.activations + memory.kv_cache) * w.allocator_margin;
+  memory.overhead = w.overhead + margin;
+  note(explain, "overhead", "framework overhead + allocator margin × (activations + kv_cache)",
+       "overhead " + number(w.overhead.value) + " bytes, margin " + number(w.allocator_margin), memory.overhead);
   return memory;
+}
+
+std::string_view to_string(Offload offload) {
+  switch (offload) {
+    case Offload::none: return "none";
+    case Offload::optimizer: return "optimizer";
+    case Offload::optimizer_and_params: return "optimizer+params";
+  }
+  return "none";
+}
+
+std::optional<Offload> parse_offload(std::string_view text) {
+  for (Offload offload : {Offload::none, Offload::optimizer, Offload::optimizer_and_params}) {
+    if (to_string(offload) == text) return offload;
+  }
+  return std::nullopt;
 }
 
 }  // namespace mlsize

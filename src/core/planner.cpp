@@ -14,39 +14,59 @@ std::optional<Bytes> device_capacity(const Device& device, const Offering* offer
   return std::nullopt;
 }
 
-std::vector<Plan> candidate_plans(const Offering& offering, const Device& device, int max_devices) {
+std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
+                                  int max_devices) {
   std::vector<Plan> plans;
   const int unit_limit = offering.max_units.value_or(max_devices);
   for (int units = 1; units <= unit_limit && units * offering.devices_per_unit <= max_devices; units *= 2) {
     const int devices = units * offering.devices_per_unit;
+    if (workload.task == Task::inference) {
+      // Tensor parallel within a unit (1, 2, 4, ... devices), the rest as replicas.
+      for (int tensor = 1; tensor <= offering.devices_per_unit && devices % tensor == 0; tensor *= 2) {
+        Strategy strategy;
+        strategy.tensor_parallel = tensor;
+        plans.push_back(Plan{&offering, &device, units, devices, strategy});
+      }
+      continue;
+    }
     const int highest_stage = devices > 1 ? 3 : 0;
     for (int stage = 0; stage <= highest_stage; ++stage) {
       for (Recompute recompute : {Recompute::none, Recompute::full}) {
-        plans.push_back(Plan{&offering, &device, units, devices, Strategy{stage, recompute}});
+        Strategy strategy;
+        strategy.zero_stage = stage;
+        strategy.recompute = recompute;
+        plans.push_back(Plan{&offering, &device, units, devices, strategy});
       }
     }
   }
   return plans;
 }
 
-PlanEstimate estimate_plan(const Workload& workload, const Architecture& shape, const Plan& plan,
-                           const CostSettings& cost_settings) {
+PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const CostSettings& cost_settings) {
   PlanEstimate estimate;
   estimate.plan = plan;
-  estimate.memory =
-      training_memory(workload, shape, plan.device_count, plan.strategy.zero_stage, plan.strategy.recompute);
+  estimate.memory = estimate_memory(workload, plan.device_count, plan.strategy);
   estimate.capacity = device_capacity(*plan.device, plan.offering).value_or(Bytes(0));
   estimate.fits = estimate.memory.total() <= estimate.capacity;
-  estimate.flops = training_flops(workload.params, workload.tokens, plan.strategy.recompute);
-  const std::optional<double> peak = peak_flops_per_s(*plan.device, workload.precision);
+  const std::optional<double> peak = peak_flops_per_s(*plan.device, workload);
   if (!peak) {
-    throw Error(ErrorKind::usage,
-                "device \"" + plan.device->id + "\" has no " + std::string(to_string(compute_dtype(workload.precision))) +
-                    " throughput in the catalogue",
+    const std::string dtype = workload.task == Task::inference ? std::string("bf16 or fp16")
+                                                               : std::string(to_string(compute_dtype(workload.precision)));
+    throw Error(ErrorKind::usage, "device \"" + plan.device->id + "\" has no " + dtype + " throughput in the catalogue",
                 "choose another --precision or device");
   }
   estimate.peak_flops_per_s = *peak;
-  estimate.time = training_seconds(estimate.flops, plan.device_count, *peak, workload.mfu);
+  const double active = workload.parameters.active;
+  if (workload.task == Task::inference) {
+    const int replicas = plan.strategy.data_parallel(plan.device_count);
+    estimate.flops = inference_flops(active, workload.tokens);
+    estimate.time = inference_seconds(workload, plan.device_count, replicas, *peak,
+                                      plan.device->memory_bandwidth_bytes_per_s,
+                                      estimate.memory.weights + estimate.memory.kv_cache);
+  } else {
+    estimate.flops = training_flops(active, workload.tokens, plan.strategy.recompute, workload.task);
+    estimate.time = training_seconds(estimate.flops, plan.device_count, *peak, workload.mfu);
+  }
   if (plan.offering != nullptr) {
     estimate.price_per_unit_hour = hourly_price_per_unit(*plan.offering, cost_settings);
     if (estimate.price_per_unit_hour) {

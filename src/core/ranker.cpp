@@ -93,7 +93,7 @@ struct OfferingOutcome {
   std::optional<Rejection> rejection;
 };
 
-OfferingOutcome evaluate_offering(const Workload& workload, const Architecture& shape, const Offering& offering,
+OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offering,
                                   const Device& device, const RecommendSettings& settings, std::size_t& evaluated,
                                   std::optional<PlanEstimate>& fastest_fitting) {
   OfferingOutcome outcome{&offering, &device, {}, std::nullopt};
@@ -101,13 +101,13 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Architecture& 
     outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest)};
     return outcome;
   };
-  if (!peak_flops_per_s(device, workload.precision)) return reject(RejectionReason::precision, std::nullopt);
+  if (!peak_flops_per_s(device, workload)) return reject(RejectionReason::precision, std::nullopt);
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
 
   std::vector<PlanEstimate> all;
-  for (const Plan& plan : candidate_plans(offering, device, settings.max_devices)) {
-    all.push_back(estimate_plan(workload, shape, plan, settings.cost));
+  for (const Plan& plan : candidate_plans(workload, offering, device, settings.max_devices)) {
+    all.push_back(estimate_plan(workload, plan, settings.cost));
   }
   evaluated += all.size();
   std::vector<PlanEstimate> fitting;
@@ -145,7 +145,6 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Architecture& 
 Report recommend(const Workload& workload, const Catalog& catalog, const RecommendSettings& settings) {
   Report report;
   report.workload = workload;
-  report.architecture = architecture_from_params(workload.params);
   report.objective = settings.objective;
   report.max_devices = settings.max_devices;
 
@@ -154,7 +153,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   for (const Offering& offering : catalog.offerings()) {
     const Device* device = catalog.find_device(offering.device_id);
     if (device == nullptr) continue;  // Catalog::check_references() reports these
-    outcomes.push_back(evaluate_offering(workload, report.architecture, offering, *device, settings,
+    outcomes.push_back(evaluate_offering(workload, offering, *device, settings,
                                          report.plans_evaluated, report.fastest_fitting));
   }
 

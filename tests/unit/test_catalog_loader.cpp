@@ -328,7 +328,7 @@ TEST_CASE("load_catalog_yaml rejects unknown fields with a suggestion", "[catalo
 TEST_CASE("load_catalog_yaml lists the accepted fields when no field name is close", "[catalog]") {
   check_load_error(device_with("memory_gb: 80", "zzzzzz: 80"), "unknown field \"zzzzzz\" in device \"test-gpu\"",
                    "accepted fields: id, name, kind, vendor, memory_gb, memory_bandwidth_gbs, peak_tflops, "
-                   "interconnect, tdp_w, launch_price_usd, source, as_of",
+                   "interconnect, tdp_w, launch_price_usd, source, as_of, aliases",
                    "test.yaml:6:5", "    zzzzzz: 80");
   check_load_error(offering_with("    region: us-east-1\n", "    limits:\n      foo_bar_baz: 1\n"),
                    "unknown field \"foo_bar_baz\" in limits of offering \"acme-cloud-8x\"",
@@ -795,4 +795,22 @@ TEST_CASE("the default catalogue offers cloud, on-prem and free-tier hardware", 
   CHECK(kinds.count(OfferingKind::on_prem) == 1);
   CHECK(kinds.count(OfferingKind::free_tier) == 1);
   CHECK(device_kinds.count(DeviceKind::gpu) == 1);
+}
+
+TEST_CASE("a device can be found by one of its aliases", "[catalog]") {
+  Catalog catalog;
+  load_catalog_yaml(catalog, R"(devices:
+  - id: gpu-80gb-sxm
+    aliases: [gpu-80gb]
+    name: GPU
+    kind: gpu
+    vendor: acme
+    memory_gb: 80
+    source: test
+    as_of: "2026-01-01"
+)", "aliases.yaml");
+  REQUIRE(catalog.find_device("gpu-80gb") != nullptr);
+  CHECK(catalog.find_device("gpu-80gb")->id == "gpu-80gb-sxm");
+  CHECK(catalog.find_device("gpu") == nullptr);
+  CHECK(load_default_catalog().find_device("a100-80gb")->id == "a100-80gb-sxm");
 }

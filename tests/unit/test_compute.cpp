@@ -45,9 +45,15 @@ TEST_CASE("precision selects the dense peak of the matching datatype", "[compute
   Device v100;
   v100.peak_flops_per_s[static_cast<std::size_t>(DType::fp16)] = 125e12;
   v100.peak_flops_per_s[static_cast<std::size_t>(DType::fp32)] = 15.7e12;
-  CHECK(peak_flops_per_s(v100, Precision::fp16_mixed) == Approx(125e12));
-  CHECK(peak_flops_per_s(v100, Precision::fp32) == Approx(15.7e12));
-  CHECK_FALSE(peak_flops_per_s(v100, Precision::bf16_mixed).has_value());  // V100 has no bf16
+  Workload w;
+  w.precision = Precision::fp16_mixed;
+  CHECK(peak_flops_per_s(v100, w) == Approx(125e12));
+  w.precision = Precision::fp32;
+  CHECK(peak_flops_per_s(v100, w) == Approx(15.7e12));
+  w.precision = Precision::bf16_mixed;
+  CHECK_FALSE(peak_flops_per_s(v100, w).has_value());  // V100 has no bf16
+  w.task = Task::inference;  // inference falls back to fp16 where bf16 is missing
+  CHECK(peak_flops_per_s(v100, w) == Approx(125e12));
 }
 
 TEST_CASE("cost is price per unit-hour times units times hours", "[cost]") {
