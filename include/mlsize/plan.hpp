@@ -26,6 +26,9 @@ struct PlanEstimate {
   MemoryBreakdown memory;              // per device
   Bytes capacity;                      // memory of one device
   bool fits = false;
+  // With offloading: whether a unit's host RAM holds what its devices offload; absent when
+  // nothing is offloaded or the offering states no host RAM.
+  std::optional<bool> host_fits;
   Flops flops;
   double peak_flops_per_s = 0;         // per device, at the workload's precision
   Seconds time;

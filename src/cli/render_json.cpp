@@ -118,7 +118,10 @@ Json plan_json(const PlanEstimate& e) {
                    {"total_bytes", whole(m.total().value)}}},
                  {"capacity_bytes", has_device ? whole(e.capacity.value) : Json(nullptr)},
                  {"fits", has_device ? Json(e.fits) : Json(nullptr)}};
-  if (st.offload != Offload::none) memory["host_bytes"] = whole(m.host.value);
+  if (st.offload != Offload::none) {
+    memory["host_bytes"] = whole(m.host.value);
+    memory["host_fits"] = e.host_fits ? Json(*e.host_fits) : Json(nullptr);
+  }
   json["memory"] = std::move(memory);
   json["compute"] = {{"total_flops", e.flops.value},
                      {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)}};

@@ -202,6 +202,11 @@ std::string render_estimate_table(const EstimateResult& result) {
   }
   text += fmt::format("Memory: {} ({} of capacity).\n", e.fits ? "fits" : "DOES NOT FIT",
                       format_percent(m.total() / e.capacity));
+  if (e.host_fits) {
+    text += fmt::format("Host RAM: {} GB per unit for the offloaded states: {}.\n",
+                        format_gb(m.host * std::min(e.plan.device_count, e.plan.offering->devices_per_unit)),
+                        *e.host_fits ? "fits" : "DOES NOT FIT");
+  }
   if (!result.timed()) {
     text += "Time and cost: give --data or --tokens.\nGB = 10^9 bytes.\n";
     return text;

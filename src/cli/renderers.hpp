@@ -22,7 +22,8 @@ struct EstimateResult {
   // Time and cost need a device and a number of tokens (--data or --tokens).
   bool timed() const { return has_device() && workload.tokens > 0; }
   bool feasible() const {
-    return (!has_device() || estimate.fits) && meets_deadline.value_or(true) && within_budget.value_or(true);
+    return (!has_device() || estimate.fits) && estimate.host_fits.value_or(true) && meets_deadline.value_or(true) &&
+           within_budget.value_or(true);
   }
 };
 

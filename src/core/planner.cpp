@@ -48,6 +48,10 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
   estimate.memory = estimate_memory(workload, plan.device_count, plan.strategy);
   estimate.capacity = device_capacity(*plan.device, plan.offering).value_or(Bytes(0));
   estimate.fits = estimate.memory.total() <= estimate.capacity;
+  if (plan.strategy.offload != Offload::none && plan.offering != nullptr && plan.offering->host_memory) {
+    const int devices_per_unit = std::min(plan.device_count, plan.offering->devices_per_unit);
+    estimate.host_fits = estimate.memory.host * devices_per_unit <= *plan.offering->host_memory;
+  }
   const std::optional<double> peak = peak_flops_per_s(*plan.device, workload);
   if (!peak) {
     const std::string dtype = workload.task == Task::inference ? std::string("bf16 or fp16")

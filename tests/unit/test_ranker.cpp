@@ -251,3 +251,21 @@ TEST_CASE("recommend is deterministic", "[ranker]") {
   }
   CHECK(a.plans_evaluated == b.plans_evaluated);
 }
+
+TEST_CASE("offloaded states must fit in the unit's host RAM", "[planner]") {
+  const Catalog catalog = load_default_catalog();
+  const Offering& p4de = *catalog.find_offering("aws-p4de.24xlarge");  // 8 GPUs, 1152 GiB host RAM
+  Workload w = workload(70e9, 1e9);
+  Plan plan{&p4de, catalog.find_device(p4de.device_id), 1, 8, Strategy{}};
+  plan.strategy.zero_stage = 3;
+  plan.strategy.offload = Offload::optimizer;
+  // 70B × 12 bytes of optimizer states / 8 ranks = 105 GB per GPU, 840 GB per node: fits.
+  PlanEstimate estimate = estimate_plan(w, plan, CostSettings{});
+  REQUIRE(estimate.host_fits.has_value());
+  CHECK(*estimate.host_fits);
+  CHECK(estimate.memory.host.value == Approx(12 * 70e9 / 8));
+  // Twice the model no longer fits the node's 1152 GiB.
+  w = workload(140e9, 1e9);
+  estimate = estimate_plan(w, plan, CostSettings{});
+  CHECK_FALSE(*estimate.host_fits);
+}
