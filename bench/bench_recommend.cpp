@@ -1,5 +1,5 @@
 // Benchmarks of the hot paths: loading the embedded catalogue and planning the main job.
-// Targets (docs/performance.md): catalogue load < 20 ms, recommend for the main job < 20 ms.
+// Targets (docs/performance.md): catalogue load < 20 ms, recommend for the main job < 5 ms.
 
 #include <mlsize/catalog_loader.hpp>
 #include <mlsize/ranker.hpp>

@@ -165,11 +165,11 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   if (!options.context.empty()) workload.context = parse_int_flag(options.context, "--context", 1, 100'000'000);
   if (!options.batch.empty()) workload.batch = parse_int_flag(options.batch, "--batch", 1, 1'000'000);
   if (!options.overhead.empty()) {
-    workload.overhead = parse_flag("--overhead", [&] { return parse_bytes(options.overhead); });
+    workload.overhead = parse_flag("--overhead", [&] { return parse_bytes_or_zero(options.overhead); });
   }
   if (!options.memory_margin.empty()) {
     workload.allocator_margin =
-        parse_flag("--memory-margin", [&] { return parse_positive_number(options.memory_margin, "a fraction"); });
+        parse_flag("--memory-margin", [&] { return parse_non_negative_number(options.memory_margin, "a fraction"); });
   }
   if (!options.epochs.empty()) {
     workload.epochs = parse_flag("--epochs", [&] { return parse_positive_number(options.epochs, "a number of epochs"); });

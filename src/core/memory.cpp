@@ -164,7 +164,10 @@ double routed_expert_parameters(const Architecture& m) {
   return moe_layer_count(m) * static_cast<double>(m.moe.experts) * matrices * m.hidden * m.moe.expert_intermediate;
 }
 
-Bytes training_activation_bytes(const Workload& w, const Strategy& st) {
+namespace {
+
+// Activation bytes at 16 bits per element (Korthikanti et al. 2022).
+double activation_bytes_16bit(const Workload& w, const Strategy& st) {
   const Architecture& m = w.model;
   const double s = w.sequence_length;
   const double b = w.micro_batch;
@@ -200,8 +203,17 @@ Bytes training_activation_bytes(const Workload& w, const Strategy& st) {
     first_stage = all_layers + embedding;
     last_stage = all_layers / p + output;
   }
-  if (p == 1) return Bytes(first_stage + output);
-  return Bytes(std::max(first_stage, last_stage));
+  if (p == 1) return first_stage + output;
+  return std::max(first_stage, last_stage);
+}
+
+}  // namespace
+
+Bytes training_activation_bytes(const Workload& w, const Strategy& st) {
+  // The counts below are for 16-bit activations (Korthikanti et al.); fp32 training
+  // stores 4-byte activations, so twice as much (dropout masks slightly overcounted).
+  const double element_scale = w.precision == Precision::fp32 ? 2.0 : 1.0;
+  return Bytes(activation_bytes_16bit(w, st) * element_scale);
 }
 
 Bytes kv_cache_bytes(const Workload& w, const Strategy& st) {

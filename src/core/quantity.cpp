@@ -157,9 +157,21 @@ Usd parse_money(std::string_view text) {
       text, body, QuantityKind{"an amount of money", k_money_examples, k_money_units, false, k_max_money}));
 }
 
+Bytes parse_bytes_or_zero(std::string_view text) {
+  const SplitNumber split = split_number(text);
+  if (split.ok && split.number == 0.0 && find_unit(k_byte_units, split.suffix, true) != nullptr) return Bytes(0);
+  return parse_bytes(text);
+}
+
 Seconds parse_duration(std::string_view text) {
   return Seconds(parse_with_units(
       text, text, QuantityKind{"a duration", k_duration_examples, k_duration_units, false, k_max_seconds}));
+}
+
+double parse_non_negative_number(std::string_view text, std::string_view what) {
+  const SplitNumber split = split_number(text);
+  if (split.ok && split.suffix.empty() && split.number == 0.0) return 0.0;
+  return parse_positive_number(text, what);
 }
 
 double parse_positive_number(std::string_view text, std::string_view what) {

@@ -349,3 +349,10 @@ TEST_CASE("architecture_from_params scales depth between and beyond the rows", "
   CHECK(architecture_from_params(400e6).hidden == 1024);  // 350M is nearer than 760M
   CHECK(architecture_from_params(1e6).layers == 1);       // tiny models keep at least one layer
 }
+
+TEST_CASE("fp32 training stores 4-byte activations", "[memory]") {
+  Workload w = one_layer(4096, 32);
+  const double bf16 = training_activation_bytes(w, Strategy{}).value;
+  w.precision = Precision::fp32;
+  CHECK(training_activation_bytes(w, Strategy{}).value == Approx(2 * bf16));
+}

@@ -262,3 +262,13 @@ TEST_CASE("quantities above their limits are refused as too large", "[quantity]"
   CHECK(message_of(parse_bytes, "2000000PB").rfind("\"2000000PB\" is too large", 0) == 0);
   CHECK(parse_count("1e18") == 1e18);  // the limit itself is accepted
 }
+
+TEST_CASE("zero is accepted where a flag allows it", "[quantity]") {
+  CHECK(parse_bytes_or_zero("0").value == 0.0);
+  CHECK(parse_bytes_or_zero("0B").value == 0.0);
+  CHECK(parse_bytes_or_zero("0GiB").value == 0.0);
+  CHECK(parse_bytes_or_zero("2GiB").value == 2.0 * 1024 * 1024 * 1024);
+  CHECK_THROWS_AS(parse_bytes_or_zero("-1GB"), mlsize::Error);
+  CHECK(parse_non_negative_number("0", "a fraction") == 0.0);
+  CHECK(parse_non_negative_number("0.1", "a fraction") == 0.1);
+}
