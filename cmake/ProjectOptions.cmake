@@ -7,6 +7,10 @@ if(DEFINED ENV{CI})
   message(STATUS "CI is set: warnings are errors")
   target_compile_options(mlsize_project_options INTERFACE -Werror)
 endif()
+if(MLSIZE_BUILD_FUZZ)
+  # Coverage instrumentation for every project target; the fuzz targets add the driver.
+  target_compile_options(mlsize_project_options INTERFACE -fsanitize=fuzzer-no-link)
+endif()
 if(MLSIZE_SANITIZE)
   list(JOIN MLSIZE_SANITIZE "," sanitizers)
   target_compile_options(mlsize_project_options INTERFACE

@@ -2,6 +2,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/error_message.hpp"
+#include "cli/output_file.hpp"
 
 #include <mlsize/error.hpp>
 
@@ -9,7 +10,7 @@
 
 #include <cstdio>
 #include <exception>
-#include <iostream>
+#include <sstream>
 #include <new>
 
 namespace mlsize::cli {
@@ -22,7 +23,7 @@ void write(std::FILE* stream, const std::string& text) {
 
 }  // namespace
 
-int run(int argc, char** argv) {
+int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
   CLI::App app{"mlsize: what hardware a machine-learning workload needs, how long it takes, what it costs"};
   app.name("mlsize");
   app.set_version_flag("--version", std::string("mlsize ") + MLSIZE_VERSION);
@@ -36,35 +37,50 @@ int run(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& help) {
-    return app.exit(help, std::cout, std::cerr);  // help goes to stdout, exit 0
-  } catch (const CLI::CallForAllHelp& help) {
-    return app.exit(help, std::cout, std::cerr);
-  } catch (const CLI::CallForVersion& version) {
-    return app.exit(version, std::cout, std::cerr);
   } catch (const CLI::ParseError& failure) {
+    // --help and --version are "errors" with exit code 0: print on stdout.
+    if (failure.get_exit_code() == 0) {
+      std::ostringstream help;
+      std::ostringstream ignored;
+      const int code = app.exit(failure, help, ignored);
+      write(out, help.str());
+      return code;
+    }
     // CLI11's own codes (100+) are mapped to our one usage code.
-    write(stderr, std::string("mlsize: error: ") + failure.what() + "\nhint: run 'mlsize --help' or 'mlsize " +
-                      (app.get_subcommands().empty() ? std::string("recommend") : app.get_subcommands().front()->get_name()) +
-                      " --help'\n");
+    const std::string command =
+        app.get_subcommands().empty() ? std::string("recommend") : app.get_subcommands().front()->get_name();
+    write(err, format_error(Error(ErrorKind::usage, failure.what(),
+                                  "run 'mlsize --help' or 'mlsize " + command + " --help'")));
     return k_exit_usage;
   }
 
   try {
     CommandOutput output;
-    if (recommend->parsed()) output = run_recommend(recommend_options);
-    if (estimate->parsed()) output = run_estimate(estimate_options);
-    write(stdout, output.stdout_text);  // the whole report at once: nothing partial on failure
-    if (!output.stderr_text.empty()) write(stderr, output.stderr_text);
+    std::string output_path;
+    if (recommend->parsed()) {
+      output = run_recommend(recommend_options);
+      output_path = recommend_options.workload.output_path;
+    }
+    if (estimate->parsed()) {
+      output = run_estimate(estimate_options);
+      output_path = estimate_options.workload.output_path;
+    }
+    // The whole report at once: nothing partial on failure.
+    if (output_path.empty()) {
+      write(out, output.stdout_text);
+    } else {
+      write_file_atomically(output_path, output.stdout_text);
+    }
+    if (!output.stderr_text.empty()) write(err, output.stderr_text);
     return output.exit_code;
   } catch (const Error& error) {
-    write(stderr, format_error(error));
+    write(err, format_error(error));
     return error.kind() == ErrorKind::usage ? k_exit_usage : k_exit_error;
   } catch (const std::bad_alloc&) {
-    write(stderr, "mlsize: error: out of memory\n");
+    write(err, "mlsize: error: out of memory\n");
     return k_exit_error;
   } catch (const std::exception& failure) {
-    write(stderr, std::string("mlsize: error: internal error: ") + failure.what() + "\n");
+    write(err, std::string("mlsize: error: internal error: ") + failure.what() + "\n");
     return k_exit_error;
   }
 }

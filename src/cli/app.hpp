@@ -1,6 +1,8 @@
 #pragma once
 // The mlsize command line: parses argv, runs one command, writes its output once.
 
+#include <cstdio>
+
 namespace mlsize::cli {
 
 // Documented in docs/cli.md#exit-status.
@@ -11,6 +13,7 @@ enum ExitCode : int {
   k_exit_no_feasible = 3,  // no plan meets the constraints
 };
 
-int run(int argc, char** argv);
+// Runs the command in argv; the report goes to `out` (or --output), messages to `err`.
+int run(int argc, const char* const* argv, std::FILE* out = stdout, std::FILE* err = stderr);
 
 }  // namespace mlsize::cli

@@ -70,6 +70,8 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--pricing", options.pricing, "on-demand | spot (default on-demand)");
   command.add_option("--catalog", options.catalog_files, "Catalogue YAML laid over the default; repeatable");
   command.add_option("--format", options.format, "table | json (default table)");
+  command.add_option("--output", options.output_path,
+                     "Write the report to FILE (atomically: all of it or nothing) instead of stdout");
 }
 
 void flag_error(const std::string& flag, std::string message, std::string hint) {

@@ -41,6 +41,7 @@ struct WorkloadOptions {
   std::string pricing = "on-demand";
   std::vector<std::string> catalog_files;
   std::string format = "table";
+  std::string output_path;
 };
 
 void add_workload_options(CLI::App& command, WorkloadOptions& options);
