@@ -3,6 +3,7 @@
 #include <mlsize/error.hpp>
 
 #include <array>
+#include <span>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -55,8 +56,7 @@ bool equals_ignoring_case(std::string_view a, std::string_view b) {
   return true;
 }
 
-template <std::size_t N>
-const Unit* find_unit(const std::array<Unit, N>& units, std::string_view suffix, bool ignore_case) {
+const Unit* find_unit(std::span<const Unit> units, std::string_view suffix, bool ignore_case) {
   for (const Unit& unit : units) {
     if (ignore_case ? equals_ignoring_case(unit.suffix, suffix) : unit.suffix == suffix) return &unit;
   }
@@ -121,17 +121,15 @@ constexpr std::string_view k_duration_examples = "90m, 36h, 7d, 2w";
 namespace {
 
 // What one kind of quantity accepts.
-template <std::size_t N>
 struct QuantityKind {
   std::string_view what;      // "a count", used in "... is not a count"
   std::string_view examples;  // shown in the hint
-  const std::array<Unit, N>& units;
+  std::span<const Unit> units;
   bool units_ignore_case;
   double maximum;
 };
 
-template <std::size_t N>
-double parse_with_units(std::string_view text, std::string_view number_text, const QuantityKind<N>& kind) {
+double parse_with_units(std::string_view text, std::string_view number_text, const QuantityKind& kind) {
   const SplitNumber split = split_number(number_text);
   if (!split.ok) fail(text, kind.what, kind.examples);
   const Unit* unit = find_unit(kind.units, split.suffix, kind.units_ignore_case);
