@@ -12,6 +12,7 @@
 #include <exception>
 #include <sstream>
 #include <new>
+#include <optional>
 
 namespace mlsize::cli {
 namespace {
@@ -56,7 +57,7 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
 
   try {
     CommandOutput output;
-    std::string output_path;
+    std::optional<std::string> output_path;
     if (recommend->parsed()) {
       output = run_recommend(recommend_options);
       output_path = recommend_options.workload.output_path;
@@ -66,10 +67,10 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
       output_path = estimate_options.workload.output_path;
     }
     // The whole report at once: nothing partial on failure.
-    if (output_path.empty()) {
-      write(out, output.stdout_text);
+    if (output_path) {
+      write_file_atomically(*output_path, output.stdout_text);
     } else {
-      write_file_atomically(output_path, output.stdout_text);
+      write(out, output.stdout_text);
     }
     if (!output.stderr_text.empty()) write(err, output.stderr_text);
     return output.exit_code;

@@ -19,26 +19,26 @@ std::string nearest_id(const std::string& id, const std::vector<Entry>& entries)
 }
 
 Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
-  if (!options.offering.empty() && !options.device.empty()) {
+  if (options.offering && options.device) {
     flag_error("--offering", "give only one of --offering or --device",
                "e.g. --offering aws-p4de.24xlarge or --device a100-80gb-sxm (mlsize's catalogue ids)");
   }
   Plan plan;
-  if (!options.offering.empty()) {
-    plan.offering = catalog.find_offering(options.offering);
+  if (options.offering) {
+    plan.offering = catalog.find_offering(*options.offering);
     if (plan.offering == nullptr) {
-      flag_error("--offering", "unknown offering \"" + options.offering + "\"",
-                 nearest_id(options.offering, catalog.offerings()));
+      flag_error("--offering", "unknown offering \"" + *options.offering + "\"",
+                 nearest_id(*options.offering, catalog.offerings()));
     }
     plan.device = catalog.find_device(plan.offering->device_id);
-  } else if (!options.device.empty()) {
-    plan.device = catalog.find_device(options.device);
+  } else if (options.device) {
+    plan.device = catalog.find_device(*options.device);
     if (plan.device == nullptr) {
-      flag_error("--device", "unknown device \"" + options.device + "\"", nearest_id(options.device, catalog.devices()));
+      flag_error("--device", "unknown device \"" + *options.device + "\"", nearest_id(*options.device, catalog.devices()));
     }
   }
   const int per_unit = plan.offering ? plan.offering->devices_per_unit : 1;
-  plan.device_count = options.count.empty() ? per_unit : parse_int_flag(options.count, "--count", 1, 1'000'000);
+  plan.device_count = options.count ? parse_int_flag(*options.count, "--count", 1, 1'000'000) : per_unit;
   if (plan.device_count % per_unit != 0) {
     flag_error("--count", "offering \"" + plan.offering->id + "\" provides devices in units of " + std::to_string(per_unit),
                "a multiple of " + std::to_string(per_unit));

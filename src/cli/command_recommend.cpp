@@ -26,8 +26,8 @@ CommandOutput run_recommend(const RecommendOptions& options) {
     flag_error("--optimize", "\"" + options.optimize + "\" is not one of cost, time, balanced");
   }
   const int top = parse_int_flag(options.top, "--top", 1, 100000);
-  if (!options.max_devices.empty()) {
-    settings.max_devices = parse_int_flag(options.max_devices, "--max-devices", 1, 1'000'000);
+  if (options.max_devices) {
+    settings.max_devices = parse_int_flag(*options.max_devices, "--max-devices", 1, 1'000'000);
   }
   check_format(options.workload);
   const Catalog catalog = build_catalog(options.workload);

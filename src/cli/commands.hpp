@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 
 namespace mlsize::cli {
@@ -14,14 +15,14 @@ struct RecommendOptions {
   WorkloadOptions workload;
   std::string optimize = "cost";
   std::string top = "10";
-  std::string max_devices;
+  std::optional<std::string> max_devices;
 };
 
 struct EstimateOptions {
   WorkloadOptions workload;
-  std::string offering;
-  std::string device;
-  std::string count;
+  std::optional<std::string> offering;
+  std::optional<std::string> device;
+  std::optional<std::string> count;
   std::string zero = "0";
   std::string recompute = "none";
   std::string tensor_parallel = "1";

@@ -1,26 +1,15 @@
 #include "cli/error_message.hpp"
 
+#include <mlsize/utf8.hpp>
+
 #include <fmt/format.h>
 
 namespace mlsize::cli {
 namespace {
 
-// Control characters and invalid bytes are shown escaped so a hostile file cannot
-// rewrite the terminal.
-std::string printable(const std::string& text) {
-  std::string result;
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 && c != '\t') {
-      result += fmt::format("\\x{:02x}", byte);
-    } else if (byte == 0x7f) {
-      result += "\\x7f";
-    } else {
-      result += c;
-    }
-  }
-  return result;
-}
+// Control characters and bytes that are not UTF-8 are shown escaped (\xNN) so a
+// hostile file or flag cannot rewrite the terminal.
+std::string printable(const std::string& text) { return escape_unprintable(text); }
 
 }  // namespace
 

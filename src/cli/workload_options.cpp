@@ -101,42 +101,42 @@ namespace {
 
 // The model from exactly one of --params, --model and --model-config.
 void resolve_model(const WorkloadOptions& options, Workload& workload) {
-  const int given = !options.params.empty() + !options.model.empty() + !options.model_config.empty();
+  const int given = options.params.has_value() + options.model.has_value() + options.model_config.has_value();
   if (given != 1) {
     flag_error("--params", given == 0 ? "the model is missing" : "give only one of --params, --model, --model-config",
                "e.g. --params 7B, --model llama-2-7b or --model-config config.json");
   }
-  if (!options.params.empty()) {
-    const double params = parse_flag("--params", [&] { return parse_count(options.params); });
+  if (options.params) {
+    const double params = parse_flag("--params", [&] { return parse_count(*options.params); });
     workload.model = architecture_from_params(params);
     workload.parameters = parameter_count_from_params(params, workload.model);
     return;
   }
-  if (!options.model.empty()) {
-    const std::optional<Architecture> preset = model_preset(options.model);
+  if (options.model) {
+    const std::optional<Architecture> preset = model_preset(*options.model);
     if (!preset) {
       const std::vector<std::string> names = model_preset_names();
-      std::string hint = did_you_mean(options.model, names);
+      std::string hint = did_you_mean(*options.model, names);
       if (hint.empty()) {
         for (const std::string& name : names) hint += (hint.empty() ? "built-in models: " : ", ") + name;
       }
-      flag_error("--model", "unknown model \"" + options.model + "\"", hint);
+      flag_error("--model", "unknown model \"" + *options.model + "\"", hint);
     }
     workload.model = *preset;
   } else {
-    workload.model = architecture_from_hf_config(read_input_file(options.model_config, k_max_config_bytes),
-                                                 options.model_config);
+    workload.model = architecture_from_hf_config(read_input_file(*options.model_config, k_max_config_bytes),
+                                                 *options.model_config);
   }
   workload.parameters = count_parameters(workload.model);
 }
 
 // Training needs a dataset size; inference defaults to one full batch of contexts.
 void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool require_data) {
-  if (!options.tokens.empty()) {
-    workload.tokens = parse_flag("--tokens", [&] { return parse_count(options.tokens); }) * workload.epochs;
-    if (!options.data.empty()) workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(options.data); });
-  } else if (!options.data.empty()) {
-    workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(options.data); });
+  if (options.tokens) {
+    workload.tokens = parse_flag("--tokens", [&] { return parse_count(*options.tokens); }) * workload.epochs;
+    if (options.data) workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(*options.data); });
+  } else if (options.data) {
+    workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(*options.data); });
     workload.tokens = tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, workload.epochs);
   } else if (workload.task == Task::inference) {
     workload.tokens = static_cast<double>(workload.context) * workload.batch;
@@ -163,37 +163,37 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
     flag_error("--lora-targets", "\"" + options.lora_targets + "\" is not a list of linear layers",
                "all-linear, attention, or names from q, k, v, o, gate, up, down separated by commas");
   }
-  if (!options.lora_rank.empty()) workload.lora_rank = parse_int_flag(options.lora_rank, "--lora-rank", 1, 65536);
-  if (!options.context.empty()) workload.context = parse_int_flag(options.context, "--context", 1, 100'000'000);
-  if (!options.batch.empty()) workload.batch = parse_int_flag(options.batch, "--batch", 1, 1'000'000);
-  if (!options.overhead.empty()) {
-    workload.overhead = parse_flag("--overhead", [&] { return parse_bytes_or_zero(options.overhead); });
+  if (options.lora_rank) workload.lora_rank = parse_int_flag(*options.lora_rank, "--lora-rank", 1, 65536);
+  if (options.context) workload.context = parse_int_flag(*options.context, "--context", 1, 100'000'000);
+  if (options.batch) workload.batch = parse_int_flag(*options.batch, "--batch", 1, 1'000'000);
+  if (options.overhead) {
+    workload.overhead = parse_flag("--overhead", [&] { return parse_bytes_or_zero(*options.overhead); });
   }
-  if (!options.memory_margin.empty()) {
+  if (options.memory_margin) {
     workload.allocator_margin =
-        parse_flag("--memory-margin", [&] { return parse_non_negative_number(options.memory_margin, "a fraction"); });
+        parse_flag("--memory-margin", [&] { return parse_non_negative_number(*options.memory_margin, "a fraction"); });
   }
-  if (!options.epochs.empty()) {
-    workload.epochs = parse_flag("--epochs", [&] { return parse_positive_number(options.epochs, "a number of epochs"); });
+  if (options.epochs) {
+    workload.epochs = parse_flag("--epochs", [&] { return parse_positive_number(*options.epochs, "a number of epochs"); });
   }
-  if (!options.bytes_per_token.empty()) {
+  if (options.bytes_per_token) {
     workload.bytes_per_token = parse_flag(
-        "--bytes-per-token", [&] { return parse_positive_number(options.bytes_per_token, "a number of bytes"); });
+        "--bytes-per-token", [&] { return parse_positive_number(*options.bytes_per_token, "a number of bytes"); });
   }
   resolve_tokens(options, workload, require_data);
-  if (!options.sequence_length.empty()) {
-    workload.sequence_length = parse_int_flag(options.sequence_length, "--seq-len", 1, 10'000'000);
+  if (options.sequence_length) {
+    workload.sequence_length = parse_int_flag(*options.sequence_length, "--seq-len", 1, 10'000'000);
   }
-  if (!options.micro_batch.empty()) workload.micro_batch = parse_int_flag(options.micro_batch, "--micro-batch", 1, 1'000'000);
-  if (!options.mfu.empty()) {
-    workload.mfu = parse_flag("--mfu", [&] { return parse_positive_number(options.mfu, "a utilisation"); });
+  if (options.micro_batch) workload.micro_batch = parse_int_flag(*options.micro_batch, "--micro-batch", 1, 1'000'000);
+  if (options.mfu) {
+    workload.mfu = parse_flag("--mfu", [&] { return parse_positive_number(*options.mfu, "a utilisation"); });
     if (workload.mfu > 1.0) {
-      flag_error("--mfu", "\"" + options.mfu + "\" is above 1", "a fraction such as 0.4 (40% of peak)");
+      flag_error("--mfu", "\"" + *options.mfu + "\" is above 1", "a fraction such as 0.4 (40% of peak)");
     }
   }
-  if (!options.budget.empty()) workload.budget = parse_flag("--budget", [&] { return parse_money(options.budget); });
-  if (!options.deadline.empty()) {
-    workload.deadline = parse_flag("--deadline", [&] { return parse_duration(options.deadline); });
+  if (options.budget) workload.budget = parse_flag("--budget", [&] { return parse_money(*options.budget); });
+  if (options.deadline) {
+    workload.deadline = parse_flag("--deadline", [&] { return parse_duration(*options.deadline); });
   }
   return workload;
 }

@@ -7,41 +7,43 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlsize::cli {
 
 // Raw flag text, parsed after CLI11 so that errors name the flag and the accepted forms.
+// Optional flags are std::optional: a flag given with an empty value is an error, not absent.
 struct WorkloadOptions {
-  std::string params;
-  std::string model;
-  std::string model_config;
-  std::string data;
-  std::string tokens;
-  std::string epochs;
-  std::string bytes_per_token;
+  std::optional<std::string> params;
+  std::optional<std::string> model;
+  std::optional<std::string> model_config;
+  std::optional<std::string> data;
+  std::optional<std::string> tokens;
+  std::optional<std::string> epochs;
+  std::optional<std::string> bytes_per_token;
   std::string task = "pretrain";
   std::string precision = "bf16-mixed";
   std::string optimizer = "adamw";
-  std::string sequence_length;
-  std::string micro_batch;
-  std::string mfu;
+  std::optional<std::string> sequence_length;
+  std::optional<std::string> micro_batch;
+  std::optional<std::string> mfu;
   std::string attention = "flash";
-  std::string lora_rank;
+  std::optional<std::string> lora_rank;
   std::string lora_targets = "all-linear";
   std::string quant = "bf16";
   std::string kv_cache_dtype = "bf16";
-  std::string context;
-  std::string batch;
-  std::string overhead;
-  std::string memory_margin;
-  std::string budget;
-  std::string deadline;
+  std::optional<std::string> context;
+  std::optional<std::string> batch;
+  std::optional<std::string> overhead;
+  std::optional<std::string> memory_margin;
+  std::optional<std::string> budget;
+  std::optional<std::string> deadline;
   std::string pricing = "on-demand";
   std::vector<std::string> catalog_files;
   std::string format = "table";
-  std::string output_path;
+  std::optional<std::string> output_path;
 };
 
 void add_workload_options(CLI::App& command, WorkloadOptions& options);

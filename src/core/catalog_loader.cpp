@@ -2,6 +2,7 @@
 
 #include <mlsize/embedded_data.hpp>
 #include <mlsize/text_distance.hpp>
+#include <mlsize/utf8.hpp>
 
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
@@ -168,6 +169,10 @@ class FieldReader {
   std::string string_value(std::string_view key) const {
     const YAML::Node value = node(key);
     if (!value.IsScalar() || value.Scalar().empty()) fail_value(key, "must be a non-empty text", "a text value");
+    // Text reaches tables and JSON: it must be valid UTF-8 without control characters.
+    if (!is_printable_utf8(value.Scalar())) {
+      fail_value(key, "must be UTF-8 text without control characters", "plain text (tabs are allowed)");
+    }
     return value.Scalar();
   }
 

@@ -2,6 +2,7 @@
 
 #include <mlsize/error.hpp>
 #include <mlsize/text_distance.hpp>
+#include <mlsize/utf8.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -234,7 +235,10 @@ class ConfigReader {
     const auto found = m_root.find(key);
     if (found == m_root.end() || found->is_null()) return {};
     if (!found->is_string()) fail(key, in_quotes(key) + " must be a string, not " + shown(*found));
-    return found->get<std::string>();
+    // Names reach tables and JSON: no control characters.
+    const std::string value = found->get<std::string>();
+    if (!is_printable_utf8(value)) fail(key, in_quotes(key) + " must be text without control characters", "plain text");
+    return value;
   }
 
   const Json& root() const { return m_root; }
@@ -446,8 +450,8 @@ Architecture read_architecture(const ConfigReader& config, std::string_view sour
   }
 
   const std::string name_or_path = config.text("_name_or_path");
-  a.name = name_or_path.empty() ? std::string(source_name) : name_or_path;
-  a.source = "Hugging Face config " + std::string(source_name);
+  a.name = name_or_path.empty() ? escape_unprintable(source_name) : name_or_path;
+  a.source = "Hugging Face config " + escape_unprintable(source_name);
   if (!a.family.empty()) a.source += " (model_type " + a.family + ")";
   for (const std::string& note : notes) a.source += "; " + note;
   return a;

@@ -1,0 +1,20 @@
+#pragma once
+// Checking text that came from files or flags before it reaches output.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace mlsize {
+
+// Length of the well-formed UTF-8 sequence starting at text[0] (1-4), or 0 when the
+// bytes there are not one (overlong forms, surrogates and values above U+10FFFF included).
+std::size_t utf8_sequence_length(std::string_view text);
+
+// Valid UTF-8 without control characters (tab allowed): safe to print and to put in JSON.
+bool is_printable_utf8(std::string_view text);
+
+// `text` with control characters and bytes that are not UTF-8 written as \xNN.
+std::string escape_unprintable(std::string_view text);
+
+}  // namespace mlsize

@@ -1,0 +1,126 @@
+// Bad and hostile input through the whole command line: each gets a clear error naming
+// the flag or file, a documented exit code, and nothing on stdout (docs/reliability.md).
+#include "run_capture.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+using mlsize::testing::run_cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> k_base{"recommend", "--params", "7B", "--data", "200GB"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::string& flag, const std::string& value) {
+  // Replace the flag's value when it is already there, else append it.
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == flag) {
+      args[i + 1] = value;
+      return args;
+    }
+  }
+  args.push_back(flag);
+  args.push_back(value);
+  return args;
+}
+
+fs::path write_temp(const char* name, const std::string& text) {
+  const fs::path path = fs::temp_directory_path() / name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("NaN, inf, negative, zero and huge values are refused in every numeric flag", "[hostile]") {
+  const std::vector<std::string> flags{"--params", "--data",    "--tokens",      "--epochs",  "--bytes-per-token",
+                                       "--mfu",    "--budget",  "--deadline",    "--seq-len", "--micro-batch",
+                                       "--top",    "--context", "--batch",       "--lora-rank", "--max-devices"};
+  const std::vector<std::string> values{"nan", "NaN", "inf", "-inf", "-1", "0", "1e308", "1e400", "", " ", "0x10",
+                                        "1e-400", "7B7", "\x1b[31m"};
+  for (const std::string& flag : flags) {
+    for (const std::string& value : values) {
+      const auto result = run_cli(with(k_base, flag, value));
+      INFO(flag << " " << value << " -> " << result.err);
+      CHECK(result.exit_code == 2);
+      CHECK(result.out.empty());
+      CHECK(result.err.find(flag) != std::string::npos);
+      CHECK(result.err.find('\x1b') == std::string::npos);  // control characters are escaped
+    }
+  }
+}
+
+TEST_CASE("7T parameters on 1e15 tokens neither wraps nor gives inf", "[hostile]") {
+  const auto result = run_cli({"estimate", "--params", "7T", "--tokens", "1e15", "--device", "h100", "--count",
+                               "1024", "--zero", "3", "--format", "json"});
+  CHECK(result.exit_code == 3);  // does not fit, but the numbers are finite
+  CHECK(result.out.find("\"total_flops\": 4.2e+28") != std::string::npos);
+  CHECK(result.out.find("inf") == std::string::npos);
+  CHECK(result.out.find("null") != std::string::npos);  // only the documented nulls (cost without a price)
+}
+
+TEST_CASE("a FIFO, a directory and an empty file given as a catalogue are clear input errors", "[hostile]") {
+  const fs::path fifo = fs::temp_directory_path() / "mlsize-test-fifo";
+  fs::remove(fifo);
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  auto result = run_cli(with(k_base, "--catalog", fifo.string()));
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err == "mlsize: error: " + fifo.string() + ": not a regular file\nhint: give the path of a YAML file\n");
+  fs::remove(fifo);
+
+  result = run_cli(with(k_base, "--catalog", fs::temp_directory_path().string()));
+  CHECK(result.exit_code == 1);
+  CHECK(result.err.find("not a regular file") != std::string::npos);
+
+  const fs::path empty = write_temp("mlsize-empty.yaml", "");
+  result = run_cli(with(k_base, "--catalog", empty.string()));
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err.find("catalogue file is empty") != std::string::npos);
+}
+
+TEST_CASE("invalid UTF-8 and control characters in catalogue text are refused, and escaped in the message", "[hostile]") {
+  const fs::path file = write_temp("mlsize-bad-utf8.yaml",
+                                   "devices:\n  - id: g\n    name: \"bad \xff\xfe name\"\n    kind: gpu\n    vendor: a\n"
+                                   "    memory_gb: 8\n    source: s\n    as_of: \"2026-01-01\"\n");
+  const auto result = run_cli(with(k_base, "--catalog", file.string()));
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err.find("must be UTF-8 text without control characters") != std::string::npos);
+  CHECK(result.err.find("\\xff\\xfe") != std::string::npos);
+  CHECK(result.err.find('\xff') == std::string::npos);
+}
+
+TEST_CASE("a config.json with control characters in a name is refused", "[hostile]") {
+  const fs::path file = write_temp("mlsize-ctrl.json",
+                                   "{\"_name_or_path\": \"evil\\u001b[2J\", \"model_type\": \"llama\", \"hidden_size\": 64,"
+                                   " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"intermediate_size\": 128,"
+                                   " \"vocab_size\": 100}");
+  const auto result = run_cli({"estimate", "--model-config", file.string(), "--device", "h100"});
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err.find("without control characters") != std::string::npos);
+}
+
+TEST_CASE("a YAML alias bomb in a catalogue is refused without expanding it", "[hostile]") {
+  std::string bomb = "a: &a [\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\"]\n";
+  for (int level = 1; level < 12; ++level) {
+    bomb += std::string(1, static_cast<char>('a' + level)) + ": &" + std::string(1, static_cast<char>('a' + level)) +
+            " [";
+    for (int i = 0; i < 9; ++i) bomb += std::string(i ? "," : "") + "*" + std::string(1, static_cast<char>('a' + level - 1));
+    bomb += "]\n";
+  }
+  bomb += "devices: *l\n";
+  const fs::path file = write_temp("mlsize-bomb.yaml", bomb);
+  const auto result = run_cli(with(k_base, "--catalog", file.string()));
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err.find(file.string() + ":1:1: unknown field \"a\" in the catalogue file") != std::string::npos);
+}
