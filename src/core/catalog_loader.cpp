@@ -7,10 +7,12 @@
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -64,6 +66,7 @@ class SourceText {
   }
 
   const std::string& name() const { return m_name; }
+  const std::vector<std::string_view>& lines() const { return m_lines; }
 
  private:
   std::string m_name;
@@ -389,6 +392,40 @@ void read_list(Catalog& catalog, const FieldReader& top, std::string_view key, R
 
 }  // namespace
 
+namespace {
+
+bool is_document_marker(std::string_view line) {
+  return (line.substr(0, 3) == "---" || line.substr(0, 3) == "...") &&
+         (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+}
+
+// Not blank, not a comment, not a document marker.
+bool is_content(std::string_view line) {
+  const std::size_t first = line.find_first_not_of(" \t\r");
+  return first != std::string_view::npos && line[first] != '#' && !is_document_marker(line);
+}
+
+// The 1-based line where a second document's content starts: content after a "---" or
+// "..." marker that itself follows content. Markers before any content, and a final
+// marker with nothing after it, are allowed.
+std::optional<int> second_document_line(const std::vector<std::string_view>& lines) {
+  bool seen_content = false;
+  bool after_marker = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    if (is_document_marker(line)) {
+      after_marker = seen_content;
+      continue;
+    }
+    if (!is_content(line)) continue;
+    if (after_marker) return static_cast<int>(i) + 1;
+    seen_content = true;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view source_name) {
   if (text.size() > k_max_catalog_file_bytes) {
     Error error(ErrorKind::input, "catalogue file is larger than the limit of 8 MiB",
@@ -397,25 +434,28 @@ void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view
     throw error;
   }
   const SourceText source(text, source_name);
-  std::vector<YAML::Node> documents;
+  // A second document would be silently ignored by YAML::Load, and YAML::LoadAll can
+  // loop allocating without end on malformed input (found by fuzz/fuzz_catalog), so
+  // markers of a further document are found in the text before parsing the first.
+  if (const std::optional<int> line = second_document_line(source.lines())) {
+    YAML::Mark mark;
+    mark.line = *line - 1;
+    source.fail(mark, "the catalogue file holds more than one YAML document",
+                "remove the \"---\" separator or put each document in its own file");
+  }
+  YAML::Node root;
   try {
-    // LoadAll, not Load: Load stops after the first document and would silently
-    // ignore whatever follows a "---".
-    documents = YAML::LoadAll(std::string(text));
+    root = YAML::Load(std::string(text));
   } catch (const YAML::DeepRecursion& failure) {
     source.fail(failure.mark, "invalid YAML: nested too deeply", "catalogue entries need only a few levels of nesting");
   } catch (const YAML::Exception& failure) {
     source.fail(failure.mark, "invalid YAML: " + failure.msg);
   }
-  for (std::size_t i = 1; i < documents.size(); ++i) {
-    if (documents[i] && !documents[i].IsNull()) {
-      source.fail(documents[i].Mark(), "the catalogue file holds more than one YAML document",
-                  "remove the \"---\" separator or put each document in its own file");
-    }
-  }
-  const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
   if (!root || root.IsNull()) {
-    source.fail(YAML::Mark::null_mark(), "catalogue file is empty", "expected a mapping with \"devices:\" and/or \"offerings:\"");
+    const bool has_content = std::any_of(source.lines().begin(), source.lines().end(), is_content);
+    source.fail(YAML::Mark::null_mark(),
+                has_content ? "the catalogue file is not a YAML mapping" : "catalogue file is empty",
+                "expected a mapping with \"devices:\" and/or \"offerings:\"");
   }
   const FieldReader top(source, root, "the catalogue file", k_top_level_fields);
   // Staged so that a file with an error adds nothing.

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <optional>
 #include <set>
 #include <string>
@@ -578,8 +580,15 @@ TEST_CASE("load_catalog_yaml rejects a bad as_of date", "[catalog]") {
 // ---------------------------------------------------------------------------------------------
 // Whole-file problems
 
+TEST_CASE("load_catalog_yaml rejects a document that is only a null value", "[catalog]") {
+  const std::optional<Error> error = load_error("~\n");
+  REQUIRE(error.has_value());
+  CHECK(error->message() == "the catalogue file is not a YAML mapping");
+  CHECK(error->where() == "test.yaml");
+}
+
 TEST_CASE("load_catalog_yaml rejects an empty file", "[catalog]") {
-  for (std::string_view text : {"", "\n", "# only a comment\n", "---\n", "~\n"}) {
+  for (std::string_view text : {"", "\n", "# only a comment\n", "---\n"}) {
     INFO("text: " << std::string(text));
     const std::optional<Error> error = load_error(text);
     REQUIRE(error.has_value());
@@ -813,4 +822,16 @@ TEST_CASE("a device can be found by one of its aliases", "[catalog]") {
   CHECK(catalog.find_device("gpu-80gb")->id == "gpu-80gb-sxm");
   CHECK(catalog.find_device("gpu") == nullptr);
   CHECK(load_default_catalog().find_device("a100-80gb")->id == "a100-80gb-sxm");
+}
+
+// Found by fuzz/fuzz_catalog: yaml-cpp's LoadAll allocates without end on this input
+// (the loader now parses one document and finds further ones in the text).
+TEST_CASE("fuzz regression: malformed input that made LoadAll allocate without end", "[catalog][fuzz]") {
+  std::ifstream file(std::string(MLSIZE_TEST_DATA_DIR) + "/fuzz-regressions/catalog-loadall-unbounded.yaml",
+                     std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  REQUIRE(text.str().size() == 112);
+  Catalog catalog;
+  CHECK_THROWS_AS(load_catalog_yaml(catalog, text.str(), "fuzz.yaml"), Error);
 }
