@@ -12,6 +12,7 @@ struct EmbeddedFile {
 };
 
 std::span<const EmbeddedFile> default_catalog_files();
+std::span<const EmbeddedFile> default_rule_files();
 // The model presets, data/models/*.json (Hugging Face config.json files).
 std::span<const EmbeddedFile> model_preset_files();
 

@@ -3,11 +3,13 @@
 
 #include <mlsize/catalog.hpp>
 #include <mlsize/memory.hpp>
+#include <mlsize/rules.hpp>
 #include <mlsize/strategy.hpp>
 #include <mlsize/units.hpp>
 #include <mlsize/workload.hpp>
 
 #include <optional>
+#include <vector>
 #include <string_view>
 
 namespace mlsize {
@@ -33,7 +35,9 @@ struct PlanEstimate {
   double peak_flops_per_s = 0;         // per device, at the workload's precision
   Seconds time;
   std::optional<Usd> price_per_unit_hour;
-  std::optional<Usd> cost;             // absent when the plan has no price
+  std::optional<Usd> cost;             // absent when the plan has no price; gbdt: one hour
+  double rule_score = 1.0;             // product of prefer factors ÷ penalize factors
+  std::vector<RuleMessage> rule_notes; // prefer, penalize and advise rules that fired
 };
 
 }  // namespace mlsize

@@ -4,6 +4,7 @@
 #include <mlsize/catalog.hpp>
 #include <mlsize/cost.hpp>
 #include <mlsize/report.hpp>
+#include <mlsize/rules.hpp>
 #include <mlsize/workload.hpp>
 
 namespace mlsize {
@@ -15,10 +16,12 @@ struct RecommendSettings {
   Objective objective = Objective::cost;
   int max_devices = k_default_max_devices;
   CostSettings cost;
+  const RuleSet* rules = nullptr;  // applied to every plan when set; must outlive the report
 };
 
-// Every offering's plans are estimated; per offering the best feasible plan under the
-// objective is kept, ties going to fewer devices, lower ZeRO stage, no recomputation.
+// Every offering's plans are estimated and, with rules, judged by them; per offering the
+// best feasible plan under the objective (divided by its rule score) is kept, ties going
+// to fewer devices, lower ZeRO stage, no recomputation.
 // The report points into `catalog`, which must outlive it.
 Report recommend(const Workload& workload, const Catalog& catalog, const RecommendSettings& settings);
 

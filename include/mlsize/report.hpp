@@ -3,6 +3,7 @@
 
 #include <mlsize/architecture.hpp>
 #include <mlsize/plan.hpp>
+#include <mlsize/rules.hpp>
 #include <mlsize/workload.hpp>
 
 #include <cstddef>
@@ -19,6 +20,7 @@ enum class RejectionReason {
   precision,      // the device has no throughput figure for the workload's precision
   no_capacity,    // neither the device nor the offering states a memory size
   no_price,       // no price of the requested kind (e.g. no spot price)
+  rule,           // every plan was excluded by a rule (exclude, or require not met)
   memory,         // no plan fits in device memory
   session_limit,  // a free tier's session is shorter than the fastest fitting plan
   deadline,       // no fitting plan finishes before the deadline
@@ -32,6 +34,7 @@ struct Rejection {
   // The plan that came nearest: least memory for `memory`, fastest for `session_limit`
   // and `deadline`, cheapest for `budget`; absent for `precision` and `no_price`.
   std::optional<PlanEstimate> nearest;
+  RuleMessage rule;  // for `rule`: the rule that excluded the offering's first plan, and why
 };
 
 struct Report {
@@ -42,6 +45,9 @@ struct Report {
   std::vector<Rejection> rejected;            // ordered by reason, then offering id
   std::size_t plans_evaluated = 0;
   std::optional<PlanEstimate> fastest_fitting;  // over every offering, before deadline and budget
+  // Rules that fired on the recommendations (prefer, penalize, advise) and `set` rules
+  // that chose a default, once per rule, in rank order; messages of the first plan.
+  std::vector<RuleMessage> advice;
 };
 
 std::string_view to_string(Objective objective);

@@ -12,7 +12,7 @@
 
 namespace mlsize {
 
-enum class Task { pretrain, finetune, lora, qlora, inference };
+enum class Task { pretrain, finetune, lora, qlora, inference, gbdt };
 enum class Precision { bf16_mixed, fp16_mixed, fp32, bf16, fp8_mixed };
 enum class Optimizer { adamw, adam, sgd, sgd_momentum, adam_8bit, adafactor, lion };
 enum class Recompute { none, selective, full };
@@ -63,7 +63,10 @@ struct Workload {
   std::optional<Usd> budget;
   std::optional<Seconds> deadline;
 
-  bool is_training() const { return task != Task::inference; }
+  // Training of a neural network (gbdt is classical machine learning, inference is serving).
+  bool is_training() const { return task != Task::inference && task != Task::gbdt; }
+  // Whether mlsize models the run time: not for gbdt, ranked by price per hour instead.
+  bool is_timed() const { return task != Task::gbdt; }
   bool is_adapter_tuning() const { return task == Task::lora || task == Task::qlora; }
 };
 

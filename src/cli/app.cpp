@@ -1,5 +1,7 @@
 #include "cli/app.hpp"
 
+#include "cli/command_catalog.hpp"
+#include "cli/command_rules.hpp"
 #include "cli/commands.hpp"
 #include "cli/error_message.hpp"
 #include "cli/output_file.hpp"
@@ -35,6 +37,12 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
   EstimateOptions estimate_options;
   CLI::App* recommend = add_recommend_command(app, recommend_options);
   CLI::App* estimate = add_estimate_command(app, estimate_options);
+  CatalogOptions catalog_options;
+  CLI::App* catalog = add_catalog_command(app, catalog_options);
+  ExplainOptions explain_options;
+  CLI::App* explain = add_explain_command(app, explain_options);
+  RulesOptions rules_options;
+  CLI::App* rules = add_rules_command(app, rules_options);
 
   try {
     app.parse(argc, argv);
@@ -66,6 +74,12 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
       output = run_estimate(estimate_options);
       output_path = estimate_options.workload.output_path;
     }
+    if (catalog->parsed()) output = run_catalog(catalog_options);
+    if (explain->parsed()) {
+      output = run_explain(explain_options);
+      output_path = explain_options.recommend.workload.output_path;
+    }
+    if (rules->parsed()) output = run_rules(rules_options);
     // The whole report at once: nothing partial on failure.
     if (output_path) {
       write_file_atomically(*output_path, output.stdout_text);

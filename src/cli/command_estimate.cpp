@@ -100,9 +100,9 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options) {
 
 CommandOutput run_estimate(const EstimateOptions& options) {
   const Workload workload = build_workload(options.workload, false);
-  const CostSettings cost_settings = build_cost_settings(options.workload);
   check_format(options.workload);
   const Catalog catalog = build_catalog(options.workload);
+  const CostSettings cost_settings = build_cost_settings(options.workload, catalog);
   const Plan plan = plan_from_options(options, catalog);
 
   EstimateResult result;

@@ -2,12 +2,14 @@
 // The subcommands: each registers its flags and runs from the parsed options.
 
 #include "cli/command.hpp"
+#include "cli/rule_options.hpp"
 #include "cli/workload_options.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlsize::cli {
 
@@ -16,6 +18,14 @@ struct RecommendOptions {
   std::string optimize = "cost";
   std::string top = "10";
   std::optional<std::string> max_devices;
+  std::vector<std::string> providers;           // --provider: only these
+  std::vector<std::string> excluded_providers;  // --exclude-provider
+  RuleOptions rules;
+};
+
+struct ExplainOptions {
+  RecommendOptions recommend;
+  std::optional<std::string> offering;  // explain this offering only
 };
 
 struct EstimateOptions {
@@ -35,6 +45,9 @@ struct EstimateOptions {
 
 CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options);
 CommandOutput run_recommend(const RecommendOptions& options);
+
+CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options);
+CommandOutput run_explain(const ExplainOptions& options);
 
 CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options);
 CommandOutput run_estimate(const EstimateOptions& options);

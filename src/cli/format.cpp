@@ -55,6 +55,7 @@ std::string describe_hardware(const Plan& plan) {
 }
 
 std::string describe_strategy(const Strategy& strategy, int device_count, Task task) {
+  if (task == Task::gbdt) return device_count > 1 ? "one machine" : "one device";
   if (task == Task::inference) {
     const int replicas = strategy.data_parallel(device_count);
     std::string text = strategy.tensor_parallel > 1 ? fmt::format("TP {}", strategy.tensor_parallel) : "1 device";
@@ -82,6 +83,8 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
     case RejectionReason::no_capacity:
       return fmt::format("neither {} nor the offering states a memory size", device.name);
     case RejectionReason::no_price: return "no price of the requested kind (see --pricing)";
+    case RejectionReason::rule:
+      return fmt::format("excluded by rule {}: {}", rejection.rule.rule->id, rejection.rule.message);
     case RejectionReason::memory: {
       const PlanEstimate& nearest = *rejection.nearest;
       return fmt::format("needs {} GB per device even with {} on {} devices; has {} GB",

@@ -77,7 +77,7 @@ Json workload_json(const Workload& workload) {
   return json;
 }
 
-Json plan_json(const PlanEstimate& e) {
+Json plan_json(const PlanEstimate& e, bool timed) {
   const Plan& plan = e.plan;
   Json json;
   if (plan.offering != nullptr) {
@@ -125,10 +125,18 @@ Json plan_json(const PlanEstimate& e) {
   json["memory"] = std::move(memory);
   json["compute"] = {{"total_flops", e.flops.value},
                      {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)}};
-  json["time"] = has_device ? Json{{"seconds", e.time.value}, {"days", e.time.value / k_seconds_per_day}}
-                            : Json{{"seconds", nullptr}, {"days", nullptr}};
-  json["cost"] = {{"usd", e.cost ? Json(e.cost->value) : Json(nullptr)},
+  json["time"] = has_device && timed ? Json{{"seconds", e.time.value}, {"days", e.time.value / k_seconds_per_day}}
+                                     : Json{{"seconds", nullptr}, {"days", nullptr}};
+  json["cost"] = {{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
+                  {"usd_per_hour", e.cost && !timed ? Json(e.cost->value) : Json(nullptr)},
                   {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)}};
+  if (e.rule_score != 1.0 || !e.rule_notes.empty()) {
+    Json notes = Json::array();
+    for (const RuleMessage& note : e.rule_notes) {
+      notes.push_back({{"rule", note.rule->id}, {"action", to_string(note.rule->action)}, {"message", note.message}});
+    }
+    json["rules"] = {{"score", e.rule_score}, {"fired", std::move(notes)}};
+  }
   return json;
 }
 
@@ -150,7 +158,8 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
       return {{"quantity", "cost_usd"}, {"value", nearest.cost->value}, {"limit", workload.budget->value}};
     case RejectionReason::precision:
     case RejectionReason::no_capacity:
-    case RejectionReason::no_price: break;
+    case RejectionReason::no_price:
+    case RejectionReason::rule: break;
   }
   return nullptr;
 }
@@ -160,6 +169,7 @@ Json rejection_json(const Rejection& rejection, const Workload& workload) {
   json["offering"] = {{"id", rejection.offering->id}, {"provider", rejection.offering->provider}};
   json["device"] = {{"id", rejection.device->id}};
   json["reason"] = to_string(rejection.reason);
+  if (rejection.reason == RejectionReason::rule) json["rule"] = rejection.rule.rule->id;
   json["message"] = describe_rejection(rejection, workload);
   if (rejection.nearest) {
     const PlanEstimate& nearest = *rejection.nearest;
@@ -193,7 +203,7 @@ std::string render_recommend_json(const Report& report, int top) {
   for (std::size_t i = 0; i < shown; ++i) {
     Json item;
     item["rank"] = i + 1;
-    item.update(plan_json(report.recommendations[i]));
+    item.update(plan_json(report.recommendations[i], report.workload.is_timed()));
     recommendations.push_back(std::move(item));
   }
   json["recommendations"] = std::move(recommendations);
@@ -201,6 +211,14 @@ std::string render_recommend_json(const Report& report, int top) {
   Json rejected = Json::array();
   for (const Rejection& rejection : report.rejected) rejected.push_back(rejection_json(rejection, report.workload));
   json["rejected"] = std::move(rejected);
+  Json advice = Json::array();
+  for (const RuleMessage& note : report.advice) {
+    advice.push_back({{"rule", note.rule->id},
+                      {"severity", to_string(note.rule->severity)},
+                      {"message", note.message},
+                      {"source", note.rule->source}});
+  }
+  json["advice"] = std::move(advice);
   return dump(json);
 }
 
@@ -209,7 +227,7 @@ std::string render_estimate_json(const EstimateResult& result) {
   json["schema_version"] = 1;
   json["command"] = "estimate";
   json["workload"] = workload_json(result.workload);
-  json.update(plan_json(result.estimate));
+  json.update(plan_json(result.estimate, result.workload.is_timed()));
   if (!result.timed()) json["time"] = {{"seconds", nullptr}, {"days", nullptr}};
   if (!result.explanation.empty()) {
     Json terms = Json::array();

@@ -1,5 +1,6 @@
 #include "cli/format.hpp"
 #include "cli/renderers.hpp"
+#include "cli/text_table.hpp"
 
 #include <fmt/format.h>
 
@@ -11,41 +12,12 @@
 namespace mlsize::cli {
 namespace {
 
-// Display width of UTF-8 text: continuation bytes take no column.
-std::size_t display_width(const std::string& text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
-struct Column {
-  std::string header;
-  bool right_aligned = false;
-};
-
-std::string render_rows(const std::vector<Column>& columns, const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> widths;
-  for (const Column& column : columns) widths.push_back(display_width(column.header));
-  for (const auto& row : rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
-  }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string text;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      const std::string padding(widths[i] - display_width(cells[i]), ' ');
-      if (i > 0) text += "  ";
-      text += columns[i].right_aligned ? padding + cells[i] : cells[i] + (i + 1 < cells.size() ? padding : "");
-    }
-    return text + "\n";
-  };
-  std::vector<std::string> headers;
-  for (const Column& column : columns) headers.push_back(column.header);
-  std::string text = line(headers);
-  for (const auto& row : rows) text += line(row);
-  return text;
-}
-
 std::string workload_line(const Workload& workload) {
+  if (workload.task == Task::gbdt) {
+    const double data = workload.dataset_bytes ? workload.dataset_bytes->value : workload.tokens * workload.bytes_per_token;
+    return fmt::format("Workload: gradient-boosted trees (XGBoost, LightGBM) on {} GB of data; working set 2 × data.\n",
+                       format_gb(Bytes(data)));
+  }
   const Architecture& m = workload.model;
   std::string params = format_count(workload.parameters.total) + " parameters";
   if (workload.parameters.active < workload.parameters.total) {
@@ -132,6 +104,12 @@ std::string summary_sentence(const Report& report) {
     case Objective::time: role = "the fastest plan that fits"; break;
     case Objective::balanced: role = "the best balance of cost and time"; break;
   }
+  if (!report.workload.is_timed()) {
+    return fmt::format("{} ranks first by price per hour, after rules: {}/h; run time is not modelled for {} "
+                       "({} of {} offerings fit).",
+                       describe_hardware(best.plan), format_usd(*best.cost), to_string(report.workload.task),
+                       report.recommendations.size(), report.recommendations.size() + report.rejected.size());
+  }
   std::string text = fmt::format("{} is {}: {} over {}", describe_hardware(best.plan), role, format_usd(*best.cost),
                                  format_duration(best.time));
   if (report.recommendations.size() > 1) {
@@ -148,21 +126,30 @@ std::string summary_sentence(const Report& report) {
 
 std::string render_recommend_table(const Report& report, int top) {
   std::string text = workload_line(report.workload) + "\n";
-  const std::vector<Column> columns{{"rank", true},     {"hardware", false},           {"devices", true},
+  const std::vector<TableColumn> columns{{"rank", true},     {"hardware", false},           {"devices", true},
                                     {"strategy", false}, {"memory/device GB", true}, {"time", true},
                                     {"cost USD", true}};
   std::vector<std::vector<std::string>> rows;
+  const bool timed = report.workload.is_timed();  // gbdt: ranked by price per hour
   const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
   for (std::size_t i = 0; i < shown; ++i) {
     const PlanEstimate& e = report.recommendations[i];
     rows.push_back({std::to_string(i + 1), hardware_cell(e.plan), std::to_string(e.plan.device_count),
-                    describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task), memory_cell(e), format_duration(e.time), format_usd(*e.cost)});
+                    describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task), memory_cell(e),
+                    timed ? format_duration(e.time) : "n/a", timed ? format_usd(*e.cost) : format_usd(*e.cost) + "/h"});
   }
-  if (!rows.empty()) text += render_rows(columns, rows) + "\n";
+  if (!rows.empty()) text += render_text_table(columns, rows) + "\n";
   text += summary_sentence(report) + "\n";
   text += fmt::format("Ranked by {} (--optimize). GB = 10^9 bytes; memory is per device against its capacity.\n",
                       to_string(report.objective));
   text += rejected_summary(report);
+  if (!report.advice.empty()) {
+    text += "\nRules that shaped this ranking, and advice (--format json for sources):\n";
+    for (const RuleMessage& note : report.advice) {
+      text += fmt::format("  [{}] {}{}\n", note.rule->id,
+                          note.rule->severity == Severity::warn ? "warning: " : "", note.message);
+    }
+  }
   return text;
 }
 
@@ -176,7 +163,7 @@ std::string render_estimate_table(const EstimateResult& result) {
   text += has_device ? fmt::format("Plan: {}, {}.\n\n", describe_hardware(e.plan), layout)
                      : fmt::format("Plan: {} device(s), {} (no device given: memory only).\n\n", e.plan.device_count,
                                    layout);
-  const std::vector<Column> columns{{"memory per device", false}, {"GB", true}};
+  const std::vector<TableColumn> columns{{"memory per device", false}, {"GB", true}};
   const std::array<std::pair<const char*, Bytes>, 6> terms{{{"weights", m.weights},
                                                             {"gradients", m.gradients},
                                                             {"optimizer states", m.optimizer},
@@ -188,13 +175,13 @@ std::string render_estimate_table(const EstimateResult& result) {
   rows.push_back({"total", format_gb(m.total())});
   if (has_device) rows.push_back({"capacity", format_gb(e.capacity)});
   if (st.offload != Offload::none) rows.push_back({"host RAM (offloaded)", format_gb(m.host)});
-  text += render_rows(columns, rows) + "\n";
+  text += render_text_table(columns, rows) + "\n";
   if (!result.explanation.empty()) {
     std::vector<std::vector<std::string>> explained;
     for (const ExplainedTerm& term : result.explanation) {
       explained.push_back({term.term, format_gb(term.value), term.formula, term.inputs});
     }
-    text += render_rows({{"term", false}, {"GB", true}, {"formula", false}, {"inputs", false}}, explained) + "\n";
+    text += render_text_table({{"term", false}, {"GB", true}, {"formula", false}, {"inputs", false}}, explained) + "\n";
   }
   if (!has_device) {
     text += fmt::format("Compute: {:.3g} FLOPs.\nGB = 10^9 bytes.\n", e.flops.value);

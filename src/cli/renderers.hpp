@@ -4,6 +4,7 @@
 #include <mlsize/memory.hpp>
 #include <mlsize/plan.hpp>
 #include <mlsize/report.hpp>
+#include <mlsize/rules.hpp>
 #include <mlsize/workload.hpp>
 
 #include <optional>
@@ -33,6 +34,13 @@ std::string summary_sentence(const Report& report);
 std::string render_recommend_table(const Report& report, int top);
 std::string render_recommend_json(const Report& report, int top);
 std::string render_estimate_table(const EstimateResult& result);
+
+// `explain`: the rules in force, what fired on each shown recommendation (the top ones,
+// or only `offering`), and the offerings rules excluded.
+std::string render_explain_table(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,
+                                 int top);
+std::string render_explain_json(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,
+                                int top);
 std::string render_estimate_json(const EstimateResult& result);
 
 }  // namespace mlsize::cli

@@ -1,6 +1,7 @@
 #include "cli/workload_options.hpp"
 
 #include "cli/input_file.hpp"
+#include "cli/providers.hpp"
 
 #include <mlsize/catalog_loader.hpp>
 #include <mlsize/model_config.hpp>
@@ -9,7 +10,10 @@
 #include <mlsize/quantity.hpp>
 #include <mlsize/text_distance.hpp>
 
+#include <algorithm>
 #include <charconv>
+#include <cstdlib>
+#include <filesystem>
 #include <optional>
 
 namespace mlsize::cli {
@@ -68,10 +72,18 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--budget", options.budget, "Most money to spend, e.g. 20k, $1.5M");
   command.add_option("--deadline", options.deadline, "Longest run time, e.g. 36h, 7d, 2w");
   command.add_option("--pricing", options.pricing, "on-demand | spot (default on-demand)");
-  command.add_option("--catalog", options.catalog_files, "Catalogue YAML laid over the default; repeatable");
+  add_catalog_options(command, options.catalog_files, options.no_user_catalog);
+  command.add_option("--price-factor", options.price_factors,
+                     "PROVIDER=FACTOR: multiply that provider's cloud prices, e.g. aws=0.8; repeatable");
   command.add_option("--format", options.format, "table | json (default table)");
   command.add_option("--output", options.output_path,
                      "Write the report to FILE (atomically: all of it or nothing) instead of stdout");
+}
+
+void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog) {
+  command.add_option("--catalog", catalog_files, "Catalogue YAML laid over the default; repeatable");
+  command.add_flag("--no-user-catalog", no_user_catalog,
+                   "Ignore ~/.config/mlsize/catalog.d and MLSIZE_CATALOG (the embedded catalogue and --catalog only)");
 }
 
 void flag_error(const std::string& flag, std::string message, std::string hint) {
@@ -102,6 +114,11 @@ namespace {
 // The model from exactly one of --params, --model and --model-config.
 void resolve_model(const WorkloadOptions& options, Workload& workload) {
   const int given = options.params.has_value() + options.model.has_value() + options.model_config.has_value();
+  if (given == 0 && workload.task == Task::gbdt) {
+    workload.model.name = "gradient-boosted trees";  // no neural network to describe
+    workload.model.family = "gbdt";
+    return;
+  }
   if (given != 1) {
     flag_error("--params", given == 0 ? "the model is missing" : "give only one of --params, --model, --model-config",
                "e.g. --params 7B, --model llama-2-7b or --model-config config.json");
@@ -149,8 +166,8 @@ void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool req
 
 Workload build_workload(const WorkloadOptions& options, bool require_data) {
   Workload workload;
-  resolve_model(options, workload);
   workload.task = parse_choice<Task>(options.task, "--task", parse_task, task_names());
+  resolve_model(options, workload);
   workload.precision = parse_choice<Precision>(options.precision, "--precision", parse_precision, precision_names());
   workload.optimizer = parse_choice<Optimizer>(options.optimizer, "--optimizer", parse_optimizer, optimizer_names());
   workload.attention = parse_choice<Attention>(options.attention, "--attention", parse_attention, attention_names());
@@ -198,23 +215,145 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   return workload;
 }
 
-CostSettings build_cost_settings(const WorkloadOptions& options) {
+namespace {
+
+// Discounts and surcharges; a larger factor is most likely a percentage typed as a factor.
+constexpr double k_max_price_factor = 10.0;
+
+void add_price_factor(const std::string& text, const Catalog& catalog, CostSettings& settings) {
+  const std::string flag = "--price-factor";
+  const std::size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == text.size()) {
+    flag_error(flag, "\"" + text + "\" is not PROVIDER=FACTOR", "e.g. --price-factor aws=0.8 for 20% off AWS prices");
+  }
+  const std::string provider = text.substr(0, equals);
+  check_provider(flag, provider, catalog);
+  if (!provider_has_cloud_prices(provider, catalog)) {
+    flag_error(flag, "provider \"" + provider + "\" has no cloud prices to scale",
+               "for on-premise hardware, overlay the offering with its purchase_price_usd (see --catalog)");
+  }
+  const double factor = parse_flag(flag, [&] { return parse_positive_number(text.substr(equals + 1), "a price factor"); });
+  if (factor > k_max_price_factor) {
+    flag_error(flag, "\"" + text.substr(equals + 1) + "\" is above 10", "a multiplier such as 0.8 for 20% off");
+  }
+  if (!settings.price_factors.emplace(provider, factor).second) {
+    flag_error(flag, "provider \"" + provider + "\" is given more than once", "give one factor per provider");
+  }
+}
+
+}  // namespace
+
+CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& catalog) {
   CostSettings settings;
   if (options.pricing == "spot") {
     settings.pricing = Pricing::spot;
   } else if (options.pricing != "on-demand") {
     flag_error("--pricing", "\"" + options.pricing + "\" is not one of on-demand, spot");
   }
+  for (const std::string& text : options.price_factors) add_price_factor(text, catalog, settings);
   return settings;
 }
 
-Catalog build_catalog(const WorkloadOptions& options) {
-  Catalog catalog = load_default_catalog();
-  for (const std::string& path : options.catalog_files) {
-    load_catalog_yaml(catalog, read_input_file(path, k_max_catalog_file_bytes), path);
+namespace {
+
+// $XDG_CONFIG_HOME, or ~/.config; nothing when neither is known. The XDG base directory
+// spec says a relative XDG_CONFIG_HOME is invalid and to be ignored.
+std::optional<std::filesystem::path> config_directory() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  if (xdg != nullptr && xdg[0] == '/') return std::filesystem::path(xdg);
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && home[0] != '\0') return std::filesystem::path(home) / ".config";
+  return std::nullopt;
+}
+
+// Regular files (or links to them) named *.yaml, sorted by name; a missing directory has none.
+std::vector<std::string> catalog_d_files(const std::filesystem::path& directory) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  std::error_code error;
+  if (!fs::is_directory(directory, error)) return files;
+  for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    // Like the shell's *.yaml: hidden files (editor backups, .#locks) do not match.
+    if (name.size() > 5 && name.front() != '.' && name.ends_with(".yaml") && it->is_regular_file(error)) {
+      files.push_back(it->path().string());
+    }
   }
+  if (error) {
+    Error failure(ErrorKind::input, "cannot read the directory: " + error.message(),
+                  "fix its permissions, or run with --no-user-catalog");
+    failure.at(SourceLocation{directory.string(), 0, 0, {}});
+    throw failure;
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Reads a catalogue file; `origin` explains in a hint where a user overlay's path came from.
+std::string read_catalog_file(const std::string& path, const std::string& origin) {
+  try {
+    return read_input_file(path, k_max_catalog_file_bytes);
+  } catch (const Error& error) {
+    if (origin.empty() || !error.hint().empty()) throw;
+    Error explained(error.kind(), error.message(), origin + "; --no-user-catalog skips it");
+    explained.at(error.location());
+    throw explained;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+struct UserCatalogFile {
+  std::string path;
+  std::string origin;  // for the hint when it cannot be read
+};
+
+std::vector<UserCatalogFile> user_catalog_sources() {
+  std::vector<UserCatalogFile> files;
+  if (auto directory = config_directory()) {
+    for (std::string& path : catalog_d_files(*directory / "mlsize" / "catalog.d")) {
+      files.push_back({std::move(path), "a file in the mlsize/catalog.d directory"});
+    }
+  }
+  if (const char* list = std::getenv("MLSIZE_CATALOG")) {
+    // A path list like PATH; empty entries (a stray ':') name nothing.
+    const std::string_view paths(list);
+    std::size_t start = 0;
+    while (start <= paths.size()) {
+      const std::size_t end = std::min(paths.find(':', start), paths.size());
+      if (end > start) {
+        files.push_back({std::string(paths.substr(start, end - start)), "named by the environment variable MLSIZE_CATALOG"});
+      }
+      start = end + 1;
+    }
+  }
+  return files;
+}
+
+}  // namespace
+
+std::vector<std::string> user_catalog_files() {
+  std::vector<std::string> paths;
+  for (UserCatalogFile& file : user_catalog_sources()) paths.push_back(std::move(file.path));
+  return paths;
+}
+
+Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog) {
+  Catalog catalog = load_default_catalog();
+  if (use_user_catalog) {
+    for (const UserCatalogFile& file : user_catalog_sources()) {
+      load_catalog_yaml(catalog, read_catalog_file(file.path, file.origin), file.path);
+    }
+  }
+  for (const std::string& path : catalog_files) load_catalog_yaml(catalog, read_catalog_file(path, ""), path);
   catalog.check_references();
   return catalog;
+}
+
+Catalog build_catalog(const WorkloadOptions& options) {
+  return build_catalog(options.catalog_files, !options.no_user_catalog);
 }
 
 }  // namespace mlsize::cli

@@ -42,6 +42,8 @@ struct WorkloadOptions {
   std::optional<std::string> deadline;
   std::string pricing = "on-demand";
   std::vector<std::string> catalog_files;
+  bool no_user_catalog = false;             // skip catalog.d and MLSIZE_CATALOG
+  std::vector<std::string> price_factors;   // PROVIDER=FACTOR
   std::string format = "table";
   std::optional<std::string> output_path;
 };
@@ -51,10 +53,20 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options);
 // `require_data`: training needs --data or --tokens (recommend ranks by time and cost);
 // estimate can show memory alone.
 Workload build_workload(const WorkloadOptions& options, bool require_data = true);
-CostSettings build_cost_settings(const WorkloadOptions& options);
+// Needs the catalogue to check the providers named by --price-factor.
+CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& catalog);
 
-// The embedded catalogue with each --catalog file laid over it in order.
+// The user's overlay files in the order they apply: the config directory's
+// mlsize/catalog.d/*.yaml sorted by name, then each path in MLSIZE_CATALOG.
+std::vector<std::string> user_catalog_files();
+
+// The embedded catalogue, then the user's overlays (unless `use_user_catalog` is false),
+// then each --catalog file, later files overriding earlier ones by id.
+Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog);
 Catalog build_catalog(const WorkloadOptions& options);
+
+// Adds --catalog and --no-user-catalog to a command.
+void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog);
 
 // Throws a usage Error naming `flag`.
 [[noreturn]] void flag_error(const std::string& flag, std::string message, std::string hint = {});

@@ -4,6 +4,8 @@
 #include <mlsize/text_distance.hpp>
 #include <mlsize/utf8.hpp>
 
+#include "yaml_documents.hpp"
+
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
@@ -66,7 +68,6 @@ class SourceText {
   }
 
   const std::string& name() const { return m_name; }
-  const std::vector<std::string_view>& lines() const { return m_lines; }
 
  private:
   std::string m_name;
@@ -394,36 +395,6 @@ void read_list(Catalog& catalog, const FieldReader& top, std::string_view key, R
 
 namespace {
 
-bool is_document_marker(std::string_view line) {
-  return (line.substr(0, 3) == "---" || line.substr(0, 3) == "...") &&
-         (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
-}
-
-// Not blank, not a comment, not a document marker.
-bool is_content(std::string_view line) {
-  const std::size_t first = line.find_first_not_of(" \t\r");
-  return first != std::string_view::npos && line[first] != '#' && !is_document_marker(line);
-}
-
-// The 1-based line where a second document's content starts: content after a "---" or
-// "..." marker that itself follows content. Markers before any content, and a final
-// marker with nothing after it, are allowed.
-std::optional<int> second_document_line(const std::vector<std::string_view>& lines) {
-  bool seen_content = false;
-  bool after_marker = false;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string_view line = lines[i];
-    if (is_document_marker(line)) {
-      after_marker = seen_content;
-      continue;
-    }
-    if (!is_content(line)) continue;
-    if (after_marker) return static_cast<int>(i) + 1;
-    seen_content = true;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view source_name) {
@@ -437,7 +408,7 @@ void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view
   // A second document would be silently ignored by YAML::Load, and YAML::LoadAll can
   // loop allocating without end on malformed input (found by fuzz/fuzz_catalog), so
   // markers of a further document are found in the text before parsing the first.
-  if (const std::optional<int> line = second_document_line(source.lines())) {
+  if (const std::optional<int> line = second_document_line(text)) {
     YAML::Mark mark;
     mark.line = *line - 1;
     source.fail(mark, "the catalogue file holds more than one YAML document",
@@ -452,9 +423,8 @@ void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view
     source.fail(failure.mark, "invalid YAML: " + failure.msg);
   }
   if (!root || root.IsNull()) {
-    const bool has_content = std::any_of(source.lines().begin(), source.lines().end(), is_content);
     source.fail(YAML::Mark::null_mark(),
-                has_content ? "the catalogue file is not a YAML mapping" : "catalogue file is empty",
+                has_content(text) ? "the catalogue file is not a YAML mapping" : "catalogue file is empty",
                 "expected a mapping with \"devices:\" and/or \"offerings:\"");
   }
   const FieldReader top(source, root, "the catalogue file", k_top_level_fields);

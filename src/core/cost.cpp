@@ -10,8 +10,14 @@ std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSet
     const Usd energy(offering.power_w.value_or(0.0) / 1000.0 * settings.electricity_usd_per_kwh);
     return capital + energy;
   }
-  if (settings.pricing == Pricing::spot && offering.kind == OfferingKind::cloud) return offering.spot_price_per_hour;
-  return offering.price_per_hour;
+  std::optional<Usd> price = settings.pricing == Pricing::spot && offering.kind == OfferingKind::cloud
+                                 ? offering.spot_price_per_hour
+                                 : offering.price_per_hour;
+  // A negotiated discount scales list prices; on-premise costs are the user's own figures.
+  if (auto factor = settings.price_factors.find(offering.provider); price && factor != settings.price_factors.end()) {
+    *price = *price * factor->second;
+  }
+  return price;
 }
 
 Usd run_cost(Usd price_per_unit_hour, int units, Seconds duration) {

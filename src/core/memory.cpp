@@ -287,7 +287,15 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
                              ", dp=" + number(dp) + ", ZeRO-" + number(st.zero_stage);
   MemoryBreakdown memory;
 
-  if (w.task == Task::inference) {
+  if (w.task == Task::gbdt) {
+    // Gradient-boosted trees hold the training data twice: the float32 input and the
+    // quantised histogram matrix with gradient pairs (XGBoost hist). A rough rule, split
+    // evenly over the devices; documented in docs/methodology.md#gradient-boosted-trees.
+    const double data = w.dataset_bytes ? w.dataset_bytes->value : w.tokens * w.bytes_per_token;
+    memory.activations = Bytes(k_gbdt_working_set_factor * data / device_count);
+    note(explain, "activations", "working set = 2 × dataset bytes / devices", "dataset " + number(data) + " bytes",
+         memory.activations);
+  } else if (w.task == Task::inference) {
     const double bits = bits_per_weight(w.weight_format);
     const double quantized = quantizes_linear_only(w.weight_format) ? w.parameters.linear : n;
     memory.weights = Bytes((quantized * bits / 8 + (n - quantized) * 2) / mp);

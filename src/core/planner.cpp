@@ -20,6 +20,11 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
   const int unit_limit = offering.max_units.value_or(max_devices);
   for (int units = 1; units <= unit_limit && units * offering.devices_per_unit <= max_devices; units *= 2) {
     const int devices = units * offering.devices_per_unit;
+    if (workload.task == Task::gbdt) {
+      // One machine: the data is split over its devices; no distributed boosting.
+      if (units == 1) plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
+      continue;
+    }
     if (workload.task == Task::inference) {
       // Tensor parallel within a unit (1, 2, 4, ... devices), the rest as replicas.
       for (int tensor = 1; tensor <= offering.devices_per_unit && devices % tensor == 0; tensor *= 2) {
@@ -51,6 +56,14 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
   if (plan.strategy.offload != Offload::none && plan.offering != nullptr && plan.offering->host_memory) {
     const int devices_per_unit = std::min(plan.device_count, plan.offering->devices_per_unit);
     estimate.host_fits = estimate.memory.host * devices_per_unit <= *plan.offering->host_memory;
+  }
+  if (!workload.is_timed()) {
+    // gbdt: no time model; the cost is that of one hour, which is what ranks the plans.
+    if (plan.offering != nullptr) {
+      estimate.price_per_unit_hour = hourly_price_per_unit(*plan.offering, cost_settings);
+      if (estimate.price_per_unit_hour) estimate.cost = run_cost(*estimate.price_per_unit_hour, plan.units, Seconds(3600));
+    }
+    return estimate;
   }
   const std::optional<double> peak = peak_flops_per_s(*plan.device, workload);
   if (!peak) {

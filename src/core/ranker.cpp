@@ -3,6 +3,7 @@
 #include <mlsize/architecture.hpp>
 #include <mlsize/compute.hpp>
 #include <mlsize/planner.hpp>
+#include <mlsize/rule_fields.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -43,19 +44,22 @@ double balanced_score(const PlanEstimate& estimate, const Minima& minima) {
 int compare_plans(const PlanEstimate& a, const PlanEstimate& b, Objective objective, const Minima& minima) {
   const double cost_a = a.cost ? a.cost->value : 0.0;
   const double cost_b = b.cost ? b.cost->value : 0.0;
+  // Rules scale the objective: a preferred plan (score 2) counts at half its cost or time.
+  const double score_a = a.rule_score;
+  const double score_b = b.rule_score;
   int primary = 0;
   int secondary = 0;
   switch (objective) {
     case Objective::cost:
-      primary = compare_values(cost_a, cost_b);
+      primary = compare_values(cost_a / score_a, cost_b / score_b);
       secondary = compare_values(a.time.value, b.time.value);
       break;
     case Objective::time:
-      primary = compare_values(a.time.value, b.time.value);
+      primary = compare_values(a.time.value / score_a, b.time.value / score_b);
       secondary = compare_values(cost_a, cost_b);
       break;
     case Objective::balanced:
-      primary = compare_values(balanced_score(a, minima), balanced_score(b, minima));
+      primary = compare_values(balanced_score(a, minima) / score_a, balanced_score(b, minima) / score_b);
       secondary = compare_values(cost_a, cost_b);
       break;
   }
@@ -93,23 +97,56 @@ struct OfferingOutcome {
   std::optional<Rejection> rejection;
 };
 
+// Applies the rules to each plan: drops the excluded ones (keeping the first exclusion),
+// records score and notes on the rest.
+std::vector<PlanEstimate> apply_rules(const Workload& workload, std::vector<PlanEstimate> plans, const RuleSet& rules,
+                                      std::optional<RuleMessage>& first_exclusion) {
+  FieldValues values;
+  RuleOutcome outcome;
+  std::vector<PlanEstimate> kept;
+  kept.reserve(plans.size());
+  for (PlanEstimate& plan : plans) {
+    fill_rule_fields(values, workload, plan.plan.device, plan.plan.offering, &plan);
+    rules.evaluate(values, outcome);
+    if (outcome.excluded()) {
+      if (!first_exclusion) first_exclusion = outcome.exclusions.front();
+      continue;
+    }
+    plan.rule_score = outcome.score;
+    plan.rule_notes = outcome.scored;
+    plan.rule_notes.insert(plan.rule_notes.end(), outcome.advice.begin(), outcome.advice.end());
+    kept.push_back(std::move(plan));
+  }
+  return kept;
+}
+
 OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offering,
-                                  const Device& device, const RecommendSettings& settings, std::size_t& evaluated,
+                                  const Device& device, const RecommendSettings& settings,
+                                  const std::optional<Recompute>& recompute, std::size_t& evaluated,
                                   std::optional<PlanEstimate>& fastest_fitting) {
   OfferingOutcome outcome{&offering, &device, {}, std::nullopt};
   auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
-    outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest)};
+    outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}};
     return outcome;
   };
-  if (!peak_flops_per_s(device, workload)) return reject(RejectionReason::precision, std::nullopt);
+  if (workload.is_timed() && !peak_flops_per_s(device, workload)) return reject(RejectionReason::precision, std::nullopt);
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
 
   std::vector<PlanEstimate> all;
   for (const Plan& plan : candidate_plans(workload, offering, device, settings.max_devices)) {
+    if (recompute && plan.strategy.recompute != *recompute) continue;  // decided by a `set` rule
     all.push_back(estimate_plan(workload, plan, settings.cost));
   }
   evaluated += all.size();
+  if (settings.rules != nullptr) {
+    std::optional<RuleMessage> exclusion;
+    all = apply_rules(workload, std::move(all), *settings.rules, exclusion);
+    if (all.empty()) {
+      outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, *exclusion};
+      return outcome;
+    }
+  }
   std::vector<PlanEstimate> fitting;
   std::copy_if(all.begin(), all.end(), std::back_inserter(fitting), [](const auto& e) { return e.fits; });
   if (fitting.empty()) return reject(RejectionReason::memory, best_of(all, lower_memory_fraction));
@@ -126,12 +163,12 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
     keep(candidates, [&](const PlanEstimate& e) { return e.time <= session; });
     if (candidates.empty()) return reject(RejectionReason::session_limit, best_of(fitting, faster));
   }
-  if (workload.deadline) {
+  if (workload.deadline && workload.is_timed()) {
     const std::vector<PlanEstimate> before = candidates;
     keep(candidates, [&](const PlanEstimate& e) { return e.time <= *workload.deadline; });
     if (candidates.empty()) return reject(RejectionReason::deadline, best_of(before, faster));
   }
-  if (workload.budget) {
+  if (workload.budget && workload.is_timed()) {
     const std::vector<PlanEstimate> before = candidates;
     keep(candidates, [&](const PlanEstimate& e) { return *e.cost <= *workload.budget; });
     if (candidates.empty()) return reject(RejectionReason::budget, best_of(before, cheaper));
@@ -148,13 +185,23 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   report.objective = settings.objective;
   report.max_devices = settings.max_devices;
 
+  // `set` rules decide planner defaults from the workload alone.
+  std::optional<Recompute> recompute;
+  if (settings.rules != nullptr) {
+    const RuleSettings decided = settings.rules->settings(rule_field_values(workload));
+    recompute = decided.recompute;
+    if (decided.recompute_rule != nullptr) {
+      report.advice.push_back({decided.recompute_rule, "recomputation set to " +
+                                                           std::string(to_string(*decided.recompute)) + " by this rule"});
+    }
+  }
   std::vector<OfferingOutcome> outcomes;
   outcomes.reserve(catalog.offerings().size());
   for (const Offering& offering : catalog.offerings()) {
     const Device* device = catalog.find_device(offering.device_id);
     if (device == nullptr) continue;  // Catalog::check_references() reports these
-    outcomes.push_back(evaluate_offering(workload, offering, *device, settings,
-                                         report.plans_evaluated, report.fastest_fitting));
+    outcomes.push_back(evaluate_offering(workload, offering, *device, settings, recompute, report.plans_evaluated,
+                                         report.fastest_fitting));
   }
 
   Minima minima{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
@@ -178,6 +225,13 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   std::sort(report.rejected.begin(), report.rejected.end(), [](const Rejection& a, const Rejection& b) {
     return std::tie(a.reason, a.offering->id) < std::tie(b.reason, b.offering->id);
   });
+  for (const PlanEstimate& e : report.recommendations) {
+    for (const RuleMessage& note : e.rule_notes) {
+      const bool seen = std::any_of(report.advice.begin(), report.advice.end(),
+                                    [&](const RuleMessage& m) { return m.rule == note.rule; });
+      if (!seen) report.advice.push_back(note);
+    }
+  }
   return report;
 }
 
@@ -202,6 +256,7 @@ std::string_view to_string(RejectionReason reason) {
     case RejectionReason::precision: return "precision";
     case RejectionReason::no_capacity: return "no_capacity";
     case RejectionReason::no_price: return "no_price";
+    case RejectionReason::rule: return "rule";
     case RejectionReason::memory: return "memory";
     case RejectionReason::session_limit: return "session_limit";
     case RejectionReason::deadline: return "deadline";

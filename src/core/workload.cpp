@@ -9,7 +9,7 @@ namespace mlsize {
 namespace {
 
 // Names are listed in enum order, so an enum value indexes its name.
-constexpr std::array<std::string_view, 5> k_task_names{"pretrain", "finetune", "lora", "qlora", "inference"};
+constexpr std::array<std::string_view, 6> k_task_names{"pretrain", "finetune", "lora", "qlora", "inference", "gbdt"};
 constexpr std::array<std::string_view, 5> k_precision_names{"bf16-mixed", "fp16-mixed", "fp32", "bf16",
                                                             "fp8-mixed"};
 constexpr std::array<std::string_view, 7> k_optimizer_names{"adamw",     "adam",      "sgd", "sgd-momentum",

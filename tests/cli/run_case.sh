@@ -1,13 +1,22 @@
 #!/bin/sh
 # Runs one CLI golden case: CASE/args holds the arguments (one per line, run from CASE),
 # CASE/expected_stdout, CASE/expected_stderr and CASE/expected_rc hold what must come back.
-# With UPDATE_GOLDEN=1 the expected files are rewritten from the actual output.
+# An optional CASE/env holds NAME=VALUE lines to export; @CASE_DIR@ in a value is the case's
+# absolute path. With UPDATE_GOLDEN=1 the expected files are rewritten from the actual output.
 set -u
 binary=$1
 case_dir=$2
 cd "$case_dir" || exit 2
-actual_stdout=$(mktemp) actual_stderr=$(mktemp)
-trap 'rm -f "$actual_stdout" "$actual_stderr"' EXIT
+actual_stdout=$(mktemp) actual_stderr=$(mktemp) empty_config=$(mktemp -d)
+trap 'rm -f "$actual_stdout" "$actual_stderr"; rmdir "$empty_config"' EXIT
+# The developer's own overlays (catalog.d, MLSIZE_CATALOG) must never change the output.
+export XDG_CONFIG_HOME="$empty_config"
+unset MLSIZE_CATALOG
+if [ -f env ]; then
+  while IFS= read -r line || [ -n "$line" ]; do
+    [ -n "$line" ] && export "$(printf '%s' "$line" | sed "s|@CASE_DIR@|$PWD|g")"
+  done < env
+fi
 # One argument per line, so arguments may contain spaces.
 set --
 while IFS= read -r line || [ -n "$line" ]; do set -- "$@" "$line"; done < args

@@ -1,0 +1,56 @@
+#include <mlsize/cost.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace mlsize;
+
+namespace {
+
+Offering cloud_offering(std::string provider) {
+  Offering offering;
+  offering.id = provider + "-x";
+  offering.provider = std::move(provider);
+  offering.kind = OfferingKind::cloud;
+  offering.price_per_hour = Usd(10.0);
+  offering.spot_price_per_hour = Usd(4.0);
+  return offering;
+}
+
+}  // namespace
+
+TEST_CASE("hourly_price_per_unit uses the on-demand or spot price", "[cost]") {
+  CostSettings settings;
+  CHECK(hourly_price_per_unit(cloud_offering("aws"), settings)->value == 10.0);
+  settings.pricing = Pricing::spot;
+  CHECK(hourly_price_per_unit(cloud_offering("aws"), settings)->value == 4.0);
+}
+
+TEST_CASE("a price factor scales the on-demand and spot prices of its provider only", "[cost][price_factor]") {
+  CostSettings settings;
+  settings.price_factors["aws"] = 0.8;
+  CHECK(hourly_price_per_unit(cloud_offering("aws"), settings)->value == Approx(8.0));
+  CHECK(hourly_price_per_unit(cloud_offering("gcp"), settings)->value == 10.0);
+  settings.pricing = Pricing::spot;
+  CHECK(hourly_price_per_unit(cloud_offering("aws"), settings)->value == Approx(3.2));
+  CHECK(hourly_price_per_unit(cloud_offering("gcp"), settings)->value == 4.0);
+}
+
+TEST_CASE("a price factor keeps a missing price missing", "[cost][price_factor]") {
+  CostSettings settings;
+  settings.pricing = Pricing::spot;
+  settings.price_factors["aws"] = 0.5;
+  Offering offering = cloud_offering("aws");
+  offering.spot_price_per_hour.reset();
+  CHECK_FALSE(hourly_price_per_unit(offering, settings).has_value());
+}
+
+TEST_CASE("a price factor does not change on-premise amortisation", "[cost][price_factor]") {
+  Offering offering;
+  offering.provider = "on-prem";
+  offering.kind = OfferingKind::on_prem;
+  offering.purchase_price = Usd(3.0 * 365.0 * 24.0);  // $1 per hour over 3 years
+  offering.power_w = 1000.0;                          // 1 kWh per hour at $0.15
+  CostSettings settings;
+  settings.price_factors["on-prem"] = 0.5;
+  CHECK(hourly_price_per_unit(offering, settings)->value == Approx(1.15));
+}
