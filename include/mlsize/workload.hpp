@@ -17,6 +17,8 @@ enum class Precision { bf16_mixed, fp16_mixed, fp32, bf16, fp8_mixed };
 enum class Optimizer { adamw, adam, sgd, sgd_momentum, adam_8bit, adafactor, lion };
 enum class Recompute { none, selective, full };
 enum class Attention { flash, standard };
+// Budget profile (--profile): startup (free tiers and spot first), team (cloud), enterprise (on-premise).
+enum class Profile { none, startup, team, enterprise };
 
 // How inference weights are stored; bits per weight in docs/methodology.md#weight-formats.
 enum class WeightFormat { bf16, fp16, fp32, fp8, int8, int4, nf4, gptq, awq, q8_0, q6_k, q5_k_m, q4_k_m, q4_0, q3_k_m, q2_k };
@@ -62,6 +64,7 @@ struct Workload {
 
   std::optional<Usd> budget;
   std::optional<Seconds> deadline;
+  Profile profile = Profile::none;
 
   // Training of a neural network (gbdt is classical machine learning, inference is serving).
   bool is_training() const { return task != Task::inference && task != Task::gbdt; }
@@ -91,6 +94,7 @@ std::string_view to_string(Recompute recompute);
 std::string_view to_string(Attention attention);
 std::string_view to_string(WeightFormat format);
 std::string_view to_string(KvFormat format);
+std::string_view to_string(Profile profile);
 
 std::optional<Task> parse_task(std::string_view text);
 std::optional<Precision> parse_precision(std::string_view text);
@@ -99,6 +103,7 @@ std::optional<Recompute> parse_recompute(std::string_view text);
 std::optional<Attention> parse_attention(std::string_view text);
 std::optional<WeightFormat> parse_weight_format(std::string_view text);
 std::optional<KvFormat> parse_kv_format(std::string_view text);
+std::optional<Profile> parse_profile(std::string_view text);
 // "q,v" or "all-linear" or "attention"; nothing when a name is unknown.
 std::optional<unsigned> parse_lora_targets(std::string_view text);
 
@@ -109,5 +114,6 @@ std::span<const std::string_view> recompute_names();
 std::span<const std::string_view> attention_names();
 std::span<const std::string_view> weight_format_names();
 std::span<const std::string_view> kv_format_names();
+std::span<const std::string_view> profile_names();
 
 }  // namespace mlsize

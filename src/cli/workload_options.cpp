@@ -72,6 +72,8 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--budget", options.budget, "Most money to spend, e.g. 20k, $1.5M");
   command.add_option("--deadline", options.deadline, "Longest run time, e.g. 36h, 7d, 2w");
   command.add_option("--pricing", options.pricing, "on-demand | spot (default on-demand)");
+  command.add_option("--profile", options.profile,
+                     "Budget profile for the rules: none | startup | team | enterprise (default none)");
   add_catalog_options(command, options.catalog_files, options.no_user_catalog);
   command.add_option("--price-factor", options.price_factors,
                      "PROVIDER=FACTOR: multiply that provider's cloud prices, e.g. aws=0.8; repeatable");
@@ -167,6 +169,7 @@ void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool req
 Workload build_workload(const WorkloadOptions& options, bool require_data) {
   Workload workload;
   workload.task = parse_choice<Task>(options.task, "--task", parse_task, task_names());
+  workload.profile = parse_choice<Profile>(options.profile, "--profile", parse_profile, profile_names());
   resolve_model(options, workload);
   workload.precision = parse_choice<Precision>(options.precision, "--precision", parse_precision, precision_names());
   workload.optimizer = parse_choice<Optimizer>(options.optimizer, "--optimizer", parse_optimizer, optimizer_names());

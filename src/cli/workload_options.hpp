@@ -41,6 +41,7 @@ struct WorkloadOptions {
   std::optional<std::string> budget;
   std::optional<std::string> deadline;
   std::string pricing = "on-demand";
+  std::string profile = "none";
   std::vector<std::string> catalog_files;
   bool no_user_catalog = false;             // skip catalog.d and MLSIZE_CATALOG
   std::vector<std::string> price_factors;   // PROVIDER=FACTOR

@@ -47,6 +47,7 @@ std::vector<FieldSpec> make_fields() {
       number("workload.sequence_length", U::count, "tokens per training sequence"),
       number("workload.micro_batch", U::count, "sequences per device per forward pass"),
       text("workload.model_family", "the model's family (config model_type: llama, mistral, gpt2, ...); missing if unknown"),
+      text("workload.profile", "budget profile (--profile): none, startup, team, enterprise", names_of(profile_names())),
       number("workload.model_states_bytes", U::bytes,
              "weights + gradients + optimizer states of the whole model, unsharded, in bytes "
              "(pretrain and finetune only; missing otherwise)"),
@@ -108,6 +109,7 @@ void fill_workload(FieldValues& v, const Workload& w) {
   put(v, F::workload_sequence_length, w.sequence_length);
   put(v, F::workload_micro_batch, w.micro_batch);
   if (!w.model.family.empty()) put(v, F::workload_model_family, w.model.family);
+  put(v, F::workload_profile, to_string(w.profile));
   if (w.task == Task::pretrain || w.task == Task::finetune) {
     const StateBytesPerParam bytes = state_bytes_per_param(w.precision, w.optimizer, w.model.hidden);
     put(v, F::workload_model_states_bytes, w.parameters.total * (bytes.weights + bytes.gradients + bytes.optimizer()));

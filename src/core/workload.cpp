@@ -20,6 +20,7 @@ constexpr std::array<std::string_view, 16> k_weight_format_names{
     "bf16", "fp16", "fp32", "fp8", "int8", "int4", "nf4", "gptq", "awq",
     "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "q3_k_m", "q2_k"};
 constexpr std::array<std::string_view, 5> k_kv_format_names{"bf16", "fp16", "fp8", "int8", "int4"};
+constexpr std::array<std::string_view, 4> k_profile_names{"none", "startup", "team", "enterprise"};
 
 template <class Enum, std::size_t N>
 std::optional<Enum> parse_name(const std::array<std::string_view, N>& names, std::string_view text) {
@@ -108,6 +109,7 @@ std::string_view to_string(Recompute recompute) { return name_of(k_recompute_nam
 std::string_view to_string(Attention attention) { return name_of(k_attention_names, attention); }
 std::string_view to_string(WeightFormat format) { return name_of(k_weight_format_names, format); }
 std::string_view to_string(KvFormat format) { return name_of(k_kv_format_names, format); }
+std::string_view to_string(Profile profile) { return name_of(k_profile_names, profile); }
 
 std::optional<Task> parse_task(std::string_view text) { return parse_name<Task>(k_task_names, text); }
 std::optional<Precision> parse_precision(std::string_view text) {
@@ -126,6 +128,7 @@ std::optional<WeightFormat> parse_weight_format(std::string_view text) {
   return parse_name<WeightFormat>(k_weight_format_names, text);
 }
 std::optional<KvFormat> parse_kv_format(std::string_view text) { return parse_name<KvFormat>(k_kv_format_names, text); }
+std::optional<Profile> parse_profile(std::string_view text) { return parse_name<Profile>(k_profile_names, text); }
 
 std::optional<unsigned> parse_lora_targets(std::string_view text) {
   if (text == "all-linear") return k_lora_all_linear;
@@ -157,5 +160,6 @@ std::span<const std::string_view> recompute_names() { return k_recompute_names; 
 std::span<const std::string_view> attention_names() { return k_attention_names; }
 std::span<const std::string_view> weight_format_names() { return k_weight_format_names; }
 std::span<const std::string_view> kv_format_names() { return k_kv_format_names; }
+std::span<const std::string_view> profile_names() { return k_profile_names; }
 
 }  // namespace mlsize
