@@ -16,6 +16,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::string did_you_mean(std::string_view text, std::span<const std::string> candidates);
 std::string did_you_mean(std::string_view text, std::span<const std::string_view> candidates);
 
+// `"text"`: a name as messages quote it.
+std::string in_quotes(std::string_view text);
+
 // "a, b, c": the accepted names, for messages.
 std::string join_names(std::span<const std::string_view> names);
 

@@ -74,8 +74,6 @@ class SourceText {
   std::vector<std::string_view> m_lines;
 };
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
-
 // No catalogue quantity comes near this; larger values are typos and would overflow later sums.
 constexpr double k_max_number = 1e18;
 
@@ -91,7 +89,7 @@ class FieldReader {
       const YAML::Node& key = entry.first;
       if (!key.IsScalar()) source.fail(key.Mark(), "field names in " + m_what + " must be plain words");
       const std::string& name = key.Scalar();
-      if (!seen.insert(name).second) source.fail(key.Mark(), "duplicate field " + quoted(name) + " in " + m_what);
+      if (!seen.insert(name).second) source.fail(key.Mark(), "duplicate field " + in_quotes(name) + " in " + m_what);
       m_key_marks.emplace(name, key.Mark());
       bool known = false;
       for (std::string_view candidate : allowed) known = known || candidate == name;
@@ -100,7 +98,7 @@ class FieldReader {
         std::string hint =
             name == "<<" ? "YAML merge keys (<<) are not supported; write the fields out" : did_you_mean(name, allowed);
         if (hint.empty()) hint = "accepted fields: " + join_names(allowed);
-        source.fail(key.Mark(), "unknown field " + quoted(name) + " in " + m_what, hint);
+        source.fail(key.Mark(), "unknown field " + in_quotes(name) + " in " + m_what, hint);
       }
     }
   }
@@ -109,7 +107,7 @@ class FieldReader {
   YAML::Node node(std::string_view key) const { return m_node[std::string(key)]; }
 
   std::string required_string(std::string_view key) const {
-    if (!has(key)) m_source.fail(m_node.Mark(), m_what + " lacks the required field " + quoted(key));
+    if (!has(key)) m_source.fail(m_node.Mark(), m_what + " lacks the required field " + in_quotes(key));
     return string_value(key);
   }
 
@@ -121,7 +119,7 @@ class FieldReader {
   }
 
   double required_positive(std::string_view key) const {
-    if (!has(key)) m_source.fail(m_node.Mark(), m_what + " lacks the required field " + quoted(key));
+    if (!has(key)) m_source.fail(m_node.Mark(), m_what + " lacks the required field " + in_quotes(key));
     return positive_value(key);
   }
 
@@ -145,8 +143,8 @@ class FieldReader {
   [[noreturn]] void fail_value(std::string_view key, std::string_view problem, std::string_view accepted) const {
     const YAML::Node value = node(key);
     m_source.fail(value_mark(key),
-                  "field " + quoted(key) + " of " + m_what + " " + std::string(problem) + " (got " +
-                      (value.IsScalar() ? quoted(value.Scalar()) : kind_of(value)) + ")",
+                  "field " + in_quotes(key) + " of " + m_what + " " + std::string(problem) + " (got " +
+                      (value.IsScalar() ? in_quotes(value.Scalar()) : kind_of(value)) + ")",
                   "expected " + std::string(accepted));
   }
 
@@ -244,7 +242,7 @@ bool valid_date(std::string_view date) {
 std::string describe(const YAML::Node& node, std::string_view noun) {
   if (node.IsMap()) {
     const YAML::Node id = node["id"];
-    if (id && id.IsScalar() && valid_id(id.Scalar())) return std::string(noun) + " " + quoted(id.Scalar());
+    if (id && id.IsScalar() && valid_id(id.Scalar())) return std::string(noun) + " " + in_quotes(id.Scalar());
   }
   return (noun.front() == 'o' ? "an " : "a ") + std::string(noun);
 }
@@ -266,8 +264,8 @@ Enum read_enum(const FieldReader& fields, std::string_view key, const std::array
   }
   std::string hint = did_you_mean(text, names);
   fields.source().fail(fields.node(key).Mark(),
-                       "field " + quoted(key) + " of " + fields.what() + " must be one of " + join_names(names) + " (got " +
-                           quoted(text) + ")",
+                       "field " + in_quotes(key) + " of " + fields.what() + " must be one of " + join_names(names) + " (got " +
+                           in_quotes(text) + ")",
                        hint);
 }
 
@@ -293,7 +291,7 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
     if (!aliases.IsSequence()) named.fail_value("aliases", "must be a list of ids", "a list such as [a100-80gb]");
     for (const YAML::Node& alias : aliases) {
       if (!alias.IsScalar() || !valid_id(alias.Scalar())) {
-        source.fail(alias.Mark(), "alias of device " + quoted(device.id) + " is not a valid id",
+        source.fail(alias.Mark(), "alias of device " + in_quotes(device.id) + " is not a valid id",
                     "lowercase letters, digits, '-', '.', '_', starting with a letter or digit");
       }
       device.aliases.push_back(alias.Scalar());
@@ -304,19 +302,19 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
   device.vendor = named.required_string("vendor");
   if (auto gb = named.optional_positive("memory_gb")) device.memory = Bytes(*gb * k_giga);
   if (device.kind != DeviceKind::cpu && !device.memory) {
-    source.fail(node.Mark(), "device " + quoted(device.id) + " lacks the required field \"memory_gb\"",
+    source.fail(node.Mark(), "device " + in_quotes(device.id) + " lacks the required field \"memory_gb\"",
                 "only cpu devices may omit memory_gb (their memory is the offering's host_memory_gib)");
   }
   if (auto gbs = named.optional_positive("memory_bandwidth_gbs")) device.memory_bandwidth_bytes_per_s = *gbs * k_giga;
   if (named.has("peak_tflops")) {
-    const FieldReader peak(source, named.node("peak_tflops"), "peak_tflops of device " + quoted(device.id),
+    const FieldReader peak(source, named.node("peak_tflops"), "peak_tflops of device " + in_quotes(device.id),
                            k_dtype_fields);
     for (std::size_t i = 0; i < k_dtype_fields.size(); ++i) {
       if (auto tflops = peak.optional_positive(k_dtype_fields[i])) device.peak_flops_per_s[i] = *tflops * 1e12;
     }
   }
   if (named.has("interconnect")) {
-    const FieldReader link(source, named.node("interconnect"), "interconnect of device " + quoted(device.id),
+    const FieldReader link(source, named.node("interconnect"), "interconnect of device " + in_quotes(device.id),
                            k_interconnect_fields);
     device.interconnect = Interconnect{link.required_string("kind"), link.required_positive("bandwidth_gbs") * k_giga};
   }
@@ -343,7 +341,7 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   offering.name = named.required_string("name");
   offering.device_id = named.required_string("device");
   if (!named.has("devices_per_unit")) {
-    source.fail(node.Mark(), "offering " + quoted(offering.id) + " lacks the required field \"devices_per_unit\"");
+    source.fail(node.Mark(), "offering " + in_quotes(offering.id) + " lacks the required field \"devices_per_unit\"");
   }
   offering.devices_per_unit = *named.optional_count("devices_per_unit");
   offering.vcpus = named.optional_count("vcpus");
@@ -355,17 +353,17 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   if (auto price = named.optional_positive("purchase_price_usd")) offering.purchase_price = Usd(*price);
   offering.power_w = named.optional_positive("power_w");
   if (named.has("limits")) {
-    const FieldReader limits(source, named.node("limits"), "limits of offering " + quoted(offering.id), k_limit_fields);
+    const FieldReader limits(source, named.node("limits"), "limits of offering " + in_quotes(offering.id), k_limit_fields);
     offering.limits.session_hours = limits.optional_positive("session_hours");
     offering.limits.weekly_hours = limits.optional_positive("weekly_hours");
     offering.limits.note = limits.optional_string("note");
   }
   if (offering.kind == OfferingKind::on_prem && !offering.purchase_price) {
-    source.fail(node.Mark(), "on-prem offering " + quoted(offering.id) + " lacks \"purchase_price_usd\"",
+    source.fail(node.Mark(), "on-prem offering " + in_quotes(offering.id) + " lacks \"purchase_price_usd\"",
                 "on-premise hardware is costed from its purchase price and power draw");
   }
   if (offering.kind != OfferingKind::on_prem && !offering.price_per_hour) {
-    source.fail(node.Mark(), "offering " + quoted(offering.id) + " lacks \"price_per_hour_usd\"",
+    source.fail(node.Mark(), "offering " + in_quotes(offering.id) + " lacks \"price_per_hour_usd\"",
                 "cloud offerings need an on-demand price per unit-hour; free tiers use 0");
   }
   read_provenance(named, offering.source, offering.as_of);
@@ -379,12 +377,12 @@ template <class Entry, class Reader>
 void read_list(Catalog& catalog, const FieldReader& top, std::string_view key, Reader read) {
   const SourceText& source = top.source();
   const YAML::Node list = top.node(key);
-  if (!list.IsSequence()) source.fail(top.value_mark(key), quoted(key) + " must be a list");
+  if (!list.IsSequence()) source.fail(top.value_mark(key), in_quotes(key) + " must be a list");
   std::set<std::string, std::less<>> ids;
   for (const YAML::Node& item : list) {
     Entry entry = read(source, item);
     if (!ids.insert(entry.id).second) {
-      source.fail(item.Mark(), "duplicate id " + quoted(entry.id) + " in " + std::string(key),
+      source.fail(item.Mark(), "duplicate id " + in_quotes(entry.id) + " in " + std::string(key),
                   "ids are unique within a file; a later file overrides an earlier one by id");
     }
     catalog.put(std::move(entry));
@@ -405,28 +403,12 @@ void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view
     throw error;
   }
   const SourceText source(text, source_name);
-  // A second document would be silently ignored by YAML::Load, and YAML::LoadAll can
-  // loop allocating without end on malformed input (found by fuzz/fuzz_catalog), so
-  // markers of a further document are found in the text before parsing the first.
-  if (const std::optional<int> line = second_document_line(text)) {
-    YAML::Mark mark;
-    mark.line = *line - 1;
-    source.fail(mark, "the catalogue file holds more than one YAML document",
-                "remove the \"---\" separator or put each document in its own file");
-  }
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::DeepRecursion& failure) {
-    source.fail(failure.mark, "invalid YAML: nested too deeply", "catalogue entries need only a few levels of nesting");
-  } catch (const YAML::Exception& failure) {
-    source.fail(failure.mark, "invalid YAML: " + failure.msg);
-  }
-  if (!root || root.IsNull()) {
-    source.fail(YAML::Mark::null_mark(),
-                has_content(text) ? "the catalogue file is not a YAML mapping" : "catalogue file is empty",
-                "expected a mapping with \"devices:\" and/or \"offerings:\"");
-  }
+  // One document only, found in the text: yaml-cpp's LoadAll can allocate without end
+  // on malformed input (found by fuzz/fuzz_catalog; see yaml_documents.hpp).
+  const YAML::Node root = load_one_document(
+      text, "catalogue", "catalogue entries need only a few levels of nesting",
+      "expected a mapping with \"devices:\" and/or \"offerings:\"",
+      [&](const YAML::Mark& mark, std::string message, std::string hint) { source.fail(mark, message, hint); });
   const FieldReader top(source, root, "the catalogue file", k_top_level_fields);
   // Staged so that a file with an error adds nothing.
   Catalog staged = catalog;

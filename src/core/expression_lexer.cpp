@@ -1,5 +1,7 @@
 #include "expression_lexer.hpp"
 
+#include <mlsize/text_distance.hpp>
+
 #include <array>
 #include <utility>
 
@@ -9,16 +11,6 @@ namespace {
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-// Appended piece by piece: `"\"" + std::string(text) + "\""` trips GCC 12's false -Wrestrict.
-std::string quoted(std::string_view text) {
-  std::string result;
-  result.reserve(text.size() + 2);
-  result += '"';
-  result += text;
-  result += '"';
-  return result;
-}
 
 std::string hex(unsigned char byte) {
   constexpr std::string_view k_digits = "0123456789abcdef";
@@ -78,7 +70,7 @@ void ExpressionLexer::advance() {
     if (c == '\'') hint = "strings are written in double quotes";
     const auto byte = static_cast<unsigned char>(c);
     std::string shown = byte >= 0x20 && byte < 0x7f ? std::string(1, c) : "\\x" + hex(byte);
-    fail(at, "unexpected character " + quoted(shown), hint);
+    fail(at, "unexpected character " + in_quotes(shown), hint);
   }
   m_token.text = m_text.substr(at, end - at);
   m_next = end;
@@ -90,7 +82,7 @@ std::string ExpressionLexer::found() const {
   const bool cut = text.size() > 40;
   if (cut) text = text.substr(0, 40);
   const std::string shown = std::string(text) + (cut ? "..." : "");
-  return m_token.kind == TokenKind::string ? "the string " + shown : quoted(shown);
+  return m_token.kind == TokenKind::string ? "the string " + shown : in_quotes(shown);
 }
 
 void ExpressionLexer::fail(std::size_t offset, std::string message, std::string hint) const {

@@ -1,5 +1,6 @@
 #include "expression_literal.hpp"
 
+#include <mlsize/text_distance.hpp>
 #include <mlsize/error.hpp>
 #include <mlsize/quantity.hpp>
 
@@ -22,14 +23,6 @@ bool contains(const std::array<std::string_view, N>& list, std::string_view text
   return std::find(list.begin(), list.end(), text) != list.end();
 }
 
-std::string quoted(std::string_view text) {
-  std::string result;
-  result += '"';
-  result += text;
-  result += '"';
-  return result;
-}
-
 std::string lowercase(std::string_view text) {
   std::string result(text);
   for (char& c : result) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -46,17 +39,17 @@ NumberLiteral parse_number(std::string_view text) {
     const char* end = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(begin, end, number, std::chars_format::general);
     if (ec != std::errc() || !std::isfinite(number)) {
-      throw LiteralError{0, quoted(text) + " is not a number", "examples: 0.9, 8, 7B, 100GB, $5k, 48h"};
+      throw LiteralError{0, in_quotes(text) + " is not a number", "examples: 0.9, 8, 7B, 100GB, $5k, 48h"};
     }
     const std::string_view suffix(ptr, static_cast<std::size_t>(end - ptr));
     if (suffix.empty()) {
-      if (number > 1e21) throw LiteralError{0, quoted(text) + " is too large", "at most 1e21"};
+      if (number > 1e21) throw LiteralError{0, in_quotes(text) + " is too large", "at most 1e21"};
       return {number, LiteralUnit::plain};
     }
     if (contains(k_count_suffixes, suffix)) return {parse_count(text), LiteralUnit::count};
     if (contains(k_duration_suffixes, suffix)) return {parse_duration(text).value, LiteralUnit::seconds};
     if (contains(k_byte_suffixes, lowercase(suffix))) return {parse_bytes(text).value, LiteralUnit::bytes};
-    throw LiteralError{static_cast<std::size_t>(ptr - begin), "unknown unit " + quoted(suffix) + " in " + quoted(text),
+    throw LiteralError{static_cast<std::size_t>(ptr - begin), "unknown unit " + in_quotes(suffix) + " in " + in_quotes(text),
                        "numbers take a count suffix (7B, 350M), a size (100GB, 1.5TiB), money ($5k) or a duration "
                        "(48h, 7d)"};
   } catch (const Error& error) {

@@ -22,16 +22,6 @@ using expression_literal::unit_examples;
 // Longer lines are cut in error locations (as in the catalogue loader).
 constexpr std::size_t k_max_line_text = 200;
 
-// Appended piece by piece: `"\"" + std::string(text) + "\""` trips GCC 12's false -Wrestrict.
-std::string quoted(std::string_view text) {
-  std::string result;
-  result.reserve(text.size() + 2);
-  result += '"';
-  result += text;
-  result += '"';
-  return result;
-}
-
 char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 std::string lowercase(std::string_view text) {
@@ -238,7 +228,7 @@ class ExpressionParser {
         hint = did_you_mean(token.text, m_fields.names());
         if (hint.empty()) hint = "the fields are listed in docs/rules.md#fields";
       }
-      fail(token.offset, "unknown field " + quoted(token.text), hint);
+      fail(token.offset, "unknown field " + in_quotes(token.text), hint);
     }
     advance();
     Node result;
@@ -328,7 +318,7 @@ class ExpressionParser {
       for (std::uint32_t side : {left, right}) {
         if (node(side).type != ValueType::number) {
           fail(op.offset,
-               quoted(op.text) + " compares numbers, but " + source(side) + " is " +
+               in_quotes(op.text) + " compares numbers, but " + source(side) + " is " +
                    std::string(describe(node(side).type)),
                "use ==, != or in [...] for strings and booleans");
         }
@@ -388,7 +378,7 @@ class ExpressionParser {
     std::string names;
     for (const std::string& value : spec.values) names += (names.empty() ? "" : ", ") + value;
     hint = hint.empty() ? "one of: " + names : hint + " (one of: " + names + ")";
-    fail(left_is_field ? at : span(literal).begin, spec.name + " is never " + quoted(text), hint);
+    fail(left_is_field ? at : span(literal).begin, spec.name + " is never " + in_quotes(text), hint);
   }
 
   // --- literals ---

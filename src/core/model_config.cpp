@@ -21,14 +21,6 @@ using Json = nlohmann::json;
 // Longer lines are cut in error messages.
 constexpr std::size_t k_max_line_text = 200;
 
-// Appended piece by piece: `"\"" + std::string(text)` trips GCC 12's false -Wrestrict.
-std::string in_quotes(std::string_view text) {
-  std::string result(1, '"');
-  result += text;
-  result += '"';
-  return result;
-}
-
 bool contains(std::span<const std::string_view> names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }

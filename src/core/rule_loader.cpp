@@ -25,15 +25,6 @@ namespace {
 // Longer lines are cut in error messages (as in the catalogue loader).
 constexpr std::size_t k_max_line_text = 200;
 
-// Appended piece by piece: `"\"" + std::string(text) + "\""` trips GCC 12's false -Wrestrict.
-std::string quoted(std::string_view text) {
-  std::string result;
-  result.reserve(text.size() + 2);
-  result += '"';
-  result += text;
-  result += '"';
-  return result;
-}
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 // The file being loaded: positions to line:column, and the offending line.
@@ -159,12 +150,12 @@ class Fields {
       const YAML::Node& key = entry.first;
       if (!key.IsScalar()) source.fail(key.Mark(), "field names in " + m_what + " must be plain words");
       const std::string& name = key.Scalar();
-      if (!seen.insert(name).second) source.fail(key.Mark(), "duplicate field " + quoted(name) + " in " + m_what);
+      if (!seen.insert(name).second) source.fail(key.Mark(), "duplicate field " + in_quotes(name) + " in " + m_what);
       m_key_marks.emplace(name, key.Mark());
       if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
         std::string hint = did_you_mean(name, allowed);
         if (hint.empty()) hint = "accepted fields: " + join_names(allowed);
-        source.fail(key.Mark(), "unknown field " + quoted(name) + " in " + m_what, hint);
+        source.fail(key.Mark(), "unknown field " + in_quotes(name) + " in " + m_what, hint);
       }
     }
   }
@@ -181,14 +172,14 @@ class Fields {
   }
 
   void require(std::string_view key) const {
-    if (!has(key)) m_source.fail(m_node.Mark(), m_what + " lacks the required field " + quoted(key));
+    if (!has(key)) m_source.fail(m_node.Mark(), m_what + " lacks the required field " + in_quotes(key));
   }
 
   // A non-empty one-line-or-more text.
   std::string text(std::string_view key) const {
     const YAML::Node value = node(key);
     if (!value.IsScalar() || value.Scalar().empty()) {
-      m_source.fail(value_mark(key), "field " + quoted(key) + " of " + m_what + " must be a non-empty text",
+      m_source.fail(value_mark(key), "field " + in_quotes(key) + " of " + m_what + " must be a non-empty text",
                     value.IsSequence() || value.IsMap()
                         ? "put the text in quotes when it starts with [ or {"
                         : "");
@@ -222,8 +213,8 @@ Enum read_enum(const Fields& fields, std::string_view key, std::span<const std::
   const auto found = std::find(names.begin(), names.end(), text);
   if (found != names.end()) return static_cast<Enum>(found - names.begin());
   fields.fail_value(key,
-                    "field " + quoted(key) + " of " + fields.what() + " must be one of " + join_names(names) +
-                        " (got " + quoted(text) + ")",
+                    "field " + in_quotes(key) + " of " + fields.what() + " must be one of " + join_names(names) +
+                        " (got " + in_quotes(text) + ")",
                     did_you_mean(text, names));
 }
 
@@ -241,7 +232,7 @@ double read_factor(const Fields& fields) {
   if (consumed != text.size() || !(number > 1.0) || !(number <= k_max_rule_factor)) {
     fields.fail_value("factor",
                       "field \"factor\" of " + fields.what() + " must be a number greater than 1 and at most 1000 (got " +
-                          quoted(text) + ")",
+                          in_quotes(text) + ")",
                       "prefer multiplies the score by the factor and penalize divides it: 2 doubles or halves it");
   }
   return number;
@@ -271,7 +262,7 @@ void check_action_keys(const RuleSource& source, const Fields& fields, RuleActio
   for (const Only& entry : only) {
     if (fields.has(entry.key) && !entry.allowed) {
       source.fail(fields.key_mark(entry.key),
-                  "field " + quoted(entry.key) + " is only for " + std::string(entry.which) + ", and " + fields.what() +
+                  "field " + in_quotes(entry.key) + " is only for " + std::string(entry.which) + ", and " + fields.what() +
                       (action == RuleAction::exclude || action == RuleAction::advise ? " is an " : " is a ") +
                       std::string(to_string(action)) + " rule");
     }
@@ -286,7 +277,7 @@ void read_set(const RuleSource& source, const Fields& fields, Rule& rule) {
   for (std::size_t id : rule.when.fields()) {
     const std::string& name = rule_fields()[id].name;
     if (name.rfind("workload.", 0) != 0) {
-      fields.fail_value("when", "the condition of a set rule may only read workload fields (got " + quoted(name) + ")",
+      fields.fail_value("when", "the condition of a set rule may only read workload fields (got " + in_quotes(name) + ")",
                         "set rules choose planner defaults before any device or plan exists");
     }
   }
@@ -295,14 +286,14 @@ void read_set(const RuleSource& source, const Fields& fields, Rule& rule) {
 Rule read_rule(const RuleSource& source, const YAML::Node& node) {
   std::string what = "a rule";
   if (node.IsMap() && node["id"] && node["id"].IsScalar() && valid_id(node["id"].Scalar())) {
-    what = "rule " + quoted(node["id"].Scalar());
+    what = "rule " + in_quotes(node["id"].Scalar());
   }
   const Fields fields(source, node, what, k_rule_keys);
   Rule rule;
   fields.require("id");
   rule.id = fields.text("id");
   if (!valid_id(rule.id)) {
-    fields.fail_value("id", "rule id " + quoted(rule.id) + " is not valid",
+    fields.fail_value("id", "rule id " + in_quotes(rule.id) + " is not valid",
                       "lowercase letters, digits, '-', '.', '_', starting with a letter or digit");
   }
   fields.require("description");
@@ -353,23 +344,9 @@ void RuleSet::load_yaml(std::string_view text, std::string_view source_name) {
   const RuleSource source(text, source_name);
   // One document only, found in the text: yaml-cpp's LoadAll can allocate without end
   // on malformed input (see yaml_documents.hpp).
-  if (const std::optional<int> line = second_document_line(text)) {
-    YAML::Mark mark;
-    mark.line = *line - 1;
-    source.fail(mark, "the rules file holds more than one YAML document",
-                "remove the \"---\" separator or put each document in its own file");
-  }
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::DeepRecursion& failure) {
-    source.fail(failure.mark, "invalid YAML: nested too deeply", "rules need only a few levels of nesting");
-  } catch (const YAML::Exception& failure) {
-    source.fail(failure.mark, "invalid YAML: " + failure.msg);
-  }
-  if (!root || root.IsNull()) {
-    source.fail(YAML::Mark::null_mark(), "rules file is empty", "expected a mapping with \"rules:\"");
-  }
+  const YAML::Node root = load_one_document(
+      text, "rules", "rules need only a few levels of nesting", "expected a mapping with \"rules:\"",
+      [&](const YAML::Mark& mark, std::string message, std::string hint) { source.fail(mark, message, hint); });
   const Fields top(source, root, "the rules file", k_top_level_keys);
   top.require("rules");
   const YAML::Node list = top.node("rules");
@@ -381,7 +358,7 @@ void RuleSet::load_yaml(std::string_view text, std::string_view source_name) {
   for (const YAML::Node& item : list) {
     Rule rule = read_rule(source, item);
     if (!ids.insert(rule.id).second) {
-      source.fail(item["id"].Mark(), "duplicate rule id " + quoted(rule.id) + " in this file",
+      source.fail(item["id"].Mark(), "duplicate rule id " + in_quotes(rule.id) + " in this file",
                   "ids are unique within a file; a later file overrides an earlier one by id");
     }
     const auto existing =

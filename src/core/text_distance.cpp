@@ -56,4 +56,14 @@ std::string join_names(std::span<const std::string_view> names) {
   return result;
 }
 
+// Appended piece by piece: `"\"" + std::string(text) + "\""` trips GCC 12's false -Wrestrict.
+std::string in_quotes(std::string_view text) {
+  std::string result;
+  result.reserve(text.size() + 2);
+  result += '"';
+  result += text;
+  result += '"';
+  return result;
+}
+
 }  // namespace mlsize
