@@ -85,8 +85,10 @@ class RuleSet {
   // What the exclude/prefer/penalize/require/advise rules do to one plan; `values` from
   // fill_rule_fields. Pointers into this set stay valid until the next load_yaml.
   RuleOutcome evaluate(const FieldValues& values) const;
-  // The same into `outcome` (cleared first), reusing its memory across plans.
-  void evaluate(const FieldValues& values, RuleOutcome& outcome) const;
+  // The same into `outcome` (cleared first), reusing its memory across plans. With
+  // `render_messages` false the messages stay empty: the planner judges thousands of
+  // plans and renders messages only for the ones it shows.
+  void evaluate(const FieldValues& values, RuleOutcome& outcome, bool render_messages = true) const;
 
   // The planner defaults of the `set` rules whose condition holds (workload fields only;
   // the last matching rule in order wins).

@@ -283,8 +283,11 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
   const double n = w.parameters.total;
   const double mp = st.model_parallel();
   const double dp = st.data_parallel(device_count);
-  const std::string layout = "t=" + number(st.tensor_parallel) + ", p=" + number(st.pipeline_parallel) +
-                             ", dp=" + number(dp) + ", ZeRO-" + number(st.zero_stage);
+  // Explanations are built only when asked for: this runs for every candidate plan.
+  const std::string layout = explain == nullptr ? std::string()
+                                                : "t=" + number(st.tensor_parallel) + ", p=" +
+                                                      number(st.pipeline_parallel) + ", dp=" + number(dp) +
+                                                      ", ZeRO-" + number(st.zero_stage);
   MemoryBreakdown memory;
 
   if (w.task == Task::gbdt) {
@@ -293,18 +296,18 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
     // evenly over the devices; documented in docs/methodology.md#gradient-boosted-trees.
     const double data = w.dataset_bytes ? w.dataset_bytes->value : w.tokens * w.bytes_per_token;
     memory.activations = Bytes(k_gbdt_working_set_factor * data / device_count);
-    note(explain, "activations", "working set = 2 × dataset bytes / devices", "dataset " + number(data) + " bytes",
+    if (explain != nullptr) note(explain, "activations", "working set = 2 × dataset bytes / devices", "dataset " + number(data) + " bytes",
          memory.activations);
   } else if (w.task == Task::inference) {
     const double bits = bits_per_weight(w.weight_format);
     const double quantized = quantizes_linear_only(w.weight_format) ? w.parameters.linear : n;
     memory.weights = Bytes((quantized * bits / 8 + (n - quantized) * 2) / mp);
-    note(explain, "weights", "(quantised params × bits/8 + other params × 2) / (t·p)",
+    if (explain != nullptr) note(explain, "weights", "(quantised params × bits/8 + other params × 2) / (t·p)",
          "quantised " + number(quantized) + ", bits " + number(bits) + ", other " + number(n - quantized) + ", " +
              layout,
          memory.weights);
     memory.kv_cache = kv_cache_bytes(w, st);
-    note(explain, "kv_cache",
+    if (explain != nullptr) note(explain, "kv_cache",
          m.mla ? "L/p × (kv_lora_rank + qk_rope_head_dim) × context × batch × bytes"
                : "2 × L/p × max(1, kv_heads/t) × head_dim × context × batch × bytes",
          "L " + number(m.layers) + ", kv_heads " + number(m.kv_heads) + ", head_dim " + number(m.head_dim) +
@@ -312,7 +315,7 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
              number(bytes_per_kv_value(w.kv_format)) + (m.sliding_window ? ", window " + number(*m.sliding_window) : ""),
          memory.kv_cache);
     memory.activations = inference_activation_bytes(w, st);
-    note(explain, "activations", "context × batch × 2 × (2h + (q + 2·kv + ffn)/t) + 4 × batch × V",
+    if (explain != nullptr) note(explain, "activations", "context × batch × 2 × (2h + (q + 2·kv + ffn)/t) + 4 × batch × V",
          "h " + number(m.hidden) + ", ffn " + number(m.intermediate) + ", V " + number(m.vocab), memory.activations);
   } else if (w.is_adapter_tuning()) {
     const double adapters = lora_parameters(m, w.lora_rank, w.lora_targets);
@@ -333,16 +336,16 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
     memory.weights = Bytes(base_share + trained.weights);
     memory.gradients = Bytes(trained.gradients);
     memory.optimizer = Bytes(trained.optimizer);
-    note(explain, "weights",
+    if (explain != nullptr) note(explain, "weights",
          w.task == Task::qlora ? "frozen base (linear × 4.127/8 + rest × 2) + adapters × 2 (bf16)"
                                : "frozen base × bytes + adapters × 4 (fp32)",
          "base " + number(base) + " bytes, adapters " + number(adapters) + " (rank " + number(w.lora_rank) + "), " +
              layout,
          memory.weights);
-    note(explain, "gradients", "adapters × " + number(adapter_bytes.gradients) + " (only adapters are trained)",
+    if (explain != nullptr) note(explain, "gradients", "adapters × " + number(adapter_bytes.gradients) + " (only adapters are trained)",
          "adapters " + number(adapters),
          memory.gradients);
-    note(explain, "optimizer", "adapters × optimizer bytes", "bytes/param " + number(adapter_bytes.optimizer()),
+    if (explain != nullptr) note(explain, "optimizer", "adapters × optimizer bytes", "bytes/param " + number(adapter_bytes.optimizer()),
          memory.optimizer);
   } else {
     const StateBytesPerParam per_param = state_bytes_per_param(w.precision, w.optimizer, m.hidden);
@@ -351,12 +354,14 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
     memory.weights = Bytes(states.weights);
     memory.gradients = Bytes(states.gradients);
     memory.optimizer = Bytes(states.optimizer);
-    const std::string params = "N " + number(n) + (experts > 0 ? " (routed experts " + number(experts) + ")" : "");
-    note(explain, "weights", "N × " + number(per_param.weights) + " / (t·p) [/ dp at ZeRO-3]", params + ", " + layout,
+    const std::string params =
+        explain == nullptr ? std::string()
+                           : "N " + number(n) + (experts > 0 ? " (routed experts " + number(experts) + ")" : "");
+    if (explain != nullptr) note(explain, "weights", "N × " + number(per_param.weights) + " / (t·p) [/ dp at ZeRO-3]", params + ", " + layout,
          memory.weights);
-    note(explain, "gradients", "N × " + number(per_param.gradients) + " / (t·p) [/ dp at ZeRO-2+]",
+    if (explain != nullptr) note(explain, "gradients", "N × " + number(per_param.gradients) + " / (t·p) [/ dp at ZeRO-2+]",
          params + ", " + layout, memory.gradients);
-    note(explain, "optimizer",
+    if (explain != nullptr) note(explain, "optimizer",
          "N × (" + number(per_param.master) + " master + " + number(per_param.states) +
              " states) / (t·p) [/ dp at ZeRO-1+]",
          params + ", " + layout, memory.optimizer);
@@ -364,7 +369,7 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
 
   if (w.is_training()) {
     memory.activations = training_activation_bytes(w, st);
-    note(explain, "activations",
+    if (explain != nullptr) note(explain, "activations",
          st.recompute == Recompute::full ? "2sbh × L (+ one layer live) + sbh + 4sbh(1 + V/h)/t"
                                          : "Σ layers sbh-terms (Korthikanti Table 2, GQA/gated/MoE/flash) + sbh + "
                                            "4sbh(1 + V/h)/t",
@@ -385,14 +390,14 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
       memory.host += memory.weights - resident;
       memory.weights = resident;
     }
-    note(explain, "host", "offloaded optimizer states (and parameters) per device", "offload " +
+    if (explain != nullptr) note(explain, "host", "offloaded optimizer states (and parameters) per device", "offload " +
                                                                                       std::string(to_string(st.offload)),
          memory.host);
   }
 
   const Bytes margin = (memory.activations + memory.kv_cache) * w.allocator_margin;
   memory.overhead = w.overhead + margin;
-  note(explain, "overhead", "framework overhead + allocator margin × (activations + kv_cache)",
+  if (explain != nullptr) note(explain, "overhead", "framework overhead + allocator margin × (activations + kv_cache)",
        "overhead " + number(w.overhead.value) + " bytes, margin " + number(w.allocator_margin), memory.overhead);
   return memory;
 }

@@ -107,17 +107,26 @@ std::vector<PlanEstimate> apply_rules(const Workload& workload, std::vector<Plan
   kept.reserve(plans.size());
   for (PlanEstimate& plan : plans) {
     fill_rule_fields(values, workload, plan.plan.device, plan.plan.offering, &plan);
-    rules.evaluate(values, outcome);
+    rules.evaluate(values, outcome, false);  // messages only for what is shown (note_rules)
     if (outcome.excluded()) {
-      if (!first_exclusion) first_exclusion = outcome.exclusions.front();
+      if (!first_exclusion) {
+        rules.evaluate(values, outcome, true);
+        first_exclusion = outcome.exclusions.front();
+      }
       continue;
     }
     plan.rule_score = outcome.score;
-    plan.rule_notes = outcome.scored;
-    plan.rule_notes.insert(plan.rule_notes.end(), outcome.advice.begin(), outcome.advice.end());
     kept.push_back(std::move(plan));
   }
   return kept;
+}
+
+// The messages of the prefer, penalize and advise rules that fired on a shown plan.
+void note_rules(const Workload& workload, PlanEstimate& plan, const RuleSet& rules) {
+  const FieldValues values = rule_field_values(workload, plan.plan.device, plan.plan.offering, &plan);
+  const RuleOutcome outcome = rules.evaluate(values);
+  plan.rule_notes = outcome.scored;
+  plan.rule_notes.insert(plan.rule_notes.end(), outcome.advice.begin(), outcome.advice.end());
 }
 
 OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offering,
@@ -222,6 +231,9 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     }
   }
   std::sort(report.recommendations.begin(), report.recommendations.end(), ranks_before);
+  if (settings.rules != nullptr) {
+    for (PlanEstimate& e : report.recommendations) note_rules(workload, e, *settings.rules);
+  }
   std::sort(report.rejected.begin(), report.rejected.end(), [](const Rejection& a, const Rejection& b) {
     return std::tie(a.reason, a.offering->id) < std::tie(b.reason, b.offering->id);
   });

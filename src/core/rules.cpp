@@ -35,24 +35,25 @@ RuleOutcome RuleSet::evaluate(const FieldValues& values) const {
   return outcome;
 }
 
-void RuleSet::evaluate(const FieldValues& values, RuleOutcome& outcome) const {
+void RuleSet::evaluate(const FieldValues& values, RuleOutcome& outcome, bool render_messages) const {
   outcome.clear();
+  const auto message = [&](const Rule& rule) { return render_messages ? rule.message.render(values) : std::string(); };
   for (const Rule& rule : m_rules) {
     if (rule.action == RuleAction::set || !rule.when.evaluate(values)) continue;
     switch (rule.action) {
-      case RuleAction::exclude: outcome.exclusions.push_back({&rule, rule.message.render(values)}); break;
+      case RuleAction::exclude: outcome.exclusions.push_back({&rule, message(rule)}); break;
       case RuleAction::require:
-        if (!rule.require.evaluate(values)) outcome.exclusions.push_back({&rule, rule.message.render(values)});
+        if (!rule.require.evaluate(values)) outcome.exclusions.push_back({&rule, message(rule)});
         break;
       case RuleAction::prefer:
         outcome.score *= rule.factor;
-        outcome.scored.push_back({&rule, rule.message.render(values)});
+        outcome.scored.push_back({&rule, message(rule)});
         break;
       case RuleAction::penalize:
         outcome.score /= rule.factor;
-        outcome.scored.push_back({&rule, rule.message.render(values)});
+        outcome.scored.push_back({&rule, message(rule)});
         break;
-      case RuleAction::advise: outcome.advice.push_back({&rule, rule.message.render(values)}); break;
+      case RuleAction::advise: outcome.advice.push_back({&rule, message(rule)}); break;
       case RuleAction::set: break;
     }
   }
