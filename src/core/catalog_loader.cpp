@@ -4,6 +4,7 @@
 #include <mlsize/text_distance.hpp>
 #include <mlsize/utf8.hpp>
 
+#include "identifier.hpp"
 #include "yaml_documents.hpp"
 
 #include <yaml-cpp/depthguard.h>
@@ -212,16 +213,6 @@ class FieldReader {
   std::map<std::string, YAML::Mark, std::less<>> m_key_marks;
 };
 
-bool valid_id(std::string_view id) {
-  if (id.empty() || id.size() > 128) return false;
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  if (!alnum(id.front())) return false;
-  for (char c : id) {
-    if (!alnum(c) && c != '-' && c != '.' && c != '_') return false;
-  }
-  return true;
-}
-
 bool valid_date(std::string_view date) {
   if (date.size() != 10 || date[4] != '-' || date[7] != '-') return false;
   for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u}) {
@@ -242,14 +233,14 @@ bool valid_date(std::string_view date) {
 std::string describe(const YAML::Node& node, std::string_view noun) {
   if (node.IsMap()) {
     const YAML::Node id = node["id"];
-    if (id && id.IsScalar() && valid_id(id.Scalar())) return std::string(noun) + " " + in_quotes(id.Scalar());
+    if (id && id.IsScalar() && is_valid_id(id.Scalar())) return std::string(noun) + " " + in_quotes(id.Scalar());
   }
   return (noun.front() == 'o' ? "an " : "a ") + std::string(noun);
 }
 
 std::string read_id(const FieldReader& fields) {
   std::string id = fields.required_string("id");
-  if (!valid_id(id)) {
+  if (!is_valid_id(id)) {
     fields.fail_value("id", "is not a valid id",
                       "lowercase letters, digits, '-', '.', '_', starting with a letter or digit");
   }
@@ -290,7 +281,7 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
     const YAML::Node aliases = named.node("aliases");
     if (!aliases.IsSequence()) named.fail_value("aliases", "must be a list of ids", "a list such as [a100-80gb]");
     for (const YAML::Node& alias : aliases) {
-      if (!alias.IsScalar() || !valid_id(alias.Scalar())) {
+      if (!alias.IsScalar() || !is_valid_id(alias.Scalar())) {
         source.fail(alias.Mark(), "alias of device " + in_quotes(device.id) + " is not a valid id",
                     "lowercase letters, digits, '-', '.', '_', starting with a letter or digit");
       }

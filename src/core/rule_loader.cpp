@@ -5,6 +5,7 @@
 #include <mlsize/rules.hpp>
 #include <mlsize/text_distance.hpp>
 
+#include "identifier.hpp"
 #include "yaml_documents.hpp"
 
 #include <yaml-cpp/depthguard.h>
@@ -200,13 +201,6 @@ class Fields {
   std::map<std::string, YAML::Mark, std::less<>> m_key_marks;
 };
 
-bool valid_id(std::string_view id) {
-  if (id.empty() || id.size() > 128) return false;
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  if (!alnum(id.front())) return false;
-  return std::all_of(id.begin(), id.end(), [&](char c) { return alnum(c) || c == '-' || c == '.' || c == '_'; });
-}
-
 template <class Enum>
 Enum read_enum(const Fields& fields, std::string_view key, std::span<const std::string_view> names) {
   const std::string text = fields.text(key);
@@ -285,14 +279,14 @@ void read_set(const RuleSource& source, const Fields& fields, Rule& rule) {
 
 Rule read_rule(const RuleSource& source, const YAML::Node& node) {
   std::string what = "a rule";
-  if (node.IsMap() && node["id"] && node["id"].IsScalar() && valid_id(node["id"].Scalar())) {
+  if (node.IsMap() && node["id"] && node["id"].IsScalar() && is_valid_id(node["id"].Scalar())) {
     what = "rule " + in_quotes(node["id"].Scalar());
   }
   const Fields fields(source, node, what, k_rule_keys);
   Rule rule;
   fields.require("id");
   rule.id = fields.text("id");
-  if (!valid_id(rule.id)) {
+  if (!is_valid_id(rule.id)) {
     fields.fail_value("id", "rule id " + in_quotes(rule.id) + " is not valid",
                       "lowercase letters, digits, '-', '.', '_', starting with a letter or digit");
   }
