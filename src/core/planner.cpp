@@ -69,8 +69,10 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
   if (!peak) {
     const std::string dtype = workload.task == Task::inference ? std::string("bf16 or fp16")
                                                                : std::string(to_string(compute_dtype(workload.precision)));
+    const bool fp16 = plan.device->peak(DType::fp16).has_value() && workload.precision != Precision::fp16_mixed;
     throw Error(ErrorKind::usage, "device \"" + plan.device->id + "\" has no " + dtype + " throughput in the catalogue",
-                "choose another --precision or device");
+                fp16 ? "it trains with --precision fp16-mixed (with loss scaling), or choose another device"
+                     : "choose another --precision or device");
   }
   estimate.peak_flops_per_s = *peak;
   const double active = workload.parameters.active;
