@@ -44,6 +44,22 @@ struct Device {
 
 enum class OfferingKind { cloud, on_prem, free_tier };
 
+// How a provider bills: in steps of `granularity_seconds`, at least `minimum_seconds` per
+// unit. The default (1 s, no minimum) charges exactly the hours used.
+struct Billing {
+  double granularity_seconds = 1.0;
+  double minimum_seconds = 0.0;
+};
+
+// Facts about a provider that hold for all its offerings.
+struct Provider {
+  std::string id;
+  Billing billing;
+  std::string source;
+  std::string as_of;
+  SourceLocation defined_at;
+};
+
 struct FreeTierLimits {
   std::optional<double> session_hours;
   std::optional<double> weekly_hours;
@@ -66,6 +82,8 @@ struct Offering {
   std::optional<Usd> purchase_price;        // on-premise
   std::optional<double> power_w;            // on-premise wall power
   FreeTierLimits limits;
+  std::optional<double> network_gbps;       // inter-node network per unit, Gbit/s (multi-node topology)
+  Billing billing;                          // from the provider's entry (Catalog::check_references)
   std::string source;
   std::string as_of;
   SourceLocation defined_at;
@@ -76,19 +94,25 @@ class Catalog {
  public:
   void put(Device device);
   void put(Offering offering);
+  void put(Provider provider);
 
   // By id, or else by one of the devices' aliases.
   const Device* find_device(std::string_view id) const;
   const Offering* find_offering(std::string_view id) const;
   const std::vector<Device>& devices() const { return m_devices; }
   const std::vector<Offering>& offerings() const { return m_offerings; }
+  const std::vector<Provider>& providers() const { return m_providers; }
+  const Provider* find_provider(std::string_view id) const;
 
-  // Throws Error (input) when an offering names a device that does not exist.
-  void check_references() const;
+  // Throws Error (input) when an offering names a device that does not exist; gives each
+  // offering its provider's billing. Call after the last file is loaded.
+  void check_references();
 
  private:
   std::vector<Device> m_devices;
   std::vector<Offering> m_offerings;
+  std::vector<Provider> m_providers;
+  std::map<std::string, std::size_t, std::less<>> m_provider_index;
   std::map<std::string, std::size_t, std::less<>> m_device_index;
   std::map<std::string, std::size_t, std::less<>> m_device_alias_index;
   std::map<std::string, std::size_t, std::less<>> m_offering_index;

@@ -27,7 +27,11 @@ struct CostSettings {
 // Nothing when the offering has no price of the requested kind (e.g. no spot price).
 std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSettings& settings);
 
-// price per unit-hour × units × hours.
-Usd run_cost(Usd price_per_unit_hour, int units, Seconds duration);
+// price per unit-hour × units × billed hours, where the duration is rounded up to the
+// billing step and raised to the minimum charge.
+Usd run_cost(Usd price_per_unit_hour, int units, Seconds duration, const Billing& billing = {});
+
+// The duration a provider charges for a run of `duration`.
+Seconds billed_duration(Seconds duration, const Billing& billing);
 
 }  // namespace mlsize

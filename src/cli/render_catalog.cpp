@@ -104,6 +104,9 @@ Json offering_json(const Offering& offering) {
   json["max_units"] = optional_json(offering.max_units, [](int count) { return count; });
   json["purchase_price_usd"] = optional_json(offering.purchase_price, usd);
   json["power_w"] = optional_json(offering.power_w, plain);
+  json["network_gbps"] = optional_json(offering.network_gbps, plain);
+  json["billing"] = {{"granularity_seconds", offering.billing.granularity_seconds},
+                     {"minimum_seconds", offering.billing.minimum_seconds}};
   json["limits"] = {{"session_hours", optional_json(offering.limits.session_hours, plain)},
                     {"weekly_hours", optional_json(offering.limits.weekly_hours, plain)},
                     {"note", offering.limits.note.empty() ? Json(nullptr) : Json(offering.limits.note)}};
@@ -252,6 +255,7 @@ void emit_offering(YAML::Emitter& out, const Offering& offering) {
   yaml_number(out, "max_units", offering.max_units, whole_number);
   yaml_number(out, "purchase_price_usd", offering.purchase_price, usd);
   yaml_number(out, "power_w", offering.power_w, plain);
+  yaml_number(out, "network_gbps", offering.network_gbps, plain);
   const FreeTierLimits& limits = offering.limits;
   if (limits.session_hours || limits.weekly_hours || !limits.note.empty()) {
     out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;

@@ -88,6 +88,7 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                         {"kind", to_string(offering.kind)},
                         {"units", plan.units},
                         {"devices_per_unit", offering.devices_per_unit},
+                        {"network_gbps", offering.network_gbps ? Json(*offering.network_gbps) : Json(nullptr)},
                         {"as_of", offering.as_of}};
   } else {
     json["offering"] = nullptr;

@@ -28,6 +28,12 @@ void Catalog::put(Device device) {
   for (const std::string& alias : aliases) m_device_alias_index[alias] = index;
 }
 void Catalog::put(Offering offering) { put_entry(m_offerings, m_offering_index, std::move(offering)); }
+void Catalog::put(Provider provider) { put_entry(m_providers, m_provider_index, std::move(provider)); }
+
+const Provider* Catalog::find_provider(std::string_view id) const {
+  auto found = m_provider_index.find(id);
+  return found == m_provider_index.end() ? nullptr : &m_providers[found->second];
+}
 
 const Device* Catalog::find_device(std::string_view id) const {
   if (auto found = m_device_index.find(id); found != m_device_index.end()) return &m_devices[found->second];
@@ -40,7 +46,10 @@ const Offering* Catalog::find_offering(std::string_view id) const {
   return found == m_offering_index.end() ? nullptr : &m_offerings[found->second];
 }
 
-void Catalog::check_references() const {
+void Catalog::check_references() {
+  for (Offering& offering : m_offerings) {
+    if (const Provider* provider = find_provider(offering.provider)) offering.billing = provider->billing;
+  }
   std::vector<std::string> device_ids;
   device_ids.reserve(m_devices.size());
   for (const Device& device : m_devices) device_ids.push_back(device.id);

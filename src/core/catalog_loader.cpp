@@ -316,10 +316,10 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
   return device;
 }
 
-constexpr std::array<std::string_view, 17> k_offering_fields{
+constexpr std::array<std::string_view, 18> k_offering_fields{
     "id",     "provider",  "kind",               "name",    "device",  "devices_per_unit",
     "vcpus",  "host_memory_gib", "price_per_hour_usd", "spot_price_per_hour_usd", "region",
-    "max_units", "purchase_price_usd", "power_w", "limits", "source", "as_of"};
+    "max_units", "purchase_price_usd", "power_w", "limits", "network_gbps", "source", "as_of"};
 constexpr std::array<std::string_view, 3> k_offering_kinds{"cloud", "on-prem", "free-tier"};
 constexpr std::array<std::string_view, 3> k_limit_fields{"session_hours", "weekly_hours", "note"};
 
@@ -343,6 +343,7 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   offering.max_units = named.optional_count("max_units");
   if (auto price = named.optional_positive("purchase_price_usd")) offering.purchase_price = Usd(*price);
   offering.power_w = named.optional_positive("power_w");
+  offering.network_gbps = named.optional_positive("network_gbps");
   if (named.has("limits")) {
     const FieldReader limits(source, named.node("limits"), "limits of offering " + in_quotes(offering.id), k_limit_fields);
     offering.limits.session_hours = limits.optional_positive("session_hours");
@@ -362,7 +363,25 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   return offering;
 }
 
-constexpr std::array<std::string_view, 2> k_top_level_fields{"devices", "offerings"};
+constexpr std::array<std::string_view, 4> k_provider_fields{"id", "billing", "source", "as_of"};
+constexpr std::array<std::string_view, 2> k_billing_fields{"granularity_seconds", "minimum_seconds"};
+
+Provider read_provider(const SourceText& source, const YAML::Node& node) {
+  const FieldReader named(source, node, describe(node, "provider"), k_provider_fields);
+  Provider provider;
+  provider.id = read_id(named);
+  if (named.has("billing")) {
+    const FieldReader billing(source, named.node("billing"), "billing of provider " + in_quotes(provider.id),
+                              k_billing_fields);
+    provider.billing.granularity_seconds = billing.required_positive("granularity_seconds");
+    provider.billing.minimum_seconds = billing.optional_non_negative("minimum_seconds").value_or(0.0);
+  }
+  read_provenance(named, provider.source, provider.as_of);
+  provider.defined_at = source.location(node.Mark());
+  return provider;
+}
+
+constexpr std::array<std::string_view, 3> k_top_level_fields{"providers", "devices", "offerings"};
 
 template <class Entry, class Reader>
 void read_list(Catalog& catalog, const FieldReader& top, std::string_view key, Reader read) {
@@ -379,10 +398,6 @@ void read_list(Catalog& catalog, const FieldReader& top, std::string_view key, R
     catalog.put(std::move(entry));
   }
 }
-
-}  // namespace
-
-namespace {
 
 }  // namespace
 
@@ -403,6 +418,7 @@ void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view
   const FieldReader top(source, root, "the catalogue file", k_top_level_fields);
   // Staged so that a file with an error adds nothing.
   Catalog staged = catalog;
+  if (top.has("providers")) read_list<Provider>(staged, top, "providers", read_provider);
   if (top.has("devices")) read_list<Device>(staged, top, "devices", read_device);
   if (top.has("offerings")) read_list<Offering>(staged, top, "offerings", read_offering);
   catalog = std::move(staged);

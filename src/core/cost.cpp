@@ -1,5 +1,8 @@
 #include <mlsize/cost.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 namespace mlsize {
 
 std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSettings& settings) {
@@ -20,8 +23,14 @@ std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSet
   return price;
 }
 
-Usd run_cost(Usd price_per_unit_hour, int units, Seconds duration) {
-  return price_per_unit_hour * (units * duration.value / k_seconds_per_hour);
+Seconds billed_duration(Seconds duration, const Billing& billing) {
+  const double step = billing.granularity_seconds > 0 ? billing.granularity_seconds : 1.0;
+  const double rounded = std::ceil(duration.value / step) * step;
+  return Seconds(std::max(rounded, billing.minimum_seconds));
+}
+
+Usd run_cost(Usd price_per_unit_hour, int units, Seconds duration, const Billing& billing) {
+  return price_per_unit_hour * (units * billed_duration(duration, billing).value / k_seconds_per_hour);
 }
 
 }  // namespace mlsize

@@ -89,7 +89,7 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
   if (plan.offering != nullptr) {
     estimate.price_per_unit_hour = hourly_price_per_unit(*plan.offering, cost_settings);
     if (estimate.price_per_unit_hour) {
-      estimate.cost = run_cost(*estimate.price_per_unit_hour, plan.units, estimate.time);
+      estimate.cost = run_cost(*estimate.price_per_unit_hour, plan.units, estimate.time, plan.offering->billing);
     }
   }
   return estimate;

@@ -632,7 +632,7 @@ TEST_CASE("load_catalog_yaml rejects an alias bomb quickly without expanding it"
     for (int i = 0; i < 10; ++i) top += (i > 0 ? ", *a" : "*a") + std::to_string(level - 1);
     top += "]\n";
   }
-  check_load_error(top, "unknown field \"lol\" in the catalogue file", "accepted fields: devices, offerings",
+  check_load_error(top, "unknown field \"lol\" in the catalogue file", "accepted fields: providers, devices, offerings",
                    "test.yaml:1:1", "lol: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]");
   // Anchors inside the device list: the first item is not a mapping.
   check_load_error("devices:\n" + alias_bomb("  "), "a device must be a mapping of fields", "", "test.yaml:2:5",

@@ -1,3 +1,4 @@
+#include <mlsize/catalog_loader.hpp>
 #include <mlsize/cost.hpp>
 
 #include <catch2/catch.hpp>
@@ -53,4 +54,22 @@ TEST_CASE("a price factor does not change on-premise amortisation", "[cost][pric
   CostSettings settings;
   settings.price_factors["on-prem"] = 0.5;
   CHECK(hourly_price_per_unit(offering, settings)->value == Approx(1.15));
+}
+
+// AWS bills Linux instances per second with a 60-second minimum; Lambda per minute.
+TEST_CASE("billing rounds the run up to the provider's step and minimum", "[cost]") {
+  mlsize::Billing aws{1.0, 60.0};
+  CHECK(mlsize::billed_duration(mlsize::Seconds(10.5), aws).value == 60.0);
+  CHECK(mlsize::billed_duration(mlsize::Seconds(90.2), aws).value == 91.0);
+  mlsize::Billing lambda{60.0, 0.0};
+  CHECK(mlsize::billed_duration(mlsize::Seconds(61.0), lambda).value == 120.0);
+  CHECK(mlsize::run_cost(mlsize::Usd(36.0), 2, mlsize::Seconds(30.0), lambda).value == Approx(1.2));  // 2 units × 1 min
+  CHECK(mlsize::run_cost(mlsize::Usd(36.0), 2, mlsize::Seconds(30.0)).value == Approx(0.6));          // per second
+}
+
+TEST_CASE("offerings take their provider's billing when the catalogue is checked", "[cost][catalog]") {
+  const mlsize::Catalog catalog = mlsize::load_default_catalog();
+  CHECK(catalog.find_offering("aws-p4d.24xlarge")->billing.minimum_seconds == 60.0);
+  CHECK(catalog.find_offering("lambda-gpu_8x_h100_sxm5")->billing.granularity_seconds == 60.0);
+  CHECK(catalog.find_offering("aws-p4d.24xlarge")->network_gbps == 400.0);
 }
