@@ -75,6 +75,10 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--profile", options.profile,
                      "Budget profile for the rules: none | startup | team | enterprise (default none)");
   add_catalog_options(command, options.catalog_files, options.no_user_catalog);
+  command.add_option("--amortization-years", options.amortization_years,
+                     "Years over which on-premise hardware is written off (default 3)");
+  command.add_option("--electricity-price", options.electricity_price,
+                     "On-premise electricity price per kWh, e.g. 0.25 or $0.25 (default 0.15)");
   command.add_option("--price-factor", options.price_factors,
                      "PROVIDER=FACTOR: multiply that provider's cloud prices, e.g. aws=0.8; repeatable");
   command.add_option("--format", options.format, "table | json (default table)");
@@ -254,6 +258,14 @@ CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& 
     flag_error("--pricing", "\"" + options.pricing + "\" is not one of on-demand, spot");
   }
   for (const std::string& text : options.price_factors) add_price_factor(text, catalog, settings);
+  if (options.amortization_years) {
+    settings.amortization_years = parse_flag(
+        "--amortization-years", [&] { return parse_positive_number(*options.amortization_years, "a number of years"); });
+  }
+  if (options.electricity_price) {
+    settings.electricity_usd_per_kwh =
+        parse_flag("--electricity-price", [&] { return parse_money(*options.electricity_price).value; });
+  }
   return settings;
 }
 
