@@ -83,26 +83,12 @@ class FieldReader {
  public:
   FieldReader(const SourceText& source, const YAML::Node& node, std::string what,
               std::span<const std::string_view> allowed)
-      : m_source(source), m_node(node), m_what(std::move(what)) {
-    if (!node.IsMap()) source.fail(node.Mark(), m_what + " must be a mapping of fields");
-    std::set<std::string, std::less<>> seen;
-    for (const auto& entry : node) {
-      const YAML::Node& key = entry.first;
-      if (!key.IsScalar()) source.fail(key.Mark(), "field names in " + m_what + " must be plain words");
-      const std::string& name = key.Scalar();
-      if (!seen.insert(name).second) source.fail(key.Mark(), "duplicate field " + in_quotes(name) + " in " + m_what);
-      m_key_marks.emplace(name, key.Mark());
-      bool known = false;
-      for (std::string_view candidate : allowed) known = known || candidate == name;
-      if (!known) {
-        // yaml-cpp reads a merge key as a plain "<<" field; "did you mean" would offer "id".
-        std::string hint =
-            name == "<<" ? "YAML merge keys (<<) are not supported; write the fields out" : did_you_mean(name, allowed);
-        if (hint.empty()) hint = "accepted fields: " + join_names(allowed);
-        source.fail(key.Mark(), "unknown field " + in_quotes(name) + " in " + m_what, hint);
-      }
-    }
-  }
+      : m_source(source),
+        m_node(node),
+        m_what(std::move(what)),
+        m_key_marks(checked_keys(node, m_what, allowed, [&](const YAML::Mark& mark, std::string message, std::string hint) {
+          source.fail(mark, std::move(message), std::move(hint));
+        })) {}
 
   bool has(std::string_view key) const { return static_cast<bool>(m_node[std::string(key)]); }
   YAML::Node node(std::string_view key) const { return m_node[std::string(key)]; }

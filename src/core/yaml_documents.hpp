@@ -1,11 +1,17 @@
 #pragma once
-// Finding YAML document boundaries in text, without yaml-cpp's LoadAll: LoadAll can
-// loop allocating without end on malformed input (found by fuzz/fuzz_catalog).
+// YAML reading shared by the catalogue and rules loaders: document boundaries found in
+// the text (yaml-cpp's LoadAll can loop allocating without end on malformed input, found
+// by fuzz/fuzz_catalog), and the checked keys of a mapping.
+
+#include <mlsize/text_distance.hpp>
 
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +59,33 @@ YAML::Node load_one_document(std::string_view text, std::string_view kind, std::
          std::string(expected));
   }
   return root;
+}
+
+// The keys of mapping `node` (described as `what` in messages) with their marks. Refuses,
+// through `fail(mark, message, hint)` which must throw: a node that is not a mapping,
+// keys that are not plain scalars, duplicate keys and keys outside `allowed` (with a
+// did-you-mean, or the accepted list).
+template <class Fail>
+std::map<std::string, YAML::Mark, std::less<>> checked_keys(const YAML::Node& node, const std::string& what,
+                                                             std::span<const std::string_view> allowed, Fail fail) {
+  if (!node.IsMap()) fail(node.Mark(), what + " must be a mapping of fields", std::string());
+  std::map<std::string, YAML::Mark, std::less<>> marks;
+  for (const auto& entry : node) {
+    const YAML::Node& key = entry.first;
+    if (!key.IsScalar()) fail(key.Mark(), "field names in " + what + " must be plain words", std::string());
+    const std::string& name = key.Scalar();
+    if (!marks.emplace(name, key.Mark()).second) {
+      fail(key.Mark(), "duplicate field " + in_quotes(name) + " in " + what, std::string());
+    }
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      // yaml-cpp reads a merge key as a plain "<<" field; "did you mean" would offer "id".
+      std::string hint =
+          name == "<<" ? "YAML merge keys (<<) are not supported; write the fields out" : did_you_mean(name, allowed);
+      if (hint.empty()) hint = "accepted fields: " + join_names(allowed);
+      fail(key.Mark(), "unknown field " + in_quotes(name) + " in " + what, hint);
+    }
+  }
+  return marks;
 }
 
 }  // namespace mlsize
