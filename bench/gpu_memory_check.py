@@ -1,53 +1,44 @@
 #!/usr/bin/env python3
-"""Measure peak GPU memory and step time of real training steps and compare with mlsize.
+"""Measure peak GPU memory and step time of real training and inference; compare with mlsize.
 
-Trains small, randomly initialised Hugging Face models (GPT-2 small and a small Llama,
-built from config dicts in this file: nothing is downloaded) for a few AdamW steps on
-random tokens, for each combination of
+Two phases, so that the GPU machine needs no mlsize binary:
 
-    precision      fp32 | bf16-mixed (fp32 weights + torch.autocast(bfloat16))
-    checkpointing  off | on (model.gradient_checkpointing_enable())
-    attention      sdpa (~ mlsize --attention flash) | eager (~ mlsize --attention standard)
+    # on a machine with an NVIDIA GPU, PyTorch, transformers (and peft for the LoRA runs):
+    python3 bench/gpu_memory_check.py measure --json results.json
+    # anywhere with a built mlsize:
+    python3 bench/gpu_memory_check.py compare results.json --mlsize build/mlsize \
+        --device h200-sxm --out results.md
 
-and records torch.cuda.max_memory_allocated() and the mean step time. For each run it
-calls `mlsize estimate --model-config <the same config.json> ... --format json` and
-compares memory.per_device.total_bytes - overhead_bytes with the measured peak.
+Models are randomly initialised from config dicts in this file (nothing is downloaded):
+GPT-2 small (the real `gpt2` config), a small Llama (~156M, GQA, untied head) and
+TinyLlama-1.1B (the real TinyLlama/TinyLlama-1.1B config). Runs:
 
-Needs: one NVIDIA GPU, PyTorch, transformers; a built mlsize binary (--mlsize).
-Run from the repository root:
-
-    python3 bench/gpu_memory_check.py                 # all 16 runs, ~1-3 min on an H200
-    python3 bench/gpu_memory_check.py --quick         # 4 runs
-    python3 bench/gpu_memory_check.py --out results.md --device a100-80gb-sxm
+* train: AdamW steps on random tokens, precision fp32 | bf16-mixed (fp32 weights +
+  torch.autocast(bfloat16)), gradient checkpointing off | on, attention sdpa (~ mlsize
+  --attention flash) | eager (~ --attention standard).
+* lora: PEFT LoRA r=16 on q,k,v,o,gate,up,down of a bf16 base, under autocast.
+* infer: bf16 weights, one prefill of batch x context tokens with use_cache=True; the
+  KV cache is what stays allocated afterwards (logits_to_keep=1).
 
 What is and is not comparable (read before judging the error column):
 
 * max_memory_allocated counts only tensors allocated by PyTorch's caching allocator: no
   CUDA context, no cached-but-free blocks, no fragmentation. mlsize's fixed framework
-  overhead (--overhead, default 2 GiB) models exactly the missing part, so it is
-  subtracted from mlsize's total. (mlsize rejects --overhead 0, hence the subtraction.)
-* Model states. fp32: PyTorch keeps fp32 weights (4 B/param), fp32 grads (4) and AdamW
-  exp_avg + exp_avg_sq (8) = 16 B/param; mlsize fp32 is 4 + 4 + 0 + 8 = 16.
-  bf16-mixed: PyTorch AMP (autocast) keeps the weights and grads in fp32, so it is
-  4 + 4 + 8 = 16 B/param; mlsize's bf16-mixed is the ZeRO-paper split, 2 (bf16 weights)
-  + 2 (bf16 grads) + 12 (fp32 master + moments) = 16. The totals are comparable, the
-  per-term split is not.
-* Transients mlsize does not model and that max_memory_allocated does see: autocast's
-  cache of bf16 weight copies during the forward pass (~2 B/param under bf16-mixed),
-  the foreach AdamW step's temporary tensor lists, cuBLAS workspaces, and the loss
-  path (transformers upcasts logits to fp32 and shifts them before cross-entropy).
-* Activations: mlsize counts 16-bit activations (Korthikanti et al. 2022). Under fp32
-  PyTorch stores fp32 activations, so expect mlsize to under-estimate fp32 runs.
-* sdpa is PyTorch's scaled_dot_product_attention (flash or memory-efficient kernel;
-  fp32 inputs use the memory-efficient one): no s^2 scores are stored, as with mlsize's
-  --attention flash. eager stores the softmax output (and, for GPT-2, its dropout mask),
-  like --attention standard.
-* The measured peak is taken over steps 1-3 after reset_peak_memory_stats() before step
-  1; steps 2-3 run with the optimizer states allocated, so it is the steady-state peak.
-  Memory still allocated before the model is built (leftovers of the previous run) is
-  subtracted.
-* Step time: mean of steps 2 and 3 (torch.cuda.synchronize() around each). mlsize's
-  step time is `estimate --tokens b*s` at its default MFU (0.40) on --device.
+  overhead (--overhead, default 2 GiB) models exactly the missing part, so the compare
+  step subtracts it from mlsize's total.
+* Model states. fp32: 4 (weights) + 4 (grads) + 8 (AdamW moments) = 16 B/param, as in
+  mlsize. bf16-mixed: PyTorch AMP keeps fp32 weights and grads, 16 B/param; mlsize's
+  bf16-mixed is the ZeRO-paper split 2 + 2 + 12 = 16. Totals compare, the split does not.
+* Transients mlsize does not model: autocast's cache of bf16 weight copies (~2 B/param
+  under bf16-mixed), the foreach AdamW step's temporaries, cuBLAS workspaces, and the
+  loss path (transformers upcasts logits to fp32 before cross-entropy).
+* Activations: mlsize counts 16-bit activations (Korthikanti et al. 2022) and doubles
+  them for fp32.
+* The peak is taken over all steps after reset_peak_memory_stats(); steps 2.. run with
+  the optimizer states allocated, so it is the steady-state peak. Memory allocated
+  before the model was built is subtracted.
+* Step time: mean of steps 2.. (torch.cuda.synchronize() around each). mlsize's step
+  time is `estimate --tokens b*s` at its default MFU (0.40) on --device.
 """
 
 from __future__ import annotations
@@ -66,95 +57,114 @@ from pathlib import Path
 
 GIB = 2**30
 REPO_ROOT = Path(__file__).resolve().parent.parent
+LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
 
 
 def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--mlsize", default="build/mlsize",
-                   help="path to the mlsize binary (default build/mlsize; relative paths are "
-                        "tried from the current directory, then from the repository root)")
-    p.add_argument("--device", default="h200-sxm",
-                   help="mlsize catalogue device id passed to `estimate --device` (default h200-sxm)")
-    p.add_argument("--out", default="gpu_memory_results.md",
-                   help="markdown file to write the results to (default gpu_memory_results.md)")
-    p.add_argument("--batch", type=int, default=4, help="micro-batch b (default 4)")
-    p.add_argument("--gpt2-seq", type=int, default=1024, help="sequence length for GPT-2 (default 1024)")
-    p.add_argument("--llama-seq", type=int, default=2048, help="sequence length for Llama (default 2048)")
-    p.add_argument("--steps", type=int, default=3,
-                   help="training steps per run, >= 2; time is the mean of steps 2.. (default 3)")
-    p.add_argument("--models", default="gpt2,llama", help="comma list of gpt2, llama (default both)")
-    p.add_argument("--quick", action="store_true",
-                   help="fewer runs: bf16-mixed only, sdpa only, checkpointing off and on (4 runs)")
-    p.add_argument("--seed", type=int, default=0)
+    sub = p.add_subparsers(dest="phase", required=True)
+    m = sub.add_parser("measure", help="run the models on the GPU and write the raw results")
+    m.add_argument("--json", default="gpu_memory_results.json", help="raw results file")
+    m.add_argument("--batch", type=int, default=4, help="training micro-batch b (default 4)")
+    m.add_argument("--steps", type=int, default=4,
+                   help="training steps per run, >= 2; time is the mean of steps 2.. (default 4)")
+    m.add_argument("--quick", action="store_true", help="bf16-mixed and sdpa only")
+    m.add_argument("--seed", type=int, default=0)
+    c = sub.add_parser("compare", help="run mlsize on the measured cases and write a report")
+    c.add_argument("json", help="raw results written by `measure`")
+    c.add_argument("--mlsize", default="build/mlsize", help="mlsize binary (default build/mlsize)")
+    c.add_argument("--device", default="h200-sxm", help="mlsize device id (default h200-sxm)")
+    c.add_argument("--out", default="gpu_memory_results.md", help="markdown report")
+    c.add_argument("--out-json", help="also write the rows with mlsize's figures as JSON")
     args = p.parse_args()
-    if args.steps < 2:
+    if args.phase == "measure" and args.steps < 2:
         p.error("--steps must be at least 2")
     return args
 
 
 # --------------------------------------------------------------------------- models
 
-def model_specs(args):
-    """(name, seq_len, builder) for each model; builder(attn) -> (config, model class)."""
-    from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM
-
-    def gpt2(attn):
+def model_configs():
+    """name -> (config class name, kwargs): real configs written out in full."""
+    return {
         # The real "gpt2" (GPT-2 small, 124M) config.json values.
-        cfg = GPT2Config(
-            vocab_size=50257, n_positions=max(1024, args.gpt2_seq), n_embd=768, n_layer=12,
-            n_head=12, n_inner=None, activation_function="gelu_new", resid_pdrop=0.1,
-            embd_pdrop=0.1, attn_pdrop=0.1, layer_norm_epsilon=1e-5, initializer_range=0.02,
+        "gpt2-small": ("GPT2Config", dict(
+            vocab_size=50257, n_positions=1024, n_embd=768, n_layer=12, n_head=12,
+            n_inner=None, activation_function="gelu_new", resid_pdrop=0.1, embd_pdrop=0.1,
+            attn_pdrop=0.1, layer_norm_epsilon=1e-5, initializer_range=0.02,
             bos_token_id=50256, eos_token_id=50256, use_cache=False,
-            architectures=["GPT2LMHeadModel"], attn_implementation=attn,
-        )
-        return cfg, GPT2LMHeadModel
-
-    def llama(attn):
+            architectures=["GPT2LMHeadModel"])),
         # A small Llama-style model (~156M params): GQA, gated SiLU MLP, untied head.
-        cfg = LlamaConfig(
+        "llama-156m": ("LlamaConfig", dict(
             vocab_size=32000, hidden_size=1024, intermediate_size=2816, num_hidden_layers=8,
             num_attention_heads=16, num_key_value_heads=4, hidden_act="silu",
-            max_position_embeddings=max(4096, args.llama_seq), rms_norm_eps=1e-6,
-            tie_word_embeddings=False, attention_dropout=0.0, use_cache=False,
-            architectures=["LlamaForCausalLM"], attn_implementation=attn,
-        )
-        return cfg, LlamaForCausalLM
+            max_position_embeddings=4096, rms_norm_eps=1e-6, tie_word_embeddings=False,
+            attention_dropout=0.0, use_cache=False, architectures=["LlamaForCausalLM"])),
+        # TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T config.json (1,100,048,384 params).
+        "tinyllama-1.1b": ("LlamaConfig", dict(
+            vocab_size=32000, hidden_size=2048, intermediate_size=5632, num_hidden_layers=22,
+            num_attention_heads=32, num_key_value_heads=4, hidden_act="silu",
+            max_position_embeddings=2048, rms_norm_eps=1e-5, tie_word_embeddings=False,
+            attention_dropout=0.0, use_cache=False, architectures=["LlamaForCausalLM"])),
+    }
 
-    table = {"gpt2": ("gpt2-small", args.gpt2_seq, gpt2),
-             "llama": ("llama-156m", args.llama_seq, llama)}
+
+def cases(args):
+    """Every run: dict(kind, model, precision, checkpointing, attention, seq, batch)."""
     out = []
-    for key in [m.strip() for m in args.models.split(",") if m.strip()]:
-        if key not in table:
-            sys.exit(f"unknown model {key!r}; choose from {', '.join(table)}")
-        out.append(table[key])
+    precisions = ["bf16-mixed"] if args.quick else ["fp32", "bf16-mixed"]
+    attentions = ["sdpa"] if args.quick else ["sdpa", "eager"]
+    for model, seq in (("gpt2-small", 1024), ("llama-156m", 2048)):
+        for attn in attentions:
+            for precision in precisions:
+                for ckpt in ("off", "on"):
+                    out.append(dict(kind="train", model=model, precision=precision,
+                                    checkpointing=ckpt, attention=attn, seq=seq, batch=args.batch))
+    for ckpt in ("off", "on"):
+        out.append(dict(kind="train", model="tinyllama-1.1b", precision="bf16-mixed",
+                        checkpointing=ckpt, attention="sdpa", seq=2048, batch=args.batch))
+    for ckpt in ("off", "on"):
+        out.append(dict(kind="lora", model="tinyllama-1.1b", precision="bf16-mixed",
+                        checkpointing=ckpt, attention="sdpa", seq=2048, batch=args.batch))
+    for batch, seq in ((8, 2048), (32, 2048)):
+        out.append(dict(kind="infer", model="tinyllama-1.1b", precision="bf16",
+                        checkpointing="off", attention="sdpa", seq=seq, batch=batch))
     return out
 
 
-def build_model(builder, attn, device):
-    import torch
+def make_config(name, attn):
+    import transformers
 
-    cfg, cls = builder(attn)
-    # Make sure the requested attention is used on every transformers version: the
-    # config kwarg works on >= 4.36; setting the private attribute covers the rest.
+    cls_name, kwargs = model_configs()[name]
+    cfg = getattr(transformers, cls_name)(**kwargs)
+    # Both spellings, so the requested attention is used on every transformers version.
     try:
         cfg._attn_implementation = attn
-    except Exception:  # noqa: BLE001 - read-only on some versions; the kwarg already did it
+    except Exception:  # noqa: BLE001
         pass
+    return cfg
+
+
+def build_model(name, attn, device, dtype):
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    cfg = make_config(name, attn)
     try:
-        with torch.device(device):  # build directly on the GPU (torch >= 2.0)
-            model = cls(cfg)
-    except (AttributeError, TypeError):
-        model = cls(cfg).to(device)
-    model.to(device=device, dtype=torch.float32)
-    used = getattr(model.config, "_attn_implementation", attn)
-    return cfg, model, used
+        with torch.device(device):
+            model = AutoModelForCausalLM.from_config(cfg, attn_implementation=attn)
+    except TypeError:
+        with torch.device(device):
+            model = AutoModelForCausalLM.from_config(cfg)
+    model.to(device=device, dtype=dtype)
+    return model, getattr(model.config, "_attn_implementation", attn)
 
 
 def enable_checkpointing(model):
     try:
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
-    except TypeError:  # transformers < 4.35 has no kwargs
+    except TypeError:
         model.gradient_checkpointing_enable()
     model.config.use_cache = False
 
@@ -178,31 +188,37 @@ def free_cuda():
     torch.cuda.empty_cache()
 
 
-def train_run(builder, attn, precision, checkpointing, seq, batch, steps, device):
-    """Returns dict with params, peak_bytes, resident_bytes, step_ms, attn_used (or raises)."""
+def train_run(case, steps, device):
     import torch
 
     free_cuda()
     baseline = torch.cuda.memory_allocated(device)
-    cfg, model, attn_used = build_model(builder, attn, device)
-    if checkpointing:
+    lora = case["kind"] == "lora"
+    model, attn_used = build_model(case["model"], case["attention"], device,
+                                   torch.bfloat16 if lora else torch.float32)
+    params = sum(p.numel() for p in model.parameters())  # before adapters; tied counted once
+    if lora:
+        from peft import LoraConfig, get_peft_model
+
+        model = get_peft_model(model, LoraConfig(r=16, lora_alpha=32, lora_dropout=0.0,
+                                                 target_modules=LORA_TARGETS, task_type="CAUSAL_LM"))
+    if case["checkpointing"] == "on":
         enable_checkpointing(model)
     model.train()  # dropout on, as in mlsize's activation count (GPT-2 has p = 0.1)
-    params = sum(p.numel() for p in model.parameters())  # tied weights counted once
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)  # foreach: PyTorch's default
-    vocab = cfg.vocab_size
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(trainable, lr=1e-4)  # foreach: PyTorch's default
+    vocab = model.config.vocab_size
     gen = torch.Generator(device=device)
     gen.manual_seed(1234)
-
     torch.cuda.synchronize()
     torch.cuda.reset_peak_memory_stats(device)
     times = []
     for _ in range(steps):
-        ids = torch.randint(0, vocab, (batch, seq), device=device, generator=gen)
+        ids = torch.randint(0, vocab, (case["batch"], case["seq"]), device=device, generator=gen)
         torch.cuda.synchronize()
         t0 = time.perf_counter()
         opt.zero_grad(set_to_none=True)
-        if precision == "bf16-mixed":
+        if case["precision"] == "bf16-mixed":
             with torch.autocast(device_type="cuda", dtype=torch.bfloat16):
                 loss = model(input_ids=ids, labels=ids).loss
         else:
@@ -217,132 +233,51 @@ def train_run(builder, attn, precision, checkpointing, seq, batch, steps, device
     resident = torch.cuda.memory_allocated(device) - baseline  # weights + optimizer states
     result = {
         "params": params,
+        "trainable_params": sum(p.numel() for p in trainable),
         "peak_bytes": peak,
         "resident_bytes": resident,
         "step_ms": 1000.0 * sum(times[1:]) / len(times[1:]),
+        "step_ms_all": [1000.0 * t for t in times],
         "attn_used": attn_used,
     }
-    del model, opt
-    return cfg, result
+    del model, opt, trainable
+    return result
 
 
-# --------------------------------------------------------------------------- mlsize
+def infer_run(case, device):
+    import torch
 
-def find_mlsize(path: str) -> Path | None:
-    for cand in (Path(path), REPO_ROOT / path):
-        if cand.is_file() and os.access(cand, os.X_OK):
-            return cand.resolve()
-    return None
-
-
-def mlsize_estimate(binary, config_path, precision, checkpointing, attn, seq, batch, device):
-    cmd = [
-        str(binary), "estimate",
-        "--model-config", str(config_path),
-        "--task", "finetune",
-        "--precision", precision,
-        "--recompute", "full" if checkpointing else "none",
-        "--attention", "flash" if attn == "sdpa" else "standard",
-        "--seq-len", str(seq),
-        "--micro-batch", str(batch),
-        "--tokens", str(seq * batch),  # one step, so time.seconds is mlsize's step time
-        "--device", device,
-        "--format", "json",
-    ]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0:
-        raise RuntimeError(f"mlsize exited {proc.returncode}: {proc.stderr.strip()}")
-    data = json.loads(proc.stdout)
-    mem = data["memory"]["per_device"]
-    seconds = (data.get("time") or {}).get("seconds")
-    return {
-        "params": data["workload"]["params"],
-        "bytes": mem["total_bytes"] - mem["overhead_bytes"],
-        "terms": {k: mem[k] for k in ("weights_bytes", "gradients_bytes", "optimizer_bytes",
-                                      "activations_bytes")},
-        "step_ms": None if seconds is None else 1000.0 * seconds,
-        "cmd": " ".join(cmd),
-    }
+    free_cuda()
+    baseline = torch.cuda.memory_allocated(device)
+    model, attn_used = build_model(case["model"], case["attention"], device, torch.bfloat16)
+    model.eval()
+    params = sum(p.numel() for p in model.parameters())
+    weights = torch.cuda.memory_allocated(device) - baseline
+    ids = torch.randint(0, model.config.vocab_size, (case["batch"], case["seq"]), device=device)
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats(device)
+    after_ids = torch.cuda.memory_allocated(device)
+    t0 = time.perf_counter()
+    with torch.no_grad():
+        try:
+            out = model(input_ids=ids, use_cache=True, logits_to_keep=1)
+        except TypeError:  # transformers < 4.45 has no logits_to_keep
+            out = model(input_ids=ids, use_cache=True)
+    torch.cuda.synchronize()
+    prefill_ms = 1000.0 * (time.perf_counter() - t0)
+    peak = torch.cuda.max_memory_allocated(device) - after_ids
+    cache = out.past_key_values
+    del out
+    free_cuda()
+    kv = torch.cuda.memory_allocated(device) - after_ids
+    result = {"params": params, "weights_bytes": weights, "kv_bytes": kv,
+              "prefill_peak_above_weights_bytes": peak, "peak_bytes": weights + peak,
+              "prefill_ms": prefill_ms, "attn_used": attn_used}
+    del cache, model, ids
+    return result
 
 
-# --------------------------------------------------------------------------- report
-
-def fmt_gib(x):
-    return "n/a" if x is None else f"{x / GIB:.2f}"
-
-
-def fmt_ms(x):
-    return "n/a" if x is None else f"{x:.1f}"
-
-
-def render(rows, env, args) -> str:
-    lines = [
-        "# mlsize vs measured GPU memory",
-        "",
-        f"- GPU: {env['gpu']} ({env['gpu_mem_gib']:.1f} GiB), mlsize device `{args.device}`",
-        f"- torch {env['torch']} (CUDA {env['cuda']}), transformers {env['transformers']}, "
-        f"Python {env['python']}",
-        f"- date: {env['date']}",
-        f"- AdamW (foreach), micro-batch {args.batch}, sequence GPT-2 {args.gpt2_seq} / "
-        f"Llama {args.llama_seq}, {args.steps} steps; peak = max_memory_allocated over all "
-        f"steps; time = mean of steps 2..{args.steps}",
-        "- mlsize GiB = `estimate ... --task finetune --format json` "
-        "memory.per_device.total_bytes - overhead_bytes; error = (mlsize - measured) / measured",
-        "",
-        "| model | precision | checkpointing | attention | params | measured peak GiB "
-        "| mlsize GiB | error % | step time ms | mlsize step ms |",
-        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
-    notes = []
-    for r in rows:
-        m = r.get("measured")
-        e = r.get("mlsize")
-        if r.get("oom"):
-            peak, step = "OOM", "OOM"
-        elif m is None:
-            peak, step = "error", "error"
-        else:
-            peak, step = fmt_gib(m["peak_bytes"]), fmt_ms(m["step_ms"])
-        est = fmt_gib(e["bytes"]) if e else "n/a"
-        err = "n/a"
-        if m and e and m["peak_bytes"] > 0:
-            err = f"{100.0 * (e['bytes'] - m['peak_bytes']) / m['peak_bytes']:+.1f}"
-        params = m["params"] if m else (e["params"] if e else None)
-        params_s = "n/a" if params is None else f"{params:,}"
-        attn = r["attention"]
-        if m and m["attn_used"] != attn:
-            attn = f"{attn} (ran {m['attn_used']})"
-            notes.append(f"{r['model']}: transformers used {m['attn_used']} instead of {r['attention']}")
-        if m and e and m["params"] != e["params"]:
-            notes.append(f"{r['model']}: PyTorch counts {m['params']:,} params, mlsize {e['params']:,}")
-        if r.get("error"):
-            notes.append(f"{r['model']} {r['precision']} ckpt={r['checkpointing']} {r['attention']}: "
-                         f"{r['error']}")
-        lines.append(
-            f"| {r['model']} | {r['precision']} | {r['checkpointing']} | {attn} | {params_s} "
-            f"| {peak} | {est} | {err} | {step} | {fmt_ms(e['step_ms']) if e else 'n/a'} |")
-
-    lines += ["", "Breakdown (GiB): resident = allocated after the last step with grads freed "
-              "(weights + optimizer states); mlsize states = weights + gradients + optimizer.", "",
-              "| model | precision | checkpointing | attention | measured resident | measured peak - resident "
-              "| mlsize weights | mlsize grads | mlsize optimizer | mlsize activations |",
-              "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for r in rows:
-        m, e = r.get("measured"), r.get("mlsize")
-        t = e["terms"] if e else {}
-        lines.append(
-            f"| {r['model']} | {r['precision']} | {r['checkpointing']} | {r['attention']} "
-            f"| {fmt_gib(m['resident_bytes']) if m else 'n/a'} "
-            f"| {fmt_gib(m['peak_bytes'] - m['resident_bytes']) if m else 'n/a'} "
-            f"| {fmt_gib(t.get('weights_bytes'))} | {fmt_gib(t.get('gradients_bytes'))} "
-            f"| {fmt_gib(t.get('optimizer_bytes'))} | {fmt_gib(t.get('activations_bytes'))} |")
-    if notes:
-        lines += ["", "Notes:", ""] + [f"- {n}" for n in dict.fromkeys(notes)]
-    return "\n".join(lines) + "\n"
-
-
-def main() -> int:
-    args = parse_args()
+def measure(args) -> int:
     try:
         import torch
         import transformers
@@ -355,68 +290,215 @@ def main() -> int:
     torch.manual_seed(args.seed)
     device = torch.device("cuda", torch.cuda.current_device())
     props = torch.cuda.get_device_properties(device)
-
-    binary = find_mlsize(args.mlsize)
-    if binary is None:
-        print(f"warning: mlsize binary not found at {args.mlsize!r}; measuring only", file=sys.stderr)
-
-    precisions = ["bf16-mixed"] if args.quick else ["fp32", "bf16-mixed"]
-    attentions = ["sdpa"] if args.quick else ["sdpa", "eager"]
-    checkpointing = [False, True]
-
+    try:
+        import peft
+        peft_version = peft.__version__
+    except ImportError:
+        peft_version = None
     env = {
-        "gpu": props.name, "gpu_mem_gib": props.total_memory / GIB,
+        "gpu": props.name, "gpu_mem_bytes": props.total_memory,
         "torch": torch.__version__, "cuda": torch.version.cuda,
-        "transformers": transformers.__version__, "python": platform.python_version(),
+        "transformers": transformers.__version__, "peft": peft_version,
+        "python": platform.python_version(),
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "steps": args.steps,
     }
-    print(f"GPU {env['gpu']}, torch {env['torch']}, transformers {env['transformers']}", flush=True)
-
+    print(json.dumps(env), flush=True)
+    configs = {}
+    for name in model_configs():
+        configs[name] = make_config(name, "sdpa").to_dict()
     rows = []
     t_start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="mlsize-gpu-check-") as tmp:
-        for name, seq, builder in model_specs(args):
-            for attn in attentions:
-                # The config.json mlsize reads: written in full (use_diff=False), since the
-                # default diff form omits every value equal to the class defaults.
-                cfg_path = Path(tmp) / f"{name}-{attn}.json"
-                builder(attn)[0].to_json_file(str(cfg_path), use_diff=False)
-                for precision in precisions:
-                    for ckpt in checkpointing:
-                        row = {"model": name, "precision": precision,
-                               "checkpointing": "on" if ckpt else "off", "attention": attn}
-                        label = f"{name} {precision} ckpt={row['checkpointing']} {attn} s={seq} b={args.batch}"
-                        print(f"running {label} ...", flush=True)
-                        try:
-                            _, row["measured"] = train_run(builder, attn, precision, ckpt, seq,
-                                                           args.batch, args.steps, device)
-                        except Exception as exc:  # noqa: BLE001 - record and go on
-                            if is_oom(exc):
-                                row["oom"] = True
-                            else:
-                                row["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
-                            exc = None  # drop the traceback's references to GPU tensors
-                        free_cuda()
-                        if binary is not None:
-                            try:
-                                row["mlsize"] = mlsize_estimate(binary, cfg_path, precision, ckpt,
-                                                                attn, seq, args.batch, args.device)
-                            except Exception as exc:  # noqa: BLE001
-                                row.setdefault("error", f"mlsize: {exc}")
-                        m, e = row.get("measured"), row.get("mlsize")
-                        print(f"  measured {'OOM' if row.get('oom') else fmt_gib(m['peak_bytes']) if m else 'error'}"
-                              f" GiB, mlsize {fmt_gib(e['bytes']) if e else 'n/a'} GiB,"
-                              f" step {fmt_ms(m['step_ms']) if m else 'n/a'} ms"
-                              + (f"  [{row['error']}]" if row.get("error") else ""), flush=True)
-                        rows.append(row)
-
-    report = render(rows, env, args)
-    report += f"\nTotal wall time: {time.perf_counter() - t_start:.0f} s.\n"
-    print()
-    print(report)
-    Path(args.out).write_text(report)
-    print(f"wrote {args.out}")
+    for case in cases(args):
+        row = dict(case)
+        print(f"running {json.dumps(case)} ...", flush=True)
+        t0 = time.perf_counter()
+        try:
+            if case["kind"] == "lora" and peft_version is None:
+                raise RuntimeError("peft is not installed")
+            if case["kind"] == "infer":
+                row["measured"] = infer_run(case, device)
+            else:
+                row["measured"] = train_run(case, args.steps, device)
+        except Exception as exc:  # noqa: BLE001 - record and go on
+            if is_oom(exc):
+                row["oom"] = True
+            else:
+                row["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:300]}"
+            exc = None  # drop the traceback's references to GPU tensors
+        free_cuda()
+        row["wall_s"] = time.perf_counter() - t0
+        print(f"  -> {json.dumps({k: v for k, v in row.items() if k in ('measured', 'oom', 'error')})}",
+              flush=True)
+        rows.append(row)
+        # Written after every run, so a run cut short still leaves its results.
+        Path(args.json).write_text(json.dumps({"env": env, "configs": configs, "rows": rows,
+                                               "total_s": time.perf_counter() - t_start}, indent=1))
+    print(f"wrote {args.json} in {time.perf_counter() - t_start:.0f} s")
     return 0
+
+
+# --------------------------------------------------------------------------- mlsize
+
+def mlsize_estimate(binary, config_path, case, device):
+    task = {"train": "finetune", "lora": "lora", "infer": "inference"}[case["kind"]]
+    cmd = [str(binary), "estimate", "--model-config", str(config_path), "--task", task,
+           "--attention", "flash" if case["attention"] == "sdpa" else "standard",
+           "--device", device, "--format", "json"]
+    if case["kind"] == "infer":
+        cmd += ["--quant", "bf16", "--context", str(case["seq"]), "--batch", str(case["batch"])]
+    else:
+        cmd += ["--precision", case["precision"],
+                "--recompute", "full" if case["checkpointing"] == "on" else "none",
+                "--seq-len", str(case["seq"]), "--micro-batch", str(case["batch"]),
+                "--tokens", str(case["seq"] * case["batch"])]  # one step
+        if case["kind"] == "lora":
+            cmd += ["--lora-rank", "16", "--lora-targets", "all-linear"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        raise RuntimeError(f"mlsize exited {proc.returncode}: {proc.stderr.strip()}")
+    data = json.loads(proc.stdout)
+    mem = data["memory"]["per_device"]
+    seconds = (data.get("time") or {}).get("seconds")
+    return {
+        "params": data["workload"]["params"],
+        "bytes": mem["total_bytes"] - mem["overhead_bytes"],
+        "terms": {k: mem.get(k) for k in ("weights_bytes", "gradients_bytes", "optimizer_bytes",
+                                          "activations_bytes", "kv_cache_bytes")},
+        "step_ms": None if seconds is None or case["kind"] == "infer" else 1000.0 * seconds,
+        "cmd": " ".join(cmd[1:]),
+    }
+
+
+def count(x):
+    return "n/a" if x is None else f"{x:,}"
+
+
+def gib(x):
+    return "n/a" if x is None else f"{x / GIB:.2f}"
+
+
+def ms(x):
+    return "n/a" if x is None else f"{x:.1f}"
+
+
+def pct(est, meas):
+    if est is None or not meas:
+        return "n/a"
+    return f"{100.0 * (est - meas) / meas:+.1f}"
+
+
+def compare(args) -> int:
+    data = json.loads(Path(args.json).read_text())
+    binary = None
+    for cand in (Path(args.mlsize), REPO_ROOT / args.mlsize):
+        if cand.is_file() and os.access(cand, os.X_OK):
+            binary = cand.resolve()
+            break
+    if binary is None:
+        print(f"mlsize binary not found at {args.mlsize!r}", file=sys.stderr)
+        return 2
+    env, rows = data["env"], data["rows"]
+    with tempfile.TemporaryDirectory(prefix="mlsize-gpu-check-") as tmp:
+        for row in rows:
+            cfg = dict(data["configs"][row["model"]])
+            cfg_path = Path(tmp) / f"{row['model']}.json"
+            cfg_path.write_text(json.dumps(cfg))
+            try:
+                row["mlsize"] = mlsize_estimate(binary, cfg_path, row, args.device)
+            except Exception as exc:  # noqa: BLE001
+                row["mlsize_error"] = str(exc)
+    if args.out_json:
+        Path(args.out_json).write_text(json.dumps({"env": env, "rows": rows}, indent=1))
+
+    lines = [
+        "# mlsize vs measured GPU memory and time",
+        "",
+        f"- GPU: {env['gpu']} ({env['gpu_mem_bytes'] / GIB:.1f} GiB), mlsize device `{args.device}`",
+        f"- torch {env['torch']} (CUDA {env['cuda']}), transformers {env['transformers']}, "
+        f"peft {env.get('peft')}, Python {env['python']}; measured {env['date']}",
+        f"- training: AdamW (foreach), {env['steps']} steps; peak = max_memory_allocated over all "
+        "steps; time = mean of steps 2..",
+        "- mlsize = `estimate ... --format json`: memory.per_device.total_bytes - overhead_bytes "
+        "(the 2 GiB framework overhead covers what max_memory_allocated does not see); "
+        "error = (mlsize - measured) / measured",
+        "",
+        "## Training",
+        "",
+        "| model | run | precision | ckpt | attention | b × s | params | measured peak GiB "
+        "| mlsize GiB | error % | step ms | mlsize step ms | measured MFU-equivalent |",
+        "| --- | --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        if r["kind"] == "infer":
+            continue
+        m, e = r.get("measured"), r.get("mlsize")
+        peak = "OOM" if r.get("oom") else gib(m["peak_bytes"]) if m else "error"
+        # mlsize time is FLOPs / (peak * 0.40): the MFU that would reproduce the measurement.
+        mfu = "n/a"
+        if m and e and e["step_ms"]:
+            mfu = f"{0.40 * e['step_ms'] / m['step_ms']:.2f}"
+        lines.append(
+            f"| {r['model']} | {r['kind']} | {r['precision']} | {r['checkpointing']} "
+            f"| {r['attention']} | {r['batch']} × {r['seq']} | {count(m['params'] if m else None)} "
+            f"| {peak} | {gib(e['bytes']) if e else 'n/a'} "
+            f"| {pct(e['bytes'] if e else None, m['peak_bytes'] if m else None)} "
+            f"| {ms(m['step_ms']) if m else 'n/a'} | {ms(e['step_ms']) if e else 'n/a'} | {mfu} |")
+    lines += ["", "Resident = allocated after the last step with grads freed (weights + optimizer "
+              "states); the rest of the peak is activations, gradients and transients.", "",
+              "| model | run | precision | ckpt | attention | measured resident | measured peak − resident "
+              "| mlsize weights + optimizer | mlsize grads + activations |",
+              "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        if r["kind"] == "infer":
+            continue
+        m, e = r.get("measured"), r.get("mlsize")
+        t = e["terms"] if e else {}
+        states = (t.get("weights_bytes") or 0) + (t.get("optimizer_bytes") or 0) if e else None
+        rest = (t.get("gradients_bytes") or 0) + (t.get("activations_bytes") or 0) if e else None
+        lines.append(
+            f"| {r['model']} | {r['kind']} | {r['precision']} | {r['checkpointing']} | {r['attention']} "
+            f"| {gib(m['resident_bytes']) if m else 'n/a'} "
+            f"| {gib(m['peak_bytes'] - m['resident_bytes']) if m else 'n/a'} "
+            f"| {gib(states)} | {gib(rest)} |")
+    lines += ["", "## Inference (one prefill, bf16 weights, KV cache kept)", "",
+              "| model | batch × context | measured weights GiB | mlsize weights GiB | measured KV GiB "
+              "| mlsize KV GiB | KV error % | measured peak GiB | mlsize GiB | error % | prefill ms |",
+              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        if r["kind"] != "infer":
+            continue
+        m, e = r.get("measured"), r.get("mlsize")
+        t = e["terms"] if e else {}
+        lines.append(
+            f"| {r['model']} | {r['batch']} × {r['seq']} | {gib(m['weights_bytes']) if m else 'n/a'} "
+            f"| {gib(t.get('weights_bytes'))} | {gib(m['kv_bytes']) if m else 'n/a'} "
+            f"| {gib(t.get('kv_cache_bytes'))} "
+            f"| {pct(t.get('kv_cache_bytes'), m['kv_bytes'] if m else None)} "
+            f"| {gib(m['peak_bytes']) if m else 'n/a'} | {gib(e['bytes']) if e else 'n/a'} "
+            f"| {pct(e['bytes'] if e else None, m['peak_bytes'] if m else None)} "
+            f"| {ms(m['prefill_ms']) if m else 'n/a'} |")
+    notes = []
+    for r in rows:
+        m, e = r.get("measured"), r.get("mlsize")
+        if r.get("error") or r.get("mlsize_error"):
+            notes.append(f"{r['model']} {r['kind']} {r['precision']} ckpt={r['checkpointing']} "
+                         f"{r['attention']}: {r.get('error') or r.get('mlsize_error')}")
+        if m and m.get("attn_used") != r["attention"]:
+            notes.append(f"{r['model']}: transformers used {m.get('attn_used')} instead of {r['attention']}")
+        if m and e and r["kind"] != "lora" and m["params"] != e["params"]:
+            notes.append(f"{r['model']}: PyTorch counts {m['params']:,} params, mlsize {e['params']:,}")
+    if notes:
+        lines += ["", "Notes:", ""] + [f"- {n}" for n in dict.fromkeys(notes)]
+    report = "\n".join(lines) + "\n"
+    Path(args.out).write_text(report)
+    print(report)
+    return 0
+
+
+def main() -> int:
+    args = parse_args()
+    return measure(args) if args.phase == "measure" else compare(args)
 
 
 if __name__ == "__main__":
