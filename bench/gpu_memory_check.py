@@ -340,11 +340,11 @@ def measure(args) -> int:
 
 # --------------------------------------------------------------------------- mlsize
 
-def mlsize_estimate(binary, config_path, case, device):
+def mlsize_estimate(binary, config_path, case, device, framework):
     task = {"train": "finetune", "lora": "lora", "infer": "inference"}[case["kind"]]
     cmd = [str(binary), "estimate", "--model-config", str(config_path), "--task", task,
            "--attention", "flash" if case["attention"] == "sdpa" else "standard",
-           "--device", device, "--format", "json"]
+           "--framework", framework, "--device", device, "--format", "json"]
     if case["kind"] == "infer":
         cmd += ["--quant", "bf16", "--context", str(case["seq"]), "--batch", str(case["batch"])]
     else:
@@ -405,7 +405,8 @@ def compare(args) -> int:
             cfg_path = Path(tmp) / f"{row['model']}.json"
             cfg_path.write_text(json.dumps(cfg))
             try:
-                row["mlsize"] = mlsize_estimate(binary, cfg_path, row, args.device)
+                row["mlsize"] = mlsize_estimate(binary, cfg_path, row, args.device, "hf")
+                row["mlsize_megatron"] = mlsize_estimate(binary, cfg_path, row, args.device, "megatron")
             except Exception as exc:  # noqa: BLE001
                 row["mlsize_error"] = str(exc)
     if args.out_json:
@@ -421,18 +422,20 @@ def compare(args) -> int:
         "steps; time = mean of steps 2..",
         "- mlsize = `estimate ... --format json`: memory.per_device.total_bytes - overhead_bytes "
         "(the 2 GiB framework overhead covers what max_memory_allocated does not see); "
-        "error = (mlsize - measured) / measured",
+        "error = (mlsize - measured) / measured; `--framework hf` (transformers under autocast, "
+        "what was run) and `--framework megatron` (the default, Korthikanti et al.)",
         "",
         "## Training",
         "",
         "| model | run | precision | ckpt | attention | b × s | params | measured peak GiB "
-        "| mlsize GiB | error % | step ms | mlsize step ms | measured MFU-equivalent |",
-        "| --- | --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| mlsize hf GiB | error % | mlsize megatron GiB | error % | step ms | mlsize step ms "
+        "| measured MFU-equivalent |",
+        "| --- | --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         if r["kind"] == "infer":
             continue
-        m, e = r.get("measured"), r.get("mlsize")
+        m, e, g = r.get("measured"), r.get("mlsize"), r.get("mlsize_megatron")
         peak = "OOM" if r.get("oom") else gib(m["peak_bytes"]) if m else "error"
         # mlsize time is FLOPs / (peak * 0.40): the MFU that would reproduce the measurement.
         mfu = "n/a"
@@ -443,6 +446,8 @@ def compare(args) -> int:
             f"| {r['attention']} | {r['batch']} × {r['seq']} | {count(m['params'] if m else None)} "
             f"| {peak} | {gib(e['bytes']) if e else 'n/a'} "
             f"| {pct(e['bytes'] if e else None, m['peak_bytes'] if m else None)} "
+            f"| {gib(g['bytes']) if g else 'n/a'} "
+            f"| {pct(g['bytes'] if g else None, m['peak_bytes'] if m else None)} "
             f"| {ms(m['step_ms']) if m else 'n/a'} | {ms(e['step_ms']) if e else 'n/a'} | {mfu} |")
     lines += ["", "Resident = allocated after the last step with grads freed (weights + optimizer "
               "states); the rest of the peak is activations, gradients and transients.", "",

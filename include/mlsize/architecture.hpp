@@ -59,6 +59,12 @@ struct Architecture {
   bool embedding_norm = false;   // a norm right after the embeddings (BERT)
   bool pooler = false;           // BERT's pooler: a Linear h×h with bias on the first token
   int relative_attention_buckets = 0;  // T5: one buckets×heads bias table per stack
+  // What the activation count needs beyond the shape (docs/methodology.md#activations).
+  bool hidden_dropout = true;      // dropout on the embeddings and each residual branch: masks are stored
+  bool attention_dropout = true;   // dropout on the attention probabilities
+  bool fused_qkv = false;          // one q/k/v projection (GPT-2 c_attn, Falcon, Phi-3) rather than three
+  bool fused_gate_up = false;      // one gate/up projection (Phi-3 gate_up_proj)
+  bool composite_activation = false;  // an activation written as several tensor ops (HF gelu_new, gelu_fast)
   std::optional<int> sliding_window;  // attention window in tokens, when every layer uses one
   MoeShape moe;
   std::optional<MlaShape> mla;

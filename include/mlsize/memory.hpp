@@ -47,7 +47,12 @@ struct StateBytesPerParam {
 };
 
 // `hidden` sizes Adafactor's factored moments (one row and one column vector per matrix).
-StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer, int hidden);
+StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer, int hidden,
+                                         Framework framework = Framework::megatron);
+
+// Bytes of torch.autocast's cache of 16-bit weight copies (framework hf, mixed precision,
+// full training); 0 otherwise.
+double autocast_cache_bytes(const Workload& workload);
 
 // Parameters in LoRA adapters of rank `rank` on `targets` in every layer (Hu et al. 2021).
 double lora_parameters(const Architecture& model, int rank, unsigned targets);

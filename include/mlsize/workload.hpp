@@ -17,6 +17,10 @@ enum class Precision { bf16_mixed, fp16_mixed, fp32, bf16, fp8_mixed };
 enum class Optimizer { adamw, adam, sgd, sgd_momentum, adam_8bit, adafactor, lion };
 enum class Recompute { none, selective, full };
 enum class Attention { flash, standard };
+// The training code whose saved tensors the activation count follows (docs/methodology.md#frameworks):
+// megatron = 16-bit weights and fused kernels (Korthikanti et al.; also DeepSpeed, NeMo);
+// hf = Hugging Face transformers modules under torch.autocast with fp32 weights (Trainer, Accelerate).
+enum class Framework { megatron, hf };
 // Budget profile (--profile): startup (free tiers and spot first), team (cloud), enterprise (on-premise).
 enum class Profile { none, startup, team, enterprise };
 
@@ -47,6 +51,7 @@ struct Workload {
   Precision precision = Precision::bf16_mixed;
   Optimizer optimizer = Optimizer::adamw;
   Attention attention = Attention::flash;  // docs/methodology.md#activations
+  Framework framework = Framework::megatron;
   int sequence_length = 2048;           // s
   int micro_batch = 1;                  // b: sequences per device per forward pass
   double mfu = 0.40;                    // docs/methodology.md#mfu
@@ -92,6 +97,7 @@ std::string_view to_string(Precision precision);
 std::string_view to_string(Optimizer optimizer);
 std::string_view to_string(Recompute recompute);
 std::string_view to_string(Attention attention);
+std::string_view to_string(Framework framework);
 std::string_view to_string(WeightFormat format);
 std::string_view to_string(KvFormat format);
 std::string_view to_string(Profile profile);
@@ -101,6 +107,7 @@ std::optional<Precision> parse_precision(std::string_view text);
 std::optional<Optimizer> parse_optimizer(std::string_view text);
 std::optional<Recompute> parse_recompute(std::string_view text);
 std::optional<Attention> parse_attention(std::string_view text);
+std::optional<Framework> parse_framework(std::string_view text);
 std::optional<WeightFormat> parse_weight_format(std::string_view text);
 std::optional<KvFormat> parse_kv_format(std::string_view text);
 std::optional<Profile> parse_profile(std::string_view text);
@@ -112,6 +119,7 @@ std::span<const std::string_view> precision_names();
 std::span<const std::string_view> optimizer_names();
 std::span<const std::string_view> recompute_names();
 std::span<const std::string_view> attention_names();
+std::span<const std::string_view> framework_names();
 std::span<const std::string_view> weight_format_names();
 std::span<const std::string_view> kv_format_names();
 std::span<const std::string_view> profile_names();

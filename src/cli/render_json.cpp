@@ -56,6 +56,7 @@ Json workload_json(const Workload& workload) {
     json["sequence_length"] = workload.sequence_length;
     json["micro_batch"] = workload.micro_batch;
     json["attention"] = to_string(workload.attention);
+    json["framework"] = to_string(workload.framework);
   }
   if (workload.is_adapter_tuning()) {
     json["lora_rank"] = workload.lora_rank;

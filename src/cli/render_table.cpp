@@ -51,6 +51,7 @@ std::string workload_line(const Workload& workload) {
                       m.hidden, m.heads, m.kv_heads, to_string(workload.attention), m.mla ? " (MLA)" : "");
   if (workload.is_training()) {
     text += fmt::format("; sequence {}, micro-batch {}", workload.sequence_length, workload.micro_batch);
+    if (workload.framework == Framework::hf) text += "; framework hf (autocast, fp32 weights)";
   }
   return text + fmt::format("; MFU {}.\n", format_percent(workload.mfu));
 }

@@ -57,6 +57,9 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--micro-batch", options.micro_batch, "Sequences per device per step (default 1)");
   command.add_option("--mfu", options.mfu, "Model FLOPs utilisation, 0 < MFU <= 1 (default 0.40)");
   command.add_option("--attention", options.attention, "flash | standard (stores the s² scores) (default flash)");
+  command.add_option("--framework", options.framework,
+                     "Training code the activation count follows: megatron (16-bit weights, fused kernels) | hf "
+                     "(transformers + torch.autocast, fp32 weights) (default megatron)");
   command.add_option("--lora-rank", options.lora_rank, "LoRA rank r for --task lora/qlora (default 16)");
   command.add_option("--lora-targets", options.lora_targets,
                      "all-linear | attention | a list of q,k,v,o,gate,up,down (default all-linear)");
@@ -178,6 +181,7 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   workload.precision = parse_choice<Precision>(options.precision, "--precision", parse_precision, precision_names());
   workload.optimizer = parse_choice<Optimizer>(options.optimizer, "--optimizer", parse_optimizer, optimizer_names());
   workload.attention = parse_choice<Attention>(options.attention, "--attention", parse_attention, attention_names());
+  workload.framework = parse_choice<Framework>(options.framework, "--framework", parse_framework, framework_names());
   workload.weight_format =
       parse_choice<WeightFormat>(options.quant, "--quant", parse_weight_format, weight_format_names());
   workload.kv_format = parse_choice<KvFormat>(options.kv_cache_dtype, "--kv-cache-dtype", parse_kv_format, kv_format_names());

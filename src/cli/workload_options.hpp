@@ -30,6 +30,7 @@ struct WorkloadOptions {
   std::optional<std::string> micro_batch;
   std::optional<std::string> mfu;
   std::string attention = "flash";
+  std::string framework = "megatron";
   std::optional<std::string> lora_rank;
   std::string lora_targets = "all-linear";
   std::string quant = "bf16";

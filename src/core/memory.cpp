@@ -63,23 +63,79 @@ LayerActivations attention_block(const Workload& w, double s, double b) {
   LayerActivations act;
   // Korthikanti et al. 2022 §4.1: QKV input 2sbh and output-dropout mask sbh stay
   // replicated; Q 2sbq, K and V 2sb·kv each, attention output 2sbq are sharded by t.
-  act.replicated = 2 * s * b * h + s * b * h;
+  act.replicated = 2 * s * b * h + (m.hidden_dropout ? s * b * h : 0.0);
   act.parallel = 2 * s * b * q + 4 * s * b * kv + 2 * s * b * q;
-  // Softmax output 2as²b, its dropout mask as²b, and the dropout output 2as²b.
-  act.attention_scores = 5 * a * s * s * b;
+  // Softmax output 2as²b, and with attention dropout its mask as²b and output 2as²b.
+  act.attention_scores = (m.attention_dropout ? 5 : 2) * a * s * s * b;
   // Flash attention keeps only the fp32 log-sum-exp per row: 4asb.
   if (w.attention == Attention::flash) act.attention_scores = 4 * a * s * b;
   return act;
 }
 
-LayerActivations mlp_block(const Workload& w, double s, double b, bool moe_layer) {
+// Under PyTorch autocast with fp32 weights (framework hf), what transformers' modules
+// keep for backward, counted from the tensors autograd saves (docs/methodology.md#frameworks):
+// the residual stream is fp32, norms save fp32 tensors, and every linear layer keeps its
+// own 16-bit copy of its input.
+struct HfElementBytes {
+  bool autocast = false;  // mixed precision: per-op casts of fp32 activations
+  double element = 2;     // bytes of a linear or attention output
+  double residual = 4;    // bytes of the residual stream
+};
+
+HfElementBytes hf_element_bytes(const Workload& w) {
+  // LoRA and QLoRA load the frozen base in 16 bits (4-bit storage computes in bf16), so
+  // the residual stream is 16-bit and inputs need no casts; adapters add only rank-wide tensors.
+  if (w.is_adapter_tuning()) return {false, 2, 2};
+  switch (w.precision) {
+    case Precision::fp32: return {false, 4, 4};
+    case Precision::bf16: return {false, 2, 2};
+    case Precision::bf16_mixed:
+    case Precision::fp16_mixed:
+    case Precision::fp8_mixed: return {true, 2, 4};
+  }
+  return {true, 2, 4};
+}
+
+// One norm's saved tensors per sbh: RMSNorm (transformers' LlamaRMSNorm) upcasts its input to
+// fp32 and keeps it and the normalised tensor; LayerNorm keeps its input, in fp32 under autocast.
+double hf_norm_bytes(const Architecture& m, const HfElementBytes& e) {
+  if (!m.norm_bias) return 4 + e.residual;
+  return e.autocast ? 4 : e.residual;
+}
+
+LayerActivations hf_attention_block(const Workload& w, const HfElementBytes& e, double s, double b) {
   const Architecture& m = w.model;
   const double h = m.hidden;
-  // Standard MLP: activation input and output, 2sbI each (19sbh at I = 4h with the input
-  // and mask). Gated: gate, up, act(gate) and their product, 2sbI each.
-  const double per_width = m.mlp == MlpKind::gated ? 8.0 : 4.0;
+  const double q = static_cast<double>(m.heads) * m.head_dim;
+  const double kv = m.kv_dim();
+  const double a = m.heads;
   LayerActivations act;
-  act.replicated = 2 * s * b * h + s * b * h;  // MLP input and output-dropout mask
+  // The projections' saved input: one 16-bit cast per projection under autocast.
+  const double inputs = e.autocast ? 2.0 * (m.fused_qkv ? 1 : 3) : e.residual;
+  act.replicated = (inputs + (m.hidden_dropout ? 1 : 0)) * s * b * h;
+  // Q (after RoPE), K and V; the output projection's input (a contiguous copy of the
+  // attention output).
+  act.parallel = e.element * s * b * (2 * q + 2 * kv);
+  // Eager attention: the fp32 softmax output (transformers upcasts it), then either the
+  // dropout mask and output or the 16-bit copy the value product keeps.
+  const double after_softmax = m.attention_dropout ? 1 + e.element : (e.element == 4 ? 0 : e.element);
+  act.attention_scores = (4 + after_softmax) * a * s * s * b;
+  // SDPA with a fused kernel keeps its output and the log-sum-exp. PyTorch has no fused
+  // kernel for fp32 with grouped KV heads: it runs the math path, which stores the scores
+  // (measured on an H200: byte-identical peaks to eager, bench/results/).
+  const bool math_fallback = w.precision == Precision::fp32 && m.kv_heads < m.heads;
+  if (w.attention == Attention::flash && !math_fallback) act.attention_scores = e.element * s * b * q + 4 * a * s * b;
+  return act;
+}
+
+// `per_width`: bytes kept per element of the FFN width; `replicated`: bytes per sbh of the
+// input side (MLP input and output-dropout mask).
+LayerActivations mlp_block(const Workload& w, double s, double b, bool moe_layer, double per_width,
+                           double replicated) {
+  const Architecture& m = w.model;
+  const double h = m.hidden;
+  LayerActivations act;
+  act.replicated = replicated * s * b * h;
   if (!moe_layer) {
     act.parallel = per_width * s * b * m.intermediate;
     return act;
@@ -94,13 +150,33 @@ LayerActivations mlp_block(const Workload& w, double s, double b, bool moe_layer
 }
 
 double per_layer_bytes(const Workload& w, const Strategy& st, bool moe_layer, bool cross_attention) {
+  const Architecture& m = w.model;
   const double s = w.sequence_length;
   const double b = w.micro_batch;
-  const double h = w.model.hidden;
+  const double h = m.hidden;
   const double t = st.tensor_parallel;
-  LayerActivations attention = attention_block(w, s, b);
-  const LayerActivations mlp = mlp_block(w, s, b, moe_layer);
-  double replicated = attention.replicated + mlp.replicated + 4 * s * b * h;  // + two norm inputs
+  const double mask = m.hidden_dropout ? 1 : 0;
+  LayerActivations attention;
+  LayerActivations mlp;
+  double norms = 0;
+  if (w.framework == Framework::hf) {
+    const HfElementBytes e = hf_element_bytes(w);
+    attention = hf_attention_block(w, e, s, b);
+    // Gated: gate, act(gate), up and their product; standard: the activation's input and
+    // output; a composite activation (NewGELU) keeps three more tensors of the FFN width.
+    const double per_width = e.element * ((m.mlp == MlpKind::gated ? 4 : 2) + (m.composite_activation ? 3 : 0));
+    const double projections = m.mlp == MlpKind::gated && !m.fused_gate_up ? 2 : 1;
+    const double inputs = e.autocast ? 2.0 * projections : e.residual;
+    mlp = mlp_block(w, s, b, moe_layer, per_width, inputs + mask);
+    norms = m.norms_per_layer * hf_norm_bytes(m, e) * s * b * h;
+  } else {
+    attention = attention_block(w, s, b);
+    // Standard MLP: activation input and output, 2sbI each (19sbh at I = 4h with the input
+    // and mask). Gated: gate, up, act(gate) and their product, 2sbI each.
+    mlp = mlp_block(w, s, b, moe_layer, m.mlp == MlpKind::gated ? 8.0 : 4.0, 2 + mask);
+    norms = 4 * s * b * h;  // two norm inputs
+  }
+  double replicated = attention.replicated + mlp.replicated + norms;
   double parallel = attention.parallel + mlp.parallel;
   double scores = attention.attention_scores;
   if (cross_attention) {  // encoder-decoder: a second attention block per decoder layer
@@ -116,7 +192,7 @@ double per_layer_bytes(const Workload& w, const Strategy& st, bool moe_layer, bo
 
 }  // namespace
 
-StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer, int hidden) {
+StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimizer, int hidden, Framework framework) {
   // Moments are fp32 except under pure bf16, where they are kept in bf16.
   const double moment = precision == Precision::bf16 ? 2.0 : 4.0;
   double states = 0;
@@ -131,6 +207,11 @@ StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimize
     // factored into r + c values, about 2/h per parameter for h-wide matrices.
     case Optimizer::adafactor: states = moment * 2.0 / std::max(1, hidden); break;
   }
+  // PyTorch AMP (framework hf) keeps fp32 weights and gradients; the optimizer steps them
+  // directly, so there is no separate master copy (its 16-bit casts: autocast_cache_bytes).
+  const bool mixed = precision == Precision::bf16_mixed || precision == Precision::fp16_mixed ||
+                     precision == Precision::fp8_mixed;
+  if (framework == Framework::hf && mixed) return {4, 4, 0, states};
   switch (precision) {
     case Precision::fp32: return {4, 4, 0, states};
     case Precision::bf16: return {2, 2, 0, states};  // pure bf16: no master copy
@@ -166,8 +247,8 @@ double routed_expert_parameters(const Architecture& m) {
 
 namespace {
 
-// Activation bytes at 16 bits per element (Korthikanti et al. 2022).
-double activation_bytes_16bit(const Workload& w, const Strategy& st) {
+// Activation bytes of the busiest pipeline stage (megatron: at 16 bits per element).
+double stage_activation_bytes(const Workload& w, const Strategy& st) {
   const Architecture& m = w.model;
   const double s = w.sequence_length;
   const double b = w.micro_batch;
@@ -187,8 +268,17 @@ double activation_bytes_16bit(const Workload& w, const Strategy& st) {
 
   // §4.3: input-embedding dropout mask sbh on the first stage; final norm, output
   // projection and fp32 logits for the loss, 4sbh(1 + v/h)/t, on the last.
-  const double embedding = s * b * h;
-  const double output = 4 * s * b * h * (1 + m.vocab / h) / t;
+  const double embedding = m.hidden_dropout ? s * b * h : 0.0;
+  double output = 4 * s * b * h * (1 + m.vocab / h) / t;
+  double checkpoint_bytes = 2;  // a layer's input under full recomputation, per sbh
+  if (w.framework == Framework::hf) {
+    // The final norm, the head's 16-bit input, and the loss: transformers upcasts the
+    // logits and cross-entropy keeps the fp32 log-softmax, whose fp32 gradient is live
+    // with it at the start of backward: 8sbV.
+    const HfElementBytes e = hf_element_bytes(w);
+    output = (hf_norm_bytes(m, e) + (e.autocast ? 2 : 0)) * s * b * h + 8 * s * b * m.vocab / t;
+    checkpoint_bytes = e.residual;
+  }
   // §4.2.3: with 1F1B pipelining the first stage holds p micro-batches of L/p layers, i.e.
   // all L layers' worth; the last stage holds one micro-batch of its L/p layers.
   double first_stage = 0;
@@ -196,7 +286,7 @@ double activation_bytes_16bit(const Workload& w, const Strategy& st) {
   if (st.recompute == Recompute::full) {
     // Table 2, full recomputation: only each layer's input, 2sbh (/t with SP), is kept;
     // during backward one layer is recomputed and live at a time.
-    const double checkpoint = 2 * s * b * h / (st.sequence_parallel ? t : 1.0);
+    const double checkpoint = checkpoint_bytes * s * b * h / (st.sequence_parallel ? t : 1.0);
     first_stage = checkpoint * layer_count + largest_layer + embedding;
     last_stage = checkpoint * layer_count / p + largest_layer + output;
   } else {
@@ -209,11 +299,21 @@ double activation_bytes_16bit(const Workload& w, const Strategy& st) {
 
 }  // namespace
 
+double autocast_cache_bytes(const Workload& w) {
+  // torch.autocast caches the 16-bit cast of each fp32 weight for the whole forward pass
+  // and backward keeps it for the input gradients: 2 bytes per parameter, not sharded.
+  const bool mixed = w.precision == Precision::bf16_mixed || w.precision == Precision::fp16_mixed ||
+                     w.precision == Precision::fp8_mixed;
+  if (w.framework != Framework::hf || !mixed || !w.is_training() || w.is_adapter_tuning()) return 0;
+  return 2.0 * w.parameters.total;
+}
+
 Bytes training_activation_bytes(const Workload& w, const Strategy& st) {
-  // The counts below are for 16-bit activations (Korthikanti et al.); fp32 training
+  // The megatron counts are for 16-bit activations (Korthikanti et al.); fp32 training
   // stores 4-byte activations, so twice as much (dropout masks slightly overcounted).
-  const double element_scale = w.precision == Precision::fp32 ? 2.0 : 1.0;
-  return Bytes(activation_bytes_16bit(w, st) * element_scale);
+  // The hf counts carry their element sizes already.
+  const double element_scale = w.precision == Precision::fp32 && w.framework == Framework::megatron ? 2.0 : 1.0;
+  return Bytes(stage_activation_bytes(w, st) * element_scale);
 }
 
 Bytes kv_cache_bytes(const Workload& w, const Strategy& st) {
@@ -348,17 +448,21 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
     if (explain != nullptr) note(explain, "optimizer", "adapters × optimizer bytes", "bytes/param " + number(adapter_bytes.optimizer()),
          memory.optimizer);
   } else {
-    const StateBytesPerParam per_param = state_bytes_per_param(w.precision, w.optimizer, m.hidden);
+    const StateBytesPerParam per_param = state_bytes_per_param(w.precision, w.optimizer, m.hidden, w.framework);
     const double experts = routed_expert_parameters(m);
     const ShardedStates states = shard(n, experts, per_param, device_count, st);
     memory.weights = Bytes(states.weights);
+    const double cast_cache = autocast_cache_bytes(w) / mp;
+    memory.weights += Bytes(cast_cache);
     memory.gradients = Bytes(states.gradients);
     memory.optimizer = Bytes(states.optimizer);
     const std::string params =
         explain == nullptr ? std::string()
                            : "N " + number(n) + (experts > 0 ? " (routed experts " + number(experts) + ")" : "");
-    if (explain != nullptr) note(explain, "weights", "N × " + number(per_param.weights) + " / (t·p) [/ dp at ZeRO-3]", params + ", " + layout,
-         memory.weights);
+    if (explain != nullptr) note(explain, "weights",
+         "N × " + number(per_param.weights) + " / (t·p) [/ dp at ZeRO-3]" +
+             (cast_cache > 0 ? " + autocast's 16-bit weight copies N × 2 / (t·p)" : ""),
+         params + ", " + layout, memory.weights);
     if (explain != nullptr) note(explain, "gradients", "N × " + number(per_param.gradients) + " / (t·p) [/ dp at ZeRO-2+]",
          params + ", " + layout, memory.gradients);
     if (explain != nullptr) note(explain, "optimizer",
@@ -369,10 +473,14 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
 
   if (w.is_training()) {
     memory.activations = training_activation_bytes(w, st);
+    const bool hf = w.framework == Framework::hf;
     if (explain != nullptr) note(explain, "activations",
-         st.recompute == Recompute::full ? "2sbh × L (+ one layer live) + sbh + 4sbh(1 + V/h)/t"
-                                         : "Σ layers sbh-terms (Korthikanti Table 2, GQA/gated/MoE/flash) + sbh + "
-                                           "4sbh(1 + V/h)/t",
+         st.recompute == Recompute::full
+             ? (hf ? "residual bytes × sbh × L (+ one layer live) + final norm + head input + 8sbV/t (fp32 loss)"
+                   : "2sbh × L (+ one layer live) + sbh + 4sbh(1 + V/h)/t")
+             : (hf ? "Σ layers: saved tensors of transformers under autocast (fp32 norms, 16-bit input casts, "
+                     "q/k/v, attention, FFN) + final norm + head input + 8sbV/t (fp32 loss)"
+                   : "Σ layers sbh-terms (Korthikanti Table 2, GQA/gated/MoE/flash) + sbh + 4sbh(1 + V/h)/t"),
          "s " + number(w.sequence_length) + ", b " + number(w.micro_batch) + ", h " + number(m.hidden) + ", a " +
              number(m.heads) + ", L " + number(m.layers) + ", V " + number(m.vocab) + ", attention " +
              std::string(to_string(w.attention)) + ", recompute " + std::string(to_string(st.recompute)),

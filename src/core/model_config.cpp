@@ -216,6 +216,19 @@ class ConfigReader {
                   "missing " + in_quotes(*keys.begin()) + " (" + std::string(what) + ")", hint);
   }
 
+  // A probability in [0, 1] under the first key present (dropout rates).
+  std::optional<double> probability(Keys keys) const {
+    const std::string_view key = find(keys);
+    if (key.empty()) return std::nullopt;
+    const Json& value = m_root.at(std::string(key));
+    if (!value.is_number()) fail(key, in_quotes(key) + " must be a number from 0 to 1, not " + shown(value));
+    const double number = value.get<double>();
+    if (!(number >= 0 && number <= 1)) {
+      fail(key, in_quotes(key) + " must be a number from 0 to 1, not " + value.dump(), "a dropout probability");
+    }
+    return number;
+  }
+
   std::optional<bool> flag(std::string_view key) const {
     const auto found = m_root.find(key);
     if (found == m_root.end() || found->is_null()) return std::nullopt;
@@ -275,6 +288,32 @@ void read_layer_norm_family(const ConfigReader& config, Architecture& a, bool al
     const bool new_architecture = config.flag("new_decoder_architecture").value_or(false);
     a.norms_per_layer = new_architecture ? config.count({"num_ln_in_parallel_attn"}).value_or(2) : parallel ? 1 : 2;
   }
+}
+
+// What the activation count needs beyond the shape: dropout (masks are stored only where
+// it is on), fused projections and composite activations (docs/methodology.md#activations).
+void read_activation_traits(const ConfigReader& config, Architecture& a, const std::string& activation) {
+  // Class defaults when a key is absent: GPT2Config and BertConfig 0.1, T5Config 0.1;
+  // the others (Llama, Mistral, Qwen2, Gemma, Phi-3, Falcon, DeepSeek) 0.0.
+  const bool dropout_by_default = a.family == "gpt2" || a.family == "bert" || a.family == "roberta" ||
+                                  a.family == "t5" || a.family == "mt5";
+  const double default_rate = dropout_by_default ? 0.1 : 0.0;
+  a.hidden_dropout =
+      config.probability({"resid_pdrop", "hidden_dropout_prob", "hidden_dropout", "dropout_rate", "dropout"})
+          .value_or(default_rate) > 0;
+  a.attention_dropout =
+      config.probability({"attn_pdrop", "attention_probs_dropout_prob", "attention_dropout", "dropout_rate"})
+          .value_or(default_rate) > 0;
+  // GPT-2 c_attn, Falcon query_key_value, Phi-3 qkv_proj and gate_up_proj.
+  a.fused_qkv = a.family == "gpt2" || a.family == "phi3" || a.family == "falcon" || a.family.starts_with("RefinedWeb");
+  a.fused_gate_up = a.family == "phi3";
+  // transformers' activations.py writes these as chains of tensor ops, each keeping its
+  // inputs for backward; "gelu", "gelu_pytorch_tanh", "silu" and "relu" are single kernels.
+  constexpr std::array<std::string_view, 5> composite{"gelu_new", "gelu_fast", "gelu_python", "gelu_accurate",
+                                                      "quick_gelu"};
+  a.composite_activation = contains(composite, activation) ||
+                           (a.family == "t5" && config.text("feed_forward_proj") == "gated-gelu") ||
+                           (a.family == "mt5" && config.text("feed_forward_proj").find("relu") == std::string::npos);
 }
 
 int read_kv_heads(const ConfigReader& config, const Architecture& a) {
@@ -429,6 +468,7 @@ Architecture read_architecture(const ConfigReader& config, std::string_view sour
     a.relative_attention_buckets = config.count({"relative_attention_num_buckets"}).value_or(32);
   }
 
+  read_activation_traits(config, a, activation);
   read_moe(config, a);
   read_mla(config, a);
   a.sliding_window = read_sliding_window(config, a);

@@ -111,8 +111,9 @@ void fill_workload(FieldValues& v, const Workload& w) {
   if (!w.model.family.empty()) put(v, F::workload_model_family, w.model.family);
   put(v, F::workload_profile, to_string(w.profile));
   if (w.task == Task::pretrain || w.task == Task::finetune) {
-    const StateBytesPerParam bytes = state_bytes_per_param(w.precision, w.optimizer, w.model.hidden);
-    put(v, F::workload_model_states_bytes, w.parameters.total * (bytes.weights + bytes.gradients + bytes.optimizer()));
+    const StateBytesPerParam bytes = state_bytes_per_param(w.precision, w.optimizer, w.model.hidden, w.framework);
+    put(v, F::workload_model_states_bytes,
+        w.parameters.total * (bytes.weights + bytes.gradients + bytes.optimizer()) + autocast_cache_bytes(w));
   }
 }
 

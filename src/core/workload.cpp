@@ -16,6 +16,7 @@ constexpr std::array<std::string_view, 7> k_optimizer_names{"adamw",     "adam",
                                                             "adam-8bit", "adafactor", "lion"};
 constexpr std::array<std::string_view, 3> k_recompute_names{"none", "selective", "full"};
 constexpr std::array<std::string_view, 2> k_attention_names{"flash", "standard"};
+constexpr std::array<std::string_view, 2> k_framework_names{"megatron", "hf"};
 constexpr std::array<std::string_view, 16> k_weight_format_names{
     "bf16", "fp16", "fp32", "fp8", "int8", "int4", "nf4", "gptq", "awq",
     "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "q3_k_m", "q2_k"};
@@ -107,6 +108,7 @@ std::string_view to_string(Precision precision) { return name_of(k_precision_nam
 std::string_view to_string(Optimizer optimizer) { return name_of(k_optimizer_names, optimizer); }
 std::string_view to_string(Recompute recompute) { return name_of(k_recompute_names, recompute); }
 std::string_view to_string(Attention attention) { return name_of(k_attention_names, attention); }
+std::string_view to_string(Framework framework) { return name_of(k_framework_names, framework); }
 std::string_view to_string(WeightFormat format) { return name_of(k_weight_format_names, format); }
 std::string_view to_string(KvFormat format) { return name_of(k_kv_format_names, format); }
 std::string_view to_string(Profile profile) { return name_of(k_profile_names, profile); }
@@ -123,6 +125,10 @@ std::optional<Recompute> parse_recompute(std::string_view text) {
 }
 std::optional<Attention> parse_attention(std::string_view text) {
   return parse_name<Attention>(k_attention_names, text);
+}
+
+std::optional<Framework> parse_framework(std::string_view text) {
+  return parse_name<Framework>(k_framework_names, text);
 }
 std::optional<WeightFormat> parse_weight_format(std::string_view text) {
   return parse_name<WeightFormat>(k_weight_format_names, text);
@@ -158,6 +164,7 @@ std::span<const std::string_view> precision_names() { return k_precision_names; 
 std::span<const std::string_view> optimizer_names() { return k_optimizer_names; }
 std::span<const std::string_view> recompute_names() { return k_recompute_names; }
 std::span<const std::string_view> attention_names() { return k_attention_names; }
+std::span<const std::string_view> framework_names() { return k_framework_names; }
 std::span<const std::string_view> weight_format_names() { return k_weight_format_names; }
 std::span<const std::string_view> kv_format_names() { return k_kv_format_names; }
 std::span<const std::string_view> profile_names() { return k_profile_names; }

@@ -85,6 +85,11 @@ void check_same_shape(const Architecture& a, const Architecture& b) {
   CHECK(a.pooler == b.pooler);
   CHECK(a.relative_attention_buckets == b.relative_attention_buckets);
   CHECK(a.sliding_window == b.sliding_window);
+  CHECK(a.hidden_dropout == b.hidden_dropout);
+  CHECK(a.attention_dropout == b.attention_dropout);
+  CHECK(a.fused_qkv == b.fused_qkv);
+  CHECK(a.fused_gate_up == b.fused_gate_up);
+  CHECK(a.composite_activation == b.composite_activation);
   CHECK(a.moe.experts == b.moe.experts);
   CHECK(a.moe.experts_per_token == b.moe.experts_per_token);
   CHECK(a.moe.shared_experts == b.moe.shared_experts);
@@ -377,6 +382,47 @@ TEST_CASE("architecture_from_hf_config refuses bad dimensions", "[model_config]"
   REQUIRE(nan);
   CHECK(nan->where() == "test.json:3:18");
   CHECK(nan->hint() == "JSON has no NaN or Infinity; dimensions are positive whole numbers");
+}
+
+TEST_CASE("architecture_from_hf_config reads dropout, fused projections and composite activations",
+          "[model_config]") {
+  // GPT-2: resid/embd/attn_pdrop 0.1, one c_attn projection, gelu_new (a chain of tensor ops).
+  const Architecture gpt2 = fixture("gpt2.json");
+  CHECK(gpt2.hidden_dropout);
+  CHECK(gpt2.attention_dropout);
+  CHECK(gpt2.fused_qkv);
+  CHECK_FALSE(gpt2.fused_gate_up);
+  CHECK(gpt2.composite_activation);
+  // Llama 2: attention_dropout 0.0 and no hidden dropout; separate q, k, v; SiLU.
+  const Architecture llama = fixture("llama-2-7b.json");
+  CHECK_FALSE(llama.hidden_dropout);
+  CHECK_FALSE(llama.attention_dropout);
+  CHECK_FALSE(llama.fused_qkv);
+  CHECK_FALSE(llama.composite_activation);
+  // Phi-3: fused qkv_proj and gate_up_proj.
+  const Architecture phi3 = fixture("phi-3-mini-4k-instruct.json");
+  CHECK(phi3.fused_qkv);
+  CHECK(phi3.fused_gate_up);
+  // BERT: dropout 0.1, exact GELU (one kernel). Flan-T5: dropout_rate 0.1, gated-gelu = gelu_new.
+  const Architecture bert = fixture("bert-base-uncased.json");
+  CHECK(bert.hidden_dropout);
+  CHECK(bert.attention_dropout);
+  CHECK_FALSE(bert.composite_activation);
+  const Architecture flan = fixture("flan-t5-base.json");
+  CHECK(flan.hidden_dropout);
+  CHECK(flan.composite_activation);
+  // A model known by size only is read as GPT-3-like, with dropout (Korthikanti et al.).
+  const Architecture estimated = architecture_from_params(7e9);
+  CHECK(estimated.hidden_dropout);
+  CHECK(estimated.attention_dropout);
+  // A rate outside [0, 1] is an error at its key.
+  const std::optional<Error> bad = parse_error(llama_with("\"vocab_size\": 32000", "\"vocab_size\": 32000, \"attention_dropout\": 2"));
+  REQUIRE(bad);
+  CHECK(bad->where() == "test.json:7:45");
+  CHECK(bad->message() == "\"attention_dropout\" must be a number from 0 to 1, not 2");
+  CHECK(bad->hint() == "a dropout probability");
+  CHECK(parse_error(llama_with("\"vocab_size\": 32000", "\"vocab_size\": 32000, \"attention_dropout\": \"x\""))->message() ==
+        "\"attention_dropout\" must be a number from 0 to 1, not \"x\"");
 }
 
 TEST_CASE("architecture_from_hf_config refuses inconsistent heads", "[model_config]") {
