@@ -2,6 +2,7 @@
 // A plan: hardware, how many devices, and how the training is split across them.
 
 #include <mlsize/catalog.hpp>
+#include <mlsize/communication.hpp>
 #include <mlsize/memory.hpp>
 #include <mlsize/rules.hpp>
 #include <mlsize/strategy.hpp>
@@ -33,7 +34,9 @@ struct PlanEstimate {
   std::optional<bool> host_fits;
   Flops flops;
   double peak_flops_per_s = 0;         // per device, at the workload's precision
-  Seconds time;
+  Seconds time;                        // compute_time + communication.exposed
+  Seconds compute_time;                // FLOPs / (devices × peak × MFU)
+  Communication communication;         // data-parallel synchronisation the compute does not hide
   std::optional<Usd> price_per_unit_hour;
   std::optional<Usd> cost;             // absent when the plan has no price; gbdt: one hour
   double rule_score = 1.0;             // product of prefer factors ÷ penalize factors

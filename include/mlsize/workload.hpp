@@ -55,6 +55,7 @@ struct Workload {
   int sequence_length = 2048;           // s
   int micro_batch = 1;                  // b: sequences per device per forward pass
   double mfu = 0.40;                    // docs/methodology.md#mfu
+  std::optional<double> global_batch;   // tokens per optimizer step (docs/methodology.md#communication)
 
   int lora_rank = 16;                   // docs/methodology.md#lora
   unsigned lora_targets = k_lora_all_linear;

@@ -1,6 +1,7 @@
 #include "cli/format.hpp"
 #include "cli/renderers.hpp"
 
+#include <mlsize/communication.hpp>
 #include <mlsize/units.hpp>
 
 #include <nlohmann/json.hpp>
@@ -57,6 +58,7 @@ Json workload_json(const Workload& workload) {
     json["micro_batch"] = workload.micro_batch;
     json["attention"] = to_string(workload.attention);
     json["framework"] = to_string(workload.framework);
+    json["global_batch_tokens"] = global_batch_tokens(workload, 1);
   }
   if (workload.is_adapter_tuning()) {
     json["lora_rank"] = workload.lora_rank;
@@ -129,6 +131,16 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                      {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)}};
   json["time"] = has_device && timed ? Json{{"seconds", e.time.value}, {"days", e.time.value / k_seconds_per_day}}
                                      : Json{{"seconds", nullptr}, {"days", nullptr}};
+  if (has_device && timed && e.communication.bandwidth_bytes_per_s > 0) {
+    const Communication& c = e.communication;
+    json["time"]["compute_seconds"] = e.compute_time.value;
+    json["time"]["communication"] = {{"exposed_seconds", c.exposed.value},
+                                     {"steps", c.steps},
+                                     {"micro_steps_per_step", c.micro_steps_per_step},
+                                     {"bytes_per_device_per_step", c.bytes_per_step},
+                                     {"bandwidth_bytes_per_s", c.bandwidth_bytes_per_s},
+                                     {"network_assumed", c.network_assumed}};
+  }
   json["cost"] = {{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
                   {"usd_per_hour", e.cost && !timed ? Json(e.cost->value) : Json(nullptr)},
                   {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)}};

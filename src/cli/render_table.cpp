@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <map>
 #include <vector>
@@ -202,6 +203,14 @@ std::string render_estimate_table(const EstimateResult& result) {
   text += fmt::format("Compute: {:.3g} FLOPs at {:.4g} TFLOP/s per device × {} devices × {} MFU.\n", e.flops.value,
                       e.peak_flops_per_s / 1e12, e.plan.device_count, format_percent(result.workload.mfu));
   text += fmt::format("Time: {}", format_duration(e.time));
+  if (e.communication.bandwidth_bytes_per_s > 0) {
+    const Communication& c = e.communication;
+    text += fmt::format(" (compute {}, data-parallel communication not hidden {}: {} GB per device per step at "
+                        "{} GB/s{}, {} steps)",
+                        format_duration(e.compute_time), format_duration(c.exposed), format_gb(Bytes(c.bytes_per_step)),
+                        format_gb(Bytes(c.bandwidth_bytes_per_s)),
+                        c.network_assumed ? ", network assumed 100 Gbit/s" : "", format_count(std::ceil(c.steps)));
+  }
   if (result.meets_deadline) text += *result.meets_deadline ? " (meets the deadline)" : " (MISSES the deadline)";
   text += ".\n";
   if (e.cost) {

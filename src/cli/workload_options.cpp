@@ -56,6 +56,8 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--seq-len", options.sequence_length, "Sequence length in tokens (default 2048)");
   command.add_option("--micro-batch", options.micro_batch, "Sequences per device per step (default 1)");
   command.add_option("--mfu", options.mfu, "Model FLOPs utilisation, 0 < MFU <= 1 (default 0.40)");
+  command.add_option("--global-batch", options.global_batch,
+                     "Tokens per optimizer step, e.g. 4M (default: 4M for pretrain, 128 sequences for fine-tuning)");
   command.add_option("--attention", options.attention, "flash | standard (stores the s² scores) (default flash)");
   command.add_option("--framework", options.framework,
                      "Training code the activation count follows: megatron (16-bit weights, fused kernels) | hf "
@@ -213,6 +215,9 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
     workload.sequence_length = parse_int_flag(*options.sequence_length, "--seq-len", 1, 10'000'000);
   }
   if (options.micro_batch) workload.micro_batch = parse_int_flag(*options.micro_batch, "--micro-batch", 1, 1'000'000);
+  if (options.global_batch) {
+    workload.global_batch = parse_flag("--global-batch", [&] { return parse_count(*options.global_batch); });
+  }
   if (options.mfu) {
     workload.mfu = parse_flag("--mfu", [&] { return parse_positive_number(*options.mfu, "a utilisation"); });
     if (workload.mfu > 1.0) {

@@ -29,6 +29,7 @@ struct WorkloadOptions {
   std::optional<std::string> sequence_length;
   std::optional<std::string> micro_batch;
   std::optional<std::string> mfu;
+  std::optional<std::string> global_batch;
   std::string attention = "flash";
   std::string framework = "megatron";
   std::optional<std::string> lora_rank;

@@ -79,12 +79,18 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
   if (workload.task == Task::inference) {
     const int replicas = plan.strategy.data_parallel(plan.device_count);
     estimate.flops = inference_flops(active, workload.tokens);
-    estimate.time = inference_seconds(workload, plan.device_count, replicas, *peak,
+    estimate.compute_time = inference_seconds(workload, plan.device_count, replicas, *peak,
                                       plan.device->memory_bandwidth_bytes_per_s,
                                       estimate.memory.weights + estimate.memory.kv_cache);
+    estimate.time = estimate.compute_time;
   } else {
     estimate.flops = training_flops(active, workload.tokens, plan.strategy.recompute, workload.task);
-    estimate.time = training_seconds(estimate.flops, plan.device_count, *peak, workload.mfu);
+    estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *peak, workload.mfu);
+    Topology topology{plan.device_count, std::nullopt};
+    if (plan.offering != nullptr) topology = {plan.offering->devices_per_unit, plan.offering->network_gbps};
+    estimate.communication = data_parallel_communication(workload, plan.strategy, plan.device_count, *plan.device,
+                                                         topology, estimate.compute_time);
+    estimate.time = estimate.compute_time + estimate.communication.exposed;
   }
   if (plan.offering != nullptr) {
     estimate.price_per_unit_hour = hourly_price_per_unit(*plan.offering, cost_settings);

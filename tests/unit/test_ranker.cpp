@@ -114,18 +114,33 @@ TEST_CASE("candidate plans double the units and try every ZeRO stage with and wi
   CHECK(candidate_plans(w, *catalog.find_offering("cloud-big-1"), *catalog.find_device("big"), 1).size() == 2);
 }
 
-TEST_CASE("the cheapest plan that fits uses the fewest devices and the lowest ZeRO stage", "[ranker]") {
+TEST_CASE("the cheapest plan that fits weighs memory, recomputation and communication", "[ranker]") {
   const Catalog catalog = test_catalog();
   // 7B: 112 GB of model states plus 31 GB of activations. Two 80 GB GPUs fit only with full
   // recomputation, which costs 8ND instead of 6ND; four with ZeRO-2 fit without it
-  // (14 + 98/4 + 31 + 2 = 72 GB), so four are cheaper.
+  // (14 + 98/4 + 31 + 2 = 72 GB). But these are one-GPU units, so every plan crosses the
+  // network (none stated: 100 Gbit/s assumed), and ZeRO-2 reduce-scatters the gradients
+  // at each of the 512 micro-steps of a 4M-token step; eight GPUs with ZeRO-1 synchronise
+  // once per step and come out cheaper.
   const Report report = recommend(workload(7e9, 1e9), catalog, RecommendSettings{});
   const PlanEstimate* single = find(report, "cloud-big-1");
   REQUIRE(single != nullptr);
-  CHECK(single->plan.device_count == 4);
-  CHECK(single->plan.strategy.zero_stage == 2);
+  CHECK(single->plan.device_count == 8);
+  CHECK(single->plan.strategy.zero_stage == 1);
   CHECK(single->plan.strategy.recompute == Recompute::none);
   CHECK(single->fits);
+  CHECK(single->communication.network_assumed);
+  CHECK(single->time.value == single->compute_time.value + single->communication.exposed.value);
+  // Memory alone would have taken four: ZeRO-2 on four fits without recomputation.
+  Plan four = single->plan;
+  four.units = four.device_count = 4;
+  four.strategy.zero_stage = 2;
+  const PlanEstimate four_estimate = estimate_plan(workload(7e9, 1e9), four, CostSettings{});
+  CHECK(four_estimate.fits);
+  // The same device-hours of compute, but communication makes it dearer.
+  CHECK(four_estimate.compute_time.value * 4 == Approx(single->compute_time.value * 8));
+  REQUIRE(four_estimate.cost);
+  CHECK(four_estimate.cost->value > single->cost->value);
   // Equal price per device-hour: the 8-GPU unit costs the same per FLOP but needs more devices.
   const PlanEstimate* eight = find(report, "cloud-big-8");
   REQUIRE(eight != nullptr);
