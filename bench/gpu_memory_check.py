@@ -70,6 +70,8 @@ def parse_args() -> argparse.Namespace:
     m.add_argument("--steps", type=int, default=4,
                    help="training steps per run, >= 2; time is the mean of steps 2.. (default 4)")
     m.add_argument("--quick", action="store_true", help="bf16-mixed and sdpa only")
+    m.add_argument("--suite", choices=["small", "scale"], default="small",
+                   help="small: 22 runs up to 1.1B (default); scale: Llama-2-7B shape and a larger batch")
     m.add_argument("--seed", type=int, default=0)
     c = sub.add_parser("compare", help="run mlsize on the measured cases and write a report")
     c.add_argument("json", help="raw results written by `measure`")
@@ -101,6 +103,12 @@ def model_configs():
             num_attention_heads=16, num_key_value_heads=4, hidden_act="silu",
             max_position_embeddings=4096, rms_norm_eps=1e-6, tie_word_embeddings=False,
             attention_dropout=0.0, use_cache=False, architectures=["LlamaForCausalLM"])),
+        # meta-llama/Llama-2-7b-hf config.json (6,738,415,616 params).
+        "llama-2-7b": ("LlamaConfig", dict(
+            vocab_size=32000, hidden_size=4096, intermediate_size=11008, num_hidden_layers=32,
+            num_attention_heads=32, num_key_value_heads=32, hidden_act="silu",
+            max_position_embeddings=4096, rms_norm_eps=1e-5, tie_word_embeddings=False,
+            attention_dropout=0.0, use_cache=False, architectures=["LlamaForCausalLM"])),
         # TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T config.json (1,100,048,384 params).
         "tinyllama-1.1b": ("LlamaConfig", dict(
             vocab_size=32000, hidden_size=2048, intermediate_size=5632, num_hidden_layers=22,
@@ -112,6 +120,16 @@ def model_configs():
 
 def cases(args):
     """Every run: dict(kind, model, precision, checkpointing, attention, seq, batch)."""
+    if args.suite == "scale":
+        # A real 7B shape and a larger batch: states at scale, MFU, an MHA KV cache.
+        def run(kind, model, precision, ckpt, seq, batch):
+            return dict(kind=kind, model=model, precision=precision, checkpointing=ckpt,
+                        attention="sdpa", seq=seq, batch=batch)
+        return [run("train", "llama-2-7b", "bf16-mixed", "on", 2048, 1),
+                run("lora", "llama-2-7b", "bf16-mixed", "on", 2048, 4),
+                run("lora", "llama-2-7b", "bf16-mixed", "off", 2048, 1),
+                run("train", "tinyllama-1.1b", "bf16-mixed", "on", 2048, 16),
+                run("infer", "llama-2-7b", "bf16", "off", 4096, 4)]
     out = []
     precisions = ["bf16-mixed"] if args.quick else ["fp32", "bf16-mixed"]
     attentions = ["sdpa"] if args.quick else ["sdpa", "eager"]

@@ -19,8 +19,8 @@ using namespace mlsize;
 
 namespace {
 
-nlohmann::json measured_results() {
-  std::ifstream in(std::string(MLSIZE_SOURCE_DIR) + "/bench/results/h200-2026-11-29.json", std::ios::binary);
+nlohmann::json measured_results(const std::string& file = "h200-2026-11-29.json") {
+  std::ifstream in(std::string(MLSIZE_SOURCE_DIR) + "/bench/results/" + file, std::ios::binary);
   REQUIRE(in);
   std::stringstream text;
   text << in.rdbuf();
@@ -115,4 +115,34 @@ TEST_CASE("KV cache equals the cache a transformers prefill keeps, to the byte")
     ++rows;
   }
   CHECK(rows == 2);
+}
+
+TEST_CASE("framework hf at 7B scale: within -9%..+18% of the measured training peaks, KV cache exact") {
+  // bench/gpu_memory_check.py measure --suite scale: Llama-2-7B shape (full fine-tuning with
+  // checkpointing at micro-batch 1; LoRA r=16 with and without it), TinyLlama at micro-batch 16,
+  // and a 4 x 4096 prefill of the 7B model.
+  const nlohmann::json results = measured_results("h200-2026-11-29-scale.json");
+  int rows = 0;
+  for (const nlohmann::json& row : results.at("rows")) {
+    const Workload w = workload_of(results, row);
+    Strategy st;
+    st.recompute = row.at("checkpointing") == "on" ? Recompute::full : Recompute::none;
+    const double measured = row.at("measured").at("peak_bytes");
+    const double error = (allocated_estimate(w, st) - measured) / measured;
+    INFO(row.at("model") << " " << row.at("kind") << " batch " << row.at("batch") << ": error " << error);
+    if (row.at("kind") == "infer") {
+      // 2 x 32 layers x 32 heads x 128 x 4096 x 4 x 2 bytes = 8 GiB.
+      CHECK(estimate_memory(w, 1, st, nullptr).kv_cache.value == row.at("measured").at("kv_bytes").get<double>());
+      CHECK(std::abs(error) < 0.05);
+    } else {
+      // The widest misses: 7B full fine-tuning -8.4% (the peak is the foreach AdamW step:
+      // 4 B/param of temporaries on top of weights, moments and gradients, 20 B/param, where
+      // mlsize counts 18 plus activations) and TinyLlama at micro-batch 16 +17.9% (the loss's
+      // 8sbV and the recomputed layer are summed, though they peak at different moments).
+      CHECK(error > -0.09);
+      CHECK(error < 0.18);
+    }
+    ++rows;
+  }
+  CHECK(rows == 5);
 }
