@@ -54,6 +54,10 @@ StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimize
 // full training); 0 otherwise.
 double autocast_cache_bytes(const Workload& workload);
 
+// Bytes per parameter of the tensor list a foreach optimizer step holds (framework hf,
+// full training): 4 for AdamW, Adam, SGD with momentum and Lion; 0 otherwise.
+double foreach_temporary_bytes_per_param(const Workload& workload);
+
 // Parameters in LoRA adapters of rank `rank` on `targets` in every layer (Hu et al. 2021).
 double lora_parameters(const Architecture& model, int rank, unsigned targets);
 

@@ -299,6 +299,24 @@ double stage_activation_bytes(const Workload& w, const Strategy& st) {
 
 }  // namespace
 
+double foreach_temporary_bytes_per_param(const Workload& w) {
+  // torch.optim docs: the foreach implementations keep "a tensorlist of intermediates"
+  // (Adam/AdamW: the square roots of the second moments; SGD momentum, Lion: one update
+  // list), fp32 like the weights they update. 8-bit Adam (bitsandbytes) and Adafactor step
+  // parameter by parameter.
+  if (w.framework != Framework::hf || !w.is_training() || w.is_adapter_tuning()) return 0;
+  switch (w.optimizer) {
+    case Optimizer::adamw:
+    case Optimizer::adam:
+    case Optimizer::sgd_momentum:
+    case Optimizer::lion: return w.precision == Precision::bf16 ? 2.0 : 4.0;
+    case Optimizer::sgd:
+    case Optimizer::adam_8bit:
+    case Optimizer::adafactor: return 0;
+  }
+  return 0;
+}
+
 double autocast_cache_bytes(const Workload& w) {
   // torch.autocast caches the 16-bit cast of each fp32 weight for the whole forward pass
   // and backward keeps it for the input gradients: 2 bytes per parameter, not sharded.
@@ -456,6 +474,14 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
     memory.weights += Bytes(cast_cache);
     memory.gradients = Bytes(states.gradients);
     memory.optimizer = Bytes(states.optimizer);
+    // The optimizer step can peak above the backward pass (framework hf): PyTorch's foreach
+    // optimizers hold a tensor list of intermediates as large as the parameters while
+    // the autocast copies and activations are already freed. Counted as what the step
+    // needs beyond the backward peak, so that the total is the larger of the two.
+    const ShardedStates step = shard(n, experts, {0, 0, 0, foreach_temporary_bytes_per_param(w)}, device_count, st);
+    const double step_extra =
+        std::max(0.0, step.optimizer - cast_cache - training_activation_bytes(w, st).value);
+    memory.optimizer += Bytes(step_extra);
     const std::string params =
         explain == nullptr ? std::string()
                            : "N " + number(n) + (experts > 0 ? " (routed experts " + number(experts) + ")" : "");
@@ -467,7 +493,9 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
          params + ", " + layout, memory.gradients);
     if (explain != nullptr) note(explain, "optimizer",
          "N × (" + number(per_param.master) + " master + " + number(per_param.states) +
-             " states) / (t·p) [/ dp at ZeRO-1+]",
+             " states) / (t·p) [/ dp at ZeRO-1+]" +
+             (step_extra > 0 ? " + foreach step temporaries beyond the backward peak: N × 4 − autocast copies − activations"
+                             : ""),
          params + ", " + layout, memory.optimizer);
   }
 

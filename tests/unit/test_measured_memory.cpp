@@ -117,7 +117,7 @@ TEST_CASE("KV cache equals the cache a transformers prefill keeps, to the byte")
   CHECK(rows == 2);
 }
 
-TEST_CASE("framework hf at 7B scale: within -9%..+18% of the measured training peaks, KV cache exact") {
+TEST_CASE("framework hf at 7B scale: within -4%..+18% of the measured training peaks, KV cache exact") {
   // bench/gpu_memory_check.py measure --suite scale: Llama-2-7B shape (full fine-tuning with
   // checkpointing at micro-batch 1; LoRA r=16 with and without it), TinyLlama at micro-batch 16,
   // and a 4 x 4096 prefill of the 7B model.
@@ -135,12 +135,13 @@ TEST_CASE("framework hf at 7B scale: within -9%..+18% of the measured training p
       CHECK(estimate_memory(w, 1, st, nullptr).kv_cache.value == row.at("measured").at("kv_bytes").get<double>());
       CHECK(std::abs(error) < 0.05);
     } else {
-      // The widest misses: 7B full fine-tuning -8.4% (the peak is the foreach AdamW step:
-      // 4 B/param of temporaries on top of weights, moments and gradients, 20 B/param, where
-      // mlsize counts 18 plus activations) and TinyLlama at micro-batch 16 +17.9% (the loss's
+      // 7B full fine-tuning peaks in the foreach AdamW step (20 B/param: weights, moments,
+      // gradients and a tensor list of temporaries): -0.1% with the optimizer-step term,
+      // -8.4% without it. The widest miss: TinyLlama at micro-batch 16, +17.9% (the loss's
       // 8sbV and the recomputed layer are summed, though they peak at different moments).
-      CHECK(error > -0.09);
+      CHECK(error > -0.04);
       CHECK(error < 0.18);
+      if (row.at("model") == "llama-2-7b" && row.at("kind") == "train") CHECK(std::abs(error) < 0.01);
     }
     ++rows;
   }
