@@ -114,6 +114,12 @@ std::string summary_sentence(const Report& report) {
   }
   std::string text = fmt::format("{} is {}: {} over {}", describe_hardware(best.plan), role, format_usd(*best.cost),
                                  format_duration(best.time));
+  const Offering* offering = best.plan.offering;
+  if (offering != nullptr && offering->kind == OfferingKind::on_prem && offering->purchase_price) {
+    // An amortised share can sit far below the cheque a purchase needs: say both.
+    text += fmt::format(" (on-premise: the run's amortised share of a {} purchase)",
+                        format_usd(*offering->purchase_price * best.plan.units));
+  }
   if (report.recommendations.size() > 1) {
     const PlanEstimate& next = report.recommendations[1];
     if (report.objective == Objective::time) {
