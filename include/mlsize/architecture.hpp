@@ -79,4 +79,7 @@ struct Architecture {
 // Weights, gradients and optimizer states still use `params` itself.
 Architecture architecture_from_params(double params);
 
+// Layers that are MoE layers (after DeepSeek's first dense layers, every layer_frequency-th).
+int moe_layer_count(const Architecture& model);
+
 }  // namespace mlsize

@@ -56,4 +56,14 @@ Architecture architecture_from_params(double params) {
   return shape;
 }
 
+int moe_layer_count(const Architecture& m) {
+  if (!m.is_moe()) return 0;
+  const int frequency = std::max(1, m.moe.layer_frequency);
+  int count = 0;
+  for (int layer = m.moe.first_dense_layers; layer < m.layers; ++layer) {
+    if ((layer + m.moe.layer_offset) % frequency == 0) ++count;
+  }
+  return count;
+}
+
 }  // namespace mlsize
