@@ -262,9 +262,12 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
     // optimizers hold a tensor list of intermediates as large as the parameters while
     // the autocast copies and activations are already freed. Counted as what the step
     // needs beyond the backward peak, so that the total is the larger of the two.
-    const ShardedStates step = shard(n, experts, {0, 0, 0, foreach_temporary_bytes_per_param(w)}, device_count, st);
-    const double step_extra =
-        std::max(0.0, step.optimizer - cast_cache - training_activation_bytes(w, st).value);
+    const double temporaries = foreach_temporary_bytes_per_param(w);
+    double step_extra = 0;
+    if (temporaries > 0) {
+      const ShardedStates step = shard(n, experts, {0, 0, 0, temporaries}, device_count, st);
+      step_extra = std::max(0.0, step.optimizer - cast_cache - training_activation_bytes(w, st).value);
+    }
     memory.optimizer += Bytes(step_extra);
     const std::string params =
         explain == nullptr ? std::string()
