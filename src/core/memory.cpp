@@ -257,6 +257,12 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
     const double cast_cache = autocast_cache_bytes(w) / mp;
     memory.weights += Bytes(cast_cache);
     memory.gradients = Bytes(states.gradients);
+    // PyTorch DDP (framework hf, more than one replica) all-reduces through buckets that
+    // copy the gradients unless gradient_as_bucket_view=True, which is not the default
+    // (DDP docs: the view "can reduce peak memory usage ... equal to the total gradients
+    // size"). Megatron's DDP keeps gradients in its buffer: no copy.
+    const bool ddp_buckets = w.framework == Framework::hf && st.zero_stage == 0 && dp > 1;
+    if (ddp_buckets) memory.gradients += Bytes(states.gradients);
     memory.optimizer = Bytes(states.optimizer);
     // The optimizer step can peak above the backward pass (framework hf): PyTorch's foreach
     // optimizers hold a tensor list of intermediates as large as the parameters while
@@ -276,7 +282,9 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
          "N × " + number(per_param.weights) + " / (t·p) [/ dp at ZeRO-3]" +
              (cast_cache > 0 ? " + autocast's 16-bit weight copies N × 2 / (t·p)" : ""),
          params + ", " + layout, memory.weights);
-    if (explain != nullptr) note(explain, "gradients", "N × " + number(per_param.gradients) + " / (t·p) [/ dp at ZeRO-2+]",
+    if (explain != nullptr) note(explain, "gradients",
+         "N × " + number(per_param.gradients) + " / (t·p) [/ dp at ZeRO-2+]" +
+             (ddp_buckets ? " × 2 (DDP's all-reduce buckets copy them)" : ""),
          params + ", " + layout, memory.gradients);
     if (explain != nullptr) note(explain, "optimizer",
          "N × (" + number(per_param.master) + " master + " + number(per_param.states) +

@@ -356,3 +356,20 @@ TEST_CASE("fp32 training stores 4-byte activations", "[memory]") {
   w.precision = Precision::fp32;
   CHECK(training_activation_bytes(w, Strategy{}).value == Approx(2 * bf16));
 }
+
+TEST_CASE("framework hf: DDP's all-reduce buckets copy the gradients; ZeRO and Megatron's buffer do not",
+          "[memory]") {
+  // PyTorch DDP docs, gradient_as_bucket_view: the view "can reduce peak memory usage,
+  // where the saved memory size will be equal to the total gradients size" (default off).
+  Workload w = testing::workload_for_params(7e9);
+  w.framework = Framework::hf;
+  Strategy ddp;
+  const double one_device = estimate_memory(w, 1, ddp, nullptr).gradients.value;
+  CHECK(one_device == Approx(7e9 * 4));  // fp32 gradients under autocast
+  CHECK(estimate_memory(w, 8, ddp, nullptr).gradients.value == Approx(2 * one_device));
+  Strategy zero1;
+  zero1.zero_stage = 1;
+  CHECK(estimate_memory(w, 8, zero1, nullptr).gradients.value == Approx(one_device));
+  w.framework = Framework::megatron;
+  CHECK(estimate_memory(w, 8, ddp, nullptr).gradients.value == Approx(7e9 * 2));
+}
