@@ -70,8 +70,9 @@ def parse_args() -> argparse.Namespace:
     m.add_argument("--steps", type=int, default=4,
                    help="training steps per run, >= 2; time is the mean of steps 2.. (default 4)")
     m.add_argument("--quick", action="store_true", help="bf16-mixed and sdpa only")
-    m.add_argument("--suite", choices=["small", "scale"], default="small",
-                   help="small: 22 runs up to 1.1B (default); scale: Llama-2-7B shape and a larger batch")
+    m.add_argument("--suite", choices=["small", "scale", "fused"], default="small",
+                   help="small: 22 runs up to 1.1B (default); scale: Llama-2-7B shape and a larger batch; "
+                        "fused: Phi-3-mini (fused qkv and gate/up projections)")
     m.add_argument("--seed", type=int, default=0)
     c = sub.add_parser("compare", help="run mlsize on the measured cases and write a report")
     c.add_argument("json", help="raw results written by `measure`")
@@ -103,6 +104,14 @@ def model_configs():
             num_attention_heads=16, num_key_value_heads=4, hidden_act="silu",
             max_position_embeddings=4096, rms_norm_eps=1e-6, tie_word_embeddings=False,
             attention_dropout=0.0, use_cache=False, architectures=["LlamaForCausalLM"])),
+        # microsoft/Phi-3-mini-4k-instruct config.json: fused qkv_proj and gate_up_proj.
+        "phi-3-mini": ("Phi3Config", dict(
+            vocab_size=32064, hidden_size=3072, intermediate_size=8192, num_hidden_layers=32,
+            num_attention_heads=32, num_key_value_heads=32, hidden_act="silu",
+            max_position_embeddings=4096, original_max_position_embeddings=4096,
+            rms_norm_eps=1e-5, rope_theta=10000.0, sliding_window=2047, attention_dropout=0.0,
+            resid_pdrop=0.0, embd_pdrop=0.0, tie_word_embeddings=False, pad_token_id=32000,
+            bos_token_id=1, eos_token_id=32000, use_cache=False, architectures=["Phi3ForCausalLM"])),
         # meta-llama/Llama-2-7b-hf config.json (6,738,415,616 params).
         "llama-2-7b": ("LlamaConfig", dict(
             vocab_size=32000, hidden_size=4096, intermediate_size=11008, num_hidden_layers=32,
@@ -120,6 +129,10 @@ def model_configs():
 
 def cases(args):
     """Every run: dict(kind, model, precision, checkpointing, attention, seq, batch)."""
+    if args.suite == "fused":
+        # Fused projections (one qkv_proj, one gate_up_proj): Phi-3-mini, full fine-tuning.
+        return [dict(kind="train", model="phi-3-mini", precision="bf16-mixed", checkpointing=ckpt,
+                     attention="sdpa", seq=2048, batch=batch) for ckpt, batch in (("on", 2), ("off", 1))]
     if args.suite == "scale":
         # A real 7B shape and a larger batch: states at scale, MFU, an MHA KV cache.
         def run(kind, model, precision, ckpt, seq, batch):

@@ -147,3 +147,24 @@ TEST_CASE("framework hf at 7B scale: within -4%..+18% of the measured training p
   }
   CHECK(rows == 5);
 }
+
+TEST_CASE("framework hf with fused projections (Phi-3-mini): within 5% of the measured peaks") {
+  // measure --suite fused: one qkv_proj and one gate_up_proj per layer, so one input cast
+  // each. Both peaks are the foreach AdamW step (20 B/param, 71.2 GiB).
+  const nlohmann::json results = measured_results("h200-2026-11-29-fused.json");
+  int rows = 0;
+  for (const nlohmann::json& row : results.at("rows")) {
+    const Workload w = workload_of(results, row);
+    CHECK(w.model.fused_qkv);
+    CHECK(w.model.fused_gate_up);
+    CHECK(w.parameters.total == row.at("measured").at("params").get<double>());
+    Strategy st;
+    st.recompute = row.at("checkpointing") == "on" ? Recompute::full : Recompute::none;
+    const double measured = row.at("measured").at("peak_bytes");
+    const double error = (allocated_estimate(w, st) - measured) / measured;
+    INFO("checkpointing " << row.at("checkpointing") << ": error " << error);
+    CHECK(std::abs(error) < 0.05);
+    ++rows;
+  }
+  CHECK(rows == 2);
+}
