@@ -91,6 +91,8 @@ double bits_per_weight(WeightFormat format);
 // Whether a format keeps embeddings and the output head in 16 bits (bitsandbytes,
 // GPTQ, AWQ) rather than quantising every tensor (GGUF files, fp8/int8 casts).
 bool quantizes_linear_only(WeightFormat format);
+// 16-bit (or fp8) compute with fp32 master weights: bf16-mixed, fp16-mixed, fp8-mixed.
+bool is_mixed_precision(Precision precision);
 double bytes_per_kv_value(KvFormat format);
 
 std::string_view to_string(Task task);

@@ -215,7 +215,7 @@ std::string render_estimate_table(const EstimateResult& result) {
                         "{} GB/s{}, {} step{})",
                         format_duration(e.compute_time), format_duration(c.exposed), format_gb(Bytes(c.bytes_per_step)),
                         format_gb(Bytes(c.bandwidth_bytes_per_s)),
-                        c.network_assumed ? ", network assumed 100 Gbit/s" : "", format_count(std::ceil(c.steps)),
+                        c.network_assumed ? fmt::format(", network assumed {} Gbit/s", k_assumed_network_gbps) : "", format_count(std::ceil(c.steps)),
                         std::ceil(c.steps) == 1 ? "" : "s");
   }
   if (result.meets_deadline) text += *result.meets_deadline ? " (meets the deadline)" : " (MISSES the deadline)";

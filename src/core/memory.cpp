@@ -55,9 +55,7 @@ StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimize
   }
   // PyTorch AMP (framework hf) keeps fp32 weights and gradients; the optimizer steps them
   // directly, so there is no separate master copy (its 16-bit casts: autocast_cache_bytes).
-  const bool mixed = precision == Precision::bf16_mixed || precision == Precision::fp16_mixed ||
-                     precision == Precision::fp8_mixed;
-  if (framework == Framework::hf && mixed) return {4, 4, 0, states};
+  if (framework == Framework::hf && is_mixed_precision(precision)) return {4, 4, 0, states};
   switch (precision) {
     case Precision::fp32: return {4, 4, 0, states};
     case Precision::bf16: return {2, 2, 0, states};  // pure bf16: no master copy
@@ -112,9 +110,10 @@ double foreach_temporary_bytes_per_param(const Workload& w) {
 double autocast_cache_bytes(const Workload& w) {
   // torch.autocast caches the 16-bit cast of each fp32 weight for the whole forward pass
   // and backward keeps it for the input gradients: 2 bytes per parameter, not sharded.
-  const bool mixed = w.precision == Precision::bf16_mixed || w.precision == Precision::fp16_mixed ||
-                     w.precision == Precision::fp8_mixed;
-  if (w.framework != Framework::hf || !mixed || !w.is_training() || w.is_adapter_tuning()) return 0;
+  if (w.framework != Framework::hf || !is_mixed_precision(w.precision) || !w.is_training() ||
+      w.is_adapter_tuning()) {
+    return 0;
+  }
   return 2.0 * w.parameters.total;
 }
 

@@ -81,6 +81,11 @@ double bits_per_weight(WeightFormat format) {
   return 16.0;
 }
 
+bool is_mixed_precision(Precision precision) {
+  return precision == Precision::bf16_mixed || precision == Precision::fp16_mixed ||
+         precision == Precision::fp8_mixed;
+}
+
 bool quantizes_linear_only(WeightFormat format) {
   switch (format) {
     case WeightFormat::int8:
