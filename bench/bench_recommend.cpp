@@ -2,9 +2,9 @@
 // Targets (docs/performance.md): catalogue load < 50 ms, recommend for the main job < 5 ms
 // (< 15 ms with the default rules).
 
-#include <mlsize/catalog_loader.hpp>
-#include <mlsize/ranker.hpp>
-#include <mlsize/rules.hpp>
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/rank/ranker.hpp>
+#include <mlsize/rules/rules.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -1,8 +1,8 @@
 // Fuzzes the catalogue loader on arbitrary YAML text, then plans the main job on what
 // loaded: loading either succeeds or throws mlsize::Error; planning never crashes.
-#include <mlsize/catalog_loader.hpp>
-#include <mlsize/error.hpp>
-#include <mlsize/ranker.hpp>
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/support/error.hpp>
+#include <mlsize/rank/ranker.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,9 +1,9 @@
 // Fuzzes the Hugging Face config reader; for every config it accepts, counts the
 // parameters and estimates memory for training and inference, which must stay finite.
-#include <mlsize/error.hpp>
-#include <mlsize/memory.hpp>
-#include <mlsize/model_config.hpp>
-#include <mlsize/parameter_count.hpp>
+#include <mlsize/support/error.hpp>
+#include <mlsize/estimate/memory.hpp>
+#include <mlsize/model/model_config.hpp>
+#include <mlsize/model/parameter_count.hpp>
 
 #include <cmath>
 #include <cstddef>

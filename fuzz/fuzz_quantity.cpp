@@ -1,6 +1,6 @@
 // Fuzzes the quantity parsers: every input must parse or throw mlsize::Error, nothing else.
-#include <mlsize/error.hpp>
-#include <mlsize/quantity.hpp>
+#include <mlsize/support/error.hpp>
+#include <mlsize/support/quantity.hpp>
 
 #include <cmath>
 #include <cstddef>

@@ -1,10 +1,10 @@
 // Fuzzes the rules language: the input is parsed as an expression and, separately, as
 // a rules file; whatever parses is evaluated against a fixed plan's fields.
-#include <mlsize/architecture.hpp>
-#include <mlsize/error.hpp>
-#include <mlsize/expression.hpp>
-#include <mlsize/rule_fields.hpp>
-#include <mlsize/rules.hpp>
+#include <mlsize/model/architecture.hpp>
+#include <mlsize/support/error.hpp>
+#include <mlsize/expr/expression.hpp>
+#include <mlsize/rules/rule_fields.hpp>
+#include <mlsize/rules/rules.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,12 +1,12 @@
 #include "cli/app.hpp"
 
-#include "cli/command_catalog.hpp"
-#include "cli/command_rules.hpp"
-#include "cli/commands.hpp"
-#include "cli/error_message.hpp"
-#include "cli/output_file.hpp"
+#include "cli/commands/command_catalog.hpp"
+#include "cli/commands/command_rules.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/render/error_message.hpp"
+#include "cli/io/output_file.hpp"
 
-#include <mlsize/error.hpp>
+#include <mlsize/support/error.hpp>
 
 #include <CLI/CLI.hpp>
 

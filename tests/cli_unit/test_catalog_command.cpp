@@ -1,10 +1,10 @@
-#include "cli/providers.hpp"
-#include "cli/render_catalog.hpp"
-#include "cli/workload_options.hpp"
+#include "cli/options/providers.hpp"
+#include "cli/render/render_catalog.hpp"
+#include "cli/options/workload_options.hpp"
 #include "run_capture.hpp"
 
-#include <mlsize/catalog_loader.hpp>
-#include <mlsize/error.hpp>
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/support/error.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

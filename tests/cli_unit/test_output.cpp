@@ -1,7 +1,7 @@
-#include "cli/output_file.hpp"
+#include "cli/io/output_file.hpp"
 #include "run_capture.hpp"
 
-#include <mlsize/error.hpp>
+#include <mlsize/support/error.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
-#include <mlsize/catalog.hpp>
-#include <mlsize/catalog_loader.hpp>
-#include <mlsize/error.hpp>
+#include <mlsize/catalog/catalog.hpp>
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/support/error.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // The embedded catalogue against the reference table it was built from
 // (tests/data/reference/accelerators.csv, a copy of shared/reference/accelerators.csv).
 
-#include <mlsize/catalog_loader.hpp>
+#include <mlsize/catalog/catalog_loader.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // Data-parallel communication: volumes from the ZeRO paper (Rajbhandari et al. 2020, §7),
 // ring collectives moving (n − 1)/n of the buffer, overlap with the backward pass.
 
-#include <mlsize/communication.hpp>
+#include <mlsize/estimate/communication.hpp>
 
 #include <catch2/catch.hpp>
 

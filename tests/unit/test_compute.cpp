@@ -1,6 +1,6 @@
-#include <mlsize/catalog.hpp>
-#include <mlsize/compute.hpp>
-#include <mlsize/cost.hpp>
+#include <mlsize/catalog/catalog.hpp>
+#include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/cost.hpp>
 
 #include <catch2/catch.hpp>
 

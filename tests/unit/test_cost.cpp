@@ -1,5 +1,5 @@
-#include <mlsize/catalog_loader.hpp>
-#include <mlsize/cost.hpp>
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/estimate/cost.hpp>
 
 #include <catch2/catch.hpp>
 

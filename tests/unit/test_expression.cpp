@@ -1,6 +1,6 @@
-#include <mlsize/error.hpp>
-#include <mlsize/expression.hpp>
-#include <mlsize/field_set.hpp>
+#include <mlsize/support/error.hpp>
+#include <mlsize/expr/expression.hpp>
+#include <mlsize/expr/field_set.hpp>
 
 #include <catch2/catch.hpp>
 

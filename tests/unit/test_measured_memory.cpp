@@ -3,9 +3,9 @@
 // results with the exact model configs in bench/results/h200-2026-11-29.json.
 // docs/methodology.md#measured-on-a-gpu discusses each row.
 
-#include <mlsize/memory.hpp>
-#include <mlsize/model_config.hpp>
-#include <mlsize/parameter_count.hpp>
+#include <mlsize/estimate/memory.hpp>
+#include <mlsize/model/model_config.hpp>
+#include <mlsize/model/parameter_count.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

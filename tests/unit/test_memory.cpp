@@ -1,7 +1,7 @@
-#include <mlsize/architecture.hpp>
-#include <mlsize/memory.hpp>
-#include <mlsize/model_config.hpp>
-#include <mlsize/parameter_count.hpp>
+#include <mlsize/model/architecture.hpp>
+#include <mlsize/estimate/memory.hpp>
+#include <mlsize/model/model_config.hpp>
+#include <mlsize/model/parameter_count.hpp>
 
 #include <catch2/catch.hpp>
 

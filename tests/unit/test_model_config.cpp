@@ -1,7 +1,7 @@
-#include <mlsize/architecture.hpp>
-#include <mlsize/embedded_data.hpp>
-#include <mlsize/error.hpp>
-#include <mlsize/model_config.hpp>
+#include <mlsize/model/architecture.hpp>
+#include <mlsize/support/embedded_data.hpp>
+#include <mlsize/support/error.hpp>
+#include <mlsize/model/model_config.hpp>
 
 #include <catch2/catch.hpp>
 

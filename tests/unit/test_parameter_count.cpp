@@ -1,6 +1,6 @@
-#include <mlsize/architecture.hpp>
-#include <mlsize/model_config.hpp>
-#include <mlsize/parameter_count.hpp>
+#include <mlsize/model/architecture.hpp>
+#include <mlsize/model/model_config.hpp>
+#include <mlsize/model/parameter_count.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-#include <mlsize/error.hpp>
-#include <mlsize/quantity.hpp>
+#include <mlsize/support/error.hpp>
+#include <mlsize/support/quantity.hpp>
 
 #include <catch2/catch.hpp>
 

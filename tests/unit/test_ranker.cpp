@@ -1,6 +1,6 @@
-#include <mlsize/catalog_loader.hpp>
-#include <mlsize/planner.hpp>
-#include <mlsize/ranker.hpp>
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/estimate/planner.hpp>
+#include <mlsize/rank/ranker.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
-#include <mlsize/catalog.hpp>
-#include <mlsize/error.hpp>
-#include <mlsize/plan.hpp>
-#include <mlsize/rule_fields.hpp>
-#include <mlsize/rules.hpp>
+#include <mlsize/catalog/catalog.hpp>
+#include <mlsize/support/error.hpp>
+#include <mlsize/estimate/plan.hpp>
+#include <mlsize/rules/rule_fields.hpp>
+#include <mlsize/rules/rules.hpp>
 
 #include "workload_fixture.hpp"
 

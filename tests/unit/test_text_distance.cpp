@@ -1,4 +1,4 @@
-#include <mlsize/text_distance.hpp>
+#include <mlsize/support/text_distance.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 #pragma once
 // Workloads for tests: a model known by its size only, or a preset.
 
-#include <mlsize/architecture.hpp>
-#include <mlsize/workload.hpp>
+#include <mlsize/model/architecture.hpp>
+#include <mlsize/model/workload.hpp>
 
 namespace mlsize::testing {
 

@@ -1,0 +1,125 @@
+#pragma once
+// The hardware mlsize can recommend: devices (chips) and offerings (ways to get them).
+
+#include <mlsize/support/error.hpp>
+#include <mlsize/support/units.hpp>
+
+#include <array>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mlsize {
+
+enum class DeviceKind { gpu, tpu, npu, cpu };
+enum class DType { fp32, tf32, fp16, bf16, fp8, int8 };
+inline constexpr std::size_t k_dtype_count = 6;
+
+struct Interconnect {
+  std::string kind;                 // nvlink, pcie, infinity-fabric, ici, roce, nvlink-c2c, none
+  double bandwidth_bytes_per_s = 0; // per device, both directions together
+};
+
+struct Device {
+  std::string id;
+  std::vector<std::string> aliases;             // other ids that name this device (e.g. a100-80gb)
+  std::string name;
+  DeviceKind kind = DeviceKind::gpu;
+  std::string vendor;
+  std::optional<Bytes> memory;                  // absent for CPUs: host RAM comes from the offering
+  std::optional<double> memory_bandwidth_bytes_per_s;
+  std::array<std::optional<double>, k_dtype_count> peak_flops_per_s{};  // dense, indexed by DType
+  std::optional<Interconnect> interconnect;
+  std::optional<double> tdp_w;
+  std::optional<Usd> launch_price;
+  std::string source;
+  std::string as_of;
+  SourceLocation defined_at;
+
+  std::optional<double> peak(DType dtype) const { return peak_flops_per_s[static_cast<std::size_t>(dtype)]; }
+};
+
+enum class OfferingKind { cloud, on_prem, free_tier };
+
+// How a provider bills: in steps of `granularity_seconds`, at least `minimum_seconds` per
+// unit. The default (1 s, no minimum) charges exactly the hours used.
+struct Billing {
+  double granularity_seconds = 1.0;
+  double minimum_seconds = 0.0;
+};
+
+// Facts about a provider that hold for all its offerings.
+struct Provider {
+  std::string id;
+  Billing billing;
+  std::string source;
+  std::string as_of;
+  SourceLocation defined_at;
+};
+
+struct FreeTierLimits {
+  std::optional<double> session_hours;
+  std::optional<double> weekly_hours;
+  std::string note;
+};
+
+struct Offering {
+  std::string id;
+  std::string provider;
+  OfferingKind kind = OfferingKind::cloud;
+  std::string name;
+  std::string device_id;
+  int devices_per_unit = 1;
+  std::optional<int> vcpus;
+  std::optional<Bytes> host_memory;
+  std::optional<Usd> price_per_hour;        // on demand, per unit
+  std::optional<Usd> spot_price_per_hour;   // per unit
+  std::string region;
+  std::optional<int> max_units;             // how many units one plan may combine
+  std::optional<Usd> purchase_price;        // on-premise
+  std::optional<double> power_w;            // on-premise wall power
+  FreeTierLimits limits;
+  std::optional<double> network_gbps;       // inter-node network per unit, Gbit/s (multi-node topology)
+  Billing billing;                          // from the provider's entry (Catalog::check_references)
+  std::string source;
+  std::string as_of;
+  SourceLocation defined_at;
+};
+
+// Devices and offerings by id; adding an entry with an existing id replaces it.
+class Catalog {
+ public:
+  void put(Device device);
+  void put(Offering offering);
+  void put(Provider provider);
+
+  // By id, or else by one of the devices' aliases.
+  const Device* find_device(std::string_view id) const;
+  const Offering* find_offering(std::string_view id) const;
+  const std::vector<Device>& devices() const { return m_devices; }
+  const std::vector<Offering>& offerings() const { return m_offerings; }
+  const std::vector<Provider>& providers() const { return m_providers; }
+  const Provider* find_provider(std::string_view id) const;
+
+  // Throws Error (input) when an offering names a device that does not exist; gives each
+  // offering its provider's billing. Call after the last file is loaded.
+  void check_references();
+
+ private:
+  std::vector<Device> m_devices;
+  std::vector<Offering> m_offerings;
+  std::vector<Provider> m_providers;
+  std::map<std::string, std::size_t, std::less<>> m_provider_index;
+  std::map<std::string, std::size_t, std::less<>> m_device_index;
+  std::map<std::string, std::size_t, std::less<>> m_device_alias_index;
+  std::map<std::string, std::size_t, std::less<>> m_offering_index;
+};
+
+std::string_view to_string(DeviceKind kind);
+std::string_view to_string(OfferingKind kind);
+std::string_view to_string(DType dtype);
+
+}  // namespace mlsize

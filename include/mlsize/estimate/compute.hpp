@@ -1,0 +1,41 @@
+#pragma once
+// FLOPs and wall time. Formulas and citations: docs/methodology.md#compute.
+
+#include <mlsize/catalog/catalog.hpp>
+#include <mlsize/support/units.hpp>
+#include <mlsize/model/workload.hpp>
+
+#include <optional>
+
+namespace mlsize {
+
+// Memory-bound decode reaches about this fraction of the datasheet bandwidth (an
+// engineering default, docs/methodology.md#inference-time).
+inline constexpr double k_bandwidth_efficiency = 0.8;
+
+// Training FLOPs for `active_params` over `tokens`: 6·N·D (Kaplan et al. 2020, §2.1);
+// full recomputation adds a forward pass (8·N·D). Adapter tuning skips the frozen
+// weights' gradients: 4·N·D (6·N·D with full recomputation).
+Flops training_flops(double active_params, double tokens, Recompute recompute, Task task = Task::pretrain);
+
+// Inference: 2·N_active FLOPs per generated token.
+Flops inference_flops(double active_params, double tokens);
+
+// The datatype whose dense peak bounds the workload on a device: the training precision's,
+// or for inference the weight format's compute type (bf16, falling back to fp16).
+std::optional<DType> compute_dtype(const Device& device, const Workload& workload);
+DType compute_dtype(Precision precision);
+
+// Dense peak FLOP/s of `device` for the workload, or nothing when the device lacks it.
+std::optional<double> peak_flops_per_s(const Device& device, const Workload& workload);
+
+// FLOPs / (devices × peak × utilisation).
+Seconds training_seconds(Flops flops, int devices, double peak_flops_per_s_per_device, double mfu);
+
+// Decoding `workload.tokens` tokens with `replicas` copies of the model, each split over
+// devices holding `bytes_per_device` (weights + KV cache) that every step must read:
+// each step is bound by compute or by memory bandwidth, whichever is slower.
+Seconds inference_seconds(const Workload& workload, int devices, int replicas, double peak_flops_per_s_per_device,
+                          std::optional<double> bandwidth_bytes_per_s, Bytes bytes_per_device);
+
+}  // namespace mlsize

@@ -1,0 +1,37 @@
+#pragma once
+// What running a plan costs. Formulas: docs/methodology.md#cost.
+
+#include <mlsize/catalog/catalog.hpp>
+#include <mlsize/support/units.hpp>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace mlsize {
+
+enum class Pricing { on_demand, spot };
+
+struct CostSettings {
+  Pricing pricing = Pricing::on_demand;
+  double amortization_years = 3.0;        // on-premise hardware written off straight-line
+  double electricity_usd_per_kwh = 0.15;  // on-premise power price
+  // Provider -> multiplier of its cloud prices (on-demand and spot), for negotiated discounts.
+  std::map<std::string, double, std::less<>> price_factors;
+};
+
+// Price of one unit for one hour: the cloud price, or for on-premise hardware its
+// purchase price spread over the amortisation period plus its electricity.
+// Cloud and free-tier prices are multiplied by the provider's price factor, if any.
+// Nothing when the offering has no price of the requested kind (e.g. no spot price).
+std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSettings& settings);
+
+// price per unit-hour × units × billed hours, where the duration is rounded up to the
+// billing step and raised to the minimum charge.
+Usd run_cost(Usd price_per_unit_hour, int units, Seconds duration, const Billing& billing = {});
+
+// The duration a provider charges for a run of `duration`.
+Seconds billed_duration(Seconds duration, const Billing& billing);
+
+}  // namespace mlsize

@@ -1,0 +1,31 @@
+#pragma once
+// How a workload is split across devices: data, tensor, pipeline and expert parallelism,
+// ZeRO sharding, activation recomputation and offloading.
+
+#include <mlsize/model/workload.hpp>
+
+#include <optional>
+#include <string_view>
+
+namespace mlsize {
+
+// Where ZeRO-Offload / ZeRO-Infinity move model states (Ren et al. 2021; Rajbhandari et al. 2021).
+enum class Offload { none, optimizer, optimizer_and_params };
+
+struct Strategy {
+  int zero_stage = 0;  // 0 = plain data parallel (DDP); 1-3 = ZeRO stages (3 ~ FSDP full shard)
+  Recompute recompute = Recompute::none;
+  int tensor_parallel = 1;         // t (Megatron-LM)
+  int pipeline_parallel = 1;       // p
+  bool sequence_parallel = false;  // Korthikanti et al. 2022: shards the norm/dropout activations by t
+  int expert_parallel = 1;         // MoE experts split across this many data-parallel ranks
+  Offload offload = Offload::none;
+
+  int model_parallel() const { return tensor_parallel * pipeline_parallel; }
+  int data_parallel(int device_count) const { return device_count / model_parallel(); }
+};
+
+std::string_view to_string(Offload offload);
+std::optional<Offload> parse_offload(std::string_view text);
+
+}  // namespace mlsize

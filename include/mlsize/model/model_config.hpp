@@ -1,0 +1,33 @@
+#pragma once
+// Model shapes from Hugging Face transformers `config.json` text, and the built-in presets.
+
+#include <mlsize/model/architecture.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mlsize {
+
+// Larger config texts are refused before parsing (a real config.json is a few KiB).
+inline constexpr std::size_t k_max_config_bytes = 4 * 1024 * 1024;
+// Deeper nesting is refused before parsing: nlohmann::json recurses without a limit.
+inline constexpr int k_max_config_nesting = 64;
+// Larger dimensions (width, layers, heads, vocabulary, ...) are refused as implausible.
+inline constexpr double k_max_config_dimension = 1e7;
+
+// The shape described by a transformers config.json. Reads the key names of each
+// model family (n_embd, d_model, num_local_experts, kv_lora_rank, ...); an unknown
+// model_type is read as a llama-like decoder and `source` says so. `source_name`
+// names the text in errors. Throws Error (input) with file:line:column and a hint.
+Architecture architecture_from_hf_config(std::string_view json_text, std::string_view source_name);
+
+// The built-in model called `name` (data/models/<name>.json), or nothing.
+std::optional<Architecture> model_preset(std::string_view name);
+
+// The preset names, sorted.
+std::vector<std::string> model_preset_names();
+
+}  // namespace mlsize

@@ -1,0 +1,130 @@
+#pragma once
+// What the user wants to run: the model, the data, the task, precision and optimizer,
+// and the constraints. Built once at the edge (CLI) from flags, presets or a config.
+
+#include <mlsize/model/architecture.hpp>
+#include <mlsize/model/parameter_count.hpp>
+#include <mlsize/support/units.hpp>
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace mlsize {
+
+enum class Task { pretrain, finetune, lora, qlora, inference, gbdt };
+enum class Precision { bf16_mixed, fp16_mixed, fp32, bf16, fp8_mixed };
+enum class Optimizer { adamw, adam, sgd, sgd_momentum, adam_8bit, adafactor, lion };
+enum class Recompute { none, selective, full };
+enum class Attention { flash, standard };
+// The training code whose saved tensors the activation count follows (docs/methodology.md#frameworks):
+// megatron = 16-bit weights and fused kernels (Korthikanti et al.; also DeepSpeed, NeMo);
+// hf = Hugging Face transformers modules under torch.autocast with fp32 weights (Trainer, Accelerate).
+enum class Framework { megatron, hf };
+// Budget profile (--profile): startup (free tiers and spot first), team (cloud), enterprise (on-premise).
+enum class Profile { none, startup, team, enterprise };
+
+// How inference weights are stored; bits per weight in docs/methodology.md#weight-formats.
+enum class WeightFormat { bf16, fp16, fp32, fp8, int8, int4, nf4, gptq, awq, q8_0, q6_k, q5_k_m, q4_k_m, q4_0, q3_k_m, q2_k };
+enum class KvFormat { bf16, fp16, fp8, int8, int4 };
+
+// Which linear layers of each block carry LoRA adapters (bit flags).
+enum LoraTarget : unsigned {
+  k_lora_q = 1u << 0,
+  k_lora_k = 1u << 1,
+  k_lora_v = 1u << 2,
+  k_lora_o = 1u << 3,
+  k_lora_gate = 1u << 4,
+  k_lora_up = 1u << 5,
+  k_lora_down = 1u << 6,
+  k_lora_all_linear = (1u << 7) - 1,
+};
+
+struct Workload {
+  Architecture model;                   // the shape
+  ParameterCount parameters;            // N = parameters.total; compute uses parameters.active
+  double tokens = 0.0;                  // D: training tokens over all epochs, or tokens to generate
+  std::optional<Bytes> dataset_bytes;   // when the data was given as bytes
+  double epochs = 1.0;
+  double bytes_per_token = 4.0;         // docs/methodology.md#bytes-per-token
+  Task task = Task::pretrain;
+  Precision precision = Precision::bf16_mixed;
+  Optimizer optimizer = Optimizer::adamw;
+  Attention attention = Attention::flash;  // docs/methodology.md#activations
+  Framework framework = Framework::megatron;
+  int sequence_length = 2048;           // s
+  int micro_batch = 1;                  // b: sequences per device per forward pass
+  double mfu = 0.40;                    // docs/methodology.md#mfu
+  std::optional<double> global_batch;   // tokens per optimizer step (docs/methodology.md#communication)
+
+  int lora_rank = 16;                   // docs/methodology.md#lora
+  unsigned lora_targets = k_lora_all_linear;
+
+  WeightFormat weight_format = WeightFormat::bf16;  // inference
+  KvFormat kv_format = KvFormat::bf16;
+  int context = 4096;                   // inference: tokens per sequence (prompt + output)
+  int batch = 1;                        // inference: concurrent sequences
+
+  Bytes overhead{2.0 * k_gibi};         // per device: CUDA context, workspaces, buffers
+  double allocator_margin = 0.0;        // fraction added to the dynamic memory for fragmentation
+
+  std::optional<Usd> budget;
+  std::optional<Seconds> deadline;
+  Profile profile = Profile::none;
+
+  // Training of a neural network (gbdt is classical machine learning, inference is serving).
+  bool is_training() const { return task != Task::inference && task != Task::gbdt; }
+  // Whether mlsize models the run time: not for gbdt, ranked by price per hour instead.
+  bool is_timed() const { return task != Task::gbdt; }
+  bool is_adapter_tuning() const { return task == Task::lora || task == Task::qlora; }
+};
+
+// Tokens in `bytes` of text at `bytes_per_token`, times `epochs`.
+double tokens_from_bytes(Bytes bytes, double bytes_per_token, double epochs);
+
+// The count for a model known only by its size: the embedding is V·h, the block
+// linears 12·L·h² (capped so that they and the embedding fit in `params`).
+ParameterCount parameter_count_from_params(double params, const Architecture& shape);
+
+// Bits per stored weight of an inference weight format (average, incl. scales).
+double bits_per_weight(WeightFormat format);
+// Whether a format keeps embeddings and the output head in 16 bits (bitsandbytes,
+// GPTQ, AWQ) rather than quantising every tensor (GGUF files, fp8/int8 casts).
+bool quantizes_linear_only(WeightFormat format);
+// 16-bit (or fp8) compute with fp32 master weights: bf16-mixed, fp16-mixed, fp8-mixed.
+bool is_mixed_precision(Precision precision);
+double bytes_per_kv_value(KvFormat format);
+
+std::string_view to_string(Task task);
+std::string_view to_string(Precision precision);
+std::string_view to_string(Optimizer optimizer);
+std::string_view to_string(Recompute recompute);
+std::string_view to_string(Attention attention);
+std::string_view to_string(Framework framework);
+std::string_view to_string(WeightFormat format);
+std::string_view to_string(KvFormat format);
+std::string_view to_string(Profile profile);
+
+std::optional<Task> parse_task(std::string_view text);
+std::optional<Precision> parse_precision(std::string_view text);
+std::optional<Optimizer> parse_optimizer(std::string_view text);
+std::optional<Recompute> parse_recompute(std::string_view text);
+std::optional<Attention> parse_attention(std::string_view text);
+std::optional<Framework> parse_framework(std::string_view text);
+std::optional<WeightFormat> parse_weight_format(std::string_view text);
+std::optional<KvFormat> parse_kv_format(std::string_view text);
+std::optional<Profile> parse_profile(std::string_view text);
+// "q,v" or "all-linear" or "attention"; nothing when a name is unknown.
+std::optional<unsigned> parse_lora_targets(std::string_view text);
+
+std::span<const std::string_view> task_names();
+std::span<const std::string_view> precision_names();
+std::span<const std::string_view> optimizer_names();
+std::span<const std::string_view> recompute_names();
+std::span<const std::string_view> attention_names();
+std::span<const std::string_view> framework_names();
+std::span<const std::string_view> weight_format_names();
+std::span<const std::string_view> kv_format_names();
+std::span<const std::string_view> profile_names();
+
+}  // namespace mlsize

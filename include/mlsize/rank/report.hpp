@@ -1,0 +1,57 @@
+#pragma once
+// The result of `recommend`: ranked plans and the offerings that could not serve.
+
+#include <mlsize/model/architecture.hpp>
+#include <mlsize/estimate/plan.hpp>
+#include <mlsize/rules/rules.hpp>
+#include <mlsize/model/workload.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace mlsize {
+
+enum class Objective { cost, time, balanced };
+
+// Why an offering has no feasible plan, checked in this order.
+enum class RejectionReason {
+  precision,      // the device has no throughput figure for the workload's precision
+  no_capacity,    // neither the device nor the offering states a memory size
+  no_price,       // no price of the requested kind (e.g. no spot price)
+  rule,           // every plan was excluded by a rule (exclude, or require not met)
+  memory,         // no plan fits in device memory
+  session_limit,  // a free tier's session is shorter than the fastest fitting plan
+  deadline,       // no fitting plan finishes before the deadline
+  budget,         // no fitting, timely plan is within the budget
+};
+
+struct Rejection {
+  const Offering* offering = nullptr;
+  const Device* device = nullptr;
+  RejectionReason reason = RejectionReason::memory;
+  // The plan that came nearest: least memory for `memory`, fastest for `session_limit`
+  // and `deadline`, cheapest for `budget`; absent for `precision` and `no_price`.
+  std::optional<PlanEstimate> nearest;
+  RuleMessage rule;  // for `rule`: the rule that excluded the offering's first plan, and why
+};
+
+struct Report {
+  Workload workload;  // includes the model shape
+  Objective objective = Objective::cost;
+  int max_devices = 0;
+  std::vector<PlanEstimate> recommendations;  // best first, one per offering
+  std::vector<Rejection> rejected;            // ordered by reason, then offering id
+  std::size_t plans_evaluated = 0;
+  std::optional<PlanEstimate> fastest_fitting;  // over every offering, before deadline and budget
+  // Rules that fired on the recommendations (prefer, penalize, advise) and `set` rules
+  // that chose a default, once per rule, in rank order; messages of the first plan.
+  std::vector<RuleMessage> advice;
+};
+
+std::string_view to_string(Objective objective);
+std::optional<Objective> parse_objective(std::string_view text);
+std::string_view to_string(RejectionReason reason);
+
+}  // namespace mlsize

@@ -1,0 +1,75 @@
+#pragma once
+// The fields rules may read (docs/rules.md#fields), and their values for one workload,
+// device, offering and plan.
+
+#include <mlsize/catalog/catalog.hpp>
+#include <mlsize/expr/field_set.hpp>
+#include <mlsize/estimate/plan.hpp>
+#include <mlsize/model/workload.hpp>
+
+#include <cstddef>
+
+namespace mlsize {
+
+// Field ids; the order of rule_fields(). Numbers are SI: bytes, seconds, US dollars.
+enum class RuleField : std::size_t {
+  workload_params,
+  workload_active_params,
+  workload_tokens,
+  workload_dataset_bytes,
+  workload_task,
+  workload_precision,
+  workload_optimizer,
+  workload_weight_format,
+  workload_budget_usd,
+  workload_deadline_seconds,
+  workload_sequence_length,
+  workload_micro_batch,
+  workload_model_family,
+  workload_profile,
+  workload_model_states_bytes,
+  device_id,
+  device_kind,
+  device_vendor,
+  device_memory_bytes,
+  device_bf16,
+  device_fp8,
+  offering_id,
+  offering_provider,
+  offering_kind,
+  offering_price_per_hour_usd,
+  offering_devices_per_unit,
+  plan_device_count,
+  plan_zero_stage,
+  plan_tensor_parallel,
+  plan_pipeline_parallel,
+  plan_recompute,
+  plan_tokens_per_step,
+  estimate_fits,
+  estimate_memory_fraction,
+  estimate_memory_bytes,
+  estimate_activations_fraction,
+  estimate_model_states_bytes,
+  estimate_seconds,
+  estimate_cost_usd,
+  count,  // the number of fields, not a field
+};
+
+// The closed set of fields offered to rules, with types, units and descriptions.
+const FieldSet& rule_fields();
+
+// The id of `field` in rule_fields().
+constexpr std::size_t field_id(RuleField field) { return static_cast<std::size_t>(field); }
+
+// Fills `values` (resized to rule_fields().size()) for one evaluation. Any pointer may
+// be null; its fields are then missing (nullopt). When `device` or `offering` is null
+// and `estimate` is not, they are taken from estimate->plan. Reusing one vector across
+// plans avoids reallocating it.
+void fill_rule_fields(FieldValues& values, const Workload& workload, const Device* device,
+                      const Offering* offering, const PlanEstimate* estimate);
+
+// The same, into a new vector.
+FieldValues rule_field_values(const Workload& workload, const Device* device = nullptr,
+                              const Offering* offering = nullptr, const PlanEstimate* estimate = nullptr);
+
+}  // namespace mlsize

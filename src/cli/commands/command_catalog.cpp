@@ -1,0 +1,215 @@
+#include "cli/commands/command_catalog.hpp"
+
+#include "cli/io/input_file.hpp"
+#include "cli/options/providers.hpp"
+#include "cli/render/render_catalog.hpp"
+#include "cli/options/workload_options.hpp"
+
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/support/error.hpp>
+#include <mlsize/support/quantity.hpp>
+#include <mlsize/support/text_distance.hpp>
+
+#include <algorithm>
+#include <array>
+
+namespace mlsize::cli {
+namespace {
+
+constexpr std::size_t k_max_header_width = 100;
+constexpr std::array<std::string_view, 4> k_device_kinds{"gpu", "tpu", "npu", "cpu"};
+
+void check_choice(const std::string& flag, const std::string& value, std::span<const std::string_view> names) {
+  if (std::find(names.begin(), names.end(), value) != names.end()) return;
+  flag_error(flag, "\"" + value + "\" is not one of " + join_names(names), did_you_mean(value, names));
+}
+
+// What a device offers: its own memory, or for CPUs (no memory_gb) the offering's host RAM.
+std::optional<Bytes> offering_memory(const Offering& offering, const Device& device) {
+  return device.memory ? device.memory : offering.host_memory;
+}
+
+CatalogSelection select_entries(const CatalogOptions& options, const Catalog& catalog) {
+  std::optional<DeviceKind> kind;
+  if (options.kind) {
+    check_choice("--kind", *options.kind, k_device_kinds);
+    const auto found = std::find(k_device_kinds.begin(), k_device_kinds.end(), *options.kind);
+    kind = static_cast<DeviceKind>(found - k_device_kinds.begin());
+  }
+  for (const std::string& provider : options.providers) check_provider("--provider", provider, catalog);
+  std::optional<Bytes> min_memory;
+  if (options.min_memory) {
+    try {
+      min_memory = parse_bytes(*options.min_memory);
+    } catch (Error& error) {
+      error.at_flag("--min-memory");
+      throw;
+    }
+  }
+  auto device_kept = [&](const Device& device, std::optional<Bytes> memory) {
+    return (!kind || device.kind == *kind) && (!min_memory || (memory && *memory >= *min_memory));
+  };
+  auto provider_kept = [&](const Offering& offering) {
+    return options.providers.empty() ||
+           std::find(options.providers.begin(), options.providers.end(), offering.provider) != options.providers.end();
+  };
+
+  CatalogSelection selection;
+  for (const Offering& offering : catalog.offerings()) {
+    const Device& device = *catalog.find_device(offering.device_id);
+    if (provider_kept(offering) && device_kept(device, offering_memory(offering, device))) {
+      selection.offerings.push_back(&offering);
+    }
+  }
+  for (const Device& device : catalog.devices()) {
+    if (!device_kept(device, device.memory)) continue;
+    // With --provider, only the devices those providers offer.
+    const bool offered = std::any_of(selection.offerings.begin(), selection.offerings.end(), [&](const Offering* o) {
+      return catalog.find_device(o->device_id) == &device;
+    });
+    if (options.providers.empty() || offered) selection.devices.push_back(&device);
+  }
+  return selection;
+}
+
+CommandOutput run_list(const CatalogOptions& options) {
+  check_choice("--format", options.list_format, std::array<std::string_view, 3>{"table", "json", "csv"});
+  const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
+  const CatalogSelection selection = select_entries(options, catalog);
+  CommandOutput output;
+  if (options.list_format == "json") {
+    output.stdout_text = render_catalog_json(selection);
+  } else if (options.list_format == "csv") {
+    output.stdout_text = render_catalog_csv(selection);
+  } else {
+    output.stdout_text = render_catalog_table(selection);
+  }
+  return output;
+}
+
+// A device by id or alias, an offering by id, or both when they share an id.
+CommandOutput run_show(const CatalogOptions& options) {
+  check_choice("--format", options.show_format, std::array<std::string_view, 2>{"yaml", "json"});
+  const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
+  CatalogSelection selection;
+  if (const Device* device = catalog.find_device(options.id)) selection.devices.push_back(device);
+  if (const Offering* offering = catalog.find_offering(options.id)) selection.offerings.push_back(offering);
+  if (selection.devices.empty() && selection.offerings.empty()) {
+    std::vector<std::string> ids;
+    for (const Device& device : catalog.devices()) {
+      ids.push_back(device.id);
+      ids.insert(ids.end(), device.aliases.begin(), device.aliases.end());
+    }
+    for (const Offering& offering : catalog.offerings()) ids.push_back(offering.id);
+    std::string hint = did_you_mean(options.id, ids);
+    if (hint.empty()) hint = "list the ids with: mlsize catalog list";
+    throw Error(ErrorKind::usage, "no device or offering has the id \"" + options.id + "\"", hint);
+  }
+  CommandOutput output;
+  if (options.show_format == "json") {
+    output.stdout_text = render_catalog_json(selection);
+    return output;
+  }
+  // A header that says what else refers to the entry; the YAML itself is a valid overlay.
+  std::string header;
+  for (const Device* device : selection.devices) {
+    std::vector<std::string> users;
+    for (const Offering& offering : catalog.offerings()) {
+      if (catalog.find_device(offering.device_id) == device) users.push_back(offering.id);
+    }
+    std::string line = "device " + device->id + " is used by " + std::to_string(users.size()) + " offering(s)";
+    for (std::size_t i = 0; i < users.size(); ++i) {
+      // Wrapped, so that a popular device does not make one very long line.
+      if (line.size() + users[i].size() > k_max_header_width) {
+        header += line + (i == 0 ? ":" : ",") + "\n";
+        line = "  " + users[i];
+      } else {
+        line += (i == 0 ? ": " : ", ") + users[i];
+      }
+    }
+    header += line + "\n";
+  }
+  header += "Copy this into a file given with --catalog to override the entry (see docs/catalogue.md#overlays).";
+  output.stdout_text = render_catalog_yaml(selection, header);
+  return output;
+}
+
+// Each file on top of the embedded catalogue and the files before it; references are
+// checked once all are loaded, as for --catalog.
+CommandOutput run_validate(const CatalogOptions& options) {
+  Catalog catalog = load_default_catalog();
+  std::string report;
+  for (const std::string& path : options.files) {
+    Catalog own;
+    load_catalog_yaml(own, read_input_file(path, k_max_catalog_file_bytes), path);
+    for (const Device& device : own.devices()) catalog.put(device);
+    for (const Offering& offering : own.offerings()) catalog.put(offering);
+    report += "ok: " + path + " (" + std::to_string(own.devices().size()) + " devices, " +
+              std::to_string(own.offerings().size()) + " offerings)\n";
+  }
+  catalog.check_references();
+  return CommandOutput{report, {}, 0};
+}
+
+CommandOutput run_export(const CatalogOptions& options) {
+  check_choice("--format", options.export_format, std::array<std::string_view, 3>{"yaml", "json", "csv"});
+  const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
+  const CatalogSelection all = select_all(catalog);
+  CommandOutput output;
+  if (options.export_format == "json") {
+    output.stdout_text = render_catalog_json(all);
+  } else if (options.export_format == "csv") {
+    output.stdout_text = render_catalog_csv(all);
+  } else {
+    output.stdout_text = render_catalog_yaml(
+        all, "mlsize catalogue: " + std::to_string(all.devices.size()) + " devices, " +
+                 std::to_string(all.offerings.size()) + " offerings. Schema: docs/catalogue.md.");
+  }
+  return output;
+}
+
+}  // namespace
+
+CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options) {
+  CLI::App* command = app.add_subcommand("catalog", "List, show, validate or export the hardware catalogue");
+  command->require_subcommand(1);
+  auto on_parse = [&options](CLI::App* sub, CatalogAction action) {
+    sub->parse_complete_callback([&options, action] { options.action = action; });
+  };
+
+  CLI::App* list = command->add_subcommand("list", "List devices and offerings, optionally filtered");
+  add_catalog_options(*list, options.catalog_files, options.no_user_catalog);
+  list->add_option("--kind", options.kind, "gpu | tpu | npu | cpu: only devices of this kind and their offerings");
+  list->add_option("--provider", options.providers, "Only this provider's offerings and their devices; repeatable");
+  list->add_option("--min-memory", options.min_memory, "Only devices with at least this memory, e.g. 40GB");
+  list->add_option("--format", options.list_format, "table | json | csv (default table)");
+  on_parse(list, CatalogAction::list);
+
+  CLI::App* show = command->add_subcommand("show", "Show every field of a device (id or alias) or an offering");
+  add_catalog_options(*show, options.catalog_files, options.no_user_catalog);
+  show->add_option("id", options.id, "A device id or alias, or an offering id")->required();
+  show->add_option("--format", options.show_format, "yaml | json (default yaml)");
+  on_parse(show, CatalogAction::show);
+
+  CLI::App* validate = command->add_subcommand("validate", "Check catalogue files against the schema");
+  validate->add_option("files", options.files, "Catalogue YAML files")->required();
+  on_parse(validate, CatalogAction::validate);
+
+  CLI::App* export_command = command->add_subcommand("export", "Write the whole catalogue (with overlays)");
+  add_catalog_options(*export_command, options.catalog_files, options.no_user_catalog);
+  export_command->add_option("--format", options.export_format, "yaml | json | csv (default yaml)");
+  on_parse(export_command, CatalogAction::export_);
+  return command;
+}
+
+CommandOutput run_catalog(const CatalogOptions& options) {
+  switch (options.action) {
+    case CatalogAction::list: return run_list(options);
+    case CatalogAction::show: return run_show(options);
+    case CatalogAction::validate: return run_validate(options);
+    case CatalogAction::export_: return run_export(options);
+  }
+  return run_list(options);
+}
+
+}  // namespace mlsize::cli

@@ -1,0 +1,140 @@
+#include "cli/app.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/render/renderers.hpp"
+
+#include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/memory.hpp>
+#include <mlsize/support/error.hpp>
+#include <mlsize/estimate/planner.hpp>
+#include <mlsize/support/text_distance.hpp>
+
+namespace mlsize::cli {
+namespace {
+
+template <class Entry>
+std::string nearest_id(const std::string& id, const std::vector<Entry>& entries) {
+  std::vector<std::string> ids;
+  for (const Entry& entry : entries) ids.push_back(entry.id);
+  return did_you_mean(id, ids);
+}
+
+Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
+  if (options.offering && options.device) {
+    flag_error("--offering", "give only one of --offering or --device",
+               "e.g. --offering aws-p4de.24xlarge or --device a100-80gb-sxm (mlsize's catalogue ids)");
+  }
+  Plan plan;
+  if (options.offering) {
+    plan.offering = catalog.find_offering(*options.offering);
+    if (plan.offering == nullptr) {
+      flag_error("--offering", "unknown offering \"" + *options.offering + "\"",
+                 nearest_id(*options.offering, catalog.offerings()));
+    }
+    plan.device = catalog.find_device(plan.offering->device_id);
+  } else if (options.device) {
+    plan.device = catalog.find_device(*options.device);
+    if (plan.device == nullptr) {
+      flag_error("--device", "unknown device \"" + *options.device + "\"", nearest_id(*options.device, catalog.devices()));
+    }
+  }
+  const int per_unit = plan.offering ? plan.offering->devices_per_unit : 1;
+  plan.device_count = options.count ? parse_int_flag(*options.count, "--count", 1, 1'000'000) : per_unit;
+  if (plan.device_count % per_unit != 0) {
+    flag_error("--count", "offering \"" + plan.offering->id + "\" provides devices in units of " + std::to_string(per_unit),
+               "a multiple of " + std::to_string(per_unit));
+  }
+  plan.units = plan.device_count / per_unit;
+  if (plan.offering && plan.offering->max_units && plan.units > *plan.offering->max_units) {
+    flag_error("--count", "offering \"" + plan.offering->id + "\" allows at most " +
+                              std::to_string(*plan.offering->max_units) + " unit(s)");
+  }
+  Strategy& strategy = plan.strategy;
+  strategy.zero_stage = parse_int_flag(options.zero, "--zero", 0, 3);
+  if (auto recompute = parse_recompute(options.recompute)) {
+    strategy.recompute = *recompute;
+  } else {
+    flag_error("--recompute", "\"" + options.recompute + "\" is not one of none, selective, full");
+  }
+  strategy.tensor_parallel = parse_int_flag(options.tensor_parallel, "--tp", 1, 1'000'000);
+  strategy.pipeline_parallel = parse_int_flag(options.pipeline_parallel, "--pp", 1, 1'000'000);
+  strategy.expert_parallel = parse_int_flag(options.expert_parallel, "--ep", 1, 1'000'000);
+  strategy.sequence_parallel = options.sequence_parallel;
+  if (auto offload = parse_offload(options.offload)) {
+    strategy.offload = *offload;
+  } else {
+    flag_error("--offload", "\"" + options.offload + "\" is not one of none, optimizer, optimizer+params");
+  }
+  if (plan.device_count % strategy.model_parallel() != 0) {
+    flag_error("--count", std::to_string(plan.device_count) + " devices do not split into tensor × pipeline groups of " +
+                              std::to_string(strategy.model_parallel()),
+               "a device count that --tp × --pp divides");
+  }
+  if (strategy.data_parallel(plan.device_count) % strategy.expert_parallel != 0) {
+    flag_error("--ep", "expert parallelism must divide the data-parallel degree " +
+                           std::to_string(strategy.data_parallel(plan.device_count)));
+  }
+  if (strategy.offload == Offload::optimizer_and_params && strategy.zero_stage < 3) {
+    flag_error("--offload", "offloading parameters needs ZeRO stage 3", "add --zero 3, or use --offload optimizer");
+  }
+  return plan;
+}
+
+}  // namespace
+
+CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options) {
+  CLI::App* command = app.add_subcommand("estimate", "Estimate memory, time and cost of one explicit plan");
+  add_workload_options(*command, options.workload);
+  command->add_option("--offering", options.offering, "Offering id from the catalogue, e.g. aws-p4de.24xlarge");
+  command->add_option("--device", options.device, "Device id from the catalogue, e.g. a100-80gb-sxm");
+  command->add_option("--count", options.count, "Devices in the plan (default: one unit of the offering, or 1)");
+  command->add_option("--zero", options.zero, "ZeRO stage 0-3 across the data-parallel devices (default 0 = DDP)");
+  command->add_option("--recompute", options.recompute, "none | selective | full activation recomputation (default none)");
+  command->add_option("--tp", options.tensor_parallel, "Tensor-parallel degree (default 1)");
+  command->add_option("--pp", options.pipeline_parallel, "Pipeline-parallel degree (default 1)");
+  command->add_flag("--sp", options.sequence_parallel, "Sequence parallelism with tensor parallelism");
+  command->add_option("--ep", options.expert_parallel, "Expert-parallel degree for MoE models (default 1)");
+  command->add_option("--offload", options.offload, "none | optimizer | optimizer+params (ZeRO-Offload/Infinity)");
+  command->add_flag("--explain", options.explain, "Show each memory term with its formula and inputs");
+  return command;
+}
+
+CommandOutput run_estimate(const EstimateOptions& options) {
+  const Workload workload = build_workload(options.workload, false);
+  check_format(options.workload);
+  const Catalog catalog = build_catalog(options.workload);
+  const CostSettings cost_settings = build_cost_settings(options.workload, catalog);
+  const Plan plan = plan_from_options(options, catalog);
+
+  EstimateResult result;
+  result.workload = workload;
+  if (options.explain) estimate_memory(workload, plan.device_count, plan.strategy, &result.explanation);
+  if (plan.device == nullptr) {
+    // No hardware named: the memory terms and FLOPs alone.
+    result.estimate.plan = plan;
+    result.estimate.memory = estimate_memory(workload, plan.device_count, plan.strategy);
+    result.estimate.flops = workload.task == Task::inference
+                                ? inference_flops(workload.parameters.active, workload.tokens)
+                                : training_flops(workload.parameters.active, workload.tokens, plan.strategy.recompute,
+                                                 workload.task);
+  } else {
+    try {
+      result.estimate = estimate_plan(workload, plan, cost_settings);
+    } catch (Error& error) {
+      error.at_flag("--precision");
+      throw;
+    }
+    if (!result.timed()) result.estimate.cost.reset();
+    if (workload.deadline && result.timed()) result.meets_deadline = result.estimate.time <= *workload.deadline;
+    if (workload.budget && result.estimate.cost) result.within_budget = *result.estimate.cost <= *workload.budget;
+  }
+
+  CommandOutput output;
+  output.stdout_text = options.workload.format == "json" ? render_estimate_json(result) : render_estimate_table(result);
+  if (!result.feasible()) {
+    output.exit_code = k_exit_no_feasible;
+    output.stderr_text = "mlsize: the plan does not meet the constraints (memory, deadline or budget)\n";
+  }
+  return output;
+}
+
+}  // namespace mlsize::cli

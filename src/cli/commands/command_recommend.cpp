@@ -1,0 +1,102 @@
+#include "cli/app.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/options/providers.hpp"
+#include "cli/render/renderers.hpp"
+
+#include <mlsize/support/error.hpp>
+#include <mlsize/rank/ranker.hpp>
+#include <mlsize/support/text_distance.hpp>
+
+#include <memory>
+
+namespace mlsize::cli {
+
+namespace {
+
+void add_recommend_options(CLI::App& command, RecommendOptions& options) {
+  add_workload_options(command, options.workload);
+  command.add_option("--optimize", options.optimize, "cost | time | balanced (default cost)");
+  command.add_option("--top", options.top, "How many recommendations to show (default 10)");
+  command.add_option("--max-devices", options.max_devices, "Most devices in one plan (default 512)");
+  command.add_option("--provider", options.providers, "Only offerings of this provider, e.g. aws; repeatable");
+  command.add_option("--exclude-provider", options.excluded_providers,
+                     "Leave out the offerings of this provider; repeatable");
+  add_rule_options(command, options.rules);
+}
+
+// Everything a recommendation needs; the report points into the catalogue and rules.
+struct RecommendRun {
+  Catalog catalog;
+  RuleSet rules;
+  Report report;
+  int top = 10;
+};
+
+std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options) {
+  auto run = std::make_unique<RecommendRun>();
+  RecommendSettings settings;
+  const Workload workload = build_workload(options.workload);
+  if (auto objective = parse_objective(options.optimize)) {
+    settings.objective = *objective;
+  } else {
+    flag_error("--optimize", "\"" + options.optimize + "\" is not one of cost, time, balanced");
+  }
+  run->top = parse_int_flag(options.top, "--top", 1, 100000);
+  if (options.max_devices) {
+    settings.max_devices = parse_int_flag(*options.max_devices, "--max-devices", 1, 1'000'000);
+  }
+  check_format(options.workload);
+  const Catalog full_catalog = build_catalog(options.workload);
+  settings.cost = build_cost_settings(options.workload, full_catalog);
+  // The ranker sees only the wanted providers' offerings.
+  run->catalog = filter_providers(full_catalog, options.providers, options.excluded_providers);
+  run->rules = build_rule_set(options.rules);
+  settings.rules = &run->rules;
+  run->report = recommend(workload, run->catalog, settings);
+  return run;
+}
+
+}  // namespace
+
+CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options) {
+  CLI::App* command = app.add_subcommand("recommend", "Rank hardware plans for a workload");
+  add_recommend_options(*command, options);
+  return command;
+}
+
+CommandOutput run_recommend(const RecommendOptions& options) {
+  const std::unique_ptr<RecommendRun> run = run_recommendation(options);
+  const Report& report = run->report;
+  CommandOutput output;
+  output.stdout_text = options.workload.format == "json" ? render_recommend_json(report, run->top)
+                                                         : render_recommend_table(report, run->top);
+  if (report.recommendations.empty()) {
+    output.exit_code = k_exit_no_feasible;
+    output.stderr_text = "mlsize: " + summary_sentence(report) + "\n";
+  }
+  return output;
+}
+
+CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options) {
+  CLI::App* command =
+      app.add_subcommand("explain", "Show which rules fired on which plans of a recommendation, and what they changed");
+  add_recommend_options(*command, options.recommend);
+  command->add_option("--offering", options.offering, "Explain this offering only, e.g. aws-p4de.24xlarge");
+  return command;
+}
+
+CommandOutput run_explain(const ExplainOptions& options) {
+  const std::unique_ptr<RecommendRun> run = run_recommendation(options.recommend);
+  if (options.offering && run->catalog.find_offering(*options.offering) == nullptr) {
+    std::vector<std::string> ids;
+    for (const Offering& offering : run->catalog.offerings()) ids.push_back(offering.id);
+    flag_error("--offering", "unknown offering \"" + *options.offering + "\"", did_you_mean(*options.offering, ids));
+  }
+  CommandOutput output;
+  output.stdout_text = options.recommend.workload.format == "json"
+                           ? render_explain_json(run->report, run->rules, options.offering, run->top)
+                           : render_explain_table(run->report, run->rules, options.offering, run->top);
+  return output;
+}
+
+}  // namespace mlsize::cli

@@ -1,0 +1,383 @@
+#include "cli/options/workload_options.hpp"
+
+#include "cli/io/input_file.hpp"
+#include "cli/options/providers.hpp"
+
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/model/model_config.hpp>
+#include <mlsize/model/parameter_count.hpp>
+#include <mlsize/support/error.hpp>
+#include <mlsize/support/quantity.hpp>
+#include <mlsize/support/text_distance.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+
+namespace mlsize::cli {
+namespace {
+
+// Calls `parse`, adding the flag name to any error it throws.
+template <class Parse>
+auto parse_flag(const std::string& flag, Parse parse) {
+  try {
+    return parse();
+  } catch (Error& error) {
+    error.at_flag(flag);
+    throw;
+  }
+}
+
+template <class Enum>
+Enum parse_choice(const std::string& text, const std::string& flag, std::optional<Enum> (*parse)(std::string_view),
+                  std::span<const std::string_view> names) {
+  if (auto value = parse(text)) return *value;
+  std::string hint = did_you_mean(text, names);
+  flag_error(flag, "\"" + text + "\" is not one of " + join_names(names), hint);
+}
+
+}  // namespace
+
+void add_workload_options(CLI::App& command, WorkloadOptions& options) {
+  command.add_option("--params", options.params, "Model size in parameters, e.g. 7B, 350M, 6.7e9 (shape estimated)");
+  command.add_option("--model", options.model, "A built-in model, e.g. llama-2-7b, mixtral-8x7b (see docs/cli.md)");
+  command.add_option("--model-config", options.model_config, "A Hugging Face config.json to read the model from");
+  command.add_option("--data", options.data, "Dataset size in bytes of text, e.g. 200GB, 1.5TiB");
+  command.add_option("--tokens", options.tokens, "Dataset size in tokens per epoch, e.g. 50B (overrides --data)");
+  command.add_option("--epochs", options.epochs, "Passes over the dataset (default 1)");
+  command.add_option("--bytes-per-token", options.bytes_per_token, "Bytes of text per token for --data (default 4)");
+  command.add_option("--task", options.task, "pretrain | finetune | lora | qlora | inference (default pretrain)");
+  command.add_option("--precision", options.precision,
+                     "Training: bf16-mixed | fp16-mixed | fp32 | bf16 | fp8-mixed (default bf16-mixed)");
+  command.add_option("--optimizer", options.optimizer,
+                     "adamw | adam | sgd | sgd-momentum | adam-8bit | adafactor | lion (default adamw)");
+  command.add_option("--seq-len", options.sequence_length, "Sequence length in tokens (default 2048)");
+  command.add_option("--micro-batch", options.micro_batch, "Sequences per device per step (default 1)");
+  command.add_option("--mfu", options.mfu, "Model FLOPs utilisation, 0 < MFU <= 1 (default 0.40)");
+  command.add_option("--global-batch", options.global_batch,
+                     "Tokens per optimizer step, e.g. 4M (default: 4M for pretrain, 128 sequences for fine-tuning)");
+  command.add_option("--attention", options.attention, "flash | standard (stores the s² scores) (default flash)");
+  command.add_option("--framework", options.framework,
+                     "Training code the activation count follows: megatron (16-bit weights, fused kernels) | hf "
+                     "(transformers + torch.autocast, fp32 weights) (default megatron)");
+  command.add_option("--lora-rank", options.lora_rank, "LoRA rank r for --task lora/qlora (default 16)");
+  command.add_option("--lora-targets", options.lora_targets,
+                     "all-linear | attention | a list of q,k,v,o,gate,up,down (default all-linear)");
+  command.add_option("--quant", options.quant,
+                     "Inference weights: bf16 fp16 fp32 fp8 int8 int4 nf4 gptq awq q8_0 q6_k q5_k_m q4_k_m q4_0 "
+                     "q3_k_m q2_k (default bf16)");
+  command.add_option("--kv-cache-dtype", options.kv_cache_dtype, "bf16 | fp16 | fp8 | int8 | int4 (default bf16)");
+  command.add_option("--context", options.context, "Inference: tokens per sequence, prompt + output (default 4096)");
+  command.add_option("--batch", options.batch, "Inference: concurrent sequences (default 1)");
+  command.add_option("--overhead", options.overhead, "Framework overhead per device, e.g. 2GiB (default 2GiB)");
+  command.add_option("--memory-margin", options.memory_margin,
+                     "Allocator margin as a fraction of activations + KV cache, e.g. 0.1 (default 0)");
+  command.add_option("--budget", options.budget, "Most money to spend, e.g. 20k, $1.5M");
+  command.add_option("--deadline", options.deadline, "Longest run time, e.g. 36h, 7d, 2w");
+  command.add_option("--pricing", options.pricing, "on-demand | spot (default on-demand)");
+  command.add_option("--profile", options.profile,
+                     "Budget profile for the rules: none | startup | team | enterprise (default none)");
+  add_catalog_options(command, options.catalog_files, options.no_user_catalog);
+  command.add_option("--amortization-years", options.amortization_years,
+                     "Years over which on-premise hardware is written off (default 3)");
+  command.add_option("--electricity-price", options.electricity_price,
+                     "On-premise electricity price per kWh, e.g. 0.25 or $0.25 (default 0.15)");
+  command.add_option("--price-factor", options.price_factors,
+                     "PROVIDER=FACTOR: multiply that provider's cloud prices, e.g. aws=0.8; repeatable");
+  command.add_option("--format", options.format, "table | json (default table)");
+  command.add_option("--output", options.output_path,
+                     "Write the report to FILE (atomically: all of it or nothing) instead of stdout");
+}
+
+void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog) {
+  command.add_option("--catalog", catalog_files, "Catalogue YAML laid over the default; repeatable");
+  command.add_flag("--no-user-catalog", no_user_catalog,
+                   "Ignore ~/.config/mlsize/catalog.d and MLSIZE_CATALOG (the embedded catalogue and --catalog only)");
+}
+
+void flag_error(const std::string& flag, std::string message, std::string hint) {
+  Error error(ErrorKind::usage, std::move(message), std::move(hint));
+  error.at_flag(flag);
+  throw error;
+}
+
+void check_format(const WorkloadOptions& options) {
+  if (options.format != "table" && options.format != "json") {
+    flag_error("--format", "\"" + options.format + "\" is not one of table, json");
+  }
+}
+
+int parse_int_flag(const std::string& text, const std::string& flag, int minimum, int maximum) {
+  const std::string accepted = "a whole number from " + std::to_string(minimum) + " to " + std::to_string(maximum);
+  long long value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || value < minimum || value > maximum) {
+    flag_error(flag, "\"" + text + "\" is not " + accepted);
+  }
+  return static_cast<int>(value);
+}
+
+namespace {
+
+// The model from exactly one of --params, --model and --model-config.
+void resolve_model(const WorkloadOptions& options, Workload& workload) {
+  const int given = options.params.has_value() + options.model.has_value() + options.model_config.has_value();
+  if (given == 0 && workload.task == Task::gbdt) {
+    workload.model.name = "gradient-boosted trees";  // no neural network to describe
+    workload.model.family = "gbdt";
+    return;
+  }
+  if (given != 1) {
+    flag_error("--params", given == 0 ? "the model is missing" : "give only one of --params, --model, --model-config",
+               "e.g. --params 7B, --model llama-2-7b or --model-config config.json");
+  }
+  if (options.params) {
+    const double params = parse_flag("--params", [&] { return parse_count(*options.params); });
+    workload.model = architecture_from_params(params);
+    workload.parameters = parameter_count_from_params(params, workload.model);
+    return;
+  }
+  if (options.model) {
+    const std::optional<Architecture> preset = model_preset(*options.model);
+    if (!preset) {
+      const std::vector<std::string> names = model_preset_names();
+      std::string hint = did_you_mean(*options.model, names);
+      if (hint.empty()) {
+        for (const std::string& name : names) hint += (hint.empty() ? "built-in models: " : ", ") + name;
+      }
+      flag_error("--model", "unknown model \"" + *options.model + "\"", hint);
+    }
+    workload.model = *preset;
+  } else {
+    workload.model = architecture_from_hf_config(read_input_file(*options.model_config, k_max_config_bytes),
+                                                 *options.model_config);
+  }
+  workload.parameters = count_parameters(workload.model);
+}
+
+// Training needs a dataset size; inference defaults to one full batch of contexts.
+void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool require_data) {
+  if (options.tokens) {
+    workload.tokens = parse_flag("--tokens", [&] { return parse_count(*options.tokens); }) * workload.epochs;
+    if (options.data) workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(*options.data); });
+  } else if (options.data) {
+    workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(*options.data); });
+    workload.tokens = tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, workload.epochs);
+  } else if (workload.task == Task::inference) {
+    workload.tokens = static_cast<double>(workload.context) * workload.batch;
+  } else if (require_data) {
+    flag_error("--data", "the dataset size is missing", "give --data (e.g. 200GB) or --tokens (e.g. 50B)");
+  }
+}
+
+}  // namespace
+
+Workload build_workload(const WorkloadOptions& options, bool require_data) {
+  Workload workload;
+  workload.task = parse_choice<Task>(options.task, "--task", parse_task, task_names());
+  workload.profile = parse_choice<Profile>(options.profile, "--profile", parse_profile, profile_names());
+  resolve_model(options, workload);
+  workload.precision = parse_choice<Precision>(options.precision, "--precision", parse_precision, precision_names());
+  workload.optimizer = parse_choice<Optimizer>(options.optimizer, "--optimizer", parse_optimizer, optimizer_names());
+  workload.attention = parse_choice<Attention>(options.attention, "--attention", parse_attention, attention_names());
+  workload.framework = parse_choice<Framework>(options.framework, "--framework", parse_framework, framework_names());
+  workload.weight_format =
+      parse_choice<WeightFormat>(options.quant, "--quant", parse_weight_format, weight_format_names());
+  workload.kv_format = parse_choice<KvFormat>(options.kv_cache_dtype, "--kv-cache-dtype", parse_kv_format, kv_format_names());
+  if (auto targets = parse_lora_targets(options.lora_targets)) {
+    workload.lora_targets = *targets;
+  } else {
+    flag_error("--lora-targets", "\"" + options.lora_targets + "\" is not a list of linear layers",
+               "all-linear, attention, or names from q, k, v, o, gate, up, down separated by commas");
+  }
+  if (options.lora_rank) workload.lora_rank = parse_int_flag(*options.lora_rank, "--lora-rank", 1, 65536);
+  if (options.context) workload.context = parse_int_flag(*options.context, "--context", 1, 100'000'000);
+  if (options.batch) workload.batch = parse_int_flag(*options.batch, "--batch", 1, 1'000'000);
+  if (options.overhead) {
+    workload.overhead = parse_flag("--overhead", [&] { return parse_bytes_or_zero(*options.overhead); });
+  }
+  if (options.memory_margin) {
+    workload.allocator_margin =
+        parse_flag("--memory-margin", [&] { return parse_non_negative_number(*options.memory_margin, "a fraction"); });
+  }
+  if (options.epochs) {
+    workload.epochs = parse_flag("--epochs", [&] { return parse_positive_number(*options.epochs, "a number of epochs"); });
+  }
+  if (options.bytes_per_token) {
+    workload.bytes_per_token = parse_flag(
+        "--bytes-per-token", [&] { return parse_positive_number(*options.bytes_per_token, "a number of bytes"); });
+  }
+  resolve_tokens(options, workload, require_data);
+  if (options.sequence_length) {
+    workload.sequence_length = parse_int_flag(*options.sequence_length, "--seq-len", 1, 10'000'000);
+  }
+  if (options.micro_batch) workload.micro_batch = parse_int_flag(*options.micro_batch, "--micro-batch", 1, 1'000'000);
+  if (options.global_batch) {
+    workload.global_batch = parse_flag("--global-batch", [&] { return parse_count(*options.global_batch); });
+  }
+  if (options.mfu) {
+    workload.mfu = parse_flag("--mfu", [&] { return parse_positive_number(*options.mfu, "a utilisation"); });
+    if (workload.mfu > 1.0) {
+      flag_error("--mfu", "\"" + *options.mfu + "\" is above 1", "a fraction such as 0.4 (40% of peak)");
+    }
+  }
+  if (options.budget) workload.budget = parse_flag("--budget", [&] { return parse_money(*options.budget); });
+  if (options.deadline) {
+    workload.deadline = parse_flag("--deadline", [&] { return parse_duration(*options.deadline); });
+  }
+  return workload;
+}
+
+namespace {
+
+// Discounts and surcharges; a larger factor is most likely a percentage typed as a factor.
+constexpr double k_max_price_factor = 10.0;
+
+void add_price_factor(const std::string& text, const Catalog& catalog, CostSettings& settings) {
+  const std::string flag = "--price-factor";
+  const std::size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == text.size()) {
+    flag_error(flag, "\"" + text + "\" is not PROVIDER=FACTOR", "e.g. --price-factor aws=0.8 for 20% off AWS prices");
+  }
+  const std::string provider = text.substr(0, equals);
+  check_provider(flag, provider, catalog);
+  if (!provider_has_cloud_prices(provider, catalog)) {
+    flag_error(flag, "provider \"" + provider + "\" has no cloud prices to scale",
+               "for on-premise hardware, overlay the offering with its purchase_price_usd (see --catalog)");
+  }
+  const double factor = parse_flag(flag, [&] { return parse_positive_number(text.substr(equals + 1), "a price factor"); });
+  if (factor > k_max_price_factor) {
+    flag_error(flag, "\"" + text.substr(equals + 1) + "\" is above 10", "a multiplier such as 0.8 for 20% off");
+  }
+  if (!settings.price_factors.emplace(provider, factor).second) {
+    flag_error(flag, "provider \"" + provider + "\" is given more than once", "give one factor per provider");
+  }
+}
+
+}  // namespace
+
+CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& catalog) {
+  CostSettings settings;
+  if (options.pricing == "spot") {
+    settings.pricing = Pricing::spot;
+  } else if (options.pricing != "on-demand") {
+    flag_error("--pricing", "\"" + options.pricing + "\" is not one of on-demand, spot");
+  }
+  for (const std::string& text : options.price_factors) add_price_factor(text, catalog, settings);
+  if (options.amortization_years) {
+    settings.amortization_years = parse_flag(
+        "--amortization-years", [&] { return parse_positive_number(*options.amortization_years, "a number of years"); });
+  }
+  if (options.electricity_price) {
+    settings.electricity_usd_per_kwh =
+        parse_flag("--electricity-price", [&] { return parse_money(*options.electricity_price).value; });
+  }
+  return settings;
+}
+
+namespace {
+
+// $XDG_CONFIG_HOME, or ~/.config; nothing when neither is known. The XDG base directory
+// spec says a relative XDG_CONFIG_HOME is invalid and to be ignored.
+std::optional<std::filesystem::path> config_directory() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  if (xdg != nullptr && xdg[0] == '/') return std::filesystem::path(xdg);
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && home[0] != '\0') return std::filesystem::path(home) / ".config";
+  return std::nullopt;
+}
+
+// Regular files (or links to them) named *.yaml, sorted by name; a missing directory has none.
+std::vector<std::string> catalog_d_files(const std::filesystem::path& directory) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  std::error_code error;
+  if (!fs::is_directory(directory, error)) return files;
+  for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    // Like the shell's *.yaml: hidden files (editor backups, .#locks) do not match.
+    if (name.size() > 5 && name.front() != '.' && name.ends_with(".yaml") && it->is_regular_file(error)) {
+      files.push_back(it->path().string());
+    }
+  }
+  if (error) {
+    Error failure(ErrorKind::input, "cannot read the directory: " + error.message(),
+                  "fix its permissions, or run with --no-user-catalog");
+    failure.at(SourceLocation{directory.string(), 0, 0, {}});
+    throw failure;
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Reads a catalogue file; `origin` explains in a hint where a user overlay's path came from.
+std::string read_catalog_file(const std::string& path, const std::string& origin) {
+  try {
+    return read_input_file(path, k_max_catalog_file_bytes);
+  } catch (const Error& error) {
+    if (origin.empty() || !error.hint().empty()) throw;
+    Error explained(error.kind(), error.message(), origin + "; --no-user-catalog skips it");
+    explained.at(error.location());
+    throw explained;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+struct UserCatalogFile {
+  std::string path;
+  std::string origin;  // for the hint when it cannot be read
+};
+
+std::vector<UserCatalogFile> user_catalog_sources() {
+  std::vector<UserCatalogFile> files;
+  if (auto directory = config_directory()) {
+    for (std::string& path : catalog_d_files(*directory / "mlsize" / "catalog.d")) {
+      files.push_back({std::move(path), "a file in the mlsize/catalog.d directory"});
+    }
+  }
+  if (const char* list = std::getenv("MLSIZE_CATALOG")) {
+    // A path list like PATH; empty entries (a stray ':') name nothing.
+    const std::string_view paths(list);
+    std::size_t start = 0;
+    while (start <= paths.size()) {
+      const std::size_t end = std::min(paths.find(':', start), paths.size());
+      if (end > start) {
+        files.push_back({std::string(paths.substr(start, end - start)), "named by the environment variable MLSIZE_CATALOG"});
+      }
+      start = end + 1;
+    }
+  }
+  return files;
+}
+
+}  // namespace
+
+std::vector<std::string> user_catalog_files() {
+  std::vector<std::string> paths;
+  for (UserCatalogFile& file : user_catalog_sources()) paths.push_back(std::move(file.path));
+  return paths;
+}
+
+Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog) {
+  Catalog catalog = load_default_catalog();
+  if (use_user_catalog) {
+    for (const UserCatalogFile& file : user_catalog_sources()) {
+      load_catalog_yaml(catalog, read_catalog_file(file.path, file.origin), file.path);
+    }
+  }
+  for (const std::string& path : catalog_files) load_catalog_yaml(catalog, read_catalog_file(path, ""), path);
+  catalog.check_references();
+  return catalog;
+}
+
+Catalog build_catalog(const WorkloadOptions& options) {
+  return build_catalog(options.catalog_files, !options.no_user_catalog);
+}
+
+}  // namespace mlsize::cli

@@ -1,0 +1,85 @@
+#pragma once
+// The flags shared by recommend and estimate, and turning them into core values.
+
+#include <mlsize/catalog/catalog.hpp>
+#include <mlsize/estimate/cost.hpp>
+#include <mlsize/model/workload.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlsize::cli {
+
+// Raw flag text, parsed after CLI11 so that errors name the flag and the accepted forms.
+// Optional flags are std::optional: a flag given with an empty value is an error, not absent.
+struct WorkloadOptions {
+  std::optional<std::string> params;
+  std::optional<std::string> model;
+  std::optional<std::string> model_config;
+  std::optional<std::string> data;
+  std::optional<std::string> tokens;
+  std::optional<std::string> epochs;
+  std::optional<std::string> bytes_per_token;
+  std::string task = "pretrain";
+  std::string precision = "bf16-mixed";
+  std::string optimizer = "adamw";
+  std::optional<std::string> sequence_length;
+  std::optional<std::string> micro_batch;
+  std::optional<std::string> mfu;
+  std::optional<std::string> global_batch;
+  std::string attention = "flash";
+  std::string framework = "megatron";
+  std::optional<std::string> lora_rank;
+  std::string lora_targets = "all-linear";
+  std::string quant = "bf16";
+  std::string kv_cache_dtype = "bf16";
+  std::optional<std::string> context;
+  std::optional<std::string> batch;
+  std::optional<std::string> overhead;
+  std::optional<std::string> memory_margin;
+  std::optional<std::string> budget;
+  std::optional<std::string> deadline;
+  std::string pricing = "on-demand";
+  std::string profile = "none";
+  std::optional<std::string> amortization_years;
+  std::optional<std::string> electricity_price;
+  std::vector<std::string> catalog_files;
+  bool no_user_catalog = false;             // skip catalog.d and MLSIZE_CATALOG
+  std::vector<std::string> price_factors;   // PROVIDER=FACTOR
+  std::string format = "table";
+  std::optional<std::string> output_path;
+};
+
+void add_workload_options(CLI::App& command, WorkloadOptions& options);
+
+// `require_data`: training needs --data or --tokens (recommend ranks by time and cost);
+// estimate can show memory alone.
+Workload build_workload(const WorkloadOptions& options, bool require_data = true);
+// Needs the catalogue to check the providers named by --price-factor.
+CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& catalog);
+
+// The user's overlay files in the order they apply: the config directory's
+// mlsize/catalog.d/*.yaml sorted by name, then each path in MLSIZE_CATALOG.
+std::vector<std::string> user_catalog_files();
+
+// The embedded catalogue, then the user's overlays (unless `use_user_catalog` is false),
+// then each --catalog file, later files overriding earlier ones by id.
+Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog);
+Catalog build_catalog(const WorkloadOptions& options);
+
+// Adds --catalog and --no-user-catalog to a command.
+void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog);
+
+// Throws a usage Error naming `flag`.
+[[noreturn]] void flag_error(const std::string& flag, std::string message, std::string hint = {});
+
+// Throws unless --format is one the commands render.
+void check_format(const WorkloadOptions& options);
+
+// A whole number within [minimum, maximum] given to `flag`.
+int parse_int_flag(const std::string& text, const std::string& flag, int minimum, int maximum);
+
+}  // namespace mlsize::cli

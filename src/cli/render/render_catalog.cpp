@@ -1,0 +1,365 @@
+#include "cli/render/render_catalog.hpp"
+
+#include "cli/render/text_table.hpp"
+
+#include <mlsize/support/units.hpp>
+
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+namespace mlsize::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;  // keys in insertion order: deterministic, readable
+
+constexpr double k_tera = 1e12;
+
+// The shortest text that reads back as the same double: exports must round-trip.
+std::string number_text(double value) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+template <class T, class Convert>
+std::string optional_text(const std::optional<T>& value, Convert convert, std::string none = "") {
+  return value ? number_text(convert(*value)) : none;
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string text;
+  for (const std::string& item : items) {
+    if (!text.empty()) text += separator;
+    text += item;
+  }
+  return text;
+}
+
+// Figures in the catalogue file's units (docs/catalogue.md), from the core's SI units.
+double gb(Bytes bytes) { return bytes.value / k_giga; }
+double gib(Bytes bytes) { return bytes.value / k_gibi; }
+double gbs(double bytes_per_s) { return bytes_per_s / k_giga; }
+double tflops(double flops_per_s) { return flops_per_s / k_tera; }
+double usd(Usd amount) { return amount.value; }
+double plain(double value) { return value; }
+double whole_number(int value) { return value; }
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+// Whole numbers as JSON integers while they fit in 64 bits, otherwise as doubles.
+Json whole(double value) {
+  if (std::isfinite(value) && std::abs(value) < 9.0e18) return static_cast<std::int64_t>(std::llround(value));
+  return value;
+}
+
+template <class T, class Convert>
+Json optional_json(const std::optional<T>& value, Convert convert) {
+  return value ? Json(convert(*value)) : Json(nullptr);
+}
+
+Json device_json(const Device& device) {
+  Json json;
+  json["id"] = device.id;
+  json["aliases"] = device.aliases;
+  json["name"] = device.name;
+  json["kind"] = to_string(device.kind);
+  json["vendor"] = device.vendor;
+  json["memory_bytes"] = device.memory ? whole(device.memory->value) : Json(nullptr);
+  json["memory_bandwidth_bytes_per_s"] = optional_json(device.memory_bandwidth_bytes_per_s, plain);
+  Json peak = Json::object();
+  for (std::size_t i = 0; i < k_dtype_count; ++i) {
+    peak[std::string(to_string(static_cast<DType>(i)))] = optional_json(device.peak_flops_per_s[i], tflops);
+  }
+  json["peak_tflops"] = peak;
+  json["interconnect"] = device.interconnect ? Json{{"kind", device.interconnect->kind},
+                                                    {"bandwidth_bytes_per_s", device.interconnect->bandwidth_bytes_per_s}}
+                                             : Json(nullptr);
+  json["tdp_w"] = optional_json(device.tdp_w, plain);
+  json["launch_price_usd"] = optional_json(device.launch_price, usd);
+  json["source"] = device.source;
+  json["as_of"] = device.as_of;
+  return json;
+}
+
+Json offering_json(const Offering& offering) {
+  Json json;
+  json["id"] = offering.id;
+  json["provider"] = offering.provider;
+  json["kind"] = to_string(offering.kind);
+  json["name"] = offering.name;
+  json["device"] = offering.device_id;
+  json["devices_per_unit"] = offering.devices_per_unit;
+  json["vcpus"] = optional_json(offering.vcpus, [](int count) { return count; });
+  json["host_memory_bytes"] = offering.host_memory ? whole(offering.host_memory->value) : Json(nullptr);
+  json["price_per_hour_usd"] = optional_json(offering.price_per_hour, usd);
+  json["spot_price_per_hour_usd"] = optional_json(offering.spot_price_per_hour, usd);
+  json["region"] = offering.region.empty() ? Json(nullptr) : Json(offering.region);
+  json["max_units"] = optional_json(offering.max_units, [](int count) { return count; });
+  json["purchase_price_usd"] = optional_json(offering.purchase_price, usd);
+  json["power_w"] = optional_json(offering.power_w, plain);
+  json["network_gbps"] = optional_json(offering.network_gbps, plain);
+  json["billing"] = {{"granularity_seconds", offering.billing.granularity_seconds},
+                     {"minimum_seconds", offering.billing.minimum_seconds}};
+  json["limits"] = {{"session_hours", optional_json(offering.limits.session_hours, plain)},
+                    {"weekly_hours", optional_json(offering.limits.weekly_hours, plain)},
+                    {"note", offering.limits.note.empty() ? Json(nullptr) : Json(offering.limits.note)}};
+  json["source"] = offering.source;
+  json["as_of"] = offering.as_of;
+  return json;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+// Each column: its header and its cell for a device and for an offering.
+struct CsvColumn {
+  std::string header;
+  std::function<std::string(const Device&)> device;
+  std::function<std::string(const Offering&)> offering;
+};
+
+std::vector<CsvColumn> csv_columns() {
+  auto none_d = [](const Device&) { return std::string(); };
+  auto none_o = [](const Offering&) { return std::string(); };
+  std::vector<CsvColumn> columns{
+      {"entry", [](const Device&) { return std::string("device"); }, [](const Offering&) { return std::string("offering"); }},
+      {"id", [](const Device& d) { return d.id; }, [](const Offering& o) { return o.id; }},
+      {"name", [](const Device& d) { return d.name; }, [](const Offering& o) { return o.name; }},
+      {"kind", [](const Device& d) { return std::string(to_string(d.kind)); },
+       [](const Offering& o) { return std::string(to_string(o.kind)); }},
+      {"aliases", [](const Device& d) { return join(d.aliases, " "); }, none_o},
+      {"vendor", [](const Device& d) { return d.vendor; }, none_o},
+      {"memory_gb", [](const Device& d) { return optional_text(d.memory, gb); }, none_o},
+      {"memory_bandwidth_gbs", [](const Device& d) { return optional_text(d.memory_bandwidth_bytes_per_s, gbs); }, none_o},
+  };
+  for (std::size_t i = 0; i < k_dtype_count; ++i) {
+    columns.push_back({"peak_tflops_" + std::string(to_string(static_cast<DType>(i))),
+                       [i](const Device& d) { return optional_text(d.peak_flops_per_s[i], tflops); }, none_o});
+  }
+  const std::vector<CsvColumn> rest{
+      {"interconnect_kind", [](const Device& d) { return d.interconnect ? d.interconnect->kind : std::string(); }, none_o},
+      {"interconnect_bandwidth_gbs",
+       [](const Device& d) { return d.interconnect ? number_text(gbs(d.interconnect->bandwidth_bytes_per_s)) : ""; },
+       none_o},
+      {"tdp_w", [](const Device& d) { return optional_text(d.tdp_w, plain); }, none_o},
+      {"launch_price_usd", [](const Device& d) { return optional_text(d.launch_price, usd); }, none_o},
+      {"provider", none_d, [](const Offering& o) { return o.provider; }},
+      {"device", none_d, [](const Offering& o) { return o.device_id; }},
+      {"devices_per_unit", none_d, [](const Offering& o) { return std::to_string(o.devices_per_unit); }},
+      {"vcpus", none_d, [](const Offering& o) { return optional_text(o.vcpus, whole_number); }},
+      {"host_memory_gib", none_d, [](const Offering& o) { return optional_text(o.host_memory, gib); }},
+      {"price_per_hour_usd", none_d, [](const Offering& o) { return optional_text(o.price_per_hour, usd); }},
+      {"spot_price_per_hour_usd", none_d, [](const Offering& o) { return optional_text(o.spot_price_per_hour, usd); }},
+      {"region", none_d, [](const Offering& o) { return o.region; }},
+      {"max_units", none_d, [](const Offering& o) { return optional_text(o.max_units, whole_number); }},
+      {"purchase_price_usd", none_d, [](const Offering& o) { return optional_text(o.purchase_price, usd); }},
+      {"power_w", none_d, [](const Offering& o) { return optional_text(o.power_w, plain); }},
+      {"session_hours", none_d, [](const Offering& o) { return optional_text(o.limits.session_hours, plain); }},
+      {"weekly_hours", none_d, [](const Offering& o) { return optional_text(o.limits.weekly_hours, plain); }},
+      {"limits_note", none_d, [](const Offering& o) { return o.limits.note; }},
+      {"source", [](const Device& d) { return d.source; }, [](const Offering& o) { return o.source; }},
+      {"as_of", [](const Device& d) { return d.as_of; }, [](const Offering& o) { return o.as_of; }},
+  };
+  columns.insert(columns.end(), rest.begin(), rest.end());
+  return columns;
+}
+
+template <class Entry, class Cell>
+std::string csv_line(const std::vector<CsvColumn>& columns, const Entry& entry, Cell cell) {
+  std::string line;
+  for (const CsvColumn& column : columns) {
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on literal + temporary string.
+    if (!line.empty()) line += ',';
+    line += csv_field(cell(column, entry));
+  }
+  return line + "\n";
+}
+
+// ---------------------------------------------------------------------------------------------
+// YAML
+
+void yaml_text(YAML::Emitter& out, std::string_view key, const std::string& value) {
+  if (value.empty()) return;
+  // Quoted, so that no YAML reader takes a name for a number, a date or a boolean.
+  out << YAML::Key << std::string(key) << YAML::Value << YAML::DoubleQuoted << value;
+}
+
+void yaml_word(YAML::Emitter& out, std::string_view key, const std::string& value) {
+  out << YAML::Key << std::string(key) << YAML::Value << value;
+}
+
+template <class T, class Convert>
+void yaml_number(YAML::Emitter& out, std::string_view key, const std::optional<T>& value, Convert convert) {
+  if (value) yaml_word(out, key, number_text(convert(*value)));
+}
+
+void emit_device(YAML::Emitter& out, const Device& device) {
+  out << YAML::BeginMap;
+  yaml_word(out, "id", device.id);
+  if (!device.aliases.empty()) out << YAML::Key << "aliases" << YAML::Value << YAML::Flow << device.aliases;
+  yaml_text(out, "name", device.name);
+  yaml_word(out, "kind", std::string(to_string(device.kind)));
+  yaml_text(out, "vendor", device.vendor);
+  yaml_number(out, "memory_gb", device.memory, gb);
+  yaml_number(out, "memory_bandwidth_gbs", device.memory_bandwidth_bytes_per_s, gbs);
+  bool any_peak = false;
+  for (const auto& peak : device.peak_flops_per_s) any_peak = any_peak || peak.has_value();
+  if (any_peak) {
+    out << YAML::Key << "peak_tflops" << YAML::Value << YAML::BeginMap;
+    for (std::size_t i = 0; i < k_dtype_count; ++i) {
+      yaml_number(out, to_string(static_cast<DType>(i)), device.peak_flops_per_s[i], tflops);
+    }
+    out << YAML::EndMap;
+  }
+  if (device.interconnect) {
+    out << YAML::Key << "interconnect" << YAML::Value << YAML::BeginMap;
+    yaml_text(out, "kind", device.interconnect->kind);
+    yaml_word(out, "bandwidth_gbs", number_text(gbs(device.interconnect->bandwidth_bytes_per_s)));
+    out << YAML::EndMap;
+  }
+  yaml_number(out, "tdp_w", device.tdp_w, plain);
+  yaml_number(out, "launch_price_usd", device.launch_price, usd);
+  yaml_text(out, "source", device.source);
+  yaml_text(out, "as_of", device.as_of);
+  out << YAML::EndMap;
+}
+
+void emit_offering(YAML::Emitter& out, const Offering& offering) {
+  out << YAML::BeginMap;
+  yaml_word(out, "id", offering.id);
+  yaml_text(out, "provider", offering.provider);
+  yaml_word(out, "kind", std::string(to_string(offering.kind)));
+  yaml_text(out, "name", offering.name);
+  yaml_word(out, "device", offering.device_id);
+  yaml_word(out, "devices_per_unit", std::to_string(offering.devices_per_unit));
+  yaml_number(out, "vcpus", offering.vcpus, whole_number);
+  yaml_number(out, "host_memory_gib", offering.host_memory, gib);
+  yaml_number(out, "price_per_hour_usd", offering.price_per_hour, usd);
+  yaml_number(out, "spot_price_per_hour_usd", offering.spot_price_per_hour, usd);
+  yaml_text(out, "region", offering.region);
+  yaml_number(out, "max_units", offering.max_units, whole_number);
+  yaml_number(out, "purchase_price_usd", offering.purchase_price, usd);
+  yaml_number(out, "power_w", offering.power_w, plain);
+  yaml_number(out, "network_gbps", offering.network_gbps, plain);
+  const FreeTierLimits& limits = offering.limits;
+  if (limits.session_hours || limits.weekly_hours || !limits.note.empty()) {
+    out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;
+    yaml_number(out, "session_hours", limits.session_hours, plain);
+    yaml_number(out, "weekly_hours", limits.weekly_hours, plain);
+    yaml_text(out, "note", limits.note);
+    out << YAML::EndMap;
+  }
+  yaml_text(out, "source", offering.source);
+  yaml_text(out, "as_of", offering.as_of);
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+CatalogSelection select_all(const Catalog& catalog) {
+  CatalogSelection selection;
+  for (const Device& device : catalog.devices()) selection.devices.push_back(&device);
+  for (const Offering& offering : catalog.offerings()) selection.offerings.push_back(&offering);
+  return selection;
+}
+
+std::string render_catalog_table(const CatalogSelection& selection) {
+  std::vector<std::vector<std::string>> device_rows;
+  for (const Device* d : selection.devices) {
+    device_rows.push_back({d->id, std::string(to_string(d->kind)), d->vendor, optional_text(d->memory, gb, "-"),
+                           optional_text(d->memory_bandwidth_bytes_per_s, gbs, "-"),
+                           optional_text(d->peak(DType::bf16), tflops, "-"), d->as_of, d->name});
+  }
+  std::vector<std::vector<std::string>> offering_rows;
+  for (const Offering* o : selection.offerings) {
+    offering_rows.push_back({o->id, o->provider, std::string(to_string(o->kind)), o->device_id,
+                             std::to_string(o->devices_per_unit), optional_text(o->price_per_hour, usd, "-"),
+                             optional_text(o->spot_price_per_hour, usd, "-"), optional_text(o->purchase_price, usd, "-"),
+                             o->as_of});
+  }
+  std::string text = "Devices (" + std::to_string(device_rows.size()) + "):\n";
+  if (!device_rows.empty()) {
+    text += render_text_table({{"id"}, {"kind"}, {"vendor"}, {"memory GB", true}, {"bandwidth GB/s", true},
+                               {"bf16 TFLOPS", true}, {"as_of"}, {"name"}},
+                              device_rows);
+  }
+  text += "\nOfferings (" + std::to_string(offering_rows.size()) + "):\n";
+  if (!offering_rows.empty()) {
+    text += render_text_table({{"id"}, {"provider"}, {"kind"}, {"device"}, {"devices/unit", true},
+                               {"USD/hour", true}, {"spot USD/hour", true}, {"purchase USD", true}, {"as_of"}},
+                              offering_rows);
+  }
+  text += "\nGB = 10^9 bytes; TFLOPS are dense; prices per unit. Every field of an entry: mlsize catalog show ID.\n";
+  return text;
+}
+
+std::string render_catalog_json(const CatalogSelection& selection) {
+  Json json;
+  json["schema_version"] = 1;
+  json["devices"] = Json::array();
+  for (const Device* device : selection.devices) json["devices"].push_back(device_json(*device));
+  json["offerings"] = Json::array();
+  for (const Offering* offering : selection.offerings) json["offerings"].push_back(offering_json(*offering));
+  return json.dump(2) + "\n";
+}
+
+std::string render_catalog_csv(const CatalogSelection& selection) {
+  const std::vector<CsvColumn> columns = csv_columns();
+  std::string text;
+  for (const CsvColumn& column : columns) {
+    if (!text.empty()) text += ',';
+    text += column.header;
+  }
+  text += "\n";
+  for (const Device* device : selection.devices) {
+    text += csv_line(columns, *device, [](const CsvColumn& column, const Device& d) { return column.device(d); });
+  }
+  for (const Offering* offering : selection.offerings) {
+    text += csv_line(columns, *offering, [](const CsvColumn& column, const Offering& o) { return column.offering(o); });
+  }
+  return text;
+}
+
+std::string render_catalog_yaml(const CatalogSelection& selection, const std::string& header) {
+  YAML::Emitter out;
+  out.SetIndent(2);
+  out << YAML::BeginMap;
+  if (!selection.devices.empty()) {
+    out << YAML::Key << "devices" << YAML::Value << YAML::BeginSeq;
+    for (const Device* device : selection.devices) emit_device(out, *device);
+    out << YAML::EndSeq;
+  }
+  if (!selection.offerings.empty()) {
+    out << YAML::Key << "offerings" << YAML::Value << YAML::BeginSeq;
+    for (const Offering* offering : selection.offerings) emit_offering(out, *offering);
+    out << YAML::EndSeq;
+  }
+  out << YAML::EndMap;
+  std::string text;
+  std::size_t start = 0;
+  while (start < header.size()) {
+    const std::size_t end = std::min(header.find('\n', start), header.size());
+    text += "# ";
+    text.append(header, start, end - start);
+    text += '\n';
+    start = end + 1;
+  }
+  return text + out.c_str() + "\n";
+}
+
+}  // namespace mlsize::cli

@@ -1,0 +1,31 @@
+#pragma once
+// Renderers of catalogue entries for `mlsize catalog`: pure functions returning text.
+
+#include <mlsize/catalog/catalog.hpp>
+
+#include <string>
+#include <vector>
+
+namespace mlsize::cli {
+
+// Entries to show, in catalogue order; they point into a Catalog that outlives them.
+struct CatalogSelection {
+  std::vector<const Device*> devices;
+  std::vector<const Offering*> offerings;
+};
+
+// Everything in the catalogue.
+CatalogSelection select_all(const Catalog& catalog);
+
+// Two tables (devices, offerings) with the main figures.
+std::string render_catalog_table(const CatalogSelection& selection);
+// {"schema_version": 1, "devices": [...], "offerings": [...]}, every field, SI units.
+std::string render_catalog_json(const CatalogSelection& selection);
+// One CSV table: an `entry` column (device or offering), then the fields of both in
+// the catalogue file's units.
+std::string render_catalog_csv(const CatalogSelection& selection);
+// A catalogue file in the schema that load_catalog_yaml reads (docs/catalogue.md);
+// `header` is written first as # comment lines.
+std::string render_catalog_yaml(const CatalogSelection& selection, const std::string& header = {});
+
+}  // namespace mlsize::cli

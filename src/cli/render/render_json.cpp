@@ -1,0 +1,262 @@
+#include "cli/render/format.hpp"
+#include "cli/render/renderers.hpp"
+
+#include <mlsize/estimate/communication.hpp>
+#include <mlsize/support/units.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+namespace mlsize::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;  // keys in insertion order: deterministic, readable
+
+// Whole numbers as JSON integers while they fit in 64 bits, otherwise as doubles.
+Json whole(double value) {
+  if (std::isfinite(value) && std::abs(value) < 9.0e18) return static_cast<std::int64_t>(std::llround(value));
+  return value;
+}
+
+Json model_json(const Architecture& m) {
+  Json json;
+  json["name"] = m.name;
+  json["family"] = m.family;
+  json["source"] = m.source;
+  json["layers"] = m.layers;
+  json["encoder_layers"] = m.encoder_layers;
+  json["hidden"] = m.hidden;
+  json["heads"] = m.heads;
+  json["kv_heads"] = m.kv_heads;
+  json["head_dim"] = m.head_dim;
+  json["intermediate"] = m.intermediate;
+  json["vocab"] = m.vocab;
+  json["mlp"] = m.mlp == MlpKind::gated ? "gated" : "standard";
+  json["tied_embeddings"] = m.tied_embeddings;
+  json["sliding_window"] = m.sliding_window ? Json(*m.sliding_window) : Json(nullptr);
+  json["experts"] = m.moe.experts;
+  json["experts_per_token"] = m.moe.experts_per_token;
+  json["mla_kv_lora_rank"] = m.mla ? Json(m.mla->kv_lora_rank) : Json(nullptr);
+  return json;
+}
+
+Json workload_json(const Workload& workload) {
+  Json json;
+  json["params"] = whole(workload.parameters.total);
+  json["active_params"] = whole(workload.parameters.active);
+  json["tokens"] = whole(workload.tokens);
+  json["dataset_bytes"] = workload.dataset_bytes ? whole(workload.dataset_bytes->value) : Json(nullptr);
+  json["epochs"] = workload.epochs;
+  json["bytes_per_token"] = workload.bytes_per_token;
+  json["task"] = to_string(workload.task);
+  if (workload.is_training()) {
+    json["precision"] = to_string(workload.precision);
+    json["optimizer"] = to_string(workload.optimizer);
+    json["sequence_length"] = workload.sequence_length;
+    json["micro_batch"] = workload.micro_batch;
+    json["attention"] = to_string(workload.attention);
+    json["framework"] = to_string(workload.framework);
+    json["global_batch_tokens"] = global_batch_tokens(workload, 1);
+  }
+  if (workload.is_adapter_tuning()) {
+    json["lora_rank"] = workload.lora_rank;
+    json["lora_trainable_params"] = whole(lora_parameters(workload.model, workload.lora_rank, workload.lora_targets));
+  }
+  if (workload.task == Task::inference) {
+    json["weight_format"] = to_string(workload.weight_format);
+    json["weight_bits"] = bits_per_weight(workload.weight_format);
+    json["kv_cache_dtype"] = to_string(workload.kv_format);
+    json["context"] = workload.context;
+    json["batch"] = workload.batch;
+  }
+  json["mfu"] = workload.mfu;
+  json["overhead_bytes"] = whole(workload.overhead.value);
+  json["allocator_margin"] = workload.allocator_margin;
+  json["budget_usd"] = workload.budget ? Json(workload.budget->value) : Json(nullptr);
+  json["deadline_seconds"] = workload.deadline ? Json(workload.deadline->value) : Json(nullptr);
+  json["model"] = model_json(workload.model);
+  return json;
+}
+
+Json plan_json(const PlanEstimate& e, bool timed) {
+  const Plan& plan = e.plan;
+  Json json;
+  if (plan.offering != nullptr) {
+    const Offering& offering = *plan.offering;
+    json["offering"] = {{"id", offering.id},
+                        {"provider", offering.provider},
+                        {"name", offering.name},
+                        {"kind", to_string(offering.kind)},
+                        {"units", plan.units},
+                        {"devices_per_unit", offering.devices_per_unit},
+                        {"network_gbps", offering.network_gbps ? Json(*offering.network_gbps) : Json(nullptr)},
+                        {"as_of", offering.as_of}};
+  } else {
+    json["offering"] = nullptr;
+  }
+  const bool has_device = plan.device != nullptr;
+  json["device"] = has_device ? Json{{"id", plan.device->id},
+                                     {"name", plan.device->name},
+                                     {"kind", to_string(plan.device->kind)}}
+                              : Json(nullptr);
+  json["device_count"] = plan.device_count;
+  const Strategy& st = plan.strategy;
+  json["strategy"] = {{"data_parallel", st.data_parallel(plan.device_count)},
+                      {"tensor_parallel", st.tensor_parallel},
+                      {"pipeline_parallel", st.pipeline_parallel},
+                      {"sequence_parallel", st.sequence_parallel},
+                      {"expert_parallel", st.expert_parallel},
+                      {"zero_stage", st.zero_stage},
+                      {"recompute", to_string(st.recompute)},
+                      {"offload", to_string(st.offload)}};
+  const MemoryBreakdown& m = e.memory;
+  Json memory = {{"per_device",
+                  {{"weights_bytes", whole(m.weights.value)},
+                   {"gradients_bytes", whole(m.gradients.value)},
+                   {"optimizer_bytes", whole(m.optimizer.value)},
+                   {"activations_bytes", whole(m.activations.value)},
+                   {"kv_cache_bytes", whole(m.kv_cache.value)},
+                   {"overhead_bytes", whole(m.overhead.value)},
+                   {"total_bytes", whole(m.total().value)}}},
+                 {"capacity_bytes", has_device ? whole(e.capacity.value) : Json(nullptr)},
+                 {"fits", has_device ? Json(e.fits) : Json(nullptr)}};
+  if (st.offload != Offload::none) {
+    memory["host_bytes"] = whole(m.host.value);
+    memory["host_fits"] = e.host_fits ? Json(*e.host_fits) : Json(nullptr);
+  }
+  json["memory"] = std::move(memory);
+  json["compute"] = {{"total_flops", e.flops.value},
+                     {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)}};
+  json["time"] = has_device && timed ? Json{{"seconds", e.time.value}, {"days", e.time.value / k_seconds_per_day}}
+                                     : Json{{"seconds", nullptr}, {"days", nullptr}};
+  if (has_device && timed && e.communication.bandwidth_bytes_per_s > 0) {
+    const Communication& c = e.communication;
+    json["time"]["compute_seconds"] = e.compute_time.value;
+    json["time"]["communication"] = {{"exposed_seconds", c.exposed.value},
+                                     {"steps", c.steps},
+                                     {"micro_steps_per_step", c.micro_steps_per_step},
+                                     {"bytes_per_device_per_step", c.bytes_per_step},
+                                     {"bandwidth_bytes_per_s", c.bandwidth_bytes_per_s},
+                                     {"network_assumed", c.network_assumed}};
+  }
+  json["cost"] = {{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
+                  {"usd_per_hour", e.cost && !timed ? Json(e.cost->value) : Json(nullptr)},
+                  {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)}};
+  if (e.rule_score != 1.0 || !e.rule_notes.empty()) {
+    Json notes = Json::array();
+    for (const RuleMessage& note : e.rule_notes) {
+      notes.push_back({{"rule", note.rule->id}, {"action", to_string(note.rule->action)}, {"message", note.message}});
+    }
+    json["rules"] = {{"score", e.rule_score}, {"fired", std::move(notes)}};
+  }
+  return json;
+}
+
+// The figure that failed and the limit it failed against, for scripts.
+Json failed_figure(const Rejection& rejection, const Workload& workload) {
+  const PlanEstimate& nearest = *rejection.nearest;
+  switch (rejection.reason) {
+    case RejectionReason::memory:
+      return {{"quantity", "memory_per_device_bytes"},
+              {"value", whole(nearest.memory.total().value)},
+              {"limit", whole(nearest.capacity.value)}};
+    case RejectionReason::session_limit:
+      return {{"quantity", "seconds"},
+              {"value", nearest.time.value},
+              {"limit", *rejection.offering->limits.session_hours * k_seconds_per_hour}};
+    case RejectionReason::deadline:
+      return {{"quantity", "seconds"}, {"value", nearest.time.value}, {"limit", workload.deadline->value}};
+    case RejectionReason::budget:
+      return {{"quantity", "cost_usd"}, {"value", nearest.cost->value}, {"limit", workload.budget->value}};
+    case RejectionReason::precision:
+    case RejectionReason::no_capacity:
+    case RejectionReason::no_price:
+    case RejectionReason::rule: break;
+  }
+  return nullptr;
+}
+
+Json rejection_json(const Rejection& rejection, const Workload& workload) {
+  Json json;
+  json["offering"] = {{"id", rejection.offering->id}, {"provider", rejection.offering->provider}};
+  json["device"] = {{"id", rejection.device->id}};
+  json["reason"] = to_string(rejection.reason);
+  if (rejection.reason == RejectionReason::rule) json["rule"] = rejection.rule.rule->id;
+  json["message"] = describe_rejection(rejection, workload);
+  if (rejection.nearest) {
+    const PlanEstimate& nearest = *rejection.nearest;
+    json["failed"] = failed_figure(rejection, workload);
+    json["nearest_plan"] = {{"device_count", nearest.plan.device_count},
+                            {"zero_stage", nearest.plan.strategy.zero_stage},
+                            {"recompute", to_string(nearest.plan.strategy.recompute)},
+                            {"memory_total_bytes", whole(nearest.memory.total().value)},
+                            {"capacity_bytes", whole(nearest.capacity.value)},
+                            {"seconds", nearest.time.value},
+                            {"cost_usd", nearest.cost ? Json(nearest.cost->value) : Json(nullptr)}};
+  }
+  return json;
+}
+
+std::string dump(const Json& json) { return json.dump(2) + "\n"; }
+
+}  // namespace
+
+std::string render_recommend_json(const Report& report, int top) {
+  Json json;
+  json["schema_version"] = 1;
+  json["command"] = "recommend";
+  json["workload"] = workload_json(report.workload);
+  json["objective"] = to_string(report.objective);
+  json["max_devices"] = report.max_devices;
+  json["plans_evaluated"] = report.plans_evaluated;
+  json["summary"] = summary_sentence(report);
+  Json recommendations = Json::array();
+  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  for (std::size_t i = 0; i < shown; ++i) {
+    Json item;
+    item["rank"] = i + 1;
+    item.update(plan_json(report.recommendations[i], report.workload.is_timed()));
+    recommendations.push_back(std::move(item));
+  }
+  json["recommendations"] = std::move(recommendations);
+  json["feasible_count"] = report.recommendations.size();
+  Json rejected = Json::array();
+  for (const Rejection& rejection : report.rejected) rejected.push_back(rejection_json(rejection, report.workload));
+  json["rejected"] = std::move(rejected);
+  Json advice = Json::array();
+  for (const RuleMessage& note : report.advice) {
+    advice.push_back({{"rule", note.rule->id},
+                      {"severity", to_string(note.rule->severity)},
+                      {"message", note.message},
+                      {"source", note.rule->source}});
+  }
+  json["advice"] = std::move(advice);
+  return dump(json);
+}
+
+std::string render_estimate_json(const EstimateResult& result) {
+  Json json;
+  json["schema_version"] = 1;
+  json["command"] = "estimate";
+  json["workload"] = workload_json(result.workload);
+  json.update(plan_json(result.estimate, result.workload.is_timed()));
+  if (!result.timed()) json["time"] = {{"seconds", nullptr}, {"days", nullptr}};
+  if (!result.explanation.empty()) {
+    Json terms = Json::array();
+    for (const ExplainedTerm& term : result.explanation) {
+      terms.push_back({{"term", term.term},
+                       {"formula", term.formula},
+                       {"inputs", term.inputs},
+                       {"bytes", whole(term.value.value)}});
+    }
+    json["explain"] = std::move(terms);
+  }
+  json["constraints"] = {{"meets_deadline", result.meets_deadline ? Json(*result.meets_deadline) : Json(nullptr)},
+                         {"within_budget", result.within_budget ? Json(*result.within_budget) : Json(nullptr)},
+                         {"feasible", result.feasible()}};
+  return dump(json);
+}
+
+}  // namespace mlsize::cli

@@ -1,0 +1,235 @@
+#include "cli/render/format.hpp"
+#include "cli/render/renderers.hpp"
+#include "cli/render/text_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <array>
+#include <map>
+#include <vector>
+
+namespace mlsize::cli {
+namespace {
+
+std::string workload_line(const Workload& workload) {
+  if (workload.task == Task::gbdt) {
+    const double data = workload.dataset_bytes ? workload.dataset_bytes->value : workload.tokens * workload.bytes_per_token;
+    return fmt::format("Workload: gradient-boosted trees (XGBoost, LightGBM) on {} GB of data; working set 2 × data.\n",
+                       format_gb(Bytes(data)));
+  }
+  const Architecture& m = workload.model;
+  std::string params = format_count(workload.parameters.total) + " parameters";
+  if (workload.parameters.active < workload.parameters.total) {
+    params += " (" + format_count(workload.parameters.active) + " active)";
+  }
+  std::string model = m.name == "estimated from --params" ? "" : m.name + ", ";
+  std::string text;
+  if (workload.task == Task::inference) {
+    text = fmt::format("Workload: {}{}, inference with {} weights ({:g} bits), {} KV cache; context {}, batch {}; "
+                       "{} tokens to generate.\n",
+                       model, params, to_string(workload.weight_format), bits_per_weight(workload.weight_format),
+                       to_string(workload.kv_format), workload.context, workload.batch, format_count(workload.tokens));
+  } else {
+    std::string data;
+    if (workload.dataset_bytes) {
+      data = fmt::format(" ({} GB at {:g} bytes/token", format_gb(*workload.dataset_bytes), workload.bytes_per_token);
+      data += workload.epochs == 1.0 ? ")" : fmt::format(", {:g} epochs)", workload.epochs);
+    } else if (workload.epochs != 1.0) {
+      data = fmt::format(" ({:g} epochs)", workload.epochs);
+    }
+    std::string task(to_string(workload.task));
+    if (workload.is_adapter_tuning()) {
+      task += fmt::format(" (rank {}, {} trainable)", workload.lora_rank,
+                          format_count(lora_parameters(m, workload.lora_rank, workload.lora_targets)));
+    }
+    const std::string tokens = workload.tokens > 0 ? format_count(workload.tokens) + " tokens" + data : "no data given";
+    text = fmt::format("Workload: {}{}, {}, {} {}, {}.\n", model, params, tokens, task, to_string(workload.precision),
+                       to_string(workload.optimizer));
+  }
+  text += fmt::format("Model shape: {} layers, hidden {}, {} heads ({} KV), {} attention{}", m.layers + m.encoder_layers,
+                      m.hidden, m.heads, m.kv_heads, to_string(workload.attention), m.mla ? " (MLA)" : "");
+  if (workload.is_training()) {
+    text += fmt::format("; sequence {}, micro-batch {}", workload.sequence_length, workload.micro_batch);
+    if (workload.framework == Framework::hf) text += "; framework hf (autocast, fp32 weights)";
+  }
+  return text + fmt::format("; MFU {}.\n", format_percent(workload.mfu));
+}
+
+std::string memory_cell(const PlanEstimate& e) {
+  return fmt::format("{} / {}", format_gb(e.memory.total()), format_gb(e.capacity));
+}
+
+std::string hardware_cell(const Plan& plan) {
+  std::string text = plan.device->name;
+  if (plan.offering != nullptr) {
+    text += fmt::format(" · {} {}", plan.offering->provider, plan.offering->name);
+    if (plan.units > 1) text += fmt::format(" x{}", plan.units);
+  }
+  return text;
+}
+
+std::string rejected_summary(const Report& report) {
+  if (report.rejected.empty()) return {};
+  std::map<RejectionReason, std::vector<std::string>> by_reason;
+  for (const Rejection& rejection : report.rejected) by_reason[rejection.reason].push_back(rejection.offering->id);
+  std::string text = fmt::format("Rejected {} offerings:", report.rejected.size());
+  for (const auto& [reason, ids] : by_reason) {
+    text += fmt::format(" {} {}", ids.size(), to_string(reason));
+    text += fmt::format(" (e.g. {})", ids.front());
+    text += ";";
+  }
+  text.back() = '.';
+  return text + " Reasons per offering: --format json.\n";
+}
+
+}  // namespace
+
+std::string summary_sentence(const Report& report) {
+  if (report.recommendations.empty()) {
+    if (report.fastest_fitting && report.workload.deadline) {
+      return fmt::format("No plan meets the constraints. The fastest plan that fits is {} with {}: {}, "
+                         "over the {} deadline.",
+                         describe_hardware(report.fastest_fitting->plan),
+                         describe_strategy(report.fastest_fitting->plan.strategy,
+                                           report.fastest_fitting->plan.device_count, report.workload.task),
+                         format_duration(report.fastest_fitting->time), format_duration(*report.workload.deadline));
+    }
+    if (!report.fastest_fitting) return "No plan fits in memory on any offering of the catalogue.";
+    return "No plan meets the constraints.";
+  }
+  const PlanEstimate& best = report.recommendations.front();
+  std::string role;
+  switch (report.objective) {
+    case Objective::cost: role = "the cheapest plan that fits"; break;
+    case Objective::time: role = "the fastest plan that fits"; break;
+    case Objective::balanced: role = "the best balance of cost and time"; break;
+  }
+  if (!report.workload.is_timed()) {
+    return fmt::format("{} ranks first by price per hour, after rules: {}/h; run time is not modelled for {} "
+                       "({} of {} offerings fit).",
+                       describe_hardware(best.plan), format_usd(*best.cost), to_string(report.workload.task),
+                       report.recommendations.size(), report.recommendations.size() + report.rejected.size());
+  }
+  std::string text = fmt::format("{} is {}: {} over {}", describe_hardware(best.plan), role, format_usd(*best.cost),
+                                 format_duration(best.time));
+  const Offering* offering = best.plan.offering;
+  if (offering != nullptr && offering->kind == OfferingKind::on_prem && offering->purchase_price) {
+    // An amortised share can sit far below the cheque a purchase needs: say both.
+    text += fmt::format(" (on-premise: the run's amortised share of a {} purchase)",
+                        format_usd(*offering->purchase_price * best.plan.units));
+  }
+  if (report.recommendations.size() > 1) {
+    const PlanEstimate& next = report.recommendations[1];
+    if (report.objective == Objective::time) {
+      text += fmt::format(", {:.1f}× faster than #2", next.time / best.time);
+    } else if (best.cost->value > 0) {
+      text += fmt::format(", {:.1f}× cheaper than #2", *next.cost / *best.cost);
+    }
+  }
+  return text + fmt::format(" ({} of {} offerings have a plan that meets the constraints).",
+                            report.recommendations.size(), report.recommendations.size() + report.rejected.size());
+}
+
+std::string render_recommend_table(const Report& report, int top) {
+  std::string text = workload_line(report.workload) + "\n";
+  const std::vector<TableColumn> columns{{"rank", true},     {"hardware", false},           {"devices", true},
+                                    {"strategy", false}, {"memory/device GB", true}, {"time", true},
+                                    {"cost USD", true}};
+  std::vector<std::vector<std::string>> rows;
+  const bool timed = report.workload.is_timed();  // gbdt: ranked by price per hour
+  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  for (std::size_t i = 0; i < shown; ++i) {
+    const PlanEstimate& e = report.recommendations[i];
+    rows.push_back({std::to_string(i + 1), hardware_cell(e.plan), std::to_string(e.plan.device_count),
+                    describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task), memory_cell(e),
+                    timed ? format_duration(e.time) : "n/a", timed ? format_usd(*e.cost) : format_usd(*e.cost) + "/h"});
+  }
+  if (!rows.empty()) text += render_text_table(columns, rows) + "\n";
+  text += summary_sentence(report) + "\n";
+  text += fmt::format("Ranked by {} (--optimize). GB = 10^9 bytes; memory is per device against its capacity.\n",
+                      to_string(report.objective));
+  text += rejected_summary(report);
+  if (!report.advice.empty()) {
+    text += "\nRules that shaped this ranking, and advice (--format json for sources):\n";
+    for (const RuleMessage& note : report.advice) {
+      text += fmt::format("  [{}] {}{}\n", note.rule->id,
+                          note.rule->severity == Severity::warn ? "warning: " : "", note.message);
+    }
+  }
+  return text;
+}
+
+std::string render_estimate_table(const EstimateResult& result) {
+  const PlanEstimate& e = result.estimate;
+  const MemoryBreakdown& m = e.memory;
+  const bool has_device = result.has_device();
+  std::string text = workload_line(result.workload);
+  const Strategy& st = e.plan.strategy;
+  const std::string layout = describe_strategy(st, e.plan.device_count, result.workload.task);
+  text += has_device ? fmt::format("Plan: {}, {}.\n\n", describe_hardware(e.plan), layout)
+                     : fmt::format("Plan: {} device(s), {} (no device given: memory only).\n\n", e.plan.device_count,
+                                   layout);
+  const std::vector<TableColumn> columns{{"memory per device", false}, {"GB", true}};
+  const std::array<std::pair<const char*, Bytes>, 6> terms{{{"weights", m.weights},
+                                                            {"gradients", m.gradients},
+                                                            {"optimizer states", m.optimizer},
+                                                            {"activations", m.activations},
+                                                            {"KV cache", m.kv_cache},
+                                                            {"overhead", m.overhead}}};
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [name, bytes] : terms) rows.push_back({name, format_gb(bytes)});
+  rows.push_back({"total", format_gb(m.total())});
+  if (has_device) rows.push_back({"capacity", format_gb(e.capacity)});
+  if (st.offload != Offload::none) rows.push_back({"host RAM (offloaded)", format_gb(m.host)});
+  text += render_text_table(columns, rows) + "\n";
+  if (!result.explanation.empty()) {
+    std::vector<std::vector<std::string>> explained;
+    for (const ExplainedTerm& term : result.explanation) {
+      explained.push_back({term.term, format_gb(term.value), term.formula, term.inputs});
+    }
+    text += render_text_table({{"term", false}, {"GB", true}, {"formula", false}, {"inputs", false}}, explained) + "\n";
+  }
+  if (!has_device) {
+    text += fmt::format("Compute: {:.3g} FLOPs.\nGB = 10^9 bytes.\n", e.flops.value);
+    return text;
+  }
+  text += fmt::format("Memory: {} ({} of capacity).\n", e.fits ? "fits" : "DOES NOT FIT",
+                      format_percent(m.total() / e.capacity));
+  if (e.host_fits) {
+    text += fmt::format("Host RAM: {} GB per unit for the offloaded states: {}.\n",
+                        format_gb(m.host * std::min(e.plan.device_count, e.plan.offering->devices_per_unit)),
+                        *e.host_fits ? "fits" : "DOES NOT FIT");
+  }
+  if (!result.timed()) {
+    text += "Time and cost: give --data or --tokens.\nGB = 10^9 bytes.\n";
+    return text;
+  }
+  text += fmt::format("Compute: {:.3g} FLOPs at {:.4g} TFLOP/s per device × {} devices × {} MFU.\n", e.flops.value,
+                      e.peak_flops_per_s / 1e12, e.plan.device_count, format_percent(result.workload.mfu));
+  text += fmt::format("Time: {}", format_duration(e.time));
+  if (e.communication.bandwidth_bytes_per_s > 0) {
+    const Communication& c = e.communication;
+    text += fmt::format(" (compute {}, data-parallel communication not hidden {}: {} GB per device per step at "
+                        "{} GB/s{}, {} step{})",
+                        format_duration(e.compute_time), format_duration(c.exposed), format_gb(Bytes(c.bytes_per_step)),
+                        format_gb(Bytes(c.bandwidth_bytes_per_s)),
+                        c.network_assumed ? fmt::format(", network assumed {} Gbit/s", k_assumed_network_gbps) : "", format_count(std::ceil(c.steps)),
+                        std::ceil(c.steps) == 1 ? "" : "s");
+  }
+  if (result.meets_deadline) text += *result.meets_deadline ? " (meets the deadline)" : " (MISSES the deadline)";
+  text += ".\n";
+  if (e.cost) {
+    text += fmt::format("Cost: {} ({}/unit-hour × {} unit{})", format_usd(*e.cost),
+                        format_usd(*e.price_per_unit_hour), e.plan.units, e.plan.units == 1 ? "" : "s");
+    if (result.within_budget) text += *result.within_budget ? ", within the budget" : ", OVER the budget";
+    text += ".\n";
+  } else {
+    text += "Cost: no price (a device without an offering, or no price of the requested kind).\n";
+  }
+  text += "GB = 10^9 bytes.\n";
+  return text;
+}
+
+}  // namespace mlsize::cli

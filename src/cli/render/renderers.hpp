@@ -1,0 +1,46 @@
+#pragma once
+// Renderers: pure functions from results to the text written on stdout.
+
+#include <mlsize/estimate/memory.hpp>
+#include <mlsize/estimate/plan.hpp>
+#include <mlsize/rank/report.hpp>
+#include <mlsize/rules/rules.hpp>
+#include <mlsize/model/workload.hpp>
+
+#include <optional>
+#include <string>
+
+namespace mlsize::cli {
+
+// The one plan of `mlsize estimate` with the constraints it was checked against.
+struct EstimateResult {
+  Workload workload;
+  PlanEstimate estimate;               // without a device: memory and FLOPs only
+  Explanation explanation;             // filled with --explain
+  std::optional<bool> meets_deadline;  // absent without --deadline
+  std::optional<bool> within_budget;   // absent without --budget or without a price
+  bool has_device() const { return estimate.plan.device != nullptr; }
+  // Time and cost need a device and a number of tokens (--data or --tokens).
+  bool timed() const { return has_device() && workload.tokens > 0; }
+  bool feasible() const {
+    return (!has_device() || estimate.fits) && estimate.host_fits.value_or(true) && meets_deadline.value_or(true) &&
+           within_budget.value_or(true);
+  }
+};
+
+// "8× A100 80GB ... is the cheapest plan that fits: ..." (or why nothing fits).
+std::string summary_sentence(const Report& report);
+
+std::string render_recommend_table(const Report& report, int top);
+std::string render_recommend_json(const Report& report, int top);
+std::string render_estimate_table(const EstimateResult& result);
+
+// `explain`: the rules in force, what fired on each shown recommendation (the top ones,
+// or only `offering`), and the offerings rules excluded.
+std::string render_explain_table(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,
+                                 int top);
+std::string render_explain_json(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,
+                                int top);
+std::string render_estimate_json(const EstimateResult& result);
+
+}  // namespace mlsize::cli

@@ -1,0 +1,97 @@
+#include <mlsize/catalog/catalog.hpp>
+
+#include <mlsize/support/text_distance.hpp>
+
+#include <utility>
+
+namespace mlsize {
+namespace {
+
+template <class Entry>
+void put_entry(std::vector<Entry>& entries, std::map<std::string, std::size_t, std::less<>>& index,
+               Entry entry) {
+  if (auto found = index.find(entry.id); found != index.end()) {
+    entries[found->second] = std::move(entry);
+    return;
+  }
+  index.emplace(entry.id, entries.size());
+  entries.push_back(std::move(entry));
+}
+
+}  // namespace
+
+void Catalog::put(Device device) {
+  const std::string id = device.id;
+  const std::vector<std::string> aliases = device.aliases;
+  put_entry(m_devices, m_device_index, std::move(device));
+  const std::size_t index = m_device_index.find(id)->second;
+  for (const std::string& alias : aliases) m_device_alias_index[alias] = index;
+}
+void Catalog::put(Offering offering) { put_entry(m_offerings, m_offering_index, std::move(offering)); }
+void Catalog::put(Provider provider) { put_entry(m_providers, m_provider_index, std::move(provider)); }
+
+const Provider* Catalog::find_provider(std::string_view id) const {
+  auto found = m_provider_index.find(id);
+  return found == m_provider_index.end() ? nullptr : &m_providers[found->second];
+}
+
+const Device* Catalog::find_device(std::string_view id) const {
+  if (auto found = m_device_index.find(id); found != m_device_index.end()) return &m_devices[found->second];
+  if (auto found = m_device_alias_index.find(id); found != m_device_alias_index.end()) return &m_devices[found->second];
+  return nullptr;
+}
+
+const Offering* Catalog::find_offering(std::string_view id) const {
+  auto found = m_offering_index.find(id);
+  return found == m_offering_index.end() ? nullptr : &m_offerings[found->second];
+}
+
+void Catalog::check_references() {
+  for (Offering& offering : m_offerings) {
+    if (const Provider* provider = find_provider(offering.provider)) offering.billing = provider->billing;
+  }
+  std::vector<std::string> device_ids;
+  device_ids.reserve(m_devices.size());
+  for (const Device& device : m_devices) device_ids.push_back(device.id);
+  for (const Offering& offering : m_offerings) {
+    if (find_device(offering.device_id) != nullptr) continue;
+    Error error(ErrorKind::input,
+                "offering \"" + offering.id + "\" names unknown device \"" + offering.device_id + "\"",
+                did_you_mean(offering.device_id, device_ids));
+    error.at(offering.defined_at);
+    throw error;
+  }
+}
+
+std::string_view to_string(DeviceKind kind) {
+  switch (kind) {
+    case DeviceKind::gpu: return "gpu";
+    case DeviceKind::tpu: return "tpu";
+    case DeviceKind::npu: return "npu";
+    case DeviceKind::cpu: return "cpu";
+  }
+  return "gpu";
+}
+
+std::string_view to_string(OfferingKind kind) {
+  switch (kind) {
+    case OfferingKind::cloud: return "cloud";
+    case OfferingKind::on_prem: return "on-prem";
+    case OfferingKind::free_tier: return "free-tier";
+  }
+  return "cloud";
+}
+
+std::string_view to_string(DType dtype) {
+  switch (dtype) {
+    case DType::fp32: return "fp32";
+    case DType::tf32: return "tf32";
+    case DType::fp16: return "fp16";
+    case DType::bf16: return "bf16";
+    case DType::fp8: return "fp8";
+    case DType::int8: return "int8";
+  }
+  return "fp32";
+}
+
+}  // namespace mlsize

@@ -1,0 +1,422 @@
+#include <mlsize/catalog/catalog_loader.hpp>
+
+#include <mlsize/support/embedded_data.hpp>
+#include <mlsize/support/text_distance.hpp>
+#include <mlsize/support/utf8.hpp>
+
+#include "core/support/identifier.hpp"
+#include "core/support/yaml_documents.hpp"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlsize {
+namespace {
+
+// Longer lines are cut in error messages.
+constexpr std::size_t k_max_line_text = 200;
+
+// The text being loaded, for locations and the offending line in errors.
+class SourceText {
+ public:
+  SourceText(std::string_view text, std::string_view name) : m_name(name) {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      const std::size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) {
+        m_lines.push_back(text.substr(start));
+        break;
+      }
+      m_lines.push_back(text.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+
+  // yaml-cpp marks are 0-based; ours are 1-based.
+  SourceLocation location(const YAML::Mark& mark) const {
+    SourceLocation where{std::string(m_name), 0, 0, {}};
+    if (mark.line < 0) return where;
+    where.line = mark.line + 1;
+    where.column = mark.column + 1;
+    if (static_cast<std::size_t>(mark.line) < m_lines.size()) {
+      std::string_view line = m_lines[static_cast<std::size_t>(mark.line)];
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      // A huge one-line file (minified, or 100000 '[') must not be echoed whole: keep the
+      // start when the caret falls in it, else show no line at all.
+      if (line.size() > k_max_line_text) {
+        line = where.column <= static_cast<int>(k_max_line_text) ? line.substr(0, k_max_line_text) : std::string_view();
+      }
+      where.line_text = std::string(line);
+    }
+    return where;
+  }
+
+  [[noreturn]] void fail(const YAML::Mark& mark, std::string message, std::string hint = {}) const {
+    Error error(ErrorKind::input, std::move(message), std::move(hint));
+    error.at(location(mark));
+    throw error;
+  }
+
+  const std::string& name() const { return m_name; }
+
+ private:
+  std::string m_name;
+  std::vector<std::string_view> m_lines;
+};
+
+// No catalogue quantity comes near this; larger values are typos and would overflow later sums.
+constexpr double k_max_number = 1e18;
+
+// Reads the fields of one YAML mapping, refusing unknown and duplicate keys.
+class FieldReader {
+ public:
+  FieldReader(const SourceText& source, const YAML::Node& node, std::string what,
+              std::span<const std::string_view> allowed)
+      : m_source(source),
+        m_node(node),
+        m_what(std::move(what)),
+        m_key_marks(checked_keys(node, m_what, allowed, [&](const YAML::Mark& mark, std::string message, std::string hint) {
+          source.fail(mark, std::move(message), std::move(hint));
+        })) {}
+
+  bool has(std::string_view key) const { return static_cast<bool>(m_node[std::string(key)]); }
+  YAML::Node node(std::string_view key) const { return m_node[std::string(key)]; }
+
+  std::string required_string(std::string_view key) const {
+    if (!has(key)) m_source.fail(m_node.Mark(), m_what + " lacks the required field " + in_quotes(key));
+    return string_value(key);
+  }
+
+  std::string optional_string(std::string_view key) const { return has(key) ? string_value(key) : std::string(); }
+
+  std::optional<double> optional_positive(std::string_view key) const {
+    if (!has(key)) return std::nullopt;
+    return positive_value(key);
+  }
+
+  double required_positive(std::string_view key) const {
+    if (!has(key)) m_source.fail(m_node.Mark(), m_what + " lacks the required field " + in_quotes(key));
+    return positive_value(key);
+  }
+
+  // A non-negative number (prices may be 0 for free tiers).
+  std::optional<double> optional_non_negative(std::string_view key) const {
+    if (!has(key)) return std::nullopt;
+    const double value = number_value(key);
+    if (value < 0.0) fail_value(key, "must not be negative", "a number >= 0");
+    return value;
+  }
+
+  std::optional<int> optional_count(std::string_view key) const {
+    if (!has(key)) return std::nullopt;
+    const double value = positive_value(key);
+    if (value != std::floor(value) || value > 1e6) {
+      fail_value(key, "must be a whole number from 1 to 1000000", "an integer from 1 to 1000000");
+    }
+    return static_cast<int>(value);
+  }
+
+  [[noreturn]] void fail_value(std::string_view key, std::string_view problem, std::string_view accepted) const {
+    const YAML::Node value = node(key);
+    m_source.fail(value_mark(key),
+                  "field " + in_quotes(key) + " of " + m_what + " " + std::string(problem) + " (got " +
+                      (value.IsScalar() ? in_quotes(value.Scalar()) : kind_of(value)) + ")",
+                  "expected " + std::string(accepted));
+  }
+
+  // Where the value of `key` is; an empty value's own mark is wherever the next token
+  // starts (often the next line), so it is reported at its key.
+  YAML::Mark value_mark(std::string_view key) const {
+    const YAML::Node value = node(key);
+    const auto key_mark = m_key_marks.find(key);
+    return value.IsNull() && key_mark != m_key_marks.end() ? key_mark->second : value.Mark();
+  }
+
+  const SourceText& source() const { return m_source; }
+  const std::string& what() const { return m_what; }
+  const YAML::Node& self() const { return m_node; }
+
+ private:
+  static std::string kind_of(const YAML::Node& node) {
+    if (node.IsMap()) return "a mapping";
+    if (node.IsSequence()) return "a list";
+    if (node.IsNull()) return "an empty value";
+    return "a value";
+  }
+
+  std::string string_value(std::string_view key) const {
+    const YAML::Node value = node(key);
+    if (!value.IsScalar() || value.Scalar().empty()) fail_value(key, "must be a non-empty text", "a text value");
+    // Text reaches tables and JSON: it must be valid UTF-8 without control characters.
+    if (!is_printable_utf8(value.Scalar())) {
+      fail_value(key, "must be UTF-8 text without control characters", "plain text (tabs are allowed)");
+    }
+    return value.Scalar();
+  }
+
+  double number_value(std::string_view key) const {
+    const YAML::Node value = node(key);
+    if (!value.IsScalar()) fail_value(key, "must be a number", "a decimal number");
+    const std::string& text = value.Scalar();
+    // YAML's .nan/.inf spellings and hex are refused: catalogue numbers are plain decimals.
+    std::size_t consumed = 0;
+    double number = std::numeric_limits<double>::quiet_NaN();
+    const bool plain = !text.empty() && text.find_first_not_of("0123456789.eE+-") == std::string::npos;
+    if (plain) {
+      try {
+        number = std::stod(text, &consumed);
+      } catch (const std::exception&) {
+        consumed = 0;
+      }
+    }
+    if (!plain || consumed != text.size() || !std::isfinite(number)) {
+      fail_value(key, "must be a finite number", "a decimal number such as 80 or 2039.5");
+    }
+    if (std::abs(number) > k_max_number) fail_value(key, "is too large", "a number of at most 1e18");
+    return number;
+  }
+
+  double positive_value(std::string_view key) const {
+    const double value = number_value(key);
+    if (!(value > 0.0)) fail_value(key, "must be greater than 0", "a number > 0");
+    return value;
+  }
+
+  const SourceText& m_source;
+  YAML::Node m_node;
+  std::string m_what;
+  std::map<std::string, YAML::Mark, std::less<>> m_key_marks;
+};
+
+bool valid_date(std::string_view date) {
+  if (date.size() != 10 || date[4] != '-' || date[7] != '-') return false;
+  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u}) {
+    if (date[i] < '0' || date[i] > '9') return false;
+  }
+  const int year = (date[0] - '0') * 1000 + (date[1] - '0') * 100 + (date[2] - '0') * 10 + (date[3] - '0');
+  const int month = (date[5] - '0') * 10 + (date[6] - '0');
+  const int day = (date[8] - '0') * 10 + (date[9] - '0');
+  if (month < 1 || month > 12) return false;
+  // 2024-02-31 would otherwise pass and sort as if it were a real date.
+  constexpr std::array<int, 12> k_days{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  const int days = k_days[static_cast<std::size_t>(month - 1)] + (month == 2 && leap ? 1 : 0);
+  return day >= 1 && day <= days;
+}
+
+// `device "a100-80gb-sxm"` when the entry has a usable id, else `a device`.
+std::string describe(const YAML::Node& node, std::string_view noun) {
+  if (node.IsMap()) {
+    const YAML::Node id = node["id"];
+    if (id && id.IsScalar() && is_valid_id(id.Scalar())) return std::string(noun) + " " + in_quotes(id.Scalar());
+  }
+  return (noun.front() == 'o' ? "an " : "a ") + std::string(noun);
+}
+
+std::string read_id(const FieldReader& fields) {
+  std::string id = fields.required_string("id");
+  if (!is_valid_id(id)) {
+    fields.fail_value("id", "is not a valid id",
+                      "lowercase letters, digits, '-', '.', '_', starting with a letter or digit");
+  }
+  return id;
+}
+
+template <class Enum, std::size_t N>
+Enum read_enum(const FieldReader& fields, std::string_view key, const std::array<std::string_view, N>& names) {
+  const std::string text = fields.required_string(key);
+  for (std::size_t i = 0; i < N; ++i) {
+    if (names[i] == text) return static_cast<Enum>(i);
+  }
+  std::string hint = did_you_mean(text, names);
+  fields.source().fail(fields.node(key).Mark(),
+                       "field " + in_quotes(key) + " of " + fields.what() + " must be one of " + join_names(names) + " (got " +
+                           in_quotes(text) + ")",
+                       hint);
+}
+
+void read_provenance(const FieldReader& fields, std::string& source, std::string& as_of) {
+  source = fields.required_string("source");
+  as_of = fields.required_string("as_of");
+  if (!valid_date(as_of)) fields.fail_value("as_of", "is not a date", "a date written YYYY-MM-DD");
+}
+
+constexpr std::array<std::string_view, 13> k_device_fields{
+    "id",          "name",         "kind",  "vendor",           "memory_gb", "memory_bandwidth_gbs",
+    "peak_tflops", "interconnect", "tdp_w", "launch_price_usd", "source",    "as_of", "aliases"};
+constexpr std::array<std::string_view, 4> k_device_kinds{"gpu", "tpu", "npu", "cpu"};
+constexpr std::array<std::string_view, 6> k_dtype_fields{"fp32", "tf32", "fp16", "bf16", "fp8", "int8"};
+constexpr std::array<std::string_view, 2> k_interconnect_fields{"kind", "bandwidth_gbs"};
+
+Device read_device(const SourceText& source, const YAML::Node& node) {
+  const FieldReader named(source, node, describe(node, "device"), k_device_fields);
+  Device device;
+  device.id = read_id(named);
+  if (named.has("aliases")) {
+    const YAML::Node aliases = named.node("aliases");
+    if (!aliases.IsSequence()) named.fail_value("aliases", "must be a list of ids", "a list such as [a100-80gb]");
+    for (const YAML::Node& alias : aliases) {
+      if (!alias.IsScalar() || !is_valid_id(alias.Scalar())) {
+        source.fail(alias.Mark(), "alias of device " + in_quotes(device.id) + " is not a valid id",
+                    "lowercase letters, digits, '-', '.', '_', starting with a letter or digit");
+      }
+      device.aliases.push_back(alias.Scalar());
+    }
+  }
+  device.name = named.required_string("name");
+  device.kind = read_enum<DeviceKind>(named, "kind", k_device_kinds);
+  device.vendor = named.required_string("vendor");
+  if (auto gb = named.optional_positive("memory_gb")) device.memory = Bytes(*gb * k_giga);
+  if (device.kind != DeviceKind::cpu && !device.memory) {
+    source.fail(node.Mark(), "device " + in_quotes(device.id) + " lacks the required field \"memory_gb\"",
+                "only cpu devices may omit memory_gb (their memory is the offering's host_memory_gib)");
+  }
+  if (auto gbs = named.optional_positive("memory_bandwidth_gbs")) device.memory_bandwidth_bytes_per_s = *gbs * k_giga;
+  if (named.has("peak_tflops")) {
+    const FieldReader peak(source, named.node("peak_tflops"), "peak_tflops of device " + in_quotes(device.id),
+                           k_dtype_fields);
+    for (std::size_t i = 0; i < k_dtype_fields.size(); ++i) {
+      if (auto tflops = peak.optional_positive(k_dtype_fields[i])) device.peak_flops_per_s[i] = *tflops * 1e12;
+    }
+  }
+  if (named.has("interconnect")) {
+    const FieldReader link(source, named.node("interconnect"), "interconnect of device " + in_quotes(device.id),
+                           k_interconnect_fields);
+    device.interconnect = Interconnect{link.required_string("kind"), link.required_positive("bandwidth_gbs") * k_giga};
+  }
+  device.tdp_w = named.optional_positive("tdp_w");
+  if (auto price = named.optional_positive("launch_price_usd")) device.launch_price = Usd(*price);
+  read_provenance(named, device.source, device.as_of);
+  device.defined_at = source.location(node.Mark());
+  return device;
+}
+
+constexpr std::array<std::string_view, 18> k_offering_fields{
+    "id",     "provider",  "kind",               "name",    "device",  "devices_per_unit",
+    "vcpus",  "host_memory_gib", "price_per_hour_usd", "spot_price_per_hour_usd", "region",
+    "max_units", "purchase_price_usd", "power_w", "limits", "network_gbps", "source", "as_of"};
+constexpr std::array<std::string_view, 3> k_offering_kinds{"cloud", "on-prem", "free-tier"};
+constexpr std::array<std::string_view, 3> k_limit_fields{"session_hours", "weekly_hours", "note"};
+
+Offering read_offering(const SourceText& source, const YAML::Node& node) {
+  const FieldReader named(source, node, describe(node, "offering"), k_offering_fields);
+  Offering offering;
+  offering.id = read_id(named);
+  offering.provider = named.required_string("provider");
+  offering.kind = read_enum<OfferingKind>(named, "kind", k_offering_kinds);
+  offering.name = named.required_string("name");
+  offering.device_id = named.required_string("device");
+  if (!named.has("devices_per_unit")) {
+    source.fail(node.Mark(), "offering " + in_quotes(offering.id) + " lacks the required field \"devices_per_unit\"");
+  }
+  offering.devices_per_unit = *named.optional_count("devices_per_unit");
+  offering.vcpus = named.optional_count("vcpus");
+  if (auto gib = named.optional_positive("host_memory_gib")) offering.host_memory = Bytes(*gib * k_gibi);
+  if (auto price = named.optional_non_negative("price_per_hour_usd")) offering.price_per_hour = Usd(*price);
+  if (auto price = named.optional_non_negative("spot_price_per_hour_usd")) offering.spot_price_per_hour = Usd(*price);
+  offering.region = named.optional_string("region");
+  offering.max_units = named.optional_count("max_units");
+  if (auto price = named.optional_positive("purchase_price_usd")) offering.purchase_price = Usd(*price);
+  offering.power_w = named.optional_positive("power_w");
+  offering.network_gbps = named.optional_positive("network_gbps");
+  if (named.has("limits")) {
+    const FieldReader limits(source, named.node("limits"), "limits of offering " + in_quotes(offering.id), k_limit_fields);
+    offering.limits.session_hours = limits.optional_positive("session_hours");
+    offering.limits.weekly_hours = limits.optional_positive("weekly_hours");
+    offering.limits.note = limits.optional_string("note");
+  }
+  if (offering.kind == OfferingKind::on_prem && !offering.purchase_price) {
+    source.fail(node.Mark(), "on-prem offering " + in_quotes(offering.id) + " lacks \"purchase_price_usd\"",
+                "on-premise hardware is costed from its purchase price and power draw");
+  }
+  if (offering.kind != OfferingKind::on_prem && !offering.price_per_hour) {
+    source.fail(node.Mark(), "offering " + in_quotes(offering.id) + " lacks \"price_per_hour_usd\"",
+                "cloud offerings need an on-demand price per unit-hour; free tiers use 0");
+  }
+  read_provenance(named, offering.source, offering.as_of);
+  offering.defined_at = source.location(node.Mark());
+  return offering;
+}
+
+constexpr std::array<std::string_view, 4> k_provider_fields{"id", "billing", "source", "as_of"};
+constexpr std::array<std::string_view, 2> k_billing_fields{"granularity_seconds", "minimum_seconds"};
+
+Provider read_provider(const SourceText& source, const YAML::Node& node) {
+  const FieldReader named(source, node, describe(node, "provider"), k_provider_fields);
+  Provider provider;
+  provider.id = read_id(named);
+  if (named.has("billing")) {
+    const FieldReader billing(source, named.node("billing"), "billing of provider " + in_quotes(provider.id),
+                              k_billing_fields);
+    provider.billing.granularity_seconds = billing.required_positive("granularity_seconds");
+    provider.billing.minimum_seconds = billing.optional_non_negative("minimum_seconds").value_or(0.0);
+  }
+  read_provenance(named, provider.source, provider.as_of);
+  provider.defined_at = source.location(node.Mark());
+  return provider;
+}
+
+constexpr std::array<std::string_view, 3> k_top_level_fields{"providers", "devices", "offerings"};
+
+template <class Entry, class Reader>
+void read_list(Catalog& catalog, const FieldReader& top, std::string_view key, Reader read) {
+  const SourceText& source = top.source();
+  const YAML::Node list = top.node(key);
+  if (!list.IsSequence()) source.fail(top.value_mark(key), in_quotes(key) + " must be a list");
+  std::set<std::string, std::less<>> ids;
+  for (const YAML::Node& item : list) {
+    Entry entry = read(source, item);
+    if (!ids.insert(entry.id).second) {
+      source.fail(item.Mark(), "duplicate id " + in_quotes(entry.id) + " in " + std::string(key),
+                  "ids are unique within a file; a later file overrides an earlier one by id");
+    }
+    catalog.put(std::move(entry));
+  }
+}
+
+}  // namespace
+
+void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view source_name) {
+  if (text.size() > k_max_catalog_file_bytes) {
+    Error error(ErrorKind::input, "catalogue file is larger than the limit of 8 MiB",
+                "split it into several files given with --catalog");
+    error.at(SourceLocation{std::string(source_name), 0, 0, {}});
+    throw error;
+  }
+  const SourceText source(text, source_name);
+  // One document only, found in the text: yaml-cpp's LoadAll can allocate without end
+  // on malformed input (found by fuzz/fuzz_catalog; see yaml_documents.hpp).
+  const YAML::Node root = load_one_document(
+      text, "catalogue", "catalogue entries need only a few levels of nesting",
+      "expected a mapping with \"devices:\" and/or \"offerings:\"",
+      [&](const YAML::Mark& mark, std::string message, std::string hint) { source.fail(mark, message, hint); });
+  const FieldReader top(source, root, "the catalogue file", k_top_level_fields);
+  // Staged so that a file with an error adds nothing.
+  Catalog staged = catalog;
+  if (top.has("providers")) read_list<Provider>(staged, top, "providers", read_provider);
+  if (top.has("devices")) read_list<Device>(staged, top, "devices", read_device);
+  if (top.has("offerings")) read_list<Offering>(staged, top, "offerings", read_offering);
+  catalog = std::move(staged);
+}
+
+Catalog load_default_catalog() {
+  Catalog catalog;
+  for (const EmbeddedFile& file : default_catalog_files()) {
+    load_catalog_yaml(catalog, file.text, std::string("<embedded>/data/catalog/") + std::string(file.name));
+  }
+  catalog.check_references();
+  return catalog;
+}
+
+}  // namespace mlsize

@@ -1,0 +1,65 @@
+#include <mlsize/estimate/compute.hpp>
+
+#include <algorithm>
+
+namespace mlsize {
+
+Flops training_flops(double active_params, double tokens, Recompute recompute, Task task) {
+  const bool adapters = task == Task::lora || task == Task::qlora;
+  // Forward 2ND, backward 4ND (input and weight gradients, 2ND each); adapters skip the
+  // frozen weights' gradients (Hu et al. 2021, §4.2 reports ~25% faster training).
+  double per_param_token = adapters ? 4.0 : 6.0;
+  if (recompute == Recompute::full) per_param_token += 2.0;
+  return Flops(per_param_token * active_params * tokens);
+}
+
+Flops inference_flops(double active_params, double tokens) { return Flops(2.0 * active_params * tokens); }
+
+DType compute_dtype(Precision precision) {
+  switch (precision) {
+    case Precision::bf16_mixed:
+    case Precision::bf16: return DType::bf16;
+    case Precision::fp16_mixed: return DType::fp16;
+    case Precision::fp8_mixed: return DType::fp8;
+    // PyTorch leaves TF32 off for matmuls by default (torch.backends.cuda.matmul.allow_tf32),
+    // so fp32 training runs at the fp32 rate.
+    case Precision::fp32: return DType::fp32;
+  }
+  return DType::bf16;
+}
+
+std::optional<DType> compute_dtype(const Device& device, const Workload& workload) {
+  if (workload.task != Task::inference) {
+    const DType dtype = compute_dtype(workload.precision);
+    return device.peak(dtype) ? std::optional<DType>(dtype) : std::nullopt;
+  }
+  if (workload.weight_format == WeightFormat::fp8 && device.peak(DType::fp8)) return DType::fp8;
+  if (workload.weight_format == WeightFormat::fp32 && device.peak(DType::fp32)) return DType::fp32;
+  // Quantised weights are dequantised to 16 bits for the matrix multiplications.
+  if (device.peak(DType::bf16)) return DType::bf16;
+  if (device.peak(DType::fp16)) return DType::fp16;
+  return std::nullopt;
+}
+
+std::optional<double> peak_flops_per_s(const Device& device, const Workload& workload) {
+  const std::optional<DType> dtype = compute_dtype(device, workload);
+  return dtype ? device.peak(*dtype) : std::nullopt;
+}
+
+Seconds training_seconds(Flops flops, int devices, double peak_flops_per_s_per_device, double mfu) {
+  return Seconds(flops.value / (devices * peak_flops_per_s_per_device * mfu));
+}
+
+Seconds inference_seconds(const Workload& workload, int devices, int replicas, double peak_flops_per_s_per_device,
+                          std::optional<double> bandwidth_bytes_per_s, Bytes bytes_per_device) {
+  const double devices_per_replica = static_cast<double>(devices) / replicas;
+  const double steps = workload.tokens / (static_cast<double>(workload.batch) * replicas);
+  // One decode step generates one token per sequence of the batch.
+  const double step_flops_per_device = 2.0 * workload.parameters.active * workload.batch / devices_per_replica;
+  double step = step_flops_per_device / (peak_flops_per_s_per_device * workload.mfu);
+  // Pope et al. 2022 (§2): small-batch decoding is bound by reading weights and KV cache.
+  if (bandwidth_bytes_per_s) step = std::max(step, bytes_per_device.value / (*bandwidth_bytes_per_s * k_bandwidth_efficiency));
+  return Seconds(steps * step);
+}
+
+}  // namespace mlsize

@@ -1,0 +1,104 @@
+#include <mlsize/estimate/planner.hpp>
+
+#include <mlsize/estimate/compute.hpp>
+#include <mlsize/support/error.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace mlsize {
+
+std::optional<Bytes> device_capacity(const Device& device, const Offering* offering) {
+  if (device.memory) return device.memory;
+  if (offering != nullptr) return offering->host_memory;
+  return std::nullopt;
+}
+
+std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
+                                  int max_devices) {
+  std::vector<Plan> plans;
+  const int unit_limit = offering.max_units.value_or(max_devices);
+  for (int units = 1; units <= unit_limit && units * offering.devices_per_unit <= max_devices; units *= 2) {
+    const int devices = units * offering.devices_per_unit;
+    if (workload.task == Task::gbdt) {
+      // One machine: the data is split over its devices; no distributed boosting.
+      if (units == 1) plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
+      continue;
+    }
+    if (workload.task == Task::inference) {
+      // Tensor parallel within a unit (1, 2, 4, ... devices), the rest as replicas.
+      for (int tensor = 1; tensor <= offering.devices_per_unit && devices % tensor == 0; tensor *= 2) {
+        Strategy strategy;
+        strategy.tensor_parallel = tensor;
+        plans.push_back(Plan{&offering, &device, units, devices, strategy});
+      }
+      continue;
+    }
+    const int highest_stage = devices > 1 ? 3 : 0;
+    for (int stage = 0; stage <= highest_stage; ++stage) {
+      for (Recompute recompute : {Recompute::none, Recompute::full}) {
+        Strategy strategy;
+        strategy.zero_stage = stage;
+        strategy.recompute = recompute;
+        plans.push_back(Plan{&offering, &device, units, devices, strategy});
+      }
+    }
+  }
+  return plans;
+}
+
+PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const CostSettings& cost_settings) {
+  PlanEstimate estimate;
+  estimate.plan = plan;
+  estimate.memory = estimate_memory(workload, plan.device_count, plan.strategy);
+  estimate.capacity = device_capacity(*plan.device, plan.offering).value_or(Bytes(0));
+  estimate.fits = estimate.memory.total() <= estimate.capacity;
+  if (plan.strategy.offload != Offload::none && plan.offering != nullptr && plan.offering->host_memory) {
+    const int devices_per_unit = std::min(plan.device_count, plan.offering->devices_per_unit);
+    estimate.host_fits = estimate.memory.host * devices_per_unit <= *plan.offering->host_memory;
+  }
+  if (!workload.is_timed()) {
+    // gbdt: no time model; the cost is that of one hour, which is what ranks the plans.
+    if (plan.offering != nullptr) {
+      estimate.price_per_unit_hour = hourly_price_per_unit(*plan.offering, cost_settings);
+      if (estimate.price_per_unit_hour) estimate.cost = run_cost(*estimate.price_per_unit_hour, plan.units, Seconds(3600));
+    }
+    return estimate;
+  }
+  const std::optional<double> peak = peak_flops_per_s(*plan.device, workload);
+  if (!peak) {
+    const std::string dtype = workload.task == Task::inference ? std::string("bf16 or fp16")
+                                                               : std::string(to_string(compute_dtype(workload.precision)));
+    const bool fp16 = plan.device->peak(DType::fp16).has_value() && workload.precision != Precision::fp16_mixed;
+    throw Error(ErrorKind::usage, "device \"" + plan.device->id + "\" has no " + dtype + " throughput in the catalogue",
+                fp16 ? "it trains with --precision fp16-mixed (with loss scaling), or choose another device"
+                     : "choose another --precision or device");
+  }
+  estimate.peak_flops_per_s = *peak;
+  const double active = workload.parameters.active;
+  if (workload.task == Task::inference) {
+    const int replicas = plan.strategy.data_parallel(plan.device_count);
+    estimate.flops = inference_flops(active, workload.tokens);
+    estimate.compute_time = inference_seconds(workload, plan.device_count, replicas, *peak,
+                                      plan.device->memory_bandwidth_bytes_per_s,
+                                      estimate.memory.weights + estimate.memory.kv_cache);
+    estimate.time = estimate.compute_time;
+  } else {
+    estimate.flops = training_flops(active, workload.tokens, plan.strategy.recompute, workload.task);
+    estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *peak, workload.mfu);
+    Topology topology{plan.device_count, std::nullopt};
+    if (plan.offering != nullptr) topology = {plan.offering->devices_per_unit, plan.offering->network_gbps};
+    estimate.communication = data_parallel_communication(workload, plan.strategy, plan.device_count, *plan.device,
+                                                         topology, estimate.compute_time);
+    estimate.time = estimate.compute_time + estimate.communication.exposed;
+  }
+  if (plan.offering != nullptr) {
+    estimate.price_per_unit_hour = hourly_price_per_unit(*plan.offering, cost_settings);
+    if (estimate.price_per_unit_hour) {
+      estimate.cost = run_cost(*estimate.price_per_unit_hour, plan.units, estimate.time, plan.offering->billing);
+    }
+  }
+  return estimate;
+}
+
+}  // namespace mlsize

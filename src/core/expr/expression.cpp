@@ -1,0 +1,69 @@
+#include <mlsize/expr/expression.hpp>
+
+#include <algorithm>
+
+namespace mlsize {
+
+// --- evaluation ---
+
+const Value* Expression::operand(std::uint32_t id, const FieldValues& values) const {
+  const Node& node = m_nodes[id];
+  if (node.op == Op::literal) return &node.literal;
+  if (node.field >= values.size() || !values[node.field]) return nullptr;
+  const Value& value = *values[node.field];
+  // A value of the wrong type (a caller's bug) reads as missing rather than throwing.
+  return value.type() == node.type ? &value : nullptr;
+}
+
+bool Expression::holds(std::uint32_t id, const FieldValues& values) const { return truth(id, values).value_or(false); }
+
+std::optional<bool> Expression::truth(std::uint32_t id, const FieldValues& values) const {
+  const Node& node = m_nodes[id];
+  switch (node.op) {
+    case Op::field:
+    case Op::literal: {
+      const Value* value = operand(id, values);
+      if (value == nullptr) return std::nullopt;
+      return value->boolean();
+    }
+    case Op::and_: return holds(node.lhs, values) && holds(node.rhs, values);
+    case Op::or_: return holds(node.lhs, values) || holds(node.rhs, values);
+    case Op::not_: return !holds(node.lhs, values);
+    default: break;
+  }
+  const ValueType type = m_nodes[node.lhs].type;
+  if (type == ValueType::boolean) {
+    const std::optional<bool> a = truth(node.lhs, values);
+    if (!a) return false;
+    if (node.op == Op::in) {
+      return std::any_of(node.list.begin(), node.list.end(), [&](const Value& v) { return v.boolean() == *a; });
+    }
+    const std::optional<bool> b = truth(node.rhs, values);
+    if (!b) return false;
+    return node.op == Op::eq ? *a == *b : *a != *b;
+  }
+  const Value* a = operand(node.lhs, values);
+  if (a == nullptr) return false;
+  if (node.op == Op::in) return std::find(node.list.begin(), node.list.end(), *a) != node.list.end();
+  const Value* b = operand(node.rhs, values);
+  if (b == nullptr) return false;
+  if (type == ValueType::string) return node.op == Op::eq ? a->string() == b->string() : a->string() != b->string();
+  const double x = a->number();
+  const double y = b->number();
+  switch (node.op) {
+    case Op::eq: return x == y;
+    case Op::ne: return x != y;
+    case Op::lt: return x < y;
+    case Op::le: return x <= y;
+    case Op::gt: return x > y;
+    case Op::ge: return x >= y;
+    default: return false;
+  }
+}
+
+bool Expression::evaluate(const FieldValues& values) const {
+  if (m_nodes.empty()) return true;
+  return holds(static_cast<std::uint32_t>(m_nodes.size() - 1), values);
+}
+
+}  // namespace mlsize

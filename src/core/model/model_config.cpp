@@ -1,0 +1,504 @@
+#include <mlsize/model/model_config.hpp>
+
+#include <mlsize/support/error.hpp>
+#include <mlsize/support/text_distance.hpp>
+#include <mlsize/support/utf8.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <initializer_list>
+#include <span>
+#include <utility>
+
+namespace mlsize {
+namespace {
+
+using Json = nlohmann::json;
+
+// Longer lines are cut in error messages.
+constexpr std::size_t k_max_line_text = 200;
+
+bool contains(std::span<const std::string_view> names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The model types read with their own rules below; any other is read as a llama-like decoder.
+constexpr std::array<std::string_view, 18> k_known_families{
+    "llama",       "mistral", "mixtral", "qwen2",   "qwen2_moe", "gemma",           "gemma2",     "phi3", "deepseek_v2",
+    "deepseek_v3", "gpt2",    "bert",    "roberta", "falcon",    "RefinedWebModel", "RefinedWeb", "t5",   "mt5"};
+
+// SwiGLU/GeGLU families: gate, up and down projections.
+constexpr std::array<std::string_view, 10> k_gated_families{
+    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "gemma", "gemma2", "phi3", "deepseek_v2", "deepseek_v3"};
+
+// Config classes whose `tie_word_embeddings` defaults to false (LlamaConfig, MistralConfig,
+// MixtralConfig, Qwen2Config, Qwen2MoeConfig, Phi3Config, DeepseekV2Config, DeepseekV3Config,
+// MT5Config). Every other class keeps the PretrainedConfig default, true (GPT-2, BERT,
+// Falcon, Gemma, Gemma 2, T5, and unknown types).
+constexpr std::array<std::string_view, 9> k_untied_by_default{
+    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "phi3", "deepseek_v2", "deepseek_v3", "mt5"};
+
+// The config text, for locations and the offending line in errors.
+class ConfigText {
+ public:
+  ConfigText(std::string_view text, std::string_view name) : m_text(text), m_name(name) {}
+
+  // `offset` is a 0-based byte offset; lines and columns are 1-based.
+  SourceLocation at_offset(std::size_t offset) const {
+    offset = std::min(offset, m_text.size());
+    const std::size_t newline = offset == 0 ? std::string_view::npos : m_text.rfind('\n', offset - 1);
+    const std::size_t line_start = newline == std::string_view::npos ? 0 : newline + 1;
+    SourceLocation where{m_name, 1, 0, {}};
+    where.line +=
+        static_cast<int>(std::count(m_text.begin(), m_text.begin() + static_cast<std::ptrdiff_t>(line_start), '\n'));
+    where.column = static_cast<int>(offset - line_start) + 1;
+    std::string_view line = m_text.substr(line_start, m_text.find('\n', line_start) - line_start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // A huge one-line file must not be echoed whole.
+    if (line.size() > k_max_line_text)
+      line = offset - line_start < k_max_line_text ? line.substr(0, k_max_line_text) : std::string_view();
+    where.line_text = std::string(line);
+    return where;
+  }
+
+  // Where the value of top-level `key` starts (its last occurrence, which nlohmann keeps),
+  // or the opening brace when the key is absent.
+  SourceLocation at_key(std::string_view key) const {
+    std::size_t found = first_non_space(0);
+    int depth = 0;
+    for (std::size_t i = 0; i < m_text.size(); ++i) {
+      const char c = m_text[i];
+      if (c == '{' || c == '[') ++depth;
+      if (c == '}' || c == ']') --depth;
+      if (c != '"') continue;
+      const std::size_t start = i + 1;
+      for (i = start; i < m_text.size() && m_text[i] != '"'; ++i) {
+        if (m_text[i] == '\\') ++i;
+      }
+      if (depth != 1 || i >= m_text.size() || m_text.substr(start, i - start) != key) continue;
+      const std::size_t colon = first_non_space(i + 1);
+      if (colon < m_text.size() && m_text[colon] == ':') found = first_non_space(colon + 1);
+    }
+    return at_offset(found);
+  }
+
+  [[noreturn]] void fail(SourceLocation where, std::string message, std::string hint = {}) const {
+    Error error(ErrorKind::input, std::move(message), std::move(hint));
+    error.at(std::move(where));
+    throw error;
+  }
+
+  // Refuses texts too large or nested too deeply before nlohmann parses (and recurses into) them.
+  void check_limits() const {
+    if (m_text.size() > k_max_config_bytes) {
+      fail(SourceLocation{m_name, 0, 0, {}}, "config file is larger than the limit of 4 MiB",
+           "a Hugging Face config.json is a few KiB; is this the right file?");
+    }
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < m_text.size(); ++i) {
+      const char c = m_text[i];
+      if (in_string) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          in_string = false;
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '[') {
+        if (++depth > k_max_config_nesting) {
+          fail(at_offset(i), "invalid JSON: nested more than 64 levels deep",
+               "a config.json needs only a few levels of nesting");
+        }
+      } else if (c == '}' || c == ']') {
+        --depth;
+      }
+    }
+  }
+
+  std::string_view text() const { return m_text; }
+  const std::string& name() const { return m_name; }
+
+ private:
+  std::size_t first_non_space(std::size_t from) const {
+    const std::size_t at = m_text.find_first_not_of(" \t\r\n", from);
+    return at == std::string_view::npos ? m_text.size() : at;
+  }
+
+  std::string_view m_text;
+  std::string m_name;
+};
+
+// Parses the text, turning nlohmann's errors (byte offsets) into file:line:column.
+Json parse_json(const ConfigText& source) {
+  source.check_limits();
+  try {
+    return Json::parse(source.text());
+  } catch (const Json::parse_error& failure) {
+    // `byte` counts the characters read, so the offending one is at byte - 1.
+    const std::size_t offset = failure.byte > 0 ? failure.byte - 1 : 0;
+    std::string message = failure.what();
+    const std::size_t detail = message.find(": ", message.find("parse error"));
+    if (detail != std::string::npos) message = message.substr(detail + 2);
+    const std::string_view rest = source.text().substr(std::min(offset, source.text().size()));
+    std::string hint;
+    if (rest.starts_with("NaN") || rest.starts_with("Infinity") || rest.starts_with("-Infinity")) {
+      hint = "JSON has no NaN or Infinity; dimensions are positive whole numbers";
+    }
+    source.fail(source.at_offset(offset), "invalid JSON: " + message, hint);
+  } catch (const Json::exception& failure) {
+    // Number overflow (406) has no offset; point at the number when it can be found.
+    std::string message = failure.what();
+    const std::size_t detail = message.find("] ");
+    if (detail != std::string::npos) message = message.substr(detail + 2);
+    const std::size_t open = message.find('\'');
+    const std::size_t close = message.rfind('\'');
+    SourceLocation where{source.name(), 0, 0, {}};
+    if (open != std::string::npos && close > open) {
+      const std::size_t at = source.text().find(message.substr(open + 1, close - open - 1));
+      if (at != std::string_view::npos) where = source.at_offset(at);
+    }
+    source.fail(where, "invalid JSON: " + message, "dimensions are positive whole numbers up to 10000000");
+  }
+}
+
+// Reads the keys of the top-level config object, with their aliases and limits.
+class ConfigReader {
+ public:
+  using Keys = std::initializer_list<std::string_view>;
+
+  ConfigReader(const ConfigText& source, const Json& root) : m_source(source), m_root(root) {}
+
+  // The first of `keys` present with a non-null value, or "".
+  std::string_view find(Keys keys) const {
+    for (std::string_view key : keys) {
+      const auto found = m_root.find(key);
+      if (found != m_root.end() && !found->is_null()) return key;
+    }
+    return {};
+  }
+  bool has(Keys keys) const { return !find(keys).empty(); }
+
+  // A whole number from `minimum` to k_max_config_dimension, under the first key present.
+  std::optional<int> count(Keys keys, int minimum = 1) const {
+    const std::string_view key = find(keys);
+    if (key.empty()) return std::nullopt;
+    const Json& value = m_root.at(std::string(key));
+    if (!value.is_number()) fail(key, in_quotes(key) + " must be a whole number, not " + shown(value));
+    const double number = value.get<double>();
+    if (std::floor(number) != number) fail(key, in_quotes(key) + " must be a whole number, not " + value.dump());
+    if (number < minimum)
+      fail(key, in_quotes(key) + " must be at least " + std::to_string(minimum) + ", not " + value.dump());
+    if (number > k_max_config_dimension) {
+      fail(key, in_quotes(key) + " is " + value.dump() + ", above the limit of 10000000",
+           "no transformer dimension comes near this; check the value");
+    }
+    return static_cast<int>(number);
+  }
+
+  // Like count(), but the key must be present; `what` says what it is, for the message.
+  int required(Keys keys, std::string_view what) const {
+    if (const std::optional<int> value = count(keys)) return *value;
+    const std::span<const std::string_view> accepted(keys.begin(), keys.size());
+    for (const auto& [name, value] : m_root.items()) {
+      const std::string hint = did_you_mean(name, accepted);
+      if (!hint.empty()) {
+        m_source.fail(m_source.at_key(name), "missing " + in_quotes(*keys.begin()) + " (" + std::string(what) + ")",
+                      in_quotes(name) + " is not a known key: " + hint);
+      }
+    }
+    std::string hint = "accepted keys: " + join_names(accepted);
+    if (m_root.contains("text_config")) hint += "; for a multimodal model, give its \"text_config\" object";
+    m_source.fail(m_source.at_key(*keys.begin()),
+                  "missing " + in_quotes(*keys.begin()) + " (" + std::string(what) + ")", hint);
+  }
+
+  // A probability in [0, 1] under the first key present (dropout rates).
+  std::optional<double> probability(Keys keys) const {
+    const std::string_view key = find(keys);
+    if (key.empty()) return std::nullopt;
+    const Json& value = m_root.at(std::string(key));
+    if (!value.is_number()) fail(key, in_quotes(key) + " must be a number from 0 to 1, not " + shown(value));
+    const double number = value.get<double>();
+    if (!(number >= 0 && number <= 1)) {
+      fail(key, in_quotes(key) + " must be a number from 0 to 1, not " + value.dump(), "a dropout probability");
+    }
+    return number;
+  }
+
+  std::optional<bool> flag(std::string_view key) const {
+    const auto found = m_root.find(key);
+    if (found == m_root.end() || found->is_null()) return std::nullopt;
+    if (!found->is_boolean()) fail(key, in_quotes(key) + " must be true or false, not " + shown(*found));
+    return found->get<bool>();
+  }
+
+  std::string text(std::string_view key) const {
+    const auto found = m_root.find(key);
+    if (found == m_root.end() || found->is_null()) return {};
+    if (!found->is_string()) fail(key, in_quotes(key) + " must be a string, not " + shown(*found));
+    // Names reach tables and JSON: no control characters.
+    const std::string value = found->get<std::string>();
+    if (!is_printable_utf8(value)) fail(key, in_quotes(key) + " must be text without control characters", "plain text");
+    return value;
+  }
+
+  const Json& root() const { return m_root; }
+
+  [[noreturn]] void fail(std::string_view key, std::string message, std::string hint = {}) const {
+    if (hint.empty()) hint = "expected a whole number from 1 to 10000000";
+    m_source.fail(m_source.at_key(key), std::move(message), std::move(hint));
+  }
+
+ private:
+  static std::string shown(const Json& value) {
+    if (value.is_object()) return "an object";
+    if (value.is_array()) return "a list";
+    std::string text = value.dump();
+    return text.size() > 40 ? text.substr(0, 40) + "..." : text;
+  }
+
+  const ConfigText& m_source;
+  const Json& m_root;
+};
+
+// GPT-2, BERT and Falcon: LayerNorm with biases, and (GPT-2, BERT) biases on every Linear.
+void read_layer_norm_family(const ConfigReader& config, Architecture& a, bool all_biases) {
+  a.norm_bias = true;
+  a.attention_bias = a.attention_output_bias = a.mlp_bias = all_biases;
+  if (a.family == "gpt2") {
+    // Radford et al. 2019: a learned position table of n_positions rows (GPT2Config default 1024).
+    a.learned_positions = config.count({"n_positions", "max_position_embeddings"}).value_or(1024);
+  } else if (a.family == "bert" || a.family == "roberta") {
+    // BertModel (Devlin et al. 2018, §3): position and token-type tables, a LayerNorm on the
+    // embeddings, post-LN layers (no final norm) and a pooler; defaults as in BertConfig.
+    a.learned_positions = config.count({"max_position_embeddings"}).value_or(512);
+    a.token_types = config.count({"type_vocab_size"}, 0).value_or(2);
+    a.embedding_norm = a.pooler = true;
+    a.final_norm = false;
+  } else {
+    // Falcon (HF FalconConfig / RWConfig): `bias` on every Linear; one LayerNorm per layer
+    // with parallel attention (7B), two for the new decoder architecture (40B, 180B).
+    const bool bias = config.flag("bias").value_or(false);
+    a.attention_bias = a.attention_output_bias = a.mlp_bias = bias;
+    const bool parallel = config.flag("parallel_attn").value_or(true);
+    const bool new_architecture = config.flag("new_decoder_architecture").value_or(false);
+    a.norms_per_layer = new_architecture ? config.count({"num_ln_in_parallel_attn"}).value_or(2) : parallel ? 1 : 2;
+  }
+}
+
+// What the activation count needs beyond the shape: dropout (masks are stored only where
+// it is on), fused projections and composite activations (docs/methodology.md#activations).
+void read_activation_traits(const ConfigReader& config, Architecture& a, const std::string& activation) {
+  // Class defaults when a key is absent: GPT2Config and BertConfig 0.1, T5Config 0.1;
+  // the others (Llama, Mistral, Qwen2, Gemma, Phi-3, Falcon, DeepSeek) 0.0.
+  const bool dropout_by_default = a.family == "gpt2" || a.family == "bert" || a.family == "roberta" ||
+                                  a.family == "t5" || a.family == "mt5";
+  const double default_rate = dropout_by_default ? 0.1 : 0.0;
+  a.hidden_dropout =
+      config.probability({"resid_pdrop", "hidden_dropout_prob", "hidden_dropout", "dropout_rate", "dropout"})
+          .value_or(default_rate) > 0;
+  a.attention_dropout =
+      config.probability({"attn_pdrop", "attention_probs_dropout_prob", "attention_dropout", "dropout_rate"})
+          .value_or(default_rate) > 0;
+  // GPT-2 c_attn, Falcon query_key_value, Phi-3 qkv_proj and gate_up_proj.
+  a.fused_qkv = a.family == "gpt2" || a.family == "phi3" || a.family == "falcon" || a.family.starts_with("RefinedWeb");
+  a.fused_gate_up = a.family == "phi3";
+  // transformers' activations.py writes these as chains of tensor ops, each keeping its
+  // inputs for backward; "gelu", "gelu_pytorch_tanh", "silu" and "relu" are single kernels.
+  constexpr std::array<std::string_view, 5> composite{"gelu_new", "gelu_fast", "gelu_python", "gelu_accurate",
+                                                      "quick_gelu"};
+  a.composite_activation = contains(composite, activation) ||
+                           (a.family == "t5" && config.text("feed_forward_proj") == "gated-gelu") ||
+                           (a.family == "mt5" && config.text("feed_forward_proj").find("relu") == std::string::npos);
+}
+
+int read_kv_heads(const ConfigReader& config, const Architecture& a) {
+  if (a.family == "falcon" || a.family.starts_with("RefinedWeb")) {
+    // FalconConfig: num_kv_heads only with the new decoder architecture, else multi_query
+    // (default true in FalconConfig, false in the 2023 RWConfig) means one KV head.
+    if (config.flag("new_decoder_architecture").value_or(false)) {
+      return config.count({"num_kv_heads", "n_head_kv"}).value_or(a.heads);
+    }
+    return config.flag("multi_query").value_or(a.family == "falcon") ? 1 : a.heads;
+  }
+  if (const std::optional<int> kv = config.count({"num_key_value_heads", "num_kv_heads", "n_head_kv"})) return *kv;
+  // GPT-BigCode-style multi-query attention; absent num_key_value_heads means MHA.
+  return config.flag("multi_query").value_or(false) ? 1 : a.heads;
+}
+
+void read_moe(const ConfigReader& config, Architecture& a) {
+  MoeShape& moe = a.moe;
+  moe.experts = config.count({"num_local_experts", "num_experts", "n_routed_experts"}, 0).value_or(0);
+  if (moe.experts == 0) return;
+  moe.experts_per_token = config.required({"num_experts_per_tok"}, "experts used per token");
+  if (moe.experts_per_token > moe.experts) {
+    config.fail("num_experts_per_tok",
+                "\"num_experts_per_tok\" (" + std::to_string(moe.experts_per_token) +
+                    ") is more than the number of experts (" + std::to_string(moe.experts) + ")",
+                "top-k routing picks at most every expert");
+  }
+  // Mixtral's experts have intermediate_size; Qwen-MoE and DeepSeek name their own width.
+  moe.expert_intermediate = config.count({"moe_intermediate_size"}).value_or(a.intermediate);
+  // DeepSeek: n_shared_experts of the routed width; Qwen-MoE: one shared expert of
+  // shared_expert_intermediate_size behind a sigmoid gate.
+  moe.shared_experts = config.count({"n_shared_experts"}, 0).value_or(0);
+  if (const std::optional<int> shared = config.count({"shared_expert_intermediate_size"}, 0); shared && *shared > 0) {
+    moe.shared_experts = 1;
+    moe.shared_intermediate = *shared;
+    moe.shared_expert_gate = true;
+  }
+  moe.first_dense_layers = config.count({"first_k_dense_replace"}, 0).value_or(0);
+  if (const std::optional<int> step = config.count({"decoder_sparse_step"})) {
+    moe.layer_frequency = *step;
+    moe.layer_offset = 1;
+  } else {
+    moe.layer_frequency = config.count({"moe_layer_freq"}).value_or(1);
+  }
+}
+
+void read_mla(const ConfigReader& config, Architecture& a) {
+  if (!config.has({"kv_lora_rank"})) return;
+  MlaShape mla;
+  mla.kv_lora_rank = *config.count({"kv_lora_rank"});
+  // An absent q_lora_rank takes DeepseekV2Config's default 1536; null means uncompressed
+  // queries (V2-Lite, per the DeepSeek-V2 paper).
+  const bool absent = !config.root().contains("q_lora_rank");
+  mla.q_lora_rank = absent ? 1536 : config.count({"q_lora_rank"}).value_or(0);
+  mla.qk_nope_head_dim = config.required({"qk_nope_head_dim"}, "query/key width per head without RoPE");
+  mla.qk_rope_head_dim = config.required({"qk_rope_head_dim"}, "decoupled RoPE key width");
+  mla.v_head_dim = config.required({"v_head_dim"}, "value width per head");
+  a.head_dim = mla.qk_nope_head_dim + mla.qk_rope_head_dim;  // the query/key head width
+  a.mla = mla;
+}
+
+// A window on every layer caps the KV cache; a window on only some layers does not.
+std::optional<int> read_sliding_window(const ConfigReader& config, const Architecture& a) {
+  const std::optional<int> window = config.count({"sliding_window"});
+  if (!window || config.flag("use_sliding_window") == false) return std::nullopt;
+  // Gemma 2 alternates local (4096) and global layers (arXiv:2408.00118, §2): no full-model window.
+  if (a.family == "gemma2") return std::nullopt;
+  // Qwen2: the first max_window_layers layers (default 28) use full attention.
+  if ((a.family.starts_with("qwen2") || config.has({"max_window_layers"})) &&
+      config.count({"max_window_layers"}, 0).value_or(28) > 0) {
+    return std::nullopt;
+  }
+  const auto types = config.root().find("layer_types");
+  if (types != config.root().end() && types->is_array()) {
+    for (const Json& type : *types) {
+      if (type != "sliding_attention") return std::nullopt;
+    }
+  }
+  return window;
+}
+
+Architecture read_architecture(const ConfigReader& config, std::string_view source_name) {
+  Architecture a;
+  a.family = config.text("model_type");
+  const bool known = contains(k_known_families, a.family);
+  const bool t5 = a.family == "t5" || a.family == "mt5";
+  std::vector<std::string> notes;
+  if (!t5 && config.flag("is_encoder_decoder") == true) {
+    config.fail("is_encoder_decoder", "encoder-decoder model_type " + in_quotes(a.family) + " is not supported",
+                "only T5-style (t5, mt5) encoder-decoder configs are read");
+  }
+  if (!known) {
+    std::string note = a.family.empty() ? std::string("no model_type") : "unknown model_type " + in_quotes(a.family);
+    const std::string suggestion = a.family.empty() ? std::string() : did_you_mean(a.family, k_known_families);
+    if (!suggestion.empty()) note += " (" + suggestion + ")";
+    notes.push_back(note + ": read as a llama-like decoder (RMSNorm, no biases)");
+  }
+
+  a.hidden = config.required({"hidden_size", "n_embd", "d_model"}, "the model width");
+  a.layers = config.required({"num_hidden_layers", "n_layer", "num_layers"}, "the number of layers");
+  a.heads = config.required({"num_attention_heads", "n_head", "num_heads"}, "the number of attention heads");
+  a.vocab = config.required({"vocab_size"}, "the vocabulary size");
+  const bool four_h_default = a.family == "gpt2" || a.family == "falcon" || a.family.starts_with("RefinedWeb");
+  const ConfigReader::Keys intermediate_keys{"intermediate_size", "n_inner", "d_ff", "ffn_hidden_size"};
+  // GPT-2 (n_inner null) and Falcon (no ffn_hidden_size) use 4h.
+  a.intermediate = four_h_default ? config.count(intermediate_keys).value_or(4 * a.hidden)
+                                  : config.required(intermediate_keys, "the feed-forward width");
+  if (const std::optional<int> head_dim = config.count({"head_dim", "d_kv"})) {
+    a.head_dim = *head_dim;
+  } else if (a.hidden % a.heads != 0) {
+    config.fail("num_attention_heads",
+                "the width " + std::to_string(a.hidden) + " is not a multiple of the " + std::to_string(a.heads) +
+                    " attention heads",
+                "give \"head_dim\" when the head width is not hidden_size / num_attention_heads");
+  } else {
+    a.head_dim = a.hidden / a.heads;
+  }
+  a.kv_heads = read_kv_heads(config, a);
+  if (a.kv_heads > a.heads || a.heads % a.kv_heads != 0) {
+    config.fail("num_key_value_heads",
+                "the " + std::to_string(a.kv_heads) + " key/value heads do not divide the " + std::to_string(a.heads) +
+                    " attention heads",
+                "grouped-query attention shares each key/value head among an equal number of query heads");
+  }
+  if (static_cast<double>(a.heads) * a.head_dim > k_max_config_dimension) {
+    config.fail("head_dim", "the attention width (heads x head_dim) is above the limit of 10000000");
+  }
+
+  const std::string activation = config.text(config.has({"hidden_act"}) ? "hidden_act" : "activation_function");
+  if (t5) {
+    // T5 v1.1 and Flan-T5 use "gated-gelu" (3 FFN matrices); the original T5 "relu"; mT5 defaults to gated.
+    const std::string projection = config.text("feed_forward_proj");
+    const bool gated = projection.empty() ? a.family == "mt5" : projection.starts_with("gated-");
+    a.mlp = gated ? MlpKind::gated : MlpKind::standard;
+  } else if (known) {
+    a.mlp = contains(k_gated_families, a.family) ? MlpKind::gated : MlpKind::standard;
+  } else {
+    const bool plain = activation.find("gelu") != std::string::npos || activation.find("relu") != std::string::npos;
+    a.mlp = plain ? MlpKind::standard : MlpKind::gated;
+    if (plain) notes.push_back("hidden_act " + in_quotes(activation) + ": read as a plain (non-gated) MLP");
+  }
+
+  if (a.family == "gpt2" || a.family == "bert" || a.family == "roberta") read_layer_norm_family(config, a, true);
+  if (a.family == "falcon" || a.family.starts_with("RefinedWeb")) read_layer_norm_family(config, a, false);
+  if (a.family == "qwen2" || a.family == "qwen2_moe") a.attention_bias = true;  // q/k/v only (Qwen2Attention)
+  if (a.family == "gemma2") a.norms_per_layer = 4;  // pre- and post-norms around attention and MLP
+  if (config.flag("attention_bias") == true) a.attention_bias = a.attention_output_bias = true;  // LlamaAttention
+  if (config.flag("mlp_bias") == true) a.mlp_bias = true;
+  if (t5) {
+    a.encoder_layers = a.layers;
+    a.layers = config.count({"num_decoder_layers"}).value_or(a.encoder_layers);
+    a.relative_attention_buckets = config.count({"relative_attention_num_buckets"}).value_or(32);
+  }
+
+  read_activation_traits(config, a, activation);
+  read_moe(config, a);
+  read_mla(config, a);
+  a.sliding_window = read_sliding_window(config, a);
+
+  if (const std::optional<bool> tied = config.flag("tie_word_embeddings")) {
+    a.tied_embeddings = *tied;
+  } else {
+    a.tied_embeddings = !contains(k_untied_by_default, a.family);
+    notes.push_back(std::string("tie_word_embeddings absent: ") + (a.tied_embeddings ? "true" : "false") +
+                    ", the default of its config class");
+  }
+
+  const std::string name_or_path = config.text("_name_or_path");
+  a.name = name_or_path.empty() ? escape_unprintable(source_name) : name_or_path;
+  a.source = "Hugging Face config " + escape_unprintable(source_name);
+  if (!a.family.empty()) a.source += " (model_type " + a.family + ")";
+  for (const std::string& note : notes) a.source += "; " + note;
+  return a;
+}
+
+}  // namespace
+
+Architecture architecture_from_hf_config(std::string_view json_text, std::string_view source_name) {
+  const ConfigText source(json_text, source_name);
+  const Json root = parse_json(source);
+  if (!root.is_object()) {
+    source.fail(source.at_offset(json_text.find_first_not_of(" \t\r\n")), "a config.json must hold a JSON object",
+                "expected {\"model_type\": ..., \"hidden_size\": ..., ...}");
+  }
+  return read_architecture(ConfigReader(source, root), source_name);
+}
+
+}  // namespace mlsize

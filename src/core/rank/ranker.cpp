@@ -1,0 +1,280 @@
+#include <mlsize/rank/ranker.hpp>
+
+#include <mlsize/model/architecture.hpp>
+#include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/planner.hpp>
+#include <mlsize/rules/rule_fields.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+namespace mlsize {
+namespace {
+
+// Costs and times equal up to rounding count as ties (cost hardly depends on device count
+// when time scales linearly with it).
+constexpr double k_relative_tolerance = 1e-9;
+
+int compare_values(double a, double b) {
+  const double tolerance = k_relative_tolerance * std::max(std::abs(a), std::abs(b));
+  if (a < b - tolerance) return -1;
+  if (a > b + tolerance) return 1;
+  return 0;
+}
+
+struct Minima {
+  double cost = 0;
+  double seconds = 0;
+};
+
+// Balanced: geometric mean of cost and time, each relative to the best feasible plan.
+// Costs under $1 count as $1 so that free tiers do not divide by zero.
+double balanced_score(const PlanEstimate& estimate, const Minima& minima) {
+  const double cost = std::max(1.0, estimate.cost->value) / std::max(1.0, minima.cost);
+  const double time = estimate.time.value / minima.seconds;
+  return std::sqrt(cost * time);
+}
+
+// Negative when `a` ranks before `b`: the objective first; then fewer devices (equal cost
+// means equal device-hours under the linear time model, and fewer devices are easier to get
+// and lose less to scaling that the model ignores); then the other of cost and time;
+// then lower ZeRO stage, no recomputation, and the id for a stable order.
+int compare_plans(const PlanEstimate& a, const PlanEstimate& b, Objective objective, const Minima& minima) {
+  const double cost_a = a.cost ? a.cost->value : 0.0;
+  const double cost_b = b.cost ? b.cost->value : 0.0;
+  // Rules scale the objective: a preferred plan (score 2) counts at half its cost or time.
+  const double score_a = a.rule_score;
+  const double score_b = b.rule_score;
+  int primary = 0;
+  int secondary = 0;
+  switch (objective) {
+    case Objective::cost:
+      primary = compare_values(cost_a / score_a, cost_b / score_b);
+      secondary = compare_values(a.time.value, b.time.value);
+      break;
+    case Objective::time:
+      primary = compare_values(a.time.value / score_a, b.time.value / score_b);
+      secondary = compare_values(cost_a, cost_b);
+      break;
+    case Objective::balanced:
+      primary = compare_values(balanced_score(a, minima) / score_a, balanced_score(b, minima) / score_b);
+      secondary = compare_values(cost_a, cost_b);
+      break;
+  }
+  if (primary != 0) return primary;
+  if (a.plan.device_count != b.plan.device_count) return a.plan.device_count < b.plan.device_count ? -1 : 1;
+  if (secondary != 0) return secondary;
+  const auto strategy = [](const PlanEstimate& e) {
+    return std::make_tuple(e.plan.strategy.zero_stage, static_cast<int>(e.plan.strategy.recompute));
+  };
+  if (strategy(a) != strategy(b)) return strategy(a) < strategy(b) ? -1 : 1;
+  const std::string& id_a = a.plan.offering ? a.plan.offering->id : a.plan.device->id;
+  const std::string& id_b = b.plan.offering ? b.plan.offering->id : b.plan.device->id;
+  return id_a.compare(id_b);
+}
+
+template <class Better>
+std::optional<PlanEstimate> best_of(const std::vector<PlanEstimate>& plans, Better better) {
+  const PlanEstimate* best = nullptr;
+  for (const PlanEstimate& plan : plans) {
+    if (best == nullptr || better(plan, *best)) best = &plan;
+  }
+  return best ? std::optional<PlanEstimate>(*best) : std::nullopt;
+}
+
+bool lower_memory_fraction(const PlanEstimate& a, const PlanEstimate& b) {
+  return a.memory.total() / a.capacity < b.memory.total() / b.capacity;
+}
+bool faster(const PlanEstimate& a, const PlanEstimate& b) { return a.time < b.time; }
+bool cheaper(const PlanEstimate& a, const PlanEstimate& b) { return a.cost < b.cost; }
+
+struct OfferingOutcome {
+  const Offering* offering = nullptr;
+  const Device* device = nullptr;
+  std::vector<PlanEstimate> feasible;
+  std::optional<Rejection> rejection;
+};
+
+// Applies the rules to each plan: drops the excluded ones (keeping the first exclusion),
+// records score and notes on the rest.
+std::vector<PlanEstimate> apply_rules(const Workload& workload, std::vector<PlanEstimate> plans, const RuleSet& rules,
+                                      std::optional<RuleMessage>& first_exclusion) {
+  FieldValues values;
+  RuleOutcome outcome;
+  std::vector<PlanEstimate> kept;
+  kept.reserve(plans.size());
+  for (PlanEstimate& plan : plans) {
+    fill_rule_fields(values, workload, plan.plan.device, plan.plan.offering, &plan);
+    rules.evaluate(values, outcome, false);  // messages only for what is shown (note_rules)
+    if (outcome.excluded()) {
+      if (!first_exclusion) {
+        rules.evaluate(values, outcome, true);
+        first_exclusion = outcome.exclusions.front();
+      }
+      continue;
+    }
+    plan.rule_score = outcome.score;
+    kept.push_back(std::move(plan));
+  }
+  return kept;
+}
+
+// The messages of the prefer, penalize and advise rules that fired on a shown plan.
+void note_rules(const Workload& workload, PlanEstimate& plan, const RuleSet& rules) {
+  const FieldValues values = rule_field_values(workload, plan.plan.device, plan.plan.offering, &plan);
+  const RuleOutcome outcome = rules.evaluate(values);
+  plan.rule_notes = outcome.scored;
+  plan.rule_notes.insert(plan.rule_notes.end(), outcome.advice.begin(), outcome.advice.end());
+}
+
+OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offering,
+                                  const Device& device, const RecommendSettings& settings,
+                                  const std::optional<Recompute>& recompute, std::size_t& evaluated,
+                                  std::optional<PlanEstimate>& fastest_fitting) {
+  OfferingOutcome outcome{&offering, &device, {}, std::nullopt};
+  auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
+    outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}};
+    return outcome;
+  };
+  if (workload.is_timed() && !peak_flops_per_s(device, workload)) return reject(RejectionReason::precision, std::nullopt);
+  if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
+  if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
+
+  std::vector<PlanEstimate> all;
+  for (const Plan& plan : candidate_plans(workload, offering, device, settings.max_devices)) {
+    if (recompute && plan.strategy.recompute != *recompute) continue;  // decided by a `set` rule
+    all.push_back(estimate_plan(workload, plan, settings.cost));
+  }
+  evaluated += all.size();
+  if (settings.rules != nullptr) {
+    std::optional<RuleMessage> exclusion;
+    all = apply_rules(workload, std::move(all), *settings.rules, exclusion);
+    if (all.empty()) {
+      outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, *exclusion};
+      return outcome;
+    }
+  }
+  std::vector<PlanEstimate> fitting;
+  std::copy_if(all.begin(), all.end(), std::back_inserter(fitting), [](const auto& e) { return e.fits; });
+  if (fitting.empty()) return reject(RejectionReason::memory, best_of(all, lower_memory_fraction));
+  if (auto fastest = best_of(fitting, faster); !fastest_fitting || faster(*fastest, *fastest_fitting)) {
+    fastest_fitting = fastest;
+  }
+
+  auto keep = [](std::vector<PlanEstimate>& plans, auto predicate) {
+    std::erase_if(plans, [&](const PlanEstimate& e) { return !predicate(e); });
+  };
+  std::vector<PlanEstimate> candidates = fitting;
+  if (offering.limits.session_hours) {
+    const Seconds session(*offering.limits.session_hours * k_seconds_per_hour);
+    keep(candidates, [&](const PlanEstimate& e) { return e.time <= session; });
+    if (candidates.empty()) return reject(RejectionReason::session_limit, best_of(fitting, faster));
+  }
+  if (workload.deadline && workload.is_timed()) {
+    const std::vector<PlanEstimate> before = candidates;
+    keep(candidates, [&](const PlanEstimate& e) { return e.time <= *workload.deadline; });
+    if (candidates.empty()) return reject(RejectionReason::deadline, best_of(before, faster));
+  }
+  if (workload.budget && workload.is_timed()) {
+    const std::vector<PlanEstimate> before = candidates;
+    keep(candidates, [&](const PlanEstimate& e) { return *e.cost <= *workload.budget; });
+    if (candidates.empty()) return reject(RejectionReason::budget, best_of(before, cheaper));
+  }
+  outcome.feasible = std::move(candidates);
+  return outcome;
+}
+
+}  // namespace
+
+Report recommend(const Workload& workload, const Catalog& catalog, const RecommendSettings& settings) {
+  Report report;
+  report.workload = workload;
+  report.objective = settings.objective;
+  report.max_devices = settings.max_devices;
+
+  // `set` rules decide planner defaults from the workload alone.
+  std::optional<Recompute> recompute;
+  if (settings.rules != nullptr) {
+    const RuleSettings decided = settings.rules->settings(rule_field_values(workload));
+    recompute = decided.recompute;
+    if (decided.recompute_rule != nullptr) {
+      report.advice.push_back({decided.recompute_rule, "recomputation set to " +
+                                                           std::string(to_string(*decided.recompute)) + " by this rule"});
+    }
+  }
+  std::vector<OfferingOutcome> outcomes;
+  outcomes.reserve(catalog.offerings().size());
+  for (const Offering& offering : catalog.offerings()) {
+    const Device* device = catalog.find_device(offering.device_id);
+    if (device == nullptr) continue;  // Catalog::check_references() reports these
+    outcomes.push_back(evaluate_offering(workload, offering, *device, settings, recompute, report.plans_evaluated,
+                                         report.fastest_fitting));
+  }
+
+  Minima minima{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  for (const OfferingOutcome& outcome : outcomes) {
+    for (const PlanEstimate& e : outcome.feasible) {
+      minima.cost = std::min(minima.cost, e.cost->value);
+      minima.seconds = std::min(minima.seconds, e.time.value);
+    }
+  }
+  const auto ranks_before = [&](const PlanEstimate& a, const PlanEstimate& b) {
+    return compare_plans(a, b, settings.objective, minima) < 0;
+  };
+  for (OfferingOutcome& outcome : outcomes) {
+    if (outcome.rejection) {
+      report.rejected.push_back(std::move(*outcome.rejection));
+    } else if (!outcome.feasible.empty()) {
+      report.recommendations.push_back(*best_of(outcome.feasible, ranks_before));
+    }
+  }
+  std::sort(report.recommendations.begin(), report.recommendations.end(), ranks_before);
+  if (settings.rules != nullptr) {
+    for (PlanEstimate& e : report.recommendations) note_rules(workload, e, *settings.rules);
+  }
+  std::sort(report.rejected.begin(), report.rejected.end(), [](const Rejection& a, const Rejection& b) {
+    return std::tie(a.reason, a.offering->id) < std::tie(b.reason, b.offering->id);
+  });
+  for (const PlanEstimate& e : report.recommendations) {
+    for (const RuleMessage& note : e.rule_notes) {
+      const bool seen = std::any_of(report.advice.begin(), report.advice.end(),
+                                    [&](const RuleMessage& m) { return m.rule == note.rule; });
+      if (!seen) report.advice.push_back(note);
+    }
+  }
+  return report;
+}
+
+std::string_view to_string(Objective objective) {
+  switch (objective) {
+    case Objective::cost: return "cost";
+    case Objective::time: return "time";
+    case Objective::balanced: return "balanced";
+  }
+  return "cost";
+}
+
+std::optional<Objective> parse_objective(std::string_view text) {
+  for (Objective objective : {Objective::cost, Objective::time, Objective::balanced}) {
+    if (to_string(objective) == text) return objective;
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(RejectionReason reason) {
+  switch (reason) {
+    case RejectionReason::precision: return "precision";
+    case RejectionReason::no_capacity: return "no_capacity";
+    case RejectionReason::no_price: return "no_price";
+    case RejectionReason::rule: return "rule";
+    case RejectionReason::memory: return "memory";
+    case RejectionReason::session_limit: return "session_limit";
+    case RejectionReason::deadline: return "deadline";
+    case RejectionReason::budget: return "budget";
+  }
+  return "memory";
+}
+
+}  // namespace mlsize

@@ -1,0 +1,190 @@
+#include <mlsize/rules/rule_fields.hpp>
+
+#include <mlsize/estimate/memory.hpp>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlsize {
+namespace {
+
+std::vector<std::string> names_of(std::span<const std::string_view> names) {
+  return {names.begin(), names.end()};
+}
+
+std::vector<std::string> task_values() { return names_of(task_names()); }
+
+FieldSpec number(std::string name, FieldUnit unit, std::string description) {
+  return FieldSpec{std::move(name), ValueType::number, unit, std::move(description), {}};
+}
+FieldSpec text(std::string name, std::string description, std::vector<std::string> values = {}) {
+  return FieldSpec{std::move(name), ValueType::string, FieldUnit::none, std::move(description), std::move(values)};
+}
+FieldSpec flag(std::string name, std::string description) {
+  return FieldSpec{std::move(name), ValueType::boolean, FieldUnit::none, std::move(description), {}};
+}
+
+// In RuleField order; docs/rules.md#fields lists the same.
+std::vector<FieldSpec> make_fields() {
+  using U = FieldUnit;
+  return {
+      number("workload.params", U::count, "parameters in the model (MoE: all experts)"),
+      number("workload.active_params", U::count, "parameters used per token (MoE: the routed top-k; dense: all)"),
+      number("workload.tokens", U::count, "training tokens over all epochs, or tokens to generate (inference)"),
+      number("workload.dataset_bytes", U::bytes,
+             "training data in bytes: as given, else tokens per epoch × bytes per token; missing for inference"),
+      text("workload.task", "pretrain, finetune, lora, qlora, inference, gbdt", task_values()),
+      text("workload.precision", "training precision: bf16-mixed, fp16-mixed, fp32, bf16, fp8-mixed",
+           names_of(precision_names())),
+      text("workload.optimizer", "adamw, adam, sgd, sgd-momentum, adam-8bit, adafactor, lion",
+           names_of(optimizer_names())),
+      text("workload.weight_format", "inference weight format: bf16, fp16, int8, int4, nf4, gptq, q4_k_m, ...",
+           names_of(weight_format_names())),
+      number("workload.budget_usd", U::usd, "the budget in US dollars; missing when none was given"),
+      number("workload.deadline_seconds", U::seconds, "the deadline in seconds; missing when none was given"),
+      number("workload.sequence_length", U::count, "tokens per training sequence"),
+      number("workload.micro_batch", U::count, "sequences per device per forward pass"),
+      text("workload.model_family", "the model's family (config model_type: llama, mistral, gpt2, ...); missing if unknown"),
+      text("workload.profile", "budget profile (--profile): none, startup, team, enterprise", names_of(profile_names())),
+      number("workload.model_states_bytes", U::bytes,
+             "weights + gradients + optimizer states of the whole model, unsharded, in bytes "
+             "(pretrain and finetune only; missing otherwise)"),
+      text("device.id", "the device's catalogue id, such as h100-80gb-sxm"),
+      text("device.kind", "gpu, tpu, npu or cpu", {"gpu", "tpu", "npu", "cpu"}),
+      text("device.vendor", "the vendor, such as nvidia, amd, google, intel"),
+      number("device.memory_bytes", U::bytes, "memory of one device in bytes; missing for CPUs"),
+      flag("device.bf16", "whether the catalogue gives the device a bf16 peak (Ampere and newer, TPUs)"),
+      flag("device.fp8", "whether the catalogue gives the device an fp8 peak (Hopper, Ada and newer)"),
+      text("offering.id", "the offering's catalogue id, such as aws-p4d.24xlarge"),
+      text("offering.provider", "the provider, such as aws, gcp, azure, lambda, on-prem"),
+      text("offering.kind", "cloud, on-prem or free-tier", {"cloud", "on-prem", "free-tier"}),
+      number("offering.price_per_hour_usd", U::usd, "on-demand price per unit-hour in US dollars; missing if none"),
+      number("offering.devices_per_unit", U::count, "devices in one unit (instance, machine, slice)"),
+      number("plan.device_count", U::count, "devices in the plan"),
+      number("plan.zero_stage", U::none, "0 (plain data parallel) to 3 (ZeRO-3 / FSDP full shard)"),
+      number("plan.tensor_parallel", U::count, "tensor-parallel degree"),
+      number("plan.pipeline_parallel", U::count, "pipeline-parallel degree"),
+      text("plan.recompute", "activation recomputation: none, selective, full", names_of(recompute_names())),
+      number("plan.tokens_per_step", U::count,
+             "tokens per optimizer step before gradient accumulation: micro-batch × sequence × data-parallel size"),
+      flag("estimate.fits", "whether the plan fits in device memory"),
+      number("estimate.memory_fraction", U::fraction, "memory per device ÷ the device's capacity (1 = full)"),
+      number("estimate.memory_bytes", U::bytes, "memory per device in bytes"),
+      number("estimate.activations_fraction", U::fraction, "activations ÷ memory per device"),
+      number("estimate.model_states_bytes", U::bytes,
+             "weights + gradients + optimizer states per device after sharding, in bytes"),
+      number("estimate.seconds", U::seconds, "estimated run time in seconds"),
+      number("estimate.cost_usd", U::usd, "estimated cost in US dollars; missing when the plan has no price"),
+  };
+}
+
+template <class T>
+void put(FieldValues& values, RuleField field, T&& value) {
+  values[field_id(field)].emplace(std::forward<T>(value));
+}
+
+template <class T>
+void put_optional(FieldValues& values, RuleField field, const std::optional<T>& value) {
+  if (value) values[field_id(field)].emplace(value->value);
+}
+
+void fill_workload(FieldValues& v, const Workload& w) {
+  using F = RuleField;
+  put(v, F::workload_params, w.parameters.total);
+  put(v, F::workload_active_params, w.parameters.active);
+  put(v, F::workload_tokens, w.tokens);
+  if (w.dataset_bytes) {
+    put(v, F::workload_dataset_bytes, w.dataset_bytes->value);
+  } else if (w.is_training() && w.epochs > 0) {
+    put(v, F::workload_dataset_bytes, w.tokens / w.epochs * w.bytes_per_token);
+  }
+  put(v, F::workload_task, to_string(w.task));
+  put(v, F::workload_precision, to_string(w.precision));
+  put(v, F::workload_optimizer, to_string(w.optimizer));
+  put(v, F::workload_weight_format, to_string(w.weight_format));
+  put_optional(v, F::workload_budget_usd, w.budget);
+  put_optional(v, F::workload_deadline_seconds, w.deadline);
+  put(v, F::workload_sequence_length, w.sequence_length);
+  put(v, F::workload_micro_batch, w.micro_batch);
+  if (!w.model.family.empty()) put(v, F::workload_model_family, w.model.family);
+  put(v, F::workload_profile, to_string(w.profile));
+  if (w.task == Task::pretrain || w.task == Task::finetune) {
+    const StateBytesPerParam bytes = state_bytes_per_param(w.precision, w.optimizer, w.model.hidden, w.framework);
+    put(v, F::workload_model_states_bytes,
+        w.parameters.total * (bytes.weights + bytes.gradients + bytes.optimizer()) + autocast_cache_bytes(w));
+  }
+}
+
+void fill_device(FieldValues& v, const Device& d) {
+  using F = RuleField;
+  put(v, F::device_id, d.id);
+  put(v, F::device_kind, to_string(d.kind));
+  put(v, F::device_vendor, d.vendor);
+  put_optional(v, F::device_memory_bytes, d.memory);
+  put(v, F::device_bf16, d.peak(DType::bf16).has_value());
+  put(v, F::device_fp8, d.peak(DType::fp8).has_value());
+}
+
+void fill_offering(FieldValues& v, const Offering& o) {
+  using F = RuleField;
+  put(v, F::offering_id, o.id);
+  put(v, F::offering_provider, o.provider);
+  put(v, F::offering_kind, to_string(o.kind));
+  put_optional(v, F::offering_price_per_hour_usd, o.price_per_hour);
+  put(v, F::offering_devices_per_unit, o.devices_per_unit);
+}
+
+void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {
+  using F = RuleField;
+  const Plan& plan = e.plan;
+  const Strategy& s = plan.strategy;
+  put(v, F::plan_device_count, plan.device_count);
+  put(v, F::plan_zero_stage, s.zero_stage);
+  put(v, F::plan_tensor_parallel, s.tensor_parallel);
+  put(v, F::plan_pipeline_parallel, s.pipeline_parallel);
+  put(v, F::plan_recompute, to_string(s.recompute));
+  if (s.model_parallel() > 0) {
+    const double data_parallel = static_cast<double>(s.data_parallel(plan.device_count));
+    put(v, F::plan_tokens_per_step,
+        static_cast<double>(w.micro_batch) * static_cast<double>(w.sequence_length) * data_parallel);
+  }
+  put(v, F::estimate_fits, e.fits);
+  const Bytes total = e.memory.total();
+  if (e.capacity.value > 0) put(v, F::estimate_memory_fraction, total / e.capacity);
+  put(v, F::estimate_memory_bytes, total.value);
+  if (total.value > 0) put(v, F::estimate_activations_fraction, e.memory.activations / total);
+  put(v, F::estimate_model_states_bytes, (e.memory.weights + e.memory.gradients + e.memory.optimizer).value);
+  put(v, F::estimate_seconds, e.time.value);
+  put_optional(v, F::estimate_cost_usd, e.cost);
+}
+
+}  // namespace
+
+const FieldSet& rule_fields() {
+  static const FieldSet fields(make_fields());
+  return fields;
+}
+
+void fill_rule_fields(FieldValues& values, const Workload& workload, const Device* device, const Offering* offering,
+                      const PlanEstimate* estimate) {
+  values.assign(rule_fields().size(), std::nullopt);
+  if (estimate != nullptr) {
+    if (device == nullptr) device = estimate->plan.device;
+    if (offering == nullptr) offering = estimate->plan.offering;
+  }
+  fill_workload(values, workload);
+  if (device != nullptr) fill_device(values, *device);
+  if (offering != nullptr) fill_offering(values, *offering);
+  if (estimate != nullptr) fill_estimate(values, workload, *estimate);
+}
+
+FieldValues rule_field_values(const Workload& workload, const Device* device, const Offering* offering,
+                              const PlanEstimate* estimate) {
+  FieldValues values;
+  fill_rule_fields(values, workload, device, offering, estimate);
+  return values;
+}
+
+}  // namespace mlsize

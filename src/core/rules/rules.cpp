@@ -1,0 +1,82 @@
+#include <mlsize/rules/rules.hpp>
+
+#include <array>
+
+namespace mlsize {
+namespace {
+
+constexpr std::array<std::string_view, 6> k_action_names{"exclude", "prefer", "penalize", "require", "set", "advise"};
+constexpr std::array<std::string_view, 2> k_severity_names{"info", "warn"};
+
+}  // namespace
+
+std::string_view to_string(RuleAction action) { return k_action_names[static_cast<std::size_t>(action)]; }
+std::string_view to_string(Severity severity) { return k_severity_names[static_cast<std::size_t>(severity)]; }
+std::span<const std::string_view> rule_action_names() { return k_action_names; }
+std::span<const std::string_view> severity_names() { return k_severity_names; }
+
+void RuleOutcome::clear() {
+  exclusions.clear();
+  score = 1.0;
+  scored.clear();
+  advice.clear();
+}
+
+const Rule* RuleSet::find(std::string_view id) const {
+  for (const Rule& rule : m_rules) {
+    if (rule.id == id) return &rule;
+  }
+  return nullptr;
+}
+
+RuleOutcome RuleSet::evaluate(const FieldValues& values) const {
+  RuleOutcome outcome;
+  evaluate(values, outcome);
+  return outcome;
+}
+
+void RuleSet::evaluate(const FieldValues& values, RuleOutcome& outcome, bool render_messages) const {
+  outcome.clear();
+  const auto message = [&](const Rule& rule) { return render_messages ? rule.message.render(values) : std::string(); };
+  for (const Rule& rule : m_rules) {
+    if (rule.action == RuleAction::set || !rule.when.evaluate(values)) continue;
+    switch (rule.action) {
+      case RuleAction::exclude: outcome.exclusions.push_back({&rule, message(rule)}); break;
+      case RuleAction::require:
+        if (!rule.require.evaluate(values)) outcome.exclusions.push_back({&rule, message(rule)});
+        break;
+      case RuleAction::prefer:
+        outcome.score *= rule.factor;
+        outcome.scored.push_back({&rule, message(rule)});
+        break;
+      case RuleAction::penalize:
+        outcome.score /= rule.factor;
+        outcome.scored.push_back({&rule, message(rule)});
+        break;
+      case RuleAction::advise: outcome.advice.push_back({&rule, message(rule)}); break;
+      case RuleAction::set: break;
+    }
+  }
+}
+
+RuleSettings RuleSet::settings(const FieldValues& workload_values) const {
+  RuleSettings settings;
+  for (const Rule& rule : m_rules) {
+    if (rule.action != RuleAction::set || !rule.when.evaluate(workload_values)) continue;
+    if (rule.set_recompute) {
+      settings.recompute = rule.set_recompute;
+      settings.recompute_rule = &rule;
+    }
+  }
+  return settings;
+}
+
+std::vector<const Rule*> RuleSet::matching(const FieldValues& values) const {
+  std::vector<const Rule*> result;
+  for (const Rule& rule : m_rules) {
+    if (rule.when.evaluate(values)) result.push_back(&rule);
+  }
+  return result;
+}
+
+}  // namespace mlsize
