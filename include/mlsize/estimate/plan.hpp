@@ -4,7 +4,6 @@
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/memory.hpp>
-#include <mlsize/rules/rules.hpp>
 #include <mlsize/estimate/strategy.hpp>
 #include <mlsize/support/units.hpp>
 #include <mlsize/model/workload.hpp>
@@ -39,8 +38,6 @@ struct PlanEstimate {
   Communication communication;         // data-parallel synchronisation the compute does not hide
   std::optional<Usd> price_per_unit_hour;
   std::optional<Usd> cost;             // absent when the plan has no price; gbdt: one hour
-  double rule_score = 1.0;             // product of prefer factors ÷ penalize factors
-  std::vector<RuleMessage> rule_notes; // prefer, penalize and advise rules that fired
 };
 
 }  // namespace mlsize

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mlsize {
@@ -27,6 +28,15 @@ enum class RejectionReason {
   budget,         // no fitting, timely plan is within the budget
 };
 
+// A plan that passed the rules, with what they did to it. The rule data lives here, not
+// in PlanEstimate, so that the estimators know nothing of rules (docs/architecture.md).
+struct RankedPlan : PlanEstimate {
+  RankedPlan() = default;
+  explicit RankedPlan(PlanEstimate estimate) : PlanEstimate(std::move(estimate)) {}
+  double rule_score = 1.0;              // product of prefer factors ÷ penalize factors
+  std::vector<RuleMessage> rule_notes;  // prefer, penalize and advise rules that fired
+};
+
 struct Rejection {
   const Offering* offering = nullptr;
   const Device* device = nullptr;
@@ -41,7 +51,7 @@ struct Report {
   Workload workload;  // includes the model shape
   Objective objective = Objective::cost;
   int max_devices = 0;
-  std::vector<PlanEstimate> recommendations;  // best first, one per offering
+  std::vector<RankedPlan> recommendations;    // best first, one per offering
   std::vector<Rejection> rejected;            // ordered by reason, then offering id
   std::size_t plans_evaluated = 0;
   std::optional<PlanEstimate> fastest_fitting;  // over every offering, before deadline and budget

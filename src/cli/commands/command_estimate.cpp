@@ -1,4 +1,3 @@
-#include "cli/app.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/render/renderers.hpp"
 

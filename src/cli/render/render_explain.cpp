@@ -34,7 +34,7 @@ std::string render_explain_table(const Report& report, const RuleSet& rules, con
     if (note.rule->action == RuleAction::set) text += fmt::format("[{}] set: {}\n\n", note.rule->id, note.message);
   }
   int rank = 0;
-  for (const PlanEstimate& e : report.recommendations) {
+  for (const RankedPlan& e : report.recommendations) {
     ++rank;
     if (!offering && rank > top) break;
     if (!shown(e.plan.offering, offering)) continue;
@@ -81,7 +81,7 @@ std::string render_explain_json(const Report& report, const RuleSet& rules, cons
   json["rules_in_force"] = std::move(in_force);
   Json plans = Json::array();
   int rank = 0;
-  for (const PlanEstimate& e : report.recommendations) {
+  for (const RankedPlan& e : report.recommendations) {
     ++rank;
     if (!offering && rank > top) break;
     if (!shown(e.plan.offering, offering)) continue;

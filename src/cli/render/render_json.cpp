@@ -144,6 +144,12 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   json["cost"] = {{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
                   {"usd_per_hour", e.cost && !timed ? Json(e.cost->value) : Json(nullptr)},
                   {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)}};
+  return json;
+}
+
+// A recommendation: its plan, and what the rules did to it when any fired.
+Json ranked_plan_json(const RankedPlan& e, bool timed) {
+  Json json = plan_json(e, timed);
   if (e.rule_score != 1.0 || !e.rule_notes.empty()) {
     Json notes = Json::array();
     for (const RuleMessage& note : e.rule_notes) {
@@ -217,7 +223,7 @@ std::string render_recommend_json(const Report& report, int top) {
   for (std::size_t i = 0; i < shown; ++i) {
     Json item;
     item["rank"] = i + 1;
-    item.update(plan_json(report.recommendations[i], report.workload.is_timed()));
+    item.update(ranked_plan_json(report.recommendations[i], report.workload.is_timed()));
     recommendations.push_back(std::move(item));
   }
   json["recommendations"] = std::move(recommendations);

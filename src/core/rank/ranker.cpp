@@ -41,7 +41,7 @@ double balanced_score(const PlanEstimate& estimate, const Minima& minima) {
 // means equal device-hours under the linear time model, and fewer devices are easier to get
 // and lose less to scaling that the model ignores); then the other of cost and time;
 // then lower ZeRO stage, no recomputation, and the id for a stable order.
-int compare_plans(const PlanEstimate& a, const PlanEstimate& b, Objective objective, const Minima& minima) {
+int compare_plans(const RankedPlan& a, const RankedPlan& b, Objective objective, const Minima& minima) {
   const double cost_a = a.cost ? a.cost->value : 0.0;
   const double cost_b = b.cost ? b.cost->value : 0.0;
   // Rules scale the objective: a preferred plan (score 2) counts at half its cost or time.
@@ -76,12 +76,12 @@ int compare_plans(const PlanEstimate& a, const PlanEstimate& b, Objective object
 }
 
 template <class Better>
-std::optional<PlanEstimate> best_of(const std::vector<PlanEstimate>& plans, Better better) {
-  const PlanEstimate* best = nullptr;
-  for (const PlanEstimate& plan : plans) {
+std::optional<RankedPlan> best_of(const std::vector<RankedPlan>& plans, Better better) {
+  const RankedPlan* best = nullptr;
+  for (const RankedPlan& plan : plans) {
     if (best == nullptr || better(plan, *best)) best = &plan;
   }
-  return best ? std::optional<PlanEstimate>(*best) : std::nullopt;
+  return best ? std::optional<RankedPlan>(*best) : std::nullopt;
 }
 
 bool lower_memory_fraction(const PlanEstimate& a, const PlanEstimate& b) {
@@ -93,19 +93,19 @@ bool cheaper(const PlanEstimate& a, const PlanEstimate& b) { return a.cost < b.c
 struct OfferingOutcome {
   const Offering* offering = nullptr;
   const Device* device = nullptr;
-  std::vector<PlanEstimate> feasible;
+  std::vector<RankedPlan> feasible;
   std::optional<Rejection> rejection;
 };
 
 // Applies the rules to each plan: drops the excluded ones (keeping the first exclusion),
-// records score and notes on the rest.
-std::vector<PlanEstimate> apply_rules(const Workload& workload, std::vector<PlanEstimate> plans, const RuleSet& rules,
-                                      std::optional<RuleMessage>& first_exclusion) {
+// records the score on the rest.
+std::vector<RankedPlan> apply_rules(const Workload& workload, std::vector<RankedPlan> plans, const RuleSet& rules,
+                                    std::optional<RuleMessage>& first_exclusion) {
   FieldValues values;
   RuleOutcome outcome;
-  std::vector<PlanEstimate> kept;
+  std::vector<RankedPlan> kept;
   kept.reserve(plans.size());
-  for (PlanEstimate& plan : plans) {
+  for (RankedPlan& plan : plans) {
     fill_rule_fields(values, workload, plan.plan.device, plan.plan.offering, &plan);
     rules.evaluate(values, outcome, false);  // messages only for what is shown (note_rules)
     if (outcome.excluded()) {
@@ -122,7 +122,7 @@ std::vector<PlanEstimate> apply_rules(const Workload& workload, std::vector<Plan
 }
 
 // The messages of the prefer, penalize and advise rules that fired on a shown plan.
-void note_rules(const Workload& workload, PlanEstimate& plan, const RuleSet& rules) {
+void note_rules(const Workload& workload, RankedPlan& plan, const RuleSet& rules) {
   const FieldValues values = rule_field_values(workload, plan.plan.device, plan.plan.offering, &plan);
   const RuleOutcome outcome = rules.evaluate(values);
   plan.rule_notes = outcome.scored;
@@ -142,10 +142,10 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
 
-  std::vector<PlanEstimate> all;
+  std::vector<RankedPlan> all;
   for (const Plan& plan : candidate_plans(workload, offering, device, settings.max_devices)) {
     if (recompute && plan.strategy.recompute != *recompute) continue;  // decided by a `set` rule
-    all.push_back(estimate_plan(workload, plan, settings.cost));
+    all.emplace_back(estimate_plan(workload, plan, settings.cost));
   }
   evaluated += all.size();
   if (settings.rules != nullptr) {
@@ -156,29 +156,29 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
       return outcome;
     }
   }
-  std::vector<PlanEstimate> fitting;
+  std::vector<RankedPlan> fitting;
   std::copy_if(all.begin(), all.end(), std::back_inserter(fitting), [](const auto& e) { return e.fits; });
   if (fitting.empty()) return reject(RejectionReason::memory, best_of(all, lower_memory_fraction));
   if (auto fastest = best_of(fitting, faster); !fastest_fitting || faster(*fastest, *fastest_fitting)) {
     fastest_fitting = fastest;
   }
 
-  auto keep = [](std::vector<PlanEstimate>& plans, auto predicate) {
+  auto keep = [](std::vector<RankedPlan>& plans, auto predicate) {
     std::erase_if(plans, [&](const PlanEstimate& e) { return !predicate(e); });
   };
-  std::vector<PlanEstimate> candidates = fitting;
+  std::vector<RankedPlan> candidates = fitting;
   if (offering.limits.session_hours) {
     const Seconds session(*offering.limits.session_hours * k_seconds_per_hour);
     keep(candidates, [&](const PlanEstimate& e) { return e.time <= session; });
     if (candidates.empty()) return reject(RejectionReason::session_limit, best_of(fitting, faster));
   }
   if (workload.deadline && workload.is_timed()) {
-    const std::vector<PlanEstimate> before = candidates;
+    const std::vector<RankedPlan> before = candidates;
     keep(candidates, [&](const PlanEstimate& e) { return e.time <= *workload.deadline; });
     if (candidates.empty()) return reject(RejectionReason::deadline, best_of(before, faster));
   }
   if (workload.budget && workload.is_timed()) {
-    const std::vector<PlanEstimate> before = candidates;
+    const std::vector<RankedPlan> before = candidates;
     keep(candidates, [&](const PlanEstimate& e) { return *e.cost <= *workload.budget; });
     if (candidates.empty()) return reject(RejectionReason::budget, best_of(before, cheaper));
   }
@@ -220,7 +220,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
       minima.seconds = std::min(minima.seconds, e.time.value);
     }
   }
-  const auto ranks_before = [&](const PlanEstimate& a, const PlanEstimate& b) {
+  const auto ranks_before = [&](const RankedPlan& a, const RankedPlan& b) {
     return compare_plans(a, b, settings.objective, minima) < 0;
   };
   for (OfferingOutcome& outcome : outcomes) {
@@ -232,12 +232,12 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   }
   std::sort(report.recommendations.begin(), report.recommendations.end(), ranks_before);
   if (settings.rules != nullptr) {
-    for (PlanEstimate& e : report.recommendations) note_rules(workload, e, *settings.rules);
+    for (RankedPlan& e : report.recommendations) note_rules(workload, e, *settings.rules);
   }
   std::sort(report.rejected.begin(), report.rejected.end(), [](const Rejection& a, const Rejection& b) {
     return std::tie(a.reason, a.offering->id) < std::tie(b.reason, b.offering->id);
   });
-  for (const PlanEstimate& e : report.recommendations) {
+  for (const RankedPlan& e : report.recommendations) {
     for (const RuleMessage& note : e.rule_notes) {
       const bool seen = std::any_of(report.advice.begin(), report.advice.end(),
                                     [&](const RuleMessage& m) { return m.rule == note.rule; });
