@@ -2,51 +2,13 @@
 
 #include "cli/io/input_file.hpp"
 #include "cli/options/workload_options.hpp"
+#include "cli/render/render_rules.hpp"
 
 #include <mlsize/support/utf8.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
 namespace mlsize::cli {
-namespace {
-
-using Json = nlohmann::ordered_json;
-
-std::string list_rules(const RuleSet& rules, const std::string& format) {
-  if (format == "json") {
-    Json list = Json::array();
-    for (const Rule& rule : rules.rules()) {
-      Json entry = {{"id", rule.id},
-                    {"action", to_string(rule.action)},
-                    {"severity", to_string(rule.severity)},
-                    {"when", rule.when.text()},
-                    {"description", rule.description},
-                    {"source", rule.source}};
-      if (rule.action == RuleAction::prefer || rule.action == RuleAction::penalize) entry["factor"] = rule.factor;
-      if (rule.action == RuleAction::require) entry["require"] = rule.require.text();
-      list.push_back(std::move(entry));
-    }
-    return Json{{"schema_version", 1}, {"rules", std::move(list)}}.dump(2) + "\n";
-  }
-  std::string text;
-  for (const Rule& rule : rules.rules()) {
-    std::string action(to_string(rule.action));
-    if (rule.action == RuleAction::prefer || rule.action == RuleAction::penalize) {
-      action += fmt::format(" ×{:g}", rule.factor);
-    }
-    text += fmt::format("{}  [{}, {}]\n  when: {}\n  {}\n", rule.id, action, to_string(rule.severity),
-                        rule.when.text(), rule.description);
-    if (rule.action == RuleAction::require) text += fmt::format("  require: {}\n", rule.require.text());
-    if (!rule.source.empty()) text += fmt::format("  source: {}\n", rule.source);
-    text += "\n";
-  }
-  return text + fmt::format("{} rules.\n", rules.size());
-}
-
-}  // namespace
-
 CLI::App* add_rules_command(CLI::App& app, RulesOptions& options) {
   CLI::App* command = app.add_subcommand("rules", "List the rules, or check rules files");
   command->require_subcommand(1);
@@ -64,7 +26,8 @@ CommandOutput run_rules(const RulesOptions& options) {
     if (options.format != "table" && options.format != "json") {
       flag_error("--format", "\"" + options.format + "\" is not one of table, json");
     }
-    output.stdout_text = list_rules(build_rule_set(options.rules), options.format);
+    const RuleSet rules = build_rule_set(options.rules);
+    output.stdout_text = options.format == "json" ? render_rules_json(rules) : render_rules_table(rules);
     return output;
   }
   for (const std::string& path : options.check_files) {

@@ -1,6 +1,8 @@
 #pragma once
 // The flags shared by recommend and estimate, and turning them into core values.
 
+#include "cli/options/catalog_options.hpp"
+
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/estimate/cost.hpp>
 #include <mlsize/model/workload.hpp>
@@ -61,17 +63,8 @@ Workload build_workload(const WorkloadOptions& options, bool require_data = true
 // Needs the catalogue to check the providers named by --price-factor.
 CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& catalog);
 
-// The user's overlay files in the order they apply: the config directory's
-// mlsize/catalog.d/*.yaml sorted by name, then each path in MLSIZE_CATALOG.
-std::vector<std::string> user_catalog_files();
-
-// The embedded catalogue, then the user's overlays (unless `use_user_catalog` is false),
-// then each --catalog file, later files overriding earlier ones by id.
-Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog);
+// The catalogue from the embedded one, the user's overlays and --catalog (catalog_options.hpp).
 Catalog build_catalog(const WorkloadOptions& options);
-
-// Adds --catalog and --no-user-catalog to a command.
-void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog);
 
 // Throws a usage Error naming `flag`.
 [[noreturn]] void flag_error(const std::string& flag, std::string message, std::string hint = {});

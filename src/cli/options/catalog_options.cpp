@@ -1,0 +1,119 @@
+#include "cli/options/catalog_options.hpp"
+
+#include "cli/io/input_file.hpp"
+
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/support/error.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+
+namespace mlsize::cli {
+
+void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog) {
+  command.add_option("--catalog", catalog_files, "Catalogue YAML laid over the default; repeatable");
+  command.add_flag("--no-user-catalog", no_user_catalog,
+                   "Ignore ~/.config/mlsize/catalog.d and MLSIZE_CATALOG (the embedded catalogue and --catalog only)");
+}
+
+namespace {
+
+// $XDG_CONFIG_HOME, or ~/.config; nothing when neither is known. The XDG base directory
+// spec says a relative XDG_CONFIG_HOME is invalid and to be ignored.
+std::optional<std::filesystem::path> config_directory() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  if (xdg != nullptr && xdg[0] == '/') return std::filesystem::path(xdg);
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && home[0] != '\0') return std::filesystem::path(home) / ".config";
+  return std::nullopt;
+}
+
+// Regular files (or links to them) named *.yaml, sorted by name; a missing directory has none.
+std::vector<std::string> catalog_d_files(const std::filesystem::path& directory) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  std::error_code error;
+  if (!fs::is_directory(directory, error)) return files;
+  for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    // Like the shell's *.yaml: hidden files (editor backups, .#locks) do not match.
+    if (name.size() > 5 && name.front() != '.' && name.ends_with(".yaml") && it->is_regular_file(error)) {
+      files.push_back(it->path().string());
+    }
+  }
+  if (error) {
+    Error failure(ErrorKind::input, "cannot read the directory: " + error.message(),
+                  "fix its permissions, or run with --no-user-catalog");
+    failure.at(SourceLocation{directory.string(), 0, 0, {}});
+    throw failure;
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Reads a catalogue file; `origin` explains in a hint where a user overlay's path came from.
+std::string read_catalog_file(const std::string& path, const std::string& origin) {
+  try {
+    return read_input_file(path, k_max_catalog_file_bytes);
+  } catch (const Error& error) {
+    if (origin.empty() || !error.hint().empty()) throw;
+    Error explained(error.kind(), error.message(), origin + "; --no-user-catalog skips it");
+    explained.at(error.location());
+    throw explained;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+struct UserCatalogFile {
+  std::string path;
+  std::string origin;  // for the hint when it cannot be read
+};
+
+std::vector<UserCatalogFile> user_catalog_sources() {
+  std::vector<UserCatalogFile> files;
+  if (auto directory = config_directory()) {
+    for (std::string& path : catalog_d_files(*directory / "mlsize" / "catalog.d")) {
+      files.push_back({std::move(path), "a file in the mlsize/catalog.d directory"});
+    }
+  }
+  if (const char* list = std::getenv("MLSIZE_CATALOG")) {
+    // A path list like PATH; empty entries (a stray ':') name nothing.
+    const std::string_view paths(list);
+    std::size_t start = 0;
+    while (start <= paths.size()) {
+      const std::size_t end = std::min(paths.find(':', start), paths.size());
+      if (end > start) {
+        files.push_back({std::string(paths.substr(start, end - start)), "named by the environment variable MLSIZE_CATALOG"});
+      }
+      start = end + 1;
+    }
+  }
+  return files;
+}
+
+}  // namespace
+
+std::vector<std::string> user_catalog_files() {
+  std::vector<std::string> paths;
+  for (UserCatalogFile& file : user_catalog_sources()) paths.push_back(std::move(file.path));
+  return paths;
+}
+
+Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog) {
+  Catalog catalog = load_default_catalog();
+  if (use_user_catalog) {
+    for (const UserCatalogFile& file : user_catalog_sources()) {
+      load_catalog_yaml(catalog, read_catalog_file(file.path, file.origin), file.path);
+    }
+  }
+  for (const std::string& path : catalog_files) load_catalog_yaml(catalog, read_catalog_file(path, ""), path);
+  catalog.check_references();
+  return catalog;
+}
+
+}  // namespace mlsize::cli

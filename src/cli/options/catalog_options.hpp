@@ -1,0 +1,25 @@
+#pragma once
+// Where the catalogue comes from: the embedded one, the user's overlays (catalog.d and
+// MLSIZE_CATALOG) and each --catalog file. The core loads text; this reads the files.
+
+#include <mlsize/catalog/catalog.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace mlsize::cli {
+
+// The user's overlay files in the order they apply: the config directory's
+// mlsize/catalog.d/*.yaml sorted by name, then each path in MLSIZE_CATALOG.
+std::vector<std::string> user_catalog_files();
+
+// The embedded catalogue, then the user's overlays (unless `use_user_catalog` is false),
+// then each --catalog file, later files overriding earlier ones by id.
+Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog);
+
+// Adds --catalog and --no-user-catalog to a command.
+void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog);
+
+}  // namespace mlsize::cli
