@@ -17,7 +17,7 @@ using namespace mlsize;
 namespace {
 
 std::string fixture_text(std::string_view file) {
-  std::ifstream in(std::string(MLSIZE_TEST_DATA_DIR) + "/hf-configs/" + std::string(file), std::ios::binary);
+  std::ifstream in(std::string(MLSIZE_SOURCE_DIR) + "/data/models/" + std::string(file), std::ios::binary);
   REQUIRE(in.good());
   std::ostringstream text;
   text << in.rdbuf();
@@ -158,7 +158,7 @@ TEST_CASE("architecture_from_hf_config reads GPT-2's legacy keys", "[model_confi
 
 TEST_CASE("architecture_from_hf_config reads BERT's embeddings and pooler", "[model_config]") {
   // google-bert/bert-base-uncased (BertModel): post-LN, no final norm.
-  const Architecture a = fixture("bert-base-uncased.json");
+  const Architecture a = fixture("bert-base.json");
   CHECK(a.learned_positions == 512);
   CHECK(a.token_types == 2);
   CHECK(a.embedding_norm);
@@ -188,14 +188,14 @@ TEST_CASE("architecture_from_hf_config reads Falcon's multi-query legacy keys", 
 
 TEST_CASE("architecture_from_hf_config reads grouped-query attention", "[model_config]") {
   CHECK(fixture("llama-2-70b.json").kv_heads == 8);
-  CHECK(fixture("meta-llama-3-8b-instruct.json").kv_heads == 8);
-  CHECK(fixture("mistral-7b-v0.1.json").kv_heads == 8);
+  CHECK(fixture("llama-3-8b.json").kv_heads == 8);
+  CHECK(fixture("mistral-7b.json").kv_heads == 8);
   const Architecture qwen = fixture("qwen2-7b.json");
   CHECK(qwen.heads == 28);
   CHECK(qwen.kv_heads == 4);
   CHECK(qwen.attention_bias);  // q/k/v biases (Qwen2Attention), not o_proj
   CHECK_FALSE(qwen.attention_output_bias);
-  CHECK(fixture("phi-3-mini-4k-instruct.json").kv_heads == 32);
+  CHECK(fixture("phi-3-mini.json").kv_heads == 32);
   // num_key_value_heads: null means MHA; legacy multi_query (GPT-BigCode) means one KV head.
   CHECK(parse(llama_with("\"vocab_size\"", "\"num_key_value_heads\": null, \"vocab_size\"")).kv_heads == 32);
   CHECK(parse(llama_with("\"vocab_size\"", "\"multi_query\": true, \"vocab_size\"")).kv_heads == 1);
@@ -203,7 +203,7 @@ TEST_CASE("architecture_from_hf_config reads grouped-query attention", "[model_c
 
 TEST_CASE("architecture_from_hf_config reads head_dim when it is not hidden / heads", "[model_config]") {
   // google/gemma-2-9b: 16 heads × 256 = 4096 ≠ 3584.
-  const Architecture a = fixture("gemma-2-9b-it.json");
+  const Architecture a = fixture("gemma-2-9b.json");
   CHECK(a.hidden == 3584);
   CHECK(a.head_dim == 256);
   CHECK(a.kv_heads == 8);
@@ -228,9 +228,9 @@ TEST_CASE("architecture_from_hf_config defaults tie_word_embeddings per config c
 }
 
 TEST_CASE("architecture_from_hf_config reads sliding windows only when every layer has one", "[model_config]") {
-  CHECK(fixture("mistral-7b-v0.1.json").sliding_window == 4096);
-  CHECK(fixture("phi-3-mini-4k-instruct.json").sliding_window == 2047);
-  CHECK_FALSE(fixture("mixtral-8x7b-v0.1.json").sliding_window);  // "sliding_window": null
+  CHECK(fixture("mistral-7b.json").sliding_window == 4096);
+  CHECK(fixture("phi-3-mini.json").sliding_window == 2047);
+  CHECK_FALSE(fixture("mixtral-8x7b.json").sliding_window);  // "sliding_window": null
   CHECK_FALSE(fixture("qwen2-7b.json").sliding_window);           // use_sliding_window false
   CHECK_FALSE(fixture("qwen1.5-moe-a2.7b.json").sliding_window);
   // Qwen2 with use_sliding_window: the first max_window_layers layers still attend fully.
@@ -243,7 +243,7 @@ TEST_CASE("architecture_from_hf_config reads sliding windows only when every lay
 
 TEST_CASE("architecture_from_hf_config reads Mixtral's experts", "[model_config]") {
   // mistralai/Mixtral-8x7B-v0.1: num_local_experts 8, top-2, experts of intermediate_size.
-  const Architecture a = fixture("mixtral-8x7b-v0.1.json");
+  const Architecture a = fixture("mixtral-8x7b.json");
   CHECK(a.is_moe());
   CHECK(a.moe.experts == 8);
   CHECK(a.moe.experts_per_token == 2);
@@ -400,11 +400,11 @@ TEST_CASE("architecture_from_hf_config reads dropout, fused projections and comp
   CHECK_FALSE(llama.fused_qkv);
   CHECK_FALSE(llama.composite_activation);
   // Phi-3: fused qkv_proj and gate_up_proj.
-  const Architecture phi3 = fixture("phi-3-mini-4k-instruct.json");
+  const Architecture phi3 = fixture("phi-3-mini.json");
   CHECK(phi3.fused_qkv);
   CHECK(phi3.fused_gate_up);
   // BERT: dropout 0.1, exact GELU (one kernel). Flan-T5: dropout_rate 0.1, gated-gelu = gelu_new.
-  const Architecture bert = fixture("bert-base-uncased.json");
+  const Architecture bert = fixture("bert-base.json");
   CHECK(bert.hidden_dropout);
   CHECK(bert.attention_dropout);
   CHECK_FALSE(bert.composite_activation);
@@ -473,29 +473,10 @@ TEST_CASE("model_preset_names lists the built-in presets", "[model_config]") {
   CHECK_FALSE(model_preset(""));
 }
 
-TEST_CASE("every preset is its fixture config, byte for byte, and parses the same", "[model_config]") {
-  const std::vector<std::pair<std::string, std::string>> presets{
-      {"gpt2", "gpt2.json"},
-      {"bert-base", "bert-base-uncased.json"},
-      {"t5-base", "t5-base.json"},
-      {"flan-t5-base", "flan-t5-base.json"},
-      {"llama-2-7b", "llama-2-7b.json"},
-      {"llama-2-13b", "llama-2-13b.json"},
-      {"llama-2-70b", "llama-2-70b.json"},
-      {"llama-3-8b", "meta-llama-3-8b-instruct.json"},
-      {"llama-3-70b", "meta-llama-3-70b.json"},
-      {"llama-3.1-70b", "meta-llama-3.1-70b.json"},
-      {"mistral-7b", "mistral-7b-v0.1.json"},
-      {"mixtral-8x7b", "mixtral-8x7b-v0.1.json"},
-      {"qwen2-7b", "qwen2-7b.json"},
-      {"gemma-2-9b", "gemma-2-9b-it.json"},
-      {"phi-3-mini", "phi-3-mini-4k-instruct.json"},
-      {"falcon-7b", "falcon-7b.json"},
-      {"deepseek-v2-lite", "deepseek-v2-lite.json"},
-      {"qwen1.5-moe-a2.7b", "qwen1.5-moe-a2.7b.json"},
-  };
-  REQUIRE(presets.size() == model_preset_names().size());
-  for (const auto& [name, file] : presets) {
+TEST_CASE("every preset is its data/models file, byte for byte, and parses the same", "[model_config]") {
+  REQUIRE(model_preset_names().size() == 18);
+  for (const std::string& name : model_preset_names()) {
+    const std::string file = name + ".json";
     DYNAMIC_SECTION(name << " = fixture " << file) {
       const std::optional<Architecture> preset = model_preset(name);
       REQUIRE(preset);

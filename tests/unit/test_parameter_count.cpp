@@ -15,9 +15,9 @@ using namespace mlsize;
 
 namespace {
 
-// The fixture config tests/data/hf-configs/<file> (copied from /work/shared/fixtures).
+// A model preset, data/models/<file>: the one copy of the real configs (their README has the sources).
 Architecture fixture(std::string_view file) {
-  const std::string path = std::string(MLSIZE_TEST_DATA_DIR) + "/hf-configs/" + std::string(file);
+  const std::string path = std::string(MLSIZE_SOURCE_DIR) + "/data/models/" + std::string(file);
   std::ifstream in(path, std::ios::binary);
   REQUIRE(in.good());
   std::ostringstream text;
@@ -31,7 +31,7 @@ double relative_error(double value, double reference) {
 
 struct Expected {
   std::string_view file;
-  double exact_total;   // tests/data/hf-configs/README.md §2, column "exact"
+  double exact_total;   // data/models/README.md, "Parameter counts", column "exact"
   double exact_active;  // column "exact active (all emb.)"; 0 for dense models
   double stated_total;  // the published figure, when the exact count is within 1 % of it; else 0
   std::string_view source;
@@ -43,19 +43,19 @@ struct Expected {
 // stored size is checked below), T5-base "220M" (222.9M).
 constexpr std::array<Expected, 18> k_expected{{
     {"gpt2.json", 124'439'808, 0, 124e6, "HF model card 124M (the GPT-2 paper's 117M predates a recount)"},
-    {"bert-base-uncased.json", 109'482'240, 0, 110e6, "BERT paper arXiv:1810.04805, 110M (BertModel with pooler)"},
+    {"bert-base.json", 109'482'240, 0, 110e6, "BERT paper arXiv:1810.04805, 110M (BertModel with pooler)"},
     {"llama-2-7b.json", 6'738'415'616, 0, 6'738'415'616, "Llama 2 arXiv:2307.09288 Table 1; HF checkpoint count"},
     {"llama-2-13b.json", 13'015'864'320, 0, 13e9, "Llama 2 arXiv:2307.09288 Table 1, 13B"},
     {"llama-2-70b.json", 68'976'648'192, 0, 0, "Llama 2 arXiv:2307.09288 Table 1, 70B (68.98B: the name rounds up)"},
-    {"meta-llama-3-8b-instruct.json", 8'030'261'248, 0, 8e9, "Meta Llama 3 model card, 8B"},
-    {"meta-llama-3-70b.json", 70'553'706'496, 0, 70e9, "Meta Llama 3 model card, 70B"},
-    {"meta-llama-3.1-70b.json", 70'553'706'496, 0, 70e9, "Llama 3.1 model card, 70B"},
-    {"mistral-7b-v0.1.json", 7'241'732'096, 0, 7.3e9, "Mistral AI release post, 7.3B"},
-    {"mixtral-8x7b-v0.1.json", 46'702'792'704, 12'879'925'248, 46.7e9,
+    {"llama-3-8b.json", 8'030'261'248, 0, 8e9, "Meta Llama 3 model card, 8B"},
+    {"llama-3-70b.json", 70'553'706'496, 0, 70e9, "Meta Llama 3 model card, 70B"},
+    {"llama-3.1-70b.json", 70'553'706'496, 0, 70e9, "Llama 3.1 model card, 70B"},
+    {"mistral-7b.json", 7'241'732'096, 0, 7.3e9, "Mistral AI release post, 7.3B"},
+    {"mixtral-8x7b.json", 46'702'792'704, 12'879'925'248, 46.7e9,
      "Mistral AI 'Mixtral of experts' post, 46.7B / 12.9B"},
     {"qwen2-7b.json", 7'615'616'512, 0, 0, "Qwen2 arXiv:2407.10671, 7B (7.62B with the qkv biases)"},
-    {"gemma-2-9b-it.json", 9'241'705'984, 0, 0, "Gemma 2 arXiv:2408.00118, non-embedding 8,324,201,984"},
-    {"phi-3-mini-4k-instruct.json", 3'821'079'552, 0, 3.8e9, "Phi-3 arXiv:2404.14219, 3.8B"},
+    {"gemma-2-9b.json", 9'241'705'984, 0, 0, "Gemma 2 arXiv:2408.00118, non-embedding 8,324,201,984"},
+    {"phi-3-mini.json", 3'821'079'552, 0, 3.8e9, "Phi-3 arXiv:2404.14219, 3.8B"},
     {"falcon-7b.json", 6'921'720'704, 0, 0, "tiiuae/falcon-7b card 7B; checkpoint total_size 7,217,189,760 elements"},
     {"t5-base.json", 222'903'552, 0, 0, "T5 arXiv:1910.10683, 220M"},
     {"flan-t5-base.json", 247'577'856, 0, 250e6, "Flan-T5 arXiv:2210.11416, 250M"},
@@ -89,18 +89,18 @@ TEST_CASE("count_parameters is within 1 % of each stated figure the exact count 
 
 TEST_CASE("count_parameters: MoE active counts match the published ones", "[parameter_count]") {
   // Mixtral post: 12.9B active; Qwen blog: 2.7B active. Both count every embedding.
-  CHECK(relative_error(count_parameters(fixture("mixtral-8x7b-v0.1.json")).active, 12.9e9) < 0.01);
+  CHECK(relative_error(count_parameters(fixture("mixtral-8x7b.json")).active, 12.9e9) < 0.01);
   CHECK(relative_error(count_parameters(fixture("qwen1.5-moe-a2.7b.json")).active, 2.7e9) < 0.01);
   // DeepSeek-V2 paper: 2.4B active, which leaves out the input embedding (README §2, note 5).
   const ParameterCount deepseek = count_parameters(fixture("deepseek-v2-lite.json"));
   CHECK(deepseek.active - deepseek.embedding == 2'451'435'008);
   CHECK(relative_error(deepseek.active - deepseek.embedding, 2.4e9) < 0.025);
-  CHECK(count_parameters(fixture("mixtral-8x7b-v0.1.json")).active - 32000.0 * 4096 == 12'748'853'248);
+  CHECK(count_parameters(fixture("mixtral-8x7b.json")).active - 32000.0 * 4096 == 12'748'853'248);
 }
 
 TEST_CASE("count_parameters: Gemma 2 9B's non-embedding count is the report's figure exactly", "[parameter_count]") {
   // Gemma 2 report (arXiv:2408.00118), Table 2: 8,324,201,984 non-embedding parameters.
-  const ParameterCount count = count_parameters(fixture("gemma-2-9b-it.json"));
+  const ParameterCount count = count_parameters(fixture("gemma-2-9b.json"));
   CHECK(count.embedding == 256000.0 * 3584);
   CHECK(count.total - count.embedding == 8'324'201'984);
 }
@@ -123,13 +123,13 @@ TEST_CASE("count_parameters splits embeddings and block linears", "[parameter_co
   CHECK(gpt2.embedding == 39'383'808);
   CHECK(gpt2.linear == 84'934'656);
   // BERT: word, position and token-type tables; the pooler is outside the blocks.
-  const ParameterCount bert = count_parameters(fixture("bert-base-uncased.json"));
+  const ParameterCount bert = count_parameters(fixture("bert-base.json"));
   CHECK(bert.embedding == 23'835'648);
   CHECK(bert.linear == 12.0 * 12 * 768 * 768);
   // T5-base: encoder self-attention + FFN, decoder self- and cross-attention + FFN.
   CHECK(count_parameters(fixture("t5-base.json")).linear == 198'180'864);
   // MoE and MLA: every expert's matrices, no router; MLA's projections.
-  CHECK(count_parameters(fixture("mixtral-8x7b-v0.1.json")).linear == 46'439'333'888);
+  CHECK(count_parameters(fixture("mixtral-8x7b.json")).linear == 46'439'333'888);
   CHECK(count_parameters(fixture("qwen1.5-moe-a2.7b.json")).linear == 13'690'208'256);
   CHECK(count_parameters(fixture("deepseek-v2-lite.json")).linear == 15'283'519'488);
 }
