@@ -24,7 +24,7 @@ enum class Framework { megatron, hf };
 // Budget profile (--profile): startup (free tiers and spot first), team (cloud), enterprise (on-premise).
 enum class Profile { none, startup, team, enterprise };
 
-// How inference weights are stored; bits per weight in docs/methodology.md#weight-formats.
+// How inference weights are stored; bits per weight in docs/methodology.md#inference.
 enum class WeightFormat { bf16, fp16, fp32, fp8, int8, int4, nf4, gptq, awq, q8_0, q6_k, q5_k_m, q4_k_m, q4_0, q3_k_m, q2_k };
 enum class KvFormat { bf16, fp16, fp8, int8, int4 };
 
@@ -57,7 +57,7 @@ struct Workload {
   double mfu = 0.40;                    // docs/methodology.md#mfu
   std::optional<double> global_batch;   // tokens per optimizer step (docs/methodology.md#communication)
 
-  int lora_rank = 16;                   // docs/methodology.md#lora
+  int lora_rank = 16;                   // docs/methodology.md#lora-and-qlora
   unsigned lora_targets = k_lora_all_linear;
 
   WeightFormat weight_format = WeightFormat::bf16;  // inference
