@@ -122,22 +122,17 @@ class ExpressionParser {
 
   // --- grammar ---
 
-  std::uint32_t parse_or() {
-    std::uint32_t left = parse_and();
-    while (is_keyword("or")) {
-      advance();
-      const std::uint32_t right = parse_and();
-      left = logical(Op::or_, left, right);
-    }
-    return left;
-  }
+  // `or` binds looser than `and`; both associate to the left.
+  std::uint32_t parse_or() { return parse_chain("or", Op::or_, &ExpressionParser::parse_and); }
+  std::uint32_t parse_and() { return parse_chain("and", Op::and_, &ExpressionParser::parse_not); }
 
-  std::uint32_t parse_and() {
-    std::uint32_t left = parse_not();
-    while (is_keyword("and")) {
+  // operand (keyword operand)*, folded to the left.
+  std::uint32_t parse_chain(std::string_view keyword, Op op, std::uint32_t (ExpressionParser::*operand)()) {
+    std::uint32_t left = (this->*operand)();
+    while (is_keyword(keyword)) {
       advance();
-      const std::uint32_t right = parse_not();
-      left = logical(Op::and_, left, right);
+      const std::uint32_t right = (this->*operand)();
+      left = logical(op, left, right);
     }
     return left;
   }
