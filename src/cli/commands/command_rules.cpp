@@ -3,6 +3,7 @@
 #include "cli/io/input_file.hpp"
 #include "cli/options/workload_options.hpp"
 
+#include <mlsize/support/number_format.hpp>
 #include <mlsize/support/utf8.hpp>
 
 #include <nlohmann/json.hpp>
@@ -34,7 +35,7 @@ std::string list_rules(const RuleSet& rules, const std::string& format) {
   for (const Rule& rule : rules.rules()) {
     std::string action(to_string(rule.action));
     if (rule.action == RuleAction::prefer || rule.action == RuleAction::penalize) {
-      action += fmt::format(" ×{:g}", rule.factor);
+      action += " ×" + format_general(rule.factor);
     }
     text += fmt::format("{}  [{}, {}]\n  when: {}\n  {}\n", rule.id, action, to_string(rule.severity),
                         rule.when.text(), rule.description);
