@@ -1,48 +1,11 @@
 #include "cli/render/format.hpp"
 
 #include <mlsize/estimate/compute.hpp>
+#include <mlsize/support/number_format.hpp>
 
 #include <fmt/format.h>
 
-#include <cmath>
-
 namespace mlsize::cli {
-
-std::string format_gb(Bytes bytes) { return fmt::format("{:.1f}", bytes.value / k_giga); }
-
-std::string format_duration(Seconds seconds) {
-  const double s = seconds.value;
-  if (s < 60.0) return fmt::format("{:.0f} s", s);
-  if (s < k_seconds_per_hour) return fmt::format("{:.0f} min", s / 60.0);
-  if (s < 2.0 * k_seconds_per_day) return fmt::format("{:.1f} h", s / k_seconds_per_hour);
-  if (s < 365.0 * k_seconds_per_day) return fmt::format("{:.1f} d", s / k_seconds_per_day);
-  return fmt::format("{:.1f} y", s / (365.0 * k_seconds_per_day));
-}
-
-std::string format_usd(Usd amount) {
-  const double value = amount.value;
-  if (value < 100.0) return fmt::format("${:.2f}", value);
-  // Thousands separators by hand: fmt's L flag would depend on the process locale.
-  std::string digits = fmt::format("{:.0f}", value);
-  std::string grouped;
-  const std::size_t length = digits.size();
-  for (std::size_t i = 0; i < length; ++i) {
-    grouped += digits[i];
-    const std::size_t remaining = length - i - 1;
-    if (remaining > 0 && remaining % 3 == 0) grouped += ',';
-  }
-  return "$" + grouped;
-}
-
-std::string format_count(double count) {
-  if (count >= 1e12) return fmt::format("{:.1f}T", count / 1e12);
-  if (count >= 1e9) return fmt::format("{:.1f}B", count / 1e9);
-  if (count >= 1e6) return fmt::format("{:.0f}M", count / 1e6);
-  if (count >= 1e3) return fmt::format("{:.0f}k", count / 1e3);
-  return fmt::format("{:.0f}", count);
-}
-
-std::string format_percent(double fraction) { return fmt::format("{:.0f}%", fraction * 100.0); }
 
 std::string describe_hardware(const Plan& plan) {
   std::string text = fmt::format("{}× {}", plan.device_count, plan.device->name);
@@ -94,8 +57,8 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
     }
     case RejectionReason::session_limit: {
       const PlanEstimate& nearest = *rejection.nearest;
-      return fmt::format("takes {} but a session lasts at most {:g} h", format_duration(nearest.time),
-                         *rejection.offering->limits.session_hours);
+      return fmt::format("takes {} but a session lasts at most {} h", format_duration(nearest.time),
+                         format_general(*rejection.offering->limits.session_hours));
     }
     case RejectionReason::deadline: {
       const PlanEstimate& nearest = *rejection.nearest;

@@ -2,12 +2,12 @@
 
 #include "cli/render/text_table.hpp"
 
+#include <mlsize/support/number_format.hpp>
 #include <mlsize/support/units.hpp>
 
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -20,16 +20,9 @@ using Json = nlohmann::ordered_json;  // keys in insertion order: deterministic,
 
 constexpr double k_tera = 1e12;
 
-// The shortest text that reads back as the same double: exports must round-trip.
-std::string number_text(double value) {
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
-}
-
 template <class T, class Convert>
 std::string optional_text(const std::optional<T>& value, Convert convert, std::string none = "") {
-  return value ? number_text(convert(*value)) : none;
+  return value ? format_shortest(convert(*value)) : none;
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
@@ -154,7 +147,9 @@ std::vector<CsvColumn> csv_columns() {
   const std::vector<CsvColumn> rest{
       {"interconnect_kind", [](const Device& d) { return d.interconnect ? d.interconnect->kind : std::string(); }, none_o},
       {"interconnect_bandwidth_gbs",
-       [](const Device& d) { return d.interconnect ? number_text(gbs(d.interconnect->bandwidth_bytes_per_s)) : ""; },
+       [](const Device& d) {
+         return d.interconnect ? format_shortest(gbs(d.interconnect->bandwidth_bytes_per_s)) : "";
+       },
        none_o},
       {"tdp_w", [](const Device& d) { return optional_text(d.tdp_w, plain); }, none_o},
       {"launch_price_usd", [](const Device& d) { return optional_text(d.launch_price, usd); }, none_o},
@@ -205,7 +200,7 @@ void yaml_word(YAML::Emitter& out, std::string_view key, const std::string& valu
 
 template <class T, class Convert>
 void yaml_number(YAML::Emitter& out, std::string_view key, const std::optional<T>& value, Convert convert) {
-  if (value) yaml_word(out, key, number_text(convert(*value)));
+  if (value) yaml_word(out, key, format_shortest(convert(*value)));
 }
 
 void emit_device(YAML::Emitter& out, const Device& device) {
@@ -229,7 +224,7 @@ void emit_device(YAML::Emitter& out, const Device& device) {
   if (device.interconnect) {
     out << YAML::Key << "interconnect" << YAML::Value << YAML::BeginMap;
     yaml_text(out, "kind", device.interconnect->kind);
-    yaml_word(out, "bandwidth_gbs", number_text(gbs(device.interconnect->bandwidth_bytes_per_s)));
+    yaml_word(out, "bandwidth_gbs", format_shortest(gbs(device.interconnect->bandwidth_bytes_per_s)));
     out << YAML::EndMap;
   }
   yaml_number(out, "tdp_w", device.tdp_w, plain);

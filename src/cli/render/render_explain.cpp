@@ -3,6 +3,8 @@
 #include "cli/render/format.hpp"
 #include "cli/render/renderers.hpp"
 
+#include <mlsize/support/number_format.hpp>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -19,8 +21,8 @@ bool shown(const Offering* offering, const std::optional<std::string>& only) {
 
 std::string effect(const Rule& rule) {
   switch (rule.action) {
-    case RuleAction::prefer: return fmt::format("prefer ×{:g}", rule.factor);
-    case RuleAction::penalize: return fmt::format("penalize ÷{:g}", rule.factor);
+    case RuleAction::prefer: return "prefer ×" + format_general(rule.factor);
+    case RuleAction::penalize: return "penalize ÷" + format_general(rule.factor);
     default: return std::string(to_string(rule.action));
   }
 }
@@ -38,8 +40,9 @@ std::string render_explain_table(const Report& report, const RuleSet& rules, con
     ++rank;
     if (!offering && rank > top) break;
     if (!shown(e.plan.offering, offering)) continue;
-    text += fmt::format("#{} {}, {}: rule score {:g}\n", rank, describe_hardware(e.plan),
-                        describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task), e.rule_score);
+    text += fmt::format("#{} {}, {}: rule score {}\n", rank, describe_hardware(e.plan),
+                        describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task),
+                        format_general(e.rule_score));
     if (e.rule_notes.empty()) text += "  no rule fired\n";
     for (const RuleMessage& note : e.rule_notes) {
       text += fmt::format("  [{}] {}: {}\n", note.rule->id, effect(*note.rule), note.message);

@@ -1,5 +1,7 @@
 #include "cli/render/render_rules.hpp"
 
+#include <mlsize/support/number_format.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
@@ -29,7 +31,7 @@ std::string render_rules_table(const RuleSet& rules) {
   for (const Rule& rule : rules.rules()) {
     std::string action(to_string(rule.action));
     if (rule.action == RuleAction::prefer || rule.action == RuleAction::penalize) {
-      action += fmt::format(" ×{:g}", rule.factor);
+      action += " ×" + format_general(rule.factor);
     }
     text += fmt::format("{}  [{}, {}]\n  when: {}\n  {}\n", rule.id, action, to_string(rule.severity),
                         rule.when.text(), rule.description);

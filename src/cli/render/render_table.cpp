@@ -2,6 +2,8 @@
 #include "cli/render/renderers.hpp"
 #include "cli/render/text_table.hpp"
 
+#include <mlsize/support/number_format.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -27,17 +29,19 @@ std::string workload_line(const Workload& workload) {
   std::string model = m.name == "estimated from --params" ? "" : m.name + ", ";
   std::string text;
   if (workload.task == Task::inference) {
-    text = fmt::format("Workload: {}{}, inference with {} weights ({:g} bits), {} KV cache; context {}, batch {}; "
+    text = fmt::format("Workload: {}{}, inference with {} weights ({} bits), {} KV cache; context {}, batch {}; "
                        "{} tokens to generate.\n",
-                       model, params, to_string(workload.weight_format), bits_per_weight(workload.weight_format),
-                       to_string(workload.kv_format), workload.context, workload.batch, format_count(workload.tokens));
+                       model, params, to_string(workload.weight_format),
+                       format_general(bits_per_weight(workload.weight_format)), to_string(workload.kv_format),
+                       workload.context, workload.batch, format_count(workload.tokens));
   } else {
     std::string data;
     if (workload.dataset_bytes) {
-      data = fmt::format(" ({} GB at {:g} bytes/token", format_gb(*workload.dataset_bytes), workload.bytes_per_token);
-      data += workload.epochs == 1.0 ? ")" : fmt::format(", {:g} epochs)", workload.epochs);
+      data = fmt::format(" ({} GB at {} bytes/token", format_gb(*workload.dataset_bytes),
+                         format_general(workload.bytes_per_token));
+      data += workload.epochs == 1.0 ? ")" : fmt::format(", {} epochs)", format_general(workload.epochs));
     } else if (workload.epochs != 1.0) {
-      data = fmt::format(" ({:g} epochs)", workload.epochs);
+      data = fmt::format(" ({} epochs)", format_general(workload.epochs));
     }
     std::string task(to_string(workload.task));
     if (workload.is_adapter_tuning()) {
@@ -123,9 +127,9 @@ std::string summary_sentence(const Report& report) {
   if (report.recommendations.size() > 1) {
     const PlanEstimate& next = report.recommendations[1];
     if (report.objective == Objective::time) {
-      text += fmt::format(", {:.1f}× faster than #2", next.time / best.time);
+      text += fmt::format(", {}× faster than #2", format_fixed(next.time / best.time, 1));
     } else if (best.cost->value > 0) {
-      text += fmt::format(", {:.1f}× cheaper than #2", *next.cost / *best.cost);
+      text += fmt::format(", {}× cheaper than #2", format_fixed(*next.cost / *best.cost, 1));
     }
   }
   return text + fmt::format(" ({} of {} offerings have a plan that meets the constraints).",
@@ -192,7 +196,7 @@ std::string render_estimate_table(const EstimateResult& result) {
     text += render_text_table({{"term", false}, {"GB", true}, {"formula", false}, {"inputs", false}}, explained) + "\n";
   }
   if (!has_device) {
-    text += fmt::format("Compute: {:.3g} FLOPs.\nGB = 10^9 bytes.\n", e.flops.value);
+    text += fmt::format("Compute: {} FLOPs.\nGB = 10^9 bytes.\n", format_general(e.flops.value, 3));
     return text;
   }
   text += fmt::format("Memory: {} ({} of capacity).\n", e.fits ? "fits" : "DOES NOT FIT",
@@ -206,8 +210,9 @@ std::string render_estimate_table(const EstimateResult& result) {
     text += "Time and cost: give --data or --tokens.\nGB = 10^9 bytes.\n";
     return text;
   }
-  text += fmt::format("Compute: {:.3g} FLOPs at {:.4g} TFLOP/s per device × {} devices × {} MFU.\n", e.flops.value,
-                      e.peak_flops_per_s / 1e12, e.plan.device_count, format_percent(result.workload.mfu));
+  text += fmt::format("Compute: {} FLOPs at {} TFLOP/s per device × {} devices × {} MFU.\n",
+                      format_general(e.flops.value, 3), format_general(e.peak_flops_per_s / 1e12, 4),
+                      e.plan.device_count, format_percent(result.workload.mfu));
   text += fmt::format("Time: {}", format_duration(e.time));
   if (e.communication.bandwidth_bytes_per_s > 0) {
     const Communication& c = e.communication;

@@ -1,12 +1,12 @@
 #include <mlsize/support/quantity.hpp>
 
 #include <mlsize/support/error.hpp>
+#include <mlsize/support/number_format.hpp>
 
 #include <array>
 #include <span>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -80,10 +80,8 @@ double positive_finite(double value, std::string_view text, std::string_view wha
                        double maximum) {
   if (!(value > 0.0) || !std::isfinite(value)) fail(text, what, examples);
   if (value > maximum) {
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", maximum);
     throw Error(ErrorKind::usage, "\"" + std::string(text) + "\" is too large",
-                "at most " + std::string(limit) + " (examples: " + std::string(examples) + ")");
+                "at most " + format_general(maximum) + " (examples: " + std::string(examples) + ")");
   }
   return value;
 }
