@@ -14,8 +14,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string list_rules(const RuleSet& rules, const std::string& format) {
-  if (format == "json") {
+std::string list_rules(const RuleSet& rules, OutputFormat format) {
+  if (format == OutputFormat::json) {
     Json list = Json::array();
     for (const Rule& rule : rules.rules()) {
       Json entry = {{"id", rule.id},
@@ -52,7 +52,7 @@ CLI::App* add_rules_command(CLI::App& app, RulesOptions& options) {
   command->require_subcommand(1);
   options.list = command->add_subcommand("list", "List the rules in force (defaults and --rules files)");
   add_rule_options(*options.list, options.rules);
-  options.list->add_option("--format", options.format, "table | json (default table)");
+  options.list->add_option("--format", options.format, format_help(k_report_formats));
   options.check = command->add_subcommand("check", "Check rules files; exit 1 with file:line:column on an error");
   options.check->add_option("files", options.check_files, "Rules YAML files")->required();
   return command;
@@ -61,10 +61,8 @@ CLI::App* add_rules_command(CLI::App& app, RulesOptions& options) {
 CommandOutput run_rules(const RulesOptions& options) {
   CommandOutput output;
   if (options.list->parsed()) {
-    if (options.format != "table" && options.format != "json") {
-      flag_error("--format", "\"" + options.format + "\" is not one of table, json");
-    }
-    output.stdout_text = list_rules(build_rule_set(options.rules), options.format);
+    const OutputFormat format = parse_format(options.format, k_report_formats);
+    output.stdout_text = list_rules(build_rule_set(options.rules), format);
     return output;
   }
   for (const std::string& path : options.check_files) {
