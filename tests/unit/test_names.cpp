@@ -141,3 +141,16 @@ TEST_CASE("docs/rules.md lists every value of each closed rule field", "[names][
   check_names_each(section(doc, "action"), "### action", names<RuleAction>());
   check_names_each(section(doc, "severity"), "### severity", names<Severity>());
 }
+
+TEST_CASE("LoRA targets are one group or a list of single layers, named by the LoraTarget table", "[names]") {
+  CHECK(parse_lora_targets("all-linear") == k_lora_all_linear);
+  CHECK(parse_lora_targets("attention") == k_lora_attention);
+  CHECK(parse_lora_targets("q,v") == (k_lora_q | k_lora_v));
+  CHECK_FALSE(parse_lora_targets("q,attention"));  // a group does not stand in a list
+  CHECK_FALSE(parse_lora_targets(""));
+  CHECK_FALSE(parse_lora_targets("q,,v"));
+  for (const EnumName<LoraTarget>& entry : name_table<LoraTarget>()) {
+    INFO(std::string(entry.name));
+    CHECK(parse_lora_targets(entry.name) == static_cast<unsigned>(entry.value));
+  }
+}

@@ -8,6 +8,7 @@
 #include <mlsize/support/units.hpp>
 
 #include <array>
+#include <bit>
 #include <optional>
 
 namespace mlsize {
@@ -107,8 +108,25 @@ enum LoraTarget : unsigned {
   k_lora_gate = 1u << 4,
   k_lora_up = 1u << 5,
   k_lora_down = 1u << 6,
+  k_lora_attention = k_lora_q | k_lora_k | k_lora_v | k_lora_o,
   k_lora_all_linear = (1u << 7) - 1,
 };
+// The groups first, then the single layers (--lora-targets).
+constexpr auto enum_names(LoraTarget) {
+  return std::to_array<EnumName<LoraTarget>>({{k_lora_all_linear, "all-linear"},
+                                              {k_lora_attention, "attention"},
+                                              {k_lora_q, "q"},
+                                              {k_lora_k, "k"},
+                                              {k_lora_v, "v"},
+                                              {k_lora_o, "o"},
+                                              {k_lora_gate, "gate"},
+                                              {k_lora_up, "up"},
+                                              {k_lora_down, "down"}});
+}
+// A named group of layers (all-linear, attention) rather than one layer.
+constexpr bool is_lora_group(LoraTarget target) {
+  return std::popcount(static_cast<unsigned>(target)) > 1;
+}
 
 struct Workload {
   Architecture model;                   // the shape
@@ -165,7 +183,8 @@ bool quantizes_linear_only(WeightFormat format);
 bool is_mixed_precision(Precision precision);
 double bytes_per_kv_value(KvFormat format);
 
-// "q,v" or "all-linear" or "attention"; nothing when a name is unknown.
+// One group ("all-linear", "attention") or a list of layers ("q,v"); nothing when a name
+// is unknown or a group stands in a list.
 std::optional<unsigned> parse_lora_targets(std::string_view text);
 
 }  // namespace mlsize

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <vector>
 
 namespace mlsize::cli {
 namespace {
@@ -38,6 +39,32 @@ auto parse_flag(const std::string& flag, Parse parse) {
 template <NamedEnum E>
 void parse_choice_if_given(const std::optional<std::string>& text, const std::string& flag, E& value) {
   if (text) value = parse_choice<E>(flag, *text);
+}
+
+// The --lora-targets names, groups and single layers apart.
+struct LoraTargetNames {
+  std::vector<std::string_view> groups;
+  std::vector<std::string_view> layers;
+};
+
+LoraTargetNames lora_target_names() {
+  LoraTargetNames result;
+  for (const EnumName<LoraTarget>& entry : name_table<LoraTarget>()) {
+    (is_lora_group(entry.value) ? result.groups : result.layers).push_back(entry.name);
+  }
+  return result;
+}
+
+// "all-linear | attention | a list of q,k,v,o,gate,up,down (default all-linear)".
+std::string lora_targets_help(unsigned default_targets) {
+  const LoraTargetNames names = lora_target_names();
+  std::string layers;
+  for (std::string_view layer : names.layers) {
+    if (!layers.empty()) layers += ',';
+    layers += layer;
+  }
+  return choice_help(names.groups) + " | a list of " + layers + " (default " +
+         std::string(to_string(static_cast<LoraTarget>(default_targets))) + ")";
 }
 
 // A default for help text: "1", "0.15".
@@ -77,8 +104,7 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
                          choice_help(defaults.framework));
   command.add_option("--lora-rank", options.lora_rank,
                      "LoRA rank r for --task lora/qlora (default " + std::to_string(defaults.lora_rank) + ")");
-  command.add_option("--lora-targets", options.lora_targets,
-                     "all-linear | attention | a list of q,k,v,o,gate,up,down (default all-linear)");
+  command.add_option("--lora-targets", options.lora_targets, lora_targets_help(defaults.lora_targets));
   command.add_option("--quant", options.quant, "Inference weights: " + choice_help(defaults.weight_format));
   command.add_option("--kv-cache-dtype", options.kv_cache_dtype, choice_help(defaults.kv_format));
   command.add_option(
@@ -203,11 +229,14 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   parse_choice_if_given(options.framework, "--framework", workload.framework);
   parse_choice_if_given(options.quant, "--quant", workload.weight_format);
   parse_choice_if_given(options.kv_cache_dtype, "--kv-cache-dtype", workload.kv_format);
-  if (auto targets = parse_lora_targets(options.lora_targets)) {
-    workload.lora_targets = *targets;
-  } else {
-    flag_error("--lora-targets", "\"" + options.lora_targets + "\" is not a list of linear layers",
-               "all-linear, attention, or names from q, k, v, o, gate, up, down separated by commas");
+  if (options.lora_targets) {
+    if (auto targets = parse_lora_targets(*options.lora_targets)) {
+      workload.lora_targets = *targets;
+    } else {
+      const LoraTargetNames names = lora_target_names();
+      flag_error("--lora-targets", in_quotes(*options.lora_targets) + " is not a list of linear layers",
+                 join_names(names.groups) + ", or names from " + join_names(names.layers) + " separated by commas");
+    }
   }
   if (options.lora_rank) workload.lora_rank = parse_int_flag(*options.lora_rank, "--lora-rank", 1, 65536);
   if (options.context) workload.context = parse_int_flag(*options.context, "--context", 1, 100'000'000);

@@ -36,7 +36,7 @@ struct WorkloadOptions {
   std::optional<std::string> attention;
   std::optional<std::string> framework;
   std::optional<std::string> lora_rank;
-  std::string lora_targets = "all-linear";
+  std::optional<std::string> lora_targets;
   std::optional<std::string> quant;
   std::optional<std::string> kv_cache_dtype;
   std::optional<std::string> context;

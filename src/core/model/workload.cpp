@@ -78,22 +78,13 @@ double bytes_per_kv_value(KvFormat format) {
 }
 
 std::optional<unsigned> parse_lora_targets(std::string_view text) {
-  if (text == "all-linear") return k_lora_all_linear;
-  if (text == "attention") return k_lora_q | k_lora_k | k_lora_v | k_lora_o;
-  constexpr std::array<std::pair<std::string_view, unsigned>, 7> k_names{{{"q", k_lora_q},
-                                                                          {"k", k_lora_k},
-                                                                          {"v", k_lora_v},
-                                                                          {"o", k_lora_o},
-                                                                          {"gate", k_lora_gate},
-                                                                          {"up", k_lora_up},
-                                                                          {"down", k_lora_down}}};
+  if (const auto group = parse_name<LoraTarget>(text); group && is_lora_group(*group)) return *group;
   unsigned targets = 0;
   while (!text.empty()) {
     const std::size_t comma = text.find(',');
-    const std::string_view name = text.substr(0, comma);
-    const auto found = std::find_if(k_names.begin(), k_names.end(), [&](const auto& entry) { return entry.first == name; });
-    if (found == k_names.end()) return std::nullopt;
-    targets |= found->second;
+    const std::optional<LoraTarget> layer = parse_name<LoraTarget>(text.substr(0, comma));
+    if (!layer || is_lora_group(*layer)) return std::nullopt;
+    targets |= *layer;
     text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
   }
   if (targets == 0) return std::nullopt;
