@@ -2,6 +2,7 @@
 // The hardware mlsize can recommend: devices (chips) and offerings (ways to get them).
 
 #include <mlsize/support/error.hpp>
+#include <mlsize/support/names.hpp>
 #include <mlsize/support/units.hpp>
 
 #include <array>
@@ -14,9 +15,20 @@
 
 namespace mlsize {
 
+// Each enum is followed by its names table (support/names.hpp).
 enum class DeviceKind { gpu, tpu, npu, cpu };
+constexpr auto enum_names(DeviceKind) {
+  using enum DeviceKind;
+  return std::to_array<EnumName<DeviceKind>>({{gpu, "gpu"}, {tpu, "tpu"}, {npu, "npu"}, {cpu, "cpu"}});
+}
+// The number formats a device states a peak for; the names are the keys of `peak_tflops`.
 enum class DType { fp32, tf32, fp16, bf16, fp8, int8 };
-inline constexpr std::size_t k_dtype_count = 6;
+constexpr auto enum_names(DType) {
+  using enum DType;
+  return std::to_array<EnumName<DType>>(
+      {{fp32, "fp32"}, {tf32, "tf32"}, {fp16, "fp16"}, {bf16, "bf16"}, {fp8, "fp8"}, {int8, "int8"}});
+}
+inline constexpr std::size_t k_dtype_count = names<DType>().size();
 
 struct Interconnect {
   std::string kind;                 // nvlink, pcie, infinity-fabric, ici, roce, nvlink-c2c, none
@@ -43,6 +55,10 @@ struct Device {
 };
 
 enum class OfferingKind { cloud, on_prem, free_tier };
+constexpr auto enum_names(OfferingKind) {
+  using enum OfferingKind;
+  return std::to_array<EnumName<OfferingKind>>({{cloud, "cloud"}, {on_prem, "on-prem"}, {free_tier, "free-tier"}});
+}
 
 // How a provider bills: in steps of `granularity_seconds`, at least `minimum_seconds` per
 // unit. The default (1 s, no minimum) charges exactly the hours used.
@@ -117,9 +133,5 @@ class Catalog {
   std::map<std::string, std::size_t, std::less<>> m_device_alias_index;
   std::map<std::string, std::size_t, std::less<>> m_offering_index;
 };
-
-std::string_view to_string(DeviceKind kind);
-std::string_view to_string(OfferingKind kind);
-std::string_view to_string(DType dtype);
 
 }  // namespace mlsize

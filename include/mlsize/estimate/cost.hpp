@@ -2,8 +2,10 @@
 // What running a plan costs. Formulas: docs/methodology.md#cost.
 
 #include <mlsize/catalog/catalog.hpp>
+#include <mlsize/support/names.hpp>
 #include <mlsize/support/units.hpp>
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -12,6 +14,10 @@
 namespace mlsize {
 
 enum class Pricing { on_demand, spot };
+constexpr auto enum_names(Pricing) {
+  using enum Pricing;
+  return std::to_array<EnumName<Pricing>>({{on_demand, "on-demand"}, {spot, "spot"}});
+}
 
 struct CostSettings {
   Pricing pricing = Pricing::on_demand;

@@ -3,14 +3,19 @@
 // ZeRO sharding, activation recomputation and offloading.
 
 #include <mlsize/model/workload.hpp>
+#include <mlsize/support/names.hpp>
 
-#include <optional>
-#include <string_view>
+#include <array>
 
 namespace mlsize {
 
 // Where ZeRO-Offload / ZeRO-Infinity move model states (Ren et al. 2021; Rajbhandari et al. 2021).
 enum class Offload { none, optimizer, optimizer_and_params };
+constexpr auto enum_names(Offload) {
+  using enum Offload;
+  return std::to_array<EnumName<Offload>>(
+      {{none, "none"}, {optimizer, "optimizer"}, {optimizer_and_params, "optimizer+params"}});
+}
 
 struct Strategy {
   int zero_stage = 0;  // 0 = plain data parallel (DDP); 1-3 = ZeRO stages (3 ~ FSDP full shard)
@@ -24,8 +29,5 @@ struct Strategy {
   int model_parallel() const { return tensor_parallel * pipeline_parallel; }
   int data_parallel(int device_count) const { return device_count / model_parallel(); }
 };
-
-std::string_view to_string(Offload offload);
-std::optional<Offload> parse_offload(std::string_view text);
 
 }  // namespace mlsize

@@ -4,29 +4,100 @@
 
 #include <mlsize/model/architecture.hpp>
 #include <mlsize/model/parameter_count.hpp>
+#include <mlsize/support/names.hpp>
 #include <mlsize/support/units.hpp>
 
+#include <array>
+#include <bit>
 #include <optional>
-#include <span>
-#include <string_view>
 
 namespace mlsize {
 
+// Each enum is followed by its names table (support/names.hpp): to_string, parse_name<E>
+// and names<E> read it.
 enum class Task { pretrain, finetune, lora, qlora, inference, gbdt };
+constexpr auto enum_names(Task) {
+  using enum Task;
+  return std::to_array<EnumName<Task>>({{pretrain, "pretrain"},
+                                        {finetune, "finetune"},
+                                        {lora, "lora"},
+                                        {qlora, "qlora"},
+                                        {inference, "inference"},
+                                        {gbdt, "gbdt"}});
+}
 enum class Precision { bf16_mixed, fp16_mixed, fp32, bf16, fp8_mixed };
+constexpr auto enum_names(Precision) {
+  using enum Precision;
+  return std::to_array<EnumName<Precision>>({{bf16_mixed, "bf16-mixed"},
+                                             {fp16_mixed, "fp16-mixed"},
+                                             {fp32, "fp32"},
+                                             {bf16, "bf16"},
+                                             {fp8_mixed, "fp8-mixed"}});
+}
 enum class Optimizer { adamw, adam, sgd, sgd_momentum, adam_8bit, adafactor, lion };
+constexpr auto enum_names(Optimizer) {
+  using enum Optimizer;
+  return std::to_array<EnumName<Optimizer>>({{adamw, "adamw"},
+                                             {adam, "adam"},
+                                             {sgd, "sgd"},
+                                             {sgd_momentum, "sgd-momentum"},
+                                             {adam_8bit, "adam-8bit"},
+                                             {adafactor, "adafactor"},
+                                             {lion, "lion"}});
+}
 enum class Recompute { none, selective, full };
+constexpr auto enum_names(Recompute) {
+  using enum Recompute;
+  return std::to_array<EnumName<Recompute>>({{none, "none"}, {selective, "selective"}, {full, "full"}});
+}
 enum class Attention { flash, standard };
+constexpr auto enum_names(Attention) {
+  using enum Attention;
+  return std::to_array<EnumName<Attention>>({{flash, "flash"}, {standard, "standard"}});
+}
 // The training code whose saved tensors the activation count follows (docs/methodology.md#frameworks):
 // megatron = 16-bit weights and fused kernels (Korthikanti et al.; also DeepSpeed, NeMo);
 // hf = Hugging Face transformers modules under torch.autocast with fp32 weights (Trainer, Accelerate).
 enum class Framework { megatron, hf };
+constexpr auto enum_names(Framework) {
+  using enum Framework;
+  return std::to_array<EnumName<Framework>>({{megatron, "megatron"}, {hf, "hf"}});
+}
 // Budget profile (--profile): startup (free tiers and spot first), team (cloud), enterprise (on-premise).
 enum class Profile { none, startup, team, enterprise };
+constexpr auto enum_names(Profile) {
+  using enum Profile;
+  return std::to_array<EnumName<Profile>>(
+      {{none, "none"}, {startup, "startup"}, {team, "team"}, {enterprise, "enterprise"}});
+}
 
 // How inference weights are stored; bits per weight in docs/methodology.md#inference.
 enum class WeightFormat { bf16, fp16, fp32, fp8, int8, int4, nf4, gptq, awq, q8_0, q6_k, q5_k_m, q4_k_m, q4_0, q3_k_m, q2_k };
+constexpr auto enum_names(WeightFormat) {
+  using enum WeightFormat;
+  return std::to_array<EnumName<WeightFormat>>({{bf16, "bf16"},
+                                                {fp16, "fp16"},
+                                                {fp32, "fp32"},
+                                                {fp8, "fp8"},
+                                                {int8, "int8"},
+                                                {int4, "int4"},
+                                                {nf4, "nf4"},
+                                                {gptq, "gptq"},
+                                                {awq, "awq"},
+                                                {q8_0, "q8_0"},
+                                                {q6_k, "q6_k"},
+                                                {q5_k_m, "q5_k_m"},
+                                                {q4_k_m, "q4_k_m"},
+                                                {q4_0, "q4_0"},
+                                                {q3_k_m, "q3_k_m"},
+                                                {q2_k, "q2_k"}});
+}
 enum class KvFormat { bf16, fp16, fp8, int8, int4 };
+constexpr auto enum_names(KvFormat) {
+  using enum KvFormat;
+  return std::to_array<EnumName<KvFormat>>(
+      {{bf16, "bf16"}, {fp16, "fp16"}, {fp8, "fp8"}, {int8, "int8"}, {int4, "int4"}});
+}
 
 // Which linear layers of each block carry LoRA adapters (bit flags).
 enum LoraTarget : unsigned {
@@ -37,8 +108,25 @@ enum LoraTarget : unsigned {
   k_lora_gate = 1u << 4,
   k_lora_up = 1u << 5,
   k_lora_down = 1u << 6,
+  k_lora_attention = k_lora_q | k_lora_k | k_lora_v | k_lora_o,
   k_lora_all_linear = (1u << 7) - 1,
 };
+// The groups first, then the single layers (--lora-targets).
+constexpr auto enum_names(LoraTarget) {
+  return std::to_array<EnumName<LoraTarget>>({{k_lora_all_linear, "all-linear"},
+                                              {k_lora_attention, "attention"},
+                                              {k_lora_q, "q"},
+                                              {k_lora_k, "k"},
+                                              {k_lora_v, "v"},
+                                              {k_lora_o, "o"},
+                                              {k_lora_gate, "gate"},
+                                              {k_lora_up, "up"},
+                                              {k_lora_down, "down"}});
+}
+// A named group of layers (all-linear, attention) rather than one layer.
+constexpr bool is_lora_group(LoraTarget target) {
+  return std::popcount(static_cast<unsigned>(target)) > 1;
+}
 
 struct Workload {
   Architecture model;                   // the shape
@@ -95,36 +183,8 @@ bool quantizes_linear_only(WeightFormat format);
 bool is_mixed_precision(Precision precision);
 double bytes_per_kv_value(KvFormat format);
 
-std::string_view to_string(Task task);
-std::string_view to_string(Precision precision);
-std::string_view to_string(Optimizer optimizer);
-std::string_view to_string(Recompute recompute);
-std::string_view to_string(Attention attention);
-std::string_view to_string(Framework framework);
-std::string_view to_string(WeightFormat format);
-std::string_view to_string(KvFormat format);
-std::string_view to_string(Profile profile);
-
-std::optional<Task> parse_task(std::string_view text);
-std::optional<Precision> parse_precision(std::string_view text);
-std::optional<Optimizer> parse_optimizer(std::string_view text);
-std::optional<Recompute> parse_recompute(std::string_view text);
-std::optional<Attention> parse_attention(std::string_view text);
-std::optional<Framework> parse_framework(std::string_view text);
-std::optional<WeightFormat> parse_weight_format(std::string_view text);
-std::optional<KvFormat> parse_kv_format(std::string_view text);
-std::optional<Profile> parse_profile(std::string_view text);
-// "q,v" or "all-linear" or "attention"; nothing when a name is unknown.
+// One group ("all-linear", "attention") or a list of layers ("q,v"); nothing when a name
+// is unknown or a group stands in a list.
 std::optional<unsigned> parse_lora_targets(std::string_view text);
-
-std::span<const std::string_view> task_names();
-std::span<const std::string_view> precision_names();
-std::span<const std::string_view> optimizer_names();
-std::span<const std::string_view> recompute_names();
-std::span<const std::string_view> attention_names();
-std::span<const std::string_view> framework_names();
-std::span<const std::string_view> weight_format_names();
-std::span<const std::string_view> kv_format_names();
-std::span<const std::string_view> profile_names();
 
 }  // namespace mlsize

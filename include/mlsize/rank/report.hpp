@@ -5,7 +5,9 @@
 #include <mlsize/estimate/plan.hpp>
 #include <mlsize/rules/rules.hpp>
 #include <mlsize/model/workload.hpp>
+#include <mlsize/support/names.hpp>
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string_view>
@@ -15,6 +17,10 @@
 namespace mlsize {
 
 enum class Objective { cost, time, balanced };
+constexpr auto enum_names(Objective) {
+  using enum Objective;
+  return std::to_array<EnumName<Objective>>({{cost, "cost"}, {time, "time"}, {balanced, "balanced"}});
+}
 
 // Why an offering has no feasible plan, checked in this order.
 enum class RejectionReason {
@@ -27,6 +33,18 @@ enum class RejectionReason {
   deadline,       // no fitting plan finishes before the deadline
   budget,         // no fitting, timely plan is within the budget
 };
+// The names JSON output gives as `reason`.
+constexpr auto enum_names(RejectionReason) {
+  using enum RejectionReason;
+  return std::to_array<EnumName<RejectionReason>>({{precision, "precision"},
+                                                   {no_capacity, "no_capacity"},
+                                                   {no_price, "no_price"},
+                                                   {rule, "rule"},
+                                                   {memory, "memory"},
+                                                   {session_limit, "session_limit"},
+                                                   {deadline, "deadline"},
+                                                   {budget, "budget"}});
+}
 
 // A plan that passed the rules, with what they did to it. The rule data lives here, not
 // in PlanEstimate, so that the estimators know nothing of rules (docs/architecture.md).
@@ -59,9 +77,5 @@ struct Report {
   // that chose a default, once per rule, in rank order; messages of the first plan.
   std::vector<RuleMessage> advice;
 };
-
-std::string_view to_string(Objective objective);
-std::optional<Objective> parse_objective(std::string_view text);
-std::string_view to_string(RejectionReason reason);
 
 }  // namespace mlsize

@@ -7,7 +7,9 @@
 #include <mlsize/expr/field_set.hpp>
 #include <mlsize/expr/message_template.hpp>
 #include <mlsize/model/workload.hpp>
+#include <mlsize/support/names.hpp>
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -29,7 +31,20 @@ enum class RuleAction {
   set,       // a planner default (`set`), decided from workload fields only
   advise,    // show `message`
 };
+constexpr auto enum_names(RuleAction) {
+  using enum RuleAction;
+  return std::to_array<EnumName<RuleAction>>({{exclude, "exclude"},
+                                              {prefer, "prefer"},
+                                              {penalize, "penalize"},
+                                              {require, "require"},
+                                              {set, "set"},
+                                              {advise, "advise"}});
+}
 enum class Severity { info, warn };
+constexpr auto enum_names(Severity) {
+  using enum Severity;
+  return std::to_array<EnumName<Severity>>({{info, "info"}, {warn, "warn"}});
+}
 
 struct Rule;
 
@@ -103,10 +118,5 @@ class RuleSet {
 
 // The default rules compiled into the binary from data/rules/*.yaml.
 RuleSet load_default_rules();
-
-std::string_view to_string(RuleAction action);
-std::string_view to_string(Severity severity);
-std::span<const std::string_view> rule_action_names();
-std::span<const std::string_view> severity_names();
 
 }  // namespace mlsize

@@ -1,6 +1,8 @@
 #include "cli/commands/command_catalog.hpp"
 
 #include "cli/io/input_file.hpp"
+#include "cli/options/choice.hpp"
+#include "cli/options/output_format.hpp"
 #include "cli/options/providers.hpp"
 #include "cli/render/render_catalog.hpp"
 #include "cli/options/workload_options.hpp"
@@ -17,12 +19,6 @@ namespace mlsize::cli {
 namespace {
 
 constexpr std::size_t k_max_header_width = 100;
-constexpr std::array<std::string_view, 4> k_device_kinds{"gpu", "tpu", "npu", "cpu"};
-
-void check_choice(const std::string& flag, const std::string& value, std::span<const std::string_view> names) {
-  if (std::find(names.begin(), names.end(), value) != names.end()) return;
-  flag_error(flag, "\"" + value + "\" is not one of " + join_names(names), did_you_mean(value, names));
-}
 
 // What a device offers: its own memory, or for CPUs (no memory_gb) the offering's host RAM.
 std::optional<Bytes> offering_memory(const Offering& offering, const Device& device) {
@@ -31,11 +27,7 @@ std::optional<Bytes> offering_memory(const Offering& offering, const Device& dev
 
 CatalogSelection select_entries(const CatalogOptions& options, const Catalog& catalog) {
   std::optional<DeviceKind> kind;
-  if (options.kind) {
-    check_choice("--kind", *options.kind, k_device_kinds);
-    const auto found = std::find(k_device_kinds.begin(), k_device_kinds.end(), *options.kind);
-    kind = static_cast<DeviceKind>(found - k_device_kinds.begin());
-  }
+  if (options.kind) kind = parse_choice<DeviceKind>("--kind", *options.kind);
   for (const std::string& provider : options.providers) check_provider("--provider", provider, catalog);
   std::optional<Bytes> min_memory;
   if (options.min_memory) {
@@ -73,13 +65,13 @@ CatalogSelection select_entries(const CatalogOptions& options, const Catalog& ca
 }
 
 CommandOutput run_list(const CatalogOptions& options) {
-  check_choice("--format", options.list_format, std::array<std::string_view, 3>{"table", "json", "csv"});
+  const OutputFormat format = parse_format(options.list_format, k_catalog_list_formats);
   const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
   const CatalogSelection selection = select_entries(options, catalog);
   CommandOutput output;
-  if (options.list_format == "json") {
+  if (format == OutputFormat::json) {
     output.stdout_text = render_catalog_json(selection);
-  } else if (options.list_format == "csv") {
+  } else if (format == OutputFormat::csv) {
     output.stdout_text = render_catalog_csv(selection);
   } else {
     output.stdout_text = render_catalog_table(selection);
@@ -89,7 +81,7 @@ CommandOutput run_list(const CatalogOptions& options) {
 
 // A device by id or alias, an offering by id, or both when they share an id.
 CommandOutput run_show(const CatalogOptions& options) {
-  check_choice("--format", options.show_format, std::array<std::string_view, 2>{"yaml", "json"});
+  const OutputFormat format = parse_format(options.show_format, k_catalog_show_formats);
   const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
   CatalogSelection selection;
   if (const Device* device = catalog.find_device(options.id)) selection.devices.push_back(device);
@@ -106,7 +98,7 @@ CommandOutput run_show(const CatalogOptions& options) {
     throw Error(ErrorKind::usage, "no device or offering has the id \"" + options.id + "\"", hint);
   }
   CommandOutput output;
-  if (options.show_format == "json") {
+  if (format == OutputFormat::json) {
     output.stdout_text = render_catalog_json(selection);
     return output;
   }
@@ -152,13 +144,13 @@ CommandOutput run_validate(const CatalogOptions& options) {
 }
 
 CommandOutput run_export(const CatalogOptions& options) {
-  check_choice("--format", options.export_format, std::array<std::string_view, 3>{"yaml", "json", "csv"});
+  const OutputFormat format = parse_format(options.export_format, k_catalog_export_formats);
   const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
   const CatalogSelection all = select_all(catalog);
   CommandOutput output;
-  if (options.export_format == "json") {
+  if (format == OutputFormat::json) {
     output.stdout_text = render_catalog_json(all);
-  } else if (options.export_format == "csv") {
+  } else if (format == OutputFormat::csv) {
     output.stdout_text = render_catalog_csv(all);
   } else {
     output.stdout_text = render_catalog_yaml(
@@ -173,32 +165,32 @@ CommandOutput run_export(const CatalogOptions& options) {
 CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options) {
   CLI::App* command = app.add_subcommand("catalog", "List, show, validate or export the hardware catalogue");
   command->require_subcommand(1);
-  auto on_parse = [&options](CLI::App* sub, CatalogAction action) {
+  // A subcommand named by the action's table entry, which sets the action when parsed.
+  auto add_action = [&options, command](CatalogAction action, std::string description) {
+    CLI::App* sub = command->add_subcommand(std::string(to_string(action)), std::move(description));
     sub->parse_complete_callback([&options, action] { options.action = action; });
+    return sub;
   };
 
-  CLI::App* list = command->add_subcommand("list", "List devices and offerings, optionally filtered");
+  CLI::App* list = add_action(CatalogAction::list, "List devices and offerings, optionally filtered");
   add_catalog_options(*list, options.catalog_files, options.no_user_catalog);
-  list->add_option("--kind", options.kind, "gpu | tpu | npu | cpu: only devices of this kind and their offerings");
+  list->add_option("--kind", options.kind,
+                   choice_help(names<DeviceKind>()) + ": only devices of this kind and their offerings");
   list->add_option("--provider", options.providers, "Only this provider's offerings and their devices; repeatable");
   list->add_option("--min-memory", options.min_memory, "Only devices with at least this memory, e.g. 40GB");
-  list->add_option("--format", options.list_format, "table | json | csv (default table)");
-  on_parse(list, CatalogAction::list);
+  list->add_option("--format", options.list_format, format_help(k_catalog_list_formats));
 
-  CLI::App* show = command->add_subcommand("show", "Show every field of a device (id or alias) or an offering");
+  CLI::App* show = add_action(CatalogAction::show, "Show every field of a device (id or alias) or an offering");
   add_catalog_options(*show, options.catalog_files, options.no_user_catalog);
   show->add_option("id", options.id, "A device id or alias, or an offering id")->required();
-  show->add_option("--format", options.show_format, "yaml | json (default yaml)");
-  on_parse(show, CatalogAction::show);
+  show->add_option("--format", options.show_format, format_help(k_catalog_show_formats));
 
-  CLI::App* validate = command->add_subcommand("validate", "Check catalogue files against the schema");
+  CLI::App* validate = add_action(CatalogAction::validate, "Check catalogue files against the schema");
   validate->add_option("files", options.files, "Catalogue YAML files")->required();
-  on_parse(validate, CatalogAction::validate);
 
-  CLI::App* export_command = command->add_subcommand("export", "Write the whole catalogue (with overlays)");
+  CLI::App* export_command = add_action(CatalogAction::export_, "Write the whole catalogue (with overlays)");
   add_catalog_options(*export_command, options.catalog_files, options.no_user_catalog);
-  export_command->add_option("--format", options.export_format, "yaml | json | csv (default yaml)");
-  on_parse(export_command, CatalogAction::export_);
+  export_command->add_option("--format", options.export_format, format_help(k_catalog_export_formats));
   return command;
 }
 

@@ -3,15 +3,24 @@
 
 #include "cli/commands/command.hpp"
 
+#include <mlsize/support/names.hpp>
+
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mlsize::cli {
 
+// The subcommands, named by their table.
 enum class CatalogAction { list, show, validate, export_ };
+constexpr auto enum_names(CatalogAction) {
+  using enum CatalogAction;
+  return std::to_array<EnumName<CatalogAction>>(
+      {{list, "list"}, {show, "show"}, {validate, "validate"}, {export_, "export"}});
+}
 
 struct CatalogOptions {
   CatalogAction action = CatalogAction::list;  // set by the subcommand that was parsed
@@ -20,11 +29,11 @@ struct CatalogOptions {
   std::optional<std::string> kind;             // list filters
   std::vector<std::string> providers;
   std::optional<std::string> min_memory;
-  std::string list_format = "table";
+  std::optional<std::string> list_format;
   std::string id;                              // show
-  std::string show_format = "yaml";
+  std::optional<std::string> show_format;
   std::vector<std::string> files;              // validate
-  std::string export_format = "yaml";
+  std::optional<std::string> export_format;
 };
 
 CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options);

@@ -1,4 +1,5 @@
 #include "cli/commands/commands.hpp"
+#include "cli/options/choice.hpp"
 #include "cli/render/renderers.hpp"
 
 #include <mlsize/estimate/compute.hpp>
@@ -48,21 +49,19 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
                               std::to_string(*plan.offering->max_units) + " unit(s)");
   }
   Strategy& strategy = plan.strategy;
-  strategy.zero_stage = parse_int_flag(options.zero, "--zero", 0, 3);
-  if (auto recompute = parse_recompute(options.recompute)) {
-    strategy.recompute = *recompute;
-  } else {
-    flag_error("--recompute", "\"" + options.recompute + "\" is not one of none, selective, full");
+  if (options.zero) strategy.zero_stage = parse_int_flag(*options.zero, "--zero", 0, 3);
+  if (options.recompute) strategy.recompute = parse_choice<Recompute>("--recompute", *options.recompute);
+  if (options.tensor_parallel) {
+    strategy.tensor_parallel = parse_int_flag(*options.tensor_parallel, "--tp", 1, 1'000'000);
   }
-  strategy.tensor_parallel = parse_int_flag(options.tensor_parallel, "--tp", 1, 1'000'000);
-  strategy.pipeline_parallel = parse_int_flag(options.pipeline_parallel, "--pp", 1, 1'000'000);
-  strategy.expert_parallel = parse_int_flag(options.expert_parallel, "--ep", 1, 1'000'000);
+  if (options.pipeline_parallel) {
+    strategy.pipeline_parallel = parse_int_flag(*options.pipeline_parallel, "--pp", 1, 1'000'000);
+  }
+  if (options.expert_parallel) {
+    strategy.expert_parallel = parse_int_flag(*options.expert_parallel, "--ep", 1, 1'000'000);
+  }
   strategy.sequence_parallel = options.sequence_parallel;
-  if (auto offload = parse_offload(options.offload)) {
-    strategy.offload = *offload;
-  } else {
-    flag_error("--offload", "\"" + options.offload + "\" is not one of none, optimizer, optimizer+params");
-  }
+  if (options.offload) strategy.offload = parse_choice<Offload>("--offload", *options.offload);
   if (plan.device_count % strategy.model_parallel() != 0) {
     flag_error("--count", std::to_string(plan.device_count) + " devices do not split into tensor × pipeline groups of " +
                               std::to_string(strategy.model_parallel()),
@@ -86,20 +85,28 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options) {
   command->add_option("--offering", options.offering, "Offering id from the catalogue, e.g. aws-p4de.24xlarge");
   command->add_option("--device", options.device, "Device id from the catalogue, e.g. a100-80gb-sxm");
   command->add_option("--count", options.count, "Devices in the plan (default: one unit of the offering, or 1)");
-  command->add_option("--zero", options.zero, "ZeRO stage 0-3 across the data-parallel devices (default 0 = DDP)");
-  command->add_option("--recompute", options.recompute, "none | selective | full activation recomputation (default none)");
-  command->add_option("--tp", options.tensor_parallel, "Tensor-parallel degree (default 1)");
-  command->add_option("--pp", options.pipeline_parallel, "Pipeline-parallel degree (default 1)");
+  const Strategy defaults;
+  command->add_option(
+      "--zero", options.zero,
+      "ZeRO stage 0-3 across the data-parallel devices (default " + std::to_string(defaults.zero_stage) + " = DDP)");
+  command->add_option("--recompute", options.recompute, "Activation recomputation: " + choice_help(defaults.recompute));
+  command->add_option("--tp", options.tensor_parallel,
+                      "Tensor-parallel degree (default " + std::to_string(defaults.tensor_parallel) + ")");
+  command->add_option("--pp", options.pipeline_parallel,
+                      "Pipeline-parallel degree (default " + std::to_string(defaults.pipeline_parallel) + ")");
   command->add_flag("--sp", options.sequence_parallel, "Sequence parallelism with tensor parallelism");
-  command->add_option("--ep", options.expert_parallel, "Expert-parallel degree for MoE models (default 1)");
-  command->add_option("--offload", options.offload, "none | optimizer | optimizer+params (ZeRO-Offload/Infinity)");
+  command->add_option(
+      "--ep", options.expert_parallel,
+      "Expert-parallel degree for MoE models (default " + std::to_string(defaults.expert_parallel) + ")");
+  command->add_option("--offload", options.offload,
+                      "ZeRO-Offload/Infinity: where model states live: " + choice_help(defaults.offload));
   command->add_flag("--explain", options.explain, "Show each memory term with its formula and inputs");
   return command;
 }
 
 CommandOutput run_estimate(const EstimateOptions& options) {
   const Workload workload = build_workload(options.workload, false);
-  check_format(options.workload);
+  const OutputFormat format = report_format(options.workload);
   const Catalog catalog = build_catalog(options.workload);
   const CostSettings cost_settings = build_cost_settings(options.workload, catalog);
   const Plan plan = plan_from_options(options, catalog);
@@ -128,7 +135,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   }
 
   CommandOutput output;
-  output.stdout_text = options.workload.format == "json" ? render_estimate_json(result) : render_estimate_table(result);
+  output.stdout_text = format == OutputFormat::json ? render_estimate_json(result) : render_estimate_table(result);
   if (!result.feasible()) {
     output.exit_code = k_exit_no_feasible;
     output.stderr_text = "mlsize: the plan does not meet the constraints (memory, deadline or budget)\n";

@@ -1,4 +1,5 @@
 #include "cli/commands/commands.hpp"
+#include "cli/options/choice.hpp"
 #include "cli/options/providers.hpp"
 #include "cli/render/renderers.hpp"
 
@@ -12,11 +13,16 @@ namespace mlsize::cli {
 
 namespace {
 
+constexpr int k_default_top = 10;  // recommendations shown
+
 void add_recommend_options(CLI::App& command, RecommendOptions& options) {
   add_workload_options(command, options.workload);
-  command.add_option("--optimize", options.optimize, "cost | time | balanced (default cost)");
-  command.add_option("--top", options.top, "How many recommendations to show (default 10)");
-  command.add_option("--max-devices", options.max_devices, "Most devices in one plan (default 512)");
+  const RecommendSettings defaults;
+  command.add_option("--optimize", options.optimize, choice_help(defaults.objective));
+  command.add_option("--top", options.top,
+                     "How many recommendations to show (default " + std::to_string(k_default_top) + ")");
+  command.add_option("--max-devices", options.max_devices,
+                     "Most devices in one plan (default " + std::to_string(defaults.max_devices) + ")");
   command.add_option("--provider", options.providers, "Only offerings of this provider, e.g. aws; repeatable");
   command.add_option("--exclude-provider", options.excluded_providers,
                      "Leave out the offerings of this provider; repeatable");
@@ -28,23 +34,20 @@ struct RecommendRun {
   Catalog catalog;
   RuleSet rules;
   Report report;
-  int top = 10;
+  int top = k_default_top;
+  OutputFormat format = k_report_formats.front();
 };
 
 std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options) {
   auto run = std::make_unique<RecommendRun>();
   RecommendSettings settings;
   const Workload workload = build_workload(options.workload);
-  if (auto objective = parse_objective(options.optimize)) {
-    settings.objective = *objective;
-  } else {
-    flag_error("--optimize", "\"" + options.optimize + "\" is not one of cost, time, balanced");
-  }
-  run->top = parse_int_flag(options.top, "--top", 1, 100000);
+  if (options.optimize) settings.objective = parse_choice<Objective>("--optimize", *options.optimize);
+  if (options.top) run->top = parse_int_flag(*options.top, "--top", 1, 100000);
   if (options.max_devices) {
     settings.max_devices = parse_int_flag(*options.max_devices, "--max-devices", 1, 1'000'000);
   }
-  check_format(options.workload);
+  run->format = report_format(options.workload);
   const Catalog full_catalog = build_catalog(options.workload);
   settings.cost = build_cost_settings(options.workload, full_catalog);
   // The ranker sees only the wanted providers' offerings.
@@ -67,7 +70,7 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   const std::unique_ptr<RecommendRun> run = run_recommendation(options);
   const Report& report = run->report;
   CommandOutput output;
-  output.stdout_text = options.workload.format == "json" ? render_recommend_json(report, run->top)
+  output.stdout_text = run->format == OutputFormat::json ? render_recommend_json(report, run->top)
                                                          : render_recommend_table(report, run->top);
   if (report.recommendations.empty()) {
     output.exit_code = k_exit_no_feasible;
@@ -92,7 +95,7 @@ CommandOutput run_explain(const ExplainOptions& options) {
     flag_error("--offering", "unknown offering \"" + *options.offering + "\"", did_you_mean(*options.offering, ids));
   }
   CommandOutput output;
-  output.stdout_text = options.recommend.workload.format == "json"
+  output.stdout_text = run->format == OutputFormat::json
                            ? render_explain_json(run->report, run->rules, options.offering, run->top)
                            : render_explain_table(run->report, run->rules, options.offering, run->top);
   return output;

@@ -9,12 +9,13 @@
 #include <fmt/format.h>
 
 namespace mlsize::cli {
+
 CLI::App* add_rules_command(CLI::App& app, RulesOptions& options) {
   CLI::App* command = app.add_subcommand("rules", "List the rules, or check rules files");
   command->require_subcommand(1);
   options.list = command->add_subcommand("list", "List the rules in force (defaults and --rules files)");
   add_rule_options(*options.list, options.rules);
-  options.list->add_option("--format", options.format, "table | json (default table)");
+  options.list->add_option("--format", options.format, format_help(k_report_formats));
   options.check = command->add_subcommand("check", "Check rules files; exit 1 with file:line:column on an error");
   options.check->add_option("files", options.check_files, "Rules YAML files")->required();
   return command;
@@ -23,11 +24,9 @@ CLI::App* add_rules_command(CLI::App& app, RulesOptions& options) {
 CommandOutput run_rules(const RulesOptions& options) {
   CommandOutput output;
   if (options.list->parsed()) {
-    if (options.format != "table" && options.format != "json") {
-      flag_error("--format", "\"" + options.format + "\" is not one of table, json");
-    }
+    const OutputFormat format = parse_format(options.format, k_report_formats);
     const RuleSet rules = build_rule_set(options.rules);
-    output.stdout_text = options.format == "json" ? render_rules_json(rules) : render_rules_table(rules);
+    output.stdout_text = format == OutputFormat::json ? render_rules_json(rules) : render_rules_table(rules);
     return output;
   }
   for (const std::string& path : options.check_files) {

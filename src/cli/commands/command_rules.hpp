@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,7 @@ namespace mlsize::cli {
 struct RulesOptions {
   RuleOptions rules;
   std::vector<std::string> check_files;
-  std::string format = "table";
+  std::optional<std::string> format;
   CLI::App* list = nullptr;
   CLI::App* check = nullptr;
 };

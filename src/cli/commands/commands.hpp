@@ -15,8 +15,8 @@ namespace mlsize::cli {
 
 struct RecommendOptions {
   WorkloadOptions workload;
-  std::string optimize = "cost";
-  std::string top = "10";
+  std::optional<std::string> optimize;
+  std::optional<std::string> top;
   std::optional<std::string> max_devices;
   std::vector<std::string> providers;           // --provider: only these
   std::vector<std::string> excluded_providers;  // --exclude-provider
@@ -33,13 +33,14 @@ struct EstimateOptions {
   std::optional<std::string> offering;
   std::optional<std::string> device;
   std::optional<std::string> count;
-  std::string zero = "0";
-  std::string recompute = "none";
-  std::string tensor_parallel = "1";
-  std::string pipeline_parallel = "1";
-  std::string expert_parallel = "1";
+  // Strategy{} holds the defaults of the plan's layout.
+  std::optional<std::string> zero;
+  std::optional<std::string> recompute;
+  std::optional<std::string> tensor_parallel;
+  std::optional<std::string> pipeline_parallel;
+  std::optional<std::string> expert_parallel;
   bool sequence_parallel = false;
-  std::string offload = "none";
+  std::optional<std::string> offload;
   bool explain = false;
 };
 

@@ -1,6 +1,7 @@
 #include "cli/options/workload_options.hpp"
 
 #include "cli/io/input_file.hpp"
+#include "cli/options/choice.hpp"
 #include "cli/options/providers.hpp"
 
 #include <mlsize/model/model_config.hpp>
@@ -8,10 +9,14 @@
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/quantity.hpp>
 #include <mlsize/support/text_distance.hpp>
+#include <mlsize/support/units.hpp>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
 #include <optional>
+#include <vector>
 
 namespace mlsize::cli {
 namespace {
@@ -27,63 +32,103 @@ auto parse_flag(const std::string& flag, Parse parse) {
   }
 }
 
-template <class Enum>
-Enum parse_choice(const std::string& text, const std::string& flag, std::optional<Enum> (*parse)(std::string_view),
-                  std::span<const std::string_view> names) {
-  if (auto value = parse(text)) return *value;
-  std::string hint = did_you_mean(text, names);
-  flag_error(flag, "\"" + text + "\" is not one of " + join_names(names), hint);
+// The value of an enum flag when given; otherwise `value` keeps the core's default.
+template <NamedEnum E>
+void parse_choice_if_given(const std::optional<std::string>& text, const std::string& flag, E& value) {
+  if (text) value = parse_choice<E>(flag, *text);
+}
+
+// The --lora-targets names, groups and single layers apart.
+struct LoraTargetNames {
+  std::vector<std::string_view> groups;
+  std::vector<std::string_view> layers;
+};
+
+LoraTargetNames lora_target_names() {
+  LoraTargetNames result;
+  for (const EnumName<LoraTarget>& entry : name_table<LoraTarget>()) {
+    (is_lora_group(entry.value) ? result.groups : result.layers).push_back(entry.name);
+  }
+  return result;
+}
+
+// "all-linear | attention | a list of q,k,v,o,gate,up,down (default all-linear)".
+std::string lora_targets_help(unsigned default_targets) {
+  const LoraTargetNames names = lora_target_names();
+  std::string layers;
+  for (std::string_view layer : names.layers) {
+    if (!layers.empty()) layers += ',';
+    layers += layer;
+  }
+  return choice_help(names.groups) + " | a list of " + layers + " (default " +
+         std::string(to_string(static_cast<LoraTarget>(default_targets))) + ")";
+}
+
+// A default for help text: "1", "0.15".
+std::string default_text(double value) {
+  return fmt::format("{:g}", value);
 }
 
 }  // namespace
 
 void add_workload_options(CLI::App& command, WorkloadOptions& options) {
+  const Workload defaults;
+  const CostSettings cost_defaults;
   command.add_option("--params", options.params, "Model size in parameters, e.g. 7B, 350M, 6.7e9 (shape estimated)");
   command.add_option("--model", options.model, "A built-in model, e.g. llama-2-7b, mixtral-8x7b (see docs/cli.md)");
   command.add_option("--model-config", options.model_config, "A Hugging Face config.json to read the model from");
   command.add_option("--data", options.data, "Dataset size in bytes of text, e.g. 200GB, 1.5TiB");
   command.add_option("--tokens", options.tokens, "Dataset size in tokens per epoch, e.g. 50B (overrides --data)");
-  command.add_option("--epochs", options.epochs, "Passes over the dataset (default 1)");
-  command.add_option("--bytes-per-token", options.bytes_per_token, "Bytes of text per token for --data (default 4)");
-  command.add_option("--task", options.task, "pretrain | finetune | lora | qlora | inference (default pretrain)");
-  command.add_option("--precision", options.precision,
-                     "Training: bf16-mixed | fp16-mixed | fp32 | bf16 | fp8-mixed (default bf16-mixed)");
-  command.add_option("--optimizer", options.optimizer,
-                     "adamw | adam | sgd | sgd-momentum | adam-8bit | adafactor | lion (default adamw)");
-  command.add_option("--seq-len", options.sequence_length, "Sequence length in tokens (default 2048)");
-  command.add_option("--micro-batch", options.micro_batch, "Sequences per device per step (default 1)");
-  command.add_option("--mfu", options.mfu, "Model FLOPs utilisation, 0 < MFU <= 1 (default 0.40)");
+  command.add_option("--epochs", options.epochs,
+                     "Passes over the dataset (default " + default_text(defaults.epochs) + ")");
+  command.add_option("--bytes-per-token", options.bytes_per_token,
+                     "Bytes of text per token for --data (default " + default_text(defaults.bytes_per_token) + ")");
+  command.add_option("--task", options.task, choice_help(defaults.task));
+  command.add_option("--precision", options.precision, "Training: " + choice_help(defaults.precision));
+  command.add_option("--optimizer", options.optimizer, choice_help(defaults.optimizer));
+  command.add_option("--seq-len", options.sequence_length,
+                     "Sequence length in tokens (default " + std::to_string(defaults.sequence_length) + ")");
+  command.add_option("--micro-batch", options.micro_batch,
+                     "Sequences per device per step (default " + std::to_string(defaults.micro_batch) + ")");
+  command.add_option("--mfu", options.mfu,
+                     fmt::format("Model FLOPs utilisation, 0 < MFU <= 1 (default {:.2f})", defaults.mfu));
   command.add_option("--global-batch", options.global_batch,
                      "Tokens per optimizer step, e.g. 4M (default: 4M for pretrain, 128 sequences for fine-tuning)");
-  command.add_option("--attention", options.attention, "flash | standard (stores the s² scores) (default flash)");
+  command.add_option("--attention", options.attention,
+                     "Attention kernel; standard stores the s² scores: " + choice_help(defaults.attention));
   command.add_option("--framework", options.framework,
-                     "Training code the activation count follows: megatron (16-bit weights, fused kernels) | hf "
-                     "(transformers + torch.autocast, fp32 weights) (default megatron)");
-  command.add_option("--lora-rank", options.lora_rank, "LoRA rank r for --task lora/qlora (default 16)");
-  command.add_option("--lora-targets", options.lora_targets,
-                     "all-linear | attention | a list of q,k,v,o,gate,up,down (default all-linear)");
-  command.add_option("--quant", options.quant,
-                     "Inference weights: bf16 fp16 fp32 fp8 int8 int4 nf4 gptq awq q8_0 q6_k q5_k_m q4_k_m q4_0 "
-                     "q3_k_m q2_k (default bf16)");
-  command.add_option("--kv-cache-dtype", options.kv_cache_dtype, "bf16 | fp16 | fp8 | int8 | int4 (default bf16)");
-  command.add_option("--context", options.context, "Inference: tokens per sequence, prompt + output (default 4096)");
-  command.add_option("--batch", options.batch, "Inference: concurrent sequences (default 1)");
-  command.add_option("--overhead", options.overhead, "Framework overhead per device, e.g. 2GiB (default 2GiB)");
+                     "Training code the activation count follows (docs/methodology.md#frameworks): " +
+                         choice_help(defaults.framework));
+  command.add_option("--lora-rank", options.lora_rank,
+                     "LoRA rank r for --task lora/qlora (default " + std::to_string(defaults.lora_rank) + ")");
+  command.add_option("--lora-targets", options.lora_targets, lora_targets_help(defaults.lora_targets));
+  command.add_option("--quant", options.quant, "Inference weights: " + choice_help(defaults.weight_format));
+  command.add_option("--kv-cache-dtype", options.kv_cache_dtype, choice_help(defaults.kv_format));
+  command.add_option(
+      "--context", options.context,
+      "Inference: tokens per sequence, prompt + output (default " + std::to_string(defaults.context) + ")");
+  command.add_option("--batch", options.batch,
+                     "Inference: concurrent sequences (default " + std::to_string(defaults.batch) + ")");
+  command.add_option(
+      "--overhead", options.overhead,
+      "Framework overhead per device, e.g. 2GiB (default " + default_text(defaults.overhead.value / k_gibi) + "GiB)");
   command.add_option("--memory-margin", options.memory_margin,
-                     "Allocator margin as a fraction of activations + KV cache, e.g. 0.1 (default 0)");
+                     "Allocator margin as a fraction of activations + KV cache, e.g. 0.1 (default " +
+                         default_text(defaults.allocator_margin) + ")");
   command.add_option("--budget", options.budget, "Most money to spend, e.g. 20k, $1.5M");
   command.add_option("--deadline", options.deadline, "Longest run time, e.g. 36h, 7d, 2w");
-  command.add_option("--pricing", options.pricing, "on-demand | spot (default on-demand)");
-  command.add_option("--profile", options.profile,
-                     "Budget profile for the rules: none | startup | team | enterprise (default none)");
+  command.add_option("--pricing", options.pricing, choice_help(cost_defaults.pricing));
+  command.add_option("--profile", options.profile, "Budget profile for the rules: " + choice_help(defaults.profile));
   add_catalog_options(command, options.catalog_files, options.no_user_catalog);
   command.add_option("--amortization-years", options.amortization_years,
-                     "Years over which on-premise hardware is written off (default 3)");
+                     "Years over which on-premise hardware is written off (default " +
+                         default_text(cost_defaults.amortization_years) + ")");
   command.add_option("--electricity-price", options.electricity_price,
-                     "On-premise electricity price per kWh, e.g. 0.25 or $0.25 (default 0.15)");
+                     "On-premise electricity price per kWh, e.g. 0.25 or $0.25 (default " +
+                         default_text(cost_defaults.electricity_usd_per_kwh) + ")");
   command.add_option("--price-factor", options.price_factors,
                      "PROVIDER=FACTOR: multiply that provider's cloud prices, e.g. aws=0.8; repeatable");
-  command.add_option("--format", options.format, "table | json (default table)");
+  command.add_option("--format", options.format, format_help(k_report_formats));
   command.add_option("--output", options.output_path,
                      "Write the report to FILE (atomically: all of it or nothing) instead of stdout");
 }
@@ -94,10 +139,8 @@ void flag_error(const std::string& flag, std::string message, std::string hint) 
   throw error;
 }
 
-void check_format(const WorkloadOptions& options) {
-  if (options.format != "table" && options.format != "json") {
-    flag_error("--format", "\"" + options.format + "\" is not one of table, json");
-  }
+OutputFormat report_format(const WorkloadOptions& options) {
+  return parse_format(options.format, k_report_formats);
 }
 
 int parse_int_flag(const std::string& text, const std::string& flag, int minimum, int maximum) {
@@ -168,21 +211,23 @@ void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool req
 
 Workload build_workload(const WorkloadOptions& options, bool require_data) {
   Workload workload;
-  workload.task = parse_choice<Task>(options.task, "--task", parse_task, task_names());
-  workload.profile = parse_choice<Profile>(options.profile, "--profile", parse_profile, profile_names());
+  parse_choice_if_given(options.task, "--task", workload.task);
+  parse_choice_if_given(options.profile, "--profile", workload.profile);
   resolve_model(options, workload);
-  workload.precision = parse_choice<Precision>(options.precision, "--precision", parse_precision, precision_names());
-  workload.optimizer = parse_choice<Optimizer>(options.optimizer, "--optimizer", parse_optimizer, optimizer_names());
-  workload.attention = parse_choice<Attention>(options.attention, "--attention", parse_attention, attention_names());
-  workload.framework = parse_choice<Framework>(options.framework, "--framework", parse_framework, framework_names());
-  workload.weight_format =
-      parse_choice<WeightFormat>(options.quant, "--quant", parse_weight_format, weight_format_names());
-  workload.kv_format = parse_choice<KvFormat>(options.kv_cache_dtype, "--kv-cache-dtype", parse_kv_format, kv_format_names());
-  if (auto targets = parse_lora_targets(options.lora_targets)) {
-    workload.lora_targets = *targets;
-  } else {
-    flag_error("--lora-targets", "\"" + options.lora_targets + "\" is not a list of linear layers",
-               "all-linear, attention, or names from q, k, v, o, gate, up, down separated by commas");
+  parse_choice_if_given(options.precision, "--precision", workload.precision);
+  parse_choice_if_given(options.optimizer, "--optimizer", workload.optimizer);
+  parse_choice_if_given(options.attention, "--attention", workload.attention);
+  parse_choice_if_given(options.framework, "--framework", workload.framework);
+  parse_choice_if_given(options.quant, "--quant", workload.weight_format);
+  parse_choice_if_given(options.kv_cache_dtype, "--kv-cache-dtype", workload.kv_format);
+  if (options.lora_targets) {
+    if (auto targets = parse_lora_targets(*options.lora_targets)) {
+      workload.lora_targets = *targets;
+    } else {
+      const LoraTargetNames names = lora_target_names();
+      flag_error("--lora-targets", in_quotes(*options.lora_targets) + " is not a list of linear layers",
+                 join_names(names.groups) + ", or names from " + join_names(names.layers) + " separated by commas");
+    }
   }
   if (options.lora_rank) workload.lora_rank = parse_int_flag(*options.lora_rank, "--lora-rank", 1, 65536);
   if (options.context) workload.context = parse_int_flag(*options.context, "--context", 1, 100'000'000);
@@ -252,11 +297,7 @@ void add_price_factor(const std::string& text, const Catalog& catalog, CostSetti
 
 CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& catalog) {
   CostSettings settings;
-  if (options.pricing == "spot") {
-    settings.pricing = Pricing::spot;
-  } else if (options.pricing != "on-demand") {
-    flag_error("--pricing", "\"" + options.pricing + "\" is not one of on-demand, spot");
-  }
+  parse_choice_if_given(options.pricing, "--pricing", settings.pricing);
   for (const std::string& text : options.price_factors) add_price_factor(text, catalog, settings);
   if (options.amortization_years) {
     settings.amortization_years = parse_flag(

@@ -2,6 +2,7 @@
 // The flags shared by recommend and estimate, and turning them into core values.
 
 #include "cli/options/catalog_options.hpp"
+#include "cli/options/output_format.hpp"
 
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/estimate/cost.hpp>
@@ -17,6 +18,7 @@ namespace mlsize::cli {
 
 // Raw flag text, parsed after CLI11 so that errors name the flag and the accepted forms.
 // Optional flags are std::optional: a flag given with an empty value is an error, not absent.
+// A flag not given leaves the core's default (Workload{}, CostSettings{}), which help shows.
 struct WorkloadOptions {
   std::optional<std::string> params;
   std::optional<std::string> model;
@@ -25,33 +27,33 @@ struct WorkloadOptions {
   std::optional<std::string> tokens;
   std::optional<std::string> epochs;
   std::optional<std::string> bytes_per_token;
-  std::string task = "pretrain";
-  std::string precision = "bf16-mixed";
-  std::string optimizer = "adamw";
+  std::optional<std::string> task;
+  std::optional<std::string> precision;
+  std::optional<std::string> optimizer;
   std::optional<std::string> sequence_length;
   std::optional<std::string> micro_batch;
   std::optional<std::string> mfu;
   std::optional<std::string> global_batch;
-  std::string attention = "flash";
-  std::string framework = "megatron";
+  std::optional<std::string> attention;
+  std::optional<std::string> framework;
   std::optional<std::string> lora_rank;
-  std::string lora_targets = "all-linear";
-  std::string quant = "bf16";
-  std::string kv_cache_dtype = "bf16";
+  std::optional<std::string> lora_targets;
+  std::optional<std::string> quant;
+  std::optional<std::string> kv_cache_dtype;
   std::optional<std::string> context;
   std::optional<std::string> batch;
   std::optional<std::string> overhead;
   std::optional<std::string> memory_margin;
   std::optional<std::string> budget;
   std::optional<std::string> deadline;
-  std::string pricing = "on-demand";
-  std::string profile = "none";
+  std::optional<std::string> pricing;
+  std::optional<std::string> profile;
   std::optional<std::string> amortization_years;
   std::optional<std::string> electricity_price;
   std::vector<std::string> catalog_files;
   bool no_user_catalog = false;             // skip catalog.d and MLSIZE_CATALOG
   std::vector<std::string> price_factors;   // PROVIDER=FACTOR
-  std::string format = "table";
+  std::optional<std::string> format;
   std::optional<std::string> output_path;
 };
 
@@ -69,8 +71,8 @@ Catalog build_catalog(const WorkloadOptions& options);
 // Throws a usage Error naming `flag`.
 [[noreturn]] void flag_error(const std::string& flag, std::string message, std::string hint = {});
 
-// Throws unless --format is one the commands render.
-void check_format(const WorkloadOptions& options);
+// The --format of recommend, estimate and explain; throws unless it is one they render.
+OutputFormat report_format(const WorkloadOptions& options);
 
 // A whole number within [minimum, maximum] given to `flag`.
 int parse_int_flag(const std::string& text, const std::string& flag, int minimum, int maximum);

@@ -40,10 +40,15 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
   const Device& device = *rejection.device;
   switch (rejection.reason) {
     case RejectionReason::precision:
-      if (workload.task == Task::inference) return fmt::format("{} has no bf16 or fp16 throughput in the catalogue", device.name);
+      if (workload.task == Task::inference) {
+        return fmt::format("{} has no {} or {} throughput in the catalogue", device.name, to_string(DType::bf16),
+                           to_string(DType::fp16));
+      }
       return fmt::format("{} has no {} throughput in the catalogue (--precision {}){}", device.name,
                          to_string(compute_dtype(workload.precision)), to_string(workload.precision),
-                         device.peak(DType::fp16) ? "; it trains with --precision fp16-mixed" : "");
+                         device.peak(DType::fp16)
+                             ? fmt::format("; it trains with --precision {}", to_string(Precision::fp16_mixed))
+                             : "");
     case RejectionReason::no_capacity:
       return fmt::format("neither {} nor the offering states a memory size", device.name);
     case RejectionReason::no_price: return "no price of the requested kind (see --pricing)";

@@ -63,35 +63,4 @@ void Catalog::check_references() {
   }
 }
 
-std::string_view to_string(DeviceKind kind) {
-  switch (kind) {
-    case DeviceKind::gpu: return "gpu";
-    case DeviceKind::tpu: return "tpu";
-    case DeviceKind::npu: return "npu";
-    case DeviceKind::cpu: return "cpu";
-  }
-  return "gpu";
-}
-
-std::string_view to_string(OfferingKind kind) {
-  switch (kind) {
-    case OfferingKind::cloud: return "cloud";
-    case OfferingKind::on_prem: return "on-prem";
-    case OfferingKind::free_tier: return "free-tier";
-  }
-  return "cloud";
-}
-
-std::string_view to_string(DType dtype) {
-  switch (dtype) {
-    case DType::fp32: return "fp32";
-    case DType::tf32: return "tf32";
-    case DType::fp16: return "fp16";
-    case DType::bf16: return "bf16";
-    case DType::fp8: return "fp8";
-    case DType::int8: return "int8";
-  }
-  return "fp32";
-}
-
 }  // namespace mlsize

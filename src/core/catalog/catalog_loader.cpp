@@ -233,12 +233,11 @@ std::string read_id(const FieldReader& fields) {
   return id;
 }
 
-template <class Enum, std::size_t N>
-Enum read_enum(const FieldReader& fields, std::string_view key, const std::array<std::string_view, N>& names) {
+template <NamedEnum Enum>
+Enum read_enum(const FieldReader& fields, std::string_view key) {
   const std::string text = fields.required_string(key);
-  for (std::size_t i = 0; i < N; ++i) {
-    if (names[i] == text) return static_cast<Enum>(i);
-  }
+  if (auto value = parse_name<Enum>(text)) return *value;
+  const std::span<const std::string_view> names = mlsize::names<Enum>();
   std::string hint = did_you_mean(text, names);
   fields.source().fail(fields.node(key).Mark(),
                        "field " + in_quotes(key) + " of " + fields.what() + " must be one of " + join_names(names) + " (got " +
@@ -255,8 +254,6 @@ void read_provenance(const FieldReader& fields, std::string& source, std::string
 constexpr std::array<std::string_view, 13> k_device_fields{
     "id",          "name",         "kind",  "vendor",           "memory_gb", "memory_bandwidth_gbs",
     "peak_tflops", "interconnect", "tdp_w", "launch_price_usd", "source",    "as_of", "aliases"};
-constexpr std::array<std::string_view, 4> k_device_kinds{"gpu", "tpu", "npu", "cpu"};
-constexpr std::array<std::string_view, 6> k_dtype_fields{"fp32", "tf32", "fp16", "bf16", "fp8", "int8"};
 constexpr std::array<std::string_view, 2> k_interconnect_fields{"kind", "bandwidth_gbs"};
 
 Device read_device(const SourceText& source, const YAML::Node& node) {
@@ -275,7 +272,7 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
     }
   }
   device.name = named.required_string("name");
-  device.kind = read_enum<DeviceKind>(named, "kind", k_device_kinds);
+  device.kind = read_enum<DeviceKind>(named, "kind");
   device.vendor = named.required_string("vendor");
   if (auto gb = named.optional_positive("memory_gb")) device.memory = Bytes(*gb * k_giga);
   if (device.kind != DeviceKind::cpu && !device.memory) {
@@ -285,9 +282,11 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
   if (auto gbs = named.optional_positive("memory_bandwidth_gbs")) device.memory_bandwidth_bytes_per_s = *gbs * k_giga;
   if (named.has("peak_tflops")) {
     const FieldReader peak(source, named.node("peak_tflops"), "peak_tflops of device " + in_quotes(device.id),
-                           k_dtype_fields);
-    for (std::size_t i = 0; i < k_dtype_fields.size(); ++i) {
-      if (auto tflops = peak.optional_positive(k_dtype_fields[i])) device.peak_flops_per_s[i] = *tflops * 1e12;
+                           names<DType>());
+    for (const EnumName<DType>& dtype : name_table<DType>()) {
+      if (auto tflops = peak.optional_positive(dtype.name)) {
+        device.peak_flops_per_s[static_cast<std::size_t>(dtype.value)] = *tflops * 1e12;
+      }
     }
   }
   if (named.has("interconnect")) {
@@ -306,7 +305,6 @@ constexpr std::array<std::string_view, 18> k_offering_fields{
     "id",     "provider",  "kind",               "name",    "device",  "devices_per_unit",
     "vcpus",  "host_memory_gib", "price_per_hour_usd", "spot_price_per_hour_usd", "region",
     "max_units", "purchase_price_usd", "power_w", "limits", "network_gbps", "source", "as_of"};
-constexpr std::array<std::string_view, 3> k_offering_kinds{"cloud", "on-prem", "free-tier"};
 constexpr std::array<std::string_view, 3> k_limit_fields{"session_hours", "weekly_hours", "note"};
 
 Offering read_offering(const SourceText& source, const YAML::Node& node) {
@@ -314,7 +312,7 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   Offering offering;
   offering.id = read_id(named);
   offering.provider = named.required_string("provider");
-  offering.kind = read_enum<OfferingKind>(named, "kind", k_offering_kinds);
+  offering.kind = read_enum<OfferingKind>(named, "kind");
   offering.name = named.required_string("name");
   offering.device_id = named.required_string("device");
   if (!named.has("devices_per_unit")) {

@@ -332,20 +332,4 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
   return memory;
 }
 
-std::string_view to_string(Offload offload) {
-  switch (offload) {
-    case Offload::none: return "none";
-    case Offload::optimizer: return "optimizer";
-    case Offload::optimizer_and_params: return "optimizer+params";
-  }
-  return "none";
-}
-
-std::optional<Offload> parse_offload(std::string_view text) {
-  for (Offload offload : {Offload::none, Offload::optimizer, Offload::optimizer_and_params}) {
-    if (to_string(offload) == text) return offload;
-  }
-  return std::nullopt;
-}
-
 }  // namespace mlsize

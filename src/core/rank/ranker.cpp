@@ -247,34 +247,4 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   return report;
 }
 
-std::string_view to_string(Objective objective) {
-  switch (objective) {
-    case Objective::cost: return "cost";
-    case Objective::time: return "time";
-    case Objective::balanced: return "balanced";
-  }
-  return "cost";
-}
-
-std::optional<Objective> parse_objective(std::string_view text) {
-  for (Objective objective : {Objective::cost, Objective::time, Objective::balanced}) {
-    if (to_string(objective) == text) return objective;
-  }
-  return std::nullopt;
-}
-
-std::string_view to_string(RejectionReason reason) {
-  switch (reason) {
-    case RejectionReason::precision: return "precision";
-    case RejectionReason::no_capacity: return "no_capacity";
-    case RejectionReason::no_price: return "no_price";
-    case RejectionReason::rule: return "rule";
-    case RejectionReason::memory: return "memory";
-    case RejectionReason::session_limit: return "session_limit";
-    case RejectionReason::deadline: return "deadline";
-    case RejectionReason::budget: return "budget";
-  }
-  return "memory";
-}
-
 }  // namespace mlsize

@@ -10,11 +10,12 @@
 namespace mlsize {
 namespace {
 
-std::vector<std::string> names_of(std::span<const std::string_view> names) {
+// The closed set of values of a field read from an enum: its names.
+template <NamedEnum E>
+std::vector<std::string> values_of() {
+  const std::span<const std::string_view> names = mlsize::names<E>();
   return {names.begin(), names.end()};
 }
-
-std::vector<std::string> task_values() { return names_of(task_names()); }
 
 FieldSpec number(std::string name, FieldUnit unit, std::string description) {
   return FieldSpec{std::move(name), ValueType::number, unit, std::move(description), {}};
@@ -35,38 +36,35 @@ std::vector<FieldSpec> make_fields() {
       number("workload.tokens", U::count, "training tokens over all epochs, or tokens to generate (inference)"),
       number("workload.dataset_bytes", U::bytes,
              "training data in bytes: as given, else tokens per epoch × bytes per token; missing for inference"),
-      text("workload.task", "pretrain, finetune, lora, qlora, inference, gbdt", task_values()),
-      text("workload.precision", "training precision: bf16-mixed, fp16-mixed, fp32, bf16, fp8-mixed",
-           names_of(precision_names())),
-      text("workload.optimizer", "adamw, adam, sgd, sgd-momentum, adam-8bit, adafactor, lion",
-           names_of(optimizer_names())),
-      text("workload.weight_format", "inference weight format: bf16, fp16, int8, int4, nf4, gptq, q4_k_m, ...",
-           names_of(weight_format_names())),
+      text("workload.task", "the task (--task)", values_of<Task>()),
+      text("workload.precision", "training precision (--precision)", values_of<Precision>()),
+      text("workload.optimizer", "the optimizer (--optimizer)", values_of<Optimizer>()),
+      text("workload.weight_format", "inference weight format (--quant)", values_of<WeightFormat>()),
       number("workload.budget_usd", U::usd, "the budget in US dollars; missing when none was given"),
       number("workload.deadline_seconds", U::seconds, "the deadline in seconds; missing when none was given"),
       number("workload.sequence_length", U::count, "tokens per training sequence"),
       number("workload.micro_batch", U::count, "sequences per device per forward pass"),
       text("workload.model_family", "the model's family (config model_type: llama, mistral, gpt2, ...); missing if unknown"),
-      text("workload.profile", "budget profile (--profile): none, startup, team, enterprise", names_of(profile_names())),
+      text("workload.profile", "budget profile (--profile)", values_of<Profile>()),
       number("workload.model_states_bytes", U::bytes,
              "weights + gradients + optimizer states of the whole model, unsharded, in bytes "
              "(pretrain and finetune only; missing otherwise)"),
       text("device.id", "the device's catalogue id, such as h100-80gb-sxm"),
-      text("device.kind", "gpu, tpu, npu or cpu", {"gpu", "tpu", "npu", "cpu"}),
+      text("device.kind", "the kind of device", values_of<DeviceKind>()),
       text("device.vendor", "the vendor, such as nvidia, amd, google, intel"),
       number("device.memory_bytes", U::bytes, "memory of one device in bytes; missing for CPUs"),
       flag("device.bf16", "whether the catalogue gives the device a bf16 peak (Ampere and newer, TPUs)"),
       flag("device.fp8", "whether the catalogue gives the device an fp8 peak (Hopper, Ada and newer)"),
       text("offering.id", "the offering's catalogue id, such as aws-p4d.24xlarge"),
       text("offering.provider", "the provider, such as aws, gcp, azure, lambda, on-prem"),
-      text("offering.kind", "cloud, on-prem or free-tier", {"cloud", "on-prem", "free-tier"}),
+      text("offering.kind", "the kind of offering", values_of<OfferingKind>()),
       number("offering.price_per_hour_usd", U::usd, "on-demand price per unit-hour in US dollars; missing if none"),
       number("offering.devices_per_unit", U::count, "devices in one unit (instance, machine, slice)"),
       number("plan.device_count", U::count, "devices in the plan"),
       number("plan.zero_stage", U::none, "0 (plain data parallel) to 3 (ZeRO-3 / FSDP full shard)"),
       number("plan.tensor_parallel", U::count, "tensor-parallel degree"),
       number("plan.pipeline_parallel", U::count, "pipeline-parallel degree"),
-      text("plan.recompute", "activation recomputation: none, selective, full", names_of(recompute_names())),
+      text("plan.recompute", "activation recomputation", values_of<Recompute>()),
       number("plan.tokens_per_step", U::count,
              "tokens per optimizer step before gradient accumulation: micro-batch × sequence × data-parallel size"),
       flag("estimate.fits", "whether the plan fits in device memory"),

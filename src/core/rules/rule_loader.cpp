@@ -191,11 +191,11 @@ class Fields {
   std::map<std::string, YAML::Mark, std::less<>> m_key_marks;
 };
 
-template <class Enum>
-Enum read_enum(const Fields& fields, std::string_view key, std::span<const std::string_view> names) {
+template <NamedEnum Enum>
+Enum read_enum(const Fields& fields, std::string_view key) {
   const std::string text = fields.text(key);
-  const auto found = std::find(names.begin(), names.end(), text);
-  if (found != names.end()) return static_cast<Enum>(found - names.begin());
+  if (auto value = parse_name<Enum>(text)) return *value;
+  const std::span<const std::string_view> names = mlsize::names<Enum>();
   fields.fail_value(key,
                     "field " + in_quotes(key) + " of " + fields.what() + " must be one of " + join_names(names) +
                         " (got " + in_quotes(text) + ")",
@@ -256,7 +256,7 @@ void check_action_keys(const RuleSource& source, const Fields& fields, RuleActio
 void read_set(const RuleSource& source, const Fields& fields, Rule& rule) {
   fields.require("set");
   const Fields set(source, fields.node("set"), "the set of " + fields.what(), k_set_keys);
-  rule.set_recompute = read_enum<Recompute>(set, "plan.recompute", recompute_names());
+  rule.set_recompute = read_enum<Recompute>(set, "plan.recompute");
   // Planner defaults are decided before any plan exists.
   for (std::size_t id : rule.when.fields()) {
     const std::string& name = rule_fields()[id].name;
@@ -283,9 +283,9 @@ Rule read_rule(const RuleSource& source, const YAML::Node& node) {
   fields.require("description");
   rule.description = fields.text("description");
   fields.require("action");
-  rule.action = read_enum<RuleAction>(fields, "action", rule_action_names());
+  rule.action = read_enum<RuleAction>(fields, "action");
   check_action_keys(source, fields, rule.action);
-  if (fields.has("severity")) rule.severity = read_enum<Severity>(fields, "severity", severity_names());
+  if (fields.has("severity")) rule.severity = read_enum<Severity>(fields, "severity");
   if (fields.has("source")) rule.source = fields.text("source");
   fields.require("when");
   rule.when = read_expression(source, fields, "when");

@@ -3,17 +3,6 @@
 #include <array>
 
 namespace mlsize {
-namespace {
-
-constexpr std::array<std::string_view, 6> k_action_names{"exclude", "prefer", "penalize", "require", "set", "advise"};
-constexpr std::array<std::string_view, 2> k_severity_names{"info", "warn"};
-
-}  // namespace
-
-std::string_view to_string(RuleAction action) { return k_action_names[static_cast<std::size_t>(action)]; }
-std::string_view to_string(Severity severity) { return k_severity_names[static_cast<std::size_t>(severity)]; }
-std::span<const std::string_view> rule_action_names() { return k_action_names; }
-std::span<const std::string_view> severity_names() { return k_severity_names; }
 
 void RuleOutcome::clear() {
   exclusions.clear();

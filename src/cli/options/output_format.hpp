@@ -1,0 +1,37 @@
+#pragma once
+// The formats the commands write (--format), and which ones each command offers.
+
+#include "cli/options/choice.hpp"
+
+#include <mlsize/support/names.hpp>
+
+#include <array>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace mlsize::cli {
+
+enum class OutputFormat { table, json, csv, yaml };
+constexpr auto enum_names(OutputFormat) {
+  using enum OutputFormat;
+  return std::to_array<EnumName<OutputFormat>>({{table, "table"}, {json, "json"}, {csv, "csv"}, {yaml, "yaml"}});
+}
+
+// What each command offers; the first is its default.
+inline constexpr std::array k_report_formats{OutputFormat::table, OutputFormat::json};  // recommend, estimate, rules
+inline constexpr std::array k_catalog_list_formats{OutputFormat::table, OutputFormat::json, OutputFormat::csv};
+inline constexpr std::array k_catalog_show_formats{OutputFormat::yaml, OutputFormat::json};
+inline constexpr std::array k_catalog_export_formats{OutputFormat::yaml, OutputFormat::json, OutputFormat::csv};
+
+// --format's help: the offered formats and the default.
+inline std::string format_help(std::span<const OutputFormat> offered) {
+  return choice_help(offered, offered.front());
+}
+
+// The --format given, or the command's default when none was.
+inline OutputFormat parse_format(const std::optional<std::string>& text, std::span<const OutputFormat> offered) {
+  return text ? parse_choice("--format", *text, offered) : offered.front();
+}
+
+}  // namespace mlsize::cli
