@@ -64,19 +64,26 @@ CatalogSelection select_entries(const CatalogOptions& options, const Catalog& ca
   return selection;
 }
 
-CommandOutput run_list(const CatalogOptions& options) {
-  const OutputFormat format = parse_format(options.list_format, k_catalog_list_formats);
-  const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
-  const CatalogSelection selection = select_entries(options, catalog);
+// The entries as JSON or CSV, or else in the command's own default form (a table for
+// list, YAML for export).
+template <class RenderDefault>
+CommandOutput rendered(const CatalogSelection& selection, OutputFormat format, RenderDefault render_default) {
   CommandOutput output;
   if (format == OutputFormat::json) {
     output.stdout_text = render_catalog_json(selection);
   } else if (format == OutputFormat::csv) {
     output.stdout_text = render_catalog_csv(selection);
   } else {
-    output.stdout_text = render_catalog_table(selection);
+    output.stdout_text = render_default(selection);
   }
   return output;
+}
+
+CommandOutput run_list(const CatalogOptions& options) {
+  const OutputFormat format = parse_format(options.list_format, k_catalog_list_formats);
+  const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
+  const CatalogSelection selection = select_entries(options, catalog);
+  return rendered(selection, format, render_catalog_table);
 }
 
 // A device by id or alias, an offering by id, or both when they share an id.
@@ -147,17 +154,11 @@ CommandOutput run_export(const CatalogOptions& options) {
   const OutputFormat format = parse_format(options.export_format, k_catalog_export_formats);
   const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
   const CatalogSelection all = select_all(catalog);
-  CommandOutput output;
-  if (format == OutputFormat::json) {
-    output.stdout_text = render_catalog_json(all);
-  } else if (format == OutputFormat::csv) {
-    output.stdout_text = render_catalog_csv(all);
-  } else {
-    output.stdout_text = render_catalog_yaml(
-        all, "mlsize catalogue: " + std::to_string(all.devices.size()) + " devices, " +
-                 std::to_string(all.offerings.size()) + " offerings. Schema: docs/catalogue.md.");
-  }
-  return output;
+  return rendered(all, format, [](const CatalogSelection& entries) {
+    return render_catalog_yaml(entries, "mlsize catalogue: " + std::to_string(entries.devices.size()) + " devices, " +
+                                            std::to_string(entries.offerings.size()) +
+                                            " offerings. Schema: docs/catalogue.md.");
+  });
 }
 
 }  // namespace
