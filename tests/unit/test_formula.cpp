@@ -1,4 +1,7 @@
 #include <mlsize/estimate/formula.hpp>
+#include <mlsize/estimate/memory.hpp>
+
+#include "workload_fixture.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -38,4 +41,20 @@ TEST_CASE("Formula labels and notes", "[formula]") {
   CHECK((base.labelled("frozen base") + Formula::input("adapters", 1).noted("bf16")).text() ==
         "frozen base (linear × 2 + rest × 2) + adapters (bf16)");
   CHECK((Formula::input("N", 1) * 2.0).labelled("copies").text() == "copies N × 2");
+}
+
+TEST_CASE("estimate_memory explains with the values it returns", "[formula][memory]") {
+  Workload w = testing::workload_for_params(7e9);
+  Strategy st;
+  st.zero_stage = 3;
+  st.tensor_parallel = 2;
+  Explanation explanation;
+  const MemoryBreakdown explained = estimate_memory(w, 16, st, &explanation);
+  const MemoryBreakdown plain = estimate_memory(w, 16, st);
+  CHECK(explained.total().value == plain.total().value);
+  REQUIRE(explanation.size() == 5);
+  CHECK(explanation[0].term == "weights");
+  CHECK(explanation[0].value.value == plain.weights.value);
+  CHECK(explanation[0].formula == "N × 2 / (t·p) [/ dp at ZeRO-3]");
+  CHECK(explanation[2].formula == "N × (4 master + 8 states) / (t·p) [/ dp at ZeRO-1+]");
 }
