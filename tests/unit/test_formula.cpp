@@ -1,3 +1,4 @@
+#include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/formula.hpp>
 #include <mlsize/estimate/memory.hpp>
 
@@ -57,4 +58,11 @@ TEST_CASE("estimate_memory explains with the values it returns", "[formula][memo
   CHECK(explanation[0].value.value == plain.weights.value);
   CHECK(explanation[0].formula == "N × 2 / (t·p) [/ dp at ZeRO-3]");
   CHECK(explanation[2].formula == "N × (4 master + 8 states) / (t·p) [/ dp at ZeRO-1+]");
+}
+
+TEST_CASE("run_flops: inference 2·N·D, training per training_flops", "[compute]") {
+  Workload w = testing::workload_for_params(7e9, 1e9);
+  CHECK(run_flops(w, Recompute::full).value == training_flops(w.parameters.active, 1e9, Recompute::full).value);
+  w.task = Task::inference;
+  CHECK(run_flops(w, Recompute::none).value == inference_flops(w.parameters.active, 1e9).value);
 }
