@@ -21,6 +21,10 @@ Flops training_flops(double active_params, double tokens, Recompute recompute, T
 // Inference: 2·N_active FLOPs per generated token.
 Flops inference_flops(double active_params, double tokens);
 
+// The FLOPs of the whole run: inference_flops for inference, training_flops otherwise.
+// `estimate` without a device and the planner both count them here.
+Flops run_flops(const Workload& workload, Recompute recompute);
+
 // The datatype whose dense peak bounds the workload on a device: the training precision's,
 // or for inference the weight format's compute type (bf16, falling back to fp16).
 std::optional<DType> compute_dtype(const Device& device, const Workload& workload);

@@ -118,10 +118,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
     // No hardware named: the memory terms and FLOPs alone.
     result.estimate.plan = plan;
     result.estimate.memory = estimate_memory(workload, plan.device_count, plan.strategy);
-    result.estimate.flops = workload.task == Task::inference
-                                ? inference_flops(workload.parameters.active, workload.tokens)
-                                : training_flops(workload.parameters.active, workload.tokens, plan.strategy.recompute,
-                                                 workload.task);
+    result.estimate.flops = run_flops(workload, plan.strategy.recompute);
   } else {
     try {
       result.estimate = estimate_plan(workload, plan, cost_settings);

@@ -15,6 +15,12 @@ Flops training_flops(double active_params, double tokens, Recompute recompute, T
 
 Flops inference_flops(double active_params, double tokens) { return Flops(2.0 * active_params * tokens); }
 
+Flops run_flops(const Workload& workload, Recompute recompute) {
+  const double active = workload.parameters.active;
+  if (workload.task == Task::inference) return inference_flops(active, workload.tokens);
+  return training_flops(active, workload.tokens, recompute, workload.task);
+}
+
 DType compute_dtype(Precision precision) {
   switch (precision) {
     case Precision::bf16_mixed:

@@ -1,23 +1,16 @@
+// Memory per device: the shared helpers, inference and gbdt, and estimate_memory, which
+// picks the part for the task (training: memory_training.cpp). Formulas and citations:
+// docs/methodology.md#memory.
+
 #include <mlsize/estimate/memory.hpp>
 
+#include "core/estimate/memory_terms.hpp"
+
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <string>
 
 namespace mlsize {
 namespace {
-
-// Formats numbers for explanations without pulling a formatting library into the core.
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
-
-void note(Explanation* explain, std::string term, std::string formula, std::string inputs, Bytes value) {
-  if (explain != nullptr) explain->push_back({std::move(term), std::move(formula), std::move(inputs), value});
-}
 
 // Linear layers of one block as (inputs, outputs) for LoRA.
 double lora_block(const Architecture& m, int rank, unsigned targets, double ffn_width, double ffn_copies) {
@@ -107,229 +100,138 @@ double foreach_temporary_bytes_per_param(const Workload& w) {
   return 0;
 }
 
-double autocast_cache_bytes(const Workload& w) {
-  // torch.autocast caches the 16-bit cast of each fp32 weight for the whole forward pass
-  // and backward keeps it for the input gradients: 2 bytes per parameter, not sharded.
-  if (w.framework != Framework::hf || !is_mixed_precision(w.precision) || !w.is_training() ||
-      w.is_adapter_tuning()) {
-    return 0;
-  }
-  return 2.0 * w.parameters.total;
-}
+namespace memory_detail {
+namespace {
 
-Bytes kv_cache_bytes(const Workload& w, const Strategy& st) {
+// KV cache per device with tensor- and pipeline-parallel degrees `t` and `p`.
+template <class T>
+T kv_cache(const Workload& w, const T& t, const T& p) {
   const Architecture& m = w.model;
-  double context = w.context;
-  if (m.sliding_window) context = std::min(context, static_cast<double>(*m.sliding_window));
-  const double layers = m.layers / static_cast<double>(st.pipeline_parallel);
-  const double bytes = bytes_per_kv_value(w.kv_format);
+  T context = named<T>("context", w.context);
+  if (m.sliding_window) context = minimum(context, named<T>("window", *m.sliding_window));
+  const T layers = named<T>("L", m.layers) / p;
+  const T batch = named<T>("batch", w.batch);
+  const T bytes = named<T>("bytes", bytes_per_kv_value(w.kv_format));
   if (m.mla) {
     // DeepSeek-V2 (§2.1.2): MLA caches the compressed latent and the decoupled RoPE key,
     // (d_c + d_h^R) values per token per layer, the same on every tensor-parallel rank.
-    return Bytes(layers * (m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * context * w.batch * bytes);
+    return layers *
+           (named<T>("kv_lora_rank", m.mla->kv_lora_rank) + named<T>("qk_rope_head_dim", m.mla->qk_rope_head_dim)) *
+           context * batch * bytes;
   }
   // KV heads split across tensor-parallel ranks; with fewer heads than ranks they repeat.
-  const double kv_heads_per_device = std::max(1.0, m.kv_heads / static_cast<double>(st.tensor_parallel));
-  double cache = 2 * layers * kv_heads_per_device * m.head_dim * context * w.batch * bytes;
+  const T kv_heads_per_device = maximum(T(1.0), named<T>("kv_heads", m.kv_heads) / t);
+  T cache = 2.0 * layers * kv_heads_per_device * named<T>("head_dim", m.head_dim) * context * batch * bytes;
   // Encoder-decoder: each decoder layer also caches the cross-attention keys and values.
-  if (m.encoder_layers > 0) cache *= 2;
-  return Bytes(cache);
+  if (m.encoder_layers > 0) cache = cache * noted(T(2.0), "cross-attention");
+  return cache;
 }
-
-namespace {
 
 // The working set of one inference forward pass over the whole batch at full context
 // (prefill without chunking): the widest layer's intermediates plus last-token logits.
-Bytes inference_activation_bytes(const Workload& w, const Strategy& st) {
+template <class T>
+T inference_activations(const Workload& w, const T& t) {
   const Architecture& m = w.model;
-  const double tokens = static_cast<double>(w.context) * w.batch;
-  const double q = static_cast<double>(m.heads) * m.head_dim;
+  const T batch = named<T>("batch", w.batch);
+  const T tokens = named<T>("context", w.context) * batch;
+  const T q = named<T>("q", static_cast<double>(m.heads) * m.head_dim);
   const double width = m.is_moe() ? m.moe.experts_per_token * static_cast<double>(m.moe.expert_intermediate)
                                   : static_cast<double>(m.intermediate);
-  const double ffn = (m.mlp == MlpKind::gated ? 3.0 : 2.0) * width;
-  const double per_token = 2 * (2.0 * m.hidden + (q + 2.0 * m.kv_dim() + ffn) / st.tensor_parallel);
-  return Bytes(tokens * per_token + 4.0 * w.batch * m.vocab);
-}
-
-struct ShardedStates {
-  double weights = 0;
-  double gradients = 0;
-  double optimizer = 0;
-};
-
-// Per-device model states for `trained` parameters with `per_param` bytes, split by
-// model parallelism and then by ZeRO across the data-parallel ranks (ZeRO paper §5:
-// stage 1 shards optimizer states, 2 adds gradients, 3 adds parameters). Routed
-// experts are split by expert parallelism first and ZeRO-sharded over dp / ep.
-ShardedStates shard(double trained, double experts, const StateBytesPerParam& per_param, int device_count,
-                    const Strategy& st) {
-  const double mp = st.model_parallel();
-  const double dp = st.data_parallel(device_count);
-  const double ep = st.expert_parallel;
-  const double dense_share = (trained - experts) / mp;
-  const double expert_share = experts / (mp * ep);
-  const double expert_dp = std::max(1.0, dp / ep);
-  auto split = [&](double bytes_per_param, int from_stage) {
-    const bool sharded = st.zero_stage >= from_stage;
-    return dense_share * bytes_per_param / (sharded ? dp : 1.0) +
-           expert_share * bytes_per_param / (sharded ? expert_dp : 1.0);
-  };
-  return {split(per_param.weights, 3), split(per_param.gradients, 2), split(per_param.optimizer(), 1)};
+  const T ffn = (m.mlp == MlpKind::gated ? 3.0 : 2.0) * named<T>("ffn", width);
+  const T per_token = 2.0 * (2.0 * named<T>("h", m.hidden) + (q + 2.0 * named<T>("kv", m.kv_dim()) + ffn) / t);
+  return tokens * per_token + 4.0 * batch * named<T>("V", m.vocab);
 }
 
 }  // namespace
+}  // namespace memory_detail
 
-MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strategy& st, Explanation* explain) {
+Bytes kv_cache_bytes(const Workload& w, const Strategy& st) {
+  return Bytes(memory_detail::kv_cache<double>(w, st.tensor_parallel, st.pipeline_parallel));
+}
+
+namespace memory_detail {
+
+std::string layout_text(const Strategy& st, int device_count) {
+  return "t=" + formula_number(st.tensor_parallel) + ", p=" + formula_number(st.pipeline_parallel) +
+         ", dp=" + formula_number(st.data_parallel(device_count)) + ", ZeRO-" + formula_number(st.zero_stage);
+}
+
+template <class T>
+void gbdt_memory(const Workload& w, const Degrees<T>& split, MemoryBreakdown& memory, ExplainRows<T>& rows) {
+  // Gradient-boosted trees hold the training data twice: the float32 input and the
+  // quantised histogram matrix with gradient pairs (XGBoost hist). A rough rule, split
+  // evenly over the devices; documented in docs/methodology.md#gradient-boosted-trees.
+  const double data = w.dataset_bytes ? w.dataset_bytes->value : w.tokens * w.bytes_per_token;
+  memory.activations =
+      rows.term("activations", k_gbdt_working_set_factor * named<T>("dataset bytes", data) / split.devices,
+                [&] { return "dataset " + formula_number(data) + " bytes"; });
+}
+
+template <class T>
+void inference_memory(const Workload& w, int device_count, const Strategy& st, const Degrees<T>& split,
+                      MemoryBreakdown& memory, ExplainRows<T>& rows) {
   const Architecture& m = w.model;
   const double n = w.parameters.total;
-  const double mp = st.model_parallel();
-  const double dp = st.data_parallel(device_count);
-  // Explanations are built only when asked for: this runs for every candidate plan.
-  const std::string layout = explain == nullptr ? std::string()
-                                                : "t=" + number(st.tensor_parallel) + ", p=" +
-                                                      number(st.pipeline_parallel) + ", dp=" + number(dp) +
-                                                      ", ZeRO-" + number(st.zero_stage);
+  const double bits = bits_per_weight(w.weight_format);
+  const double quantized = quantizes_linear_only(w.weight_format) ? w.parameters.linear : n;
+  const T weights = (named<T>("quantised params", quantized) * named<T>("bits", bits) / 8.0 +
+                     named<T>("other params", n - quantized) * 2.0) /
+                    split.model;
+  memory.weights = rows.term("weights", weights, [&] {
+    return "quantised " + formula_number(quantized) + ", bits " + formula_number(bits) + ", other " +
+           formula_number(n - quantized) + ", " + layout_text(st, device_count);
+  });
+  memory.kv_cache = rows.term("kv_cache", kv_cache(w, split.tensor, split.pipeline), [&] {
+    return "L " + formula_number(m.layers) + ", kv_heads " + formula_number(m.kv_heads) + ", head_dim " +
+           formula_number(m.head_dim) + ", context " + formula_number(w.context) + ", batch " +
+           formula_number(w.batch) + ", bytes " + formula_number(bytes_per_kv_value(w.kv_format)) +
+           (m.sliding_window ? ", window " + formula_number(*m.sliding_window) : "");
+  });
+  memory.activations = rows.term("activations", inference_activations(w, split.tensor), [&] {
+    return "h " + formula_number(m.hidden) + ", ffn " + formula_number(m.intermediate) + ", V " +
+           formula_number(m.vocab);
+  });
+}
+
+// Framework overhead plus the allocator's margin on what varies with the batch.
+template <class T>
+void add_overhead(const Workload& w, MemoryBreakdown& memory, ExplainRows<T>& rows) {
+  const T margin = named<T>("allocator margin", w.allocator_margin) *
+                   (named<T>("activations", memory.activations.value) + named<T>("kv_cache", memory.kv_cache.value));
+  memory.overhead = rows.term("overhead", named<T>("framework overhead", w.overhead.value) + margin, [&] {
+    return "overhead " + formula_number(w.overhead.value) + " bytes, margin " + formula_number(w.allocator_margin);
+  });
+}
+
+template <class T>
+MemoryBreakdown estimate(const Workload& w, int device_count, const Strategy& st, ExplainRows<T>& rows) {
+  const Degrees<T> split = degrees<T>(st, device_count);
   MemoryBreakdown memory;
-
   if (w.task == Task::gbdt) {
-    // Gradient-boosted trees hold the training data twice: the float32 input and the
-    // quantised histogram matrix with gradient pairs (XGBoost hist). A rough rule, split
-    // evenly over the devices; documented in docs/methodology.md#gradient-boosted-trees.
-    const double data = w.dataset_bytes ? w.dataset_bytes->value : w.tokens * w.bytes_per_token;
-    memory.activations = Bytes(k_gbdt_working_set_factor * data / device_count);
-    if (explain != nullptr) note(explain, "activations", "working set = 2 × dataset bytes / devices", "dataset " + number(data) + " bytes",
-         memory.activations);
+    gbdt_memory(w, split, memory, rows);
   } else if (w.task == Task::inference) {
-    const double bits = bits_per_weight(w.weight_format);
-    const double quantized = quantizes_linear_only(w.weight_format) ? w.parameters.linear : n;
-    memory.weights = Bytes((quantized * bits / 8 + (n - quantized) * 2) / mp);
-    if (explain != nullptr) note(explain, "weights", "(quantised params × bits/8 + other params × 2) / (t·p)",
-         "quantised " + number(quantized) + ", bits " + number(bits) + ", other " + number(n - quantized) + ", " +
-             layout,
-         memory.weights);
-    memory.kv_cache = kv_cache_bytes(w, st);
-    if (explain != nullptr) note(explain, "kv_cache",
-         m.mla ? "L/p × (kv_lora_rank + qk_rope_head_dim) × context × batch × bytes"
-               : "2 × L/p × max(1, kv_heads/t) × head_dim × context × batch × bytes",
-         "L " + number(m.layers) + ", kv_heads " + number(m.kv_heads) + ", head_dim " + number(m.head_dim) +
-             ", context " + number(w.context) + ", batch " + number(w.batch) + ", bytes " +
-             number(bytes_per_kv_value(w.kv_format)) + (m.sliding_window ? ", window " + number(*m.sliding_window) : ""),
-         memory.kv_cache);
-    memory.activations = inference_activation_bytes(w, st);
-    if (explain != nullptr) note(explain, "activations", "context × batch × 2 × (2h + (q + 2·kv + ffn)/t) + 4 × batch × V",
-         "h " + number(m.hidden) + ", ffn " + number(m.intermediate) + ", V " + number(m.vocab), memory.activations);
+    inference_memory(w, device_count, st, split, memory, rows);
   } else if (w.is_adapter_tuning()) {
-    const double adapters = lora_parameters(m, w.lora_rank, w.lora_targets);
-    const double base = w.task == Task::qlora
-                            ? w.parameters.linear * bits_per_weight(WeightFormat::nf4) / 8 +
-                                  (n - w.parameters.linear) * 2
-                            : n * (w.precision == Precision::fp32 ? 4.0 : 2.0);
-    const double base_share = base / mp / (st.zero_stage >= 3 ? dp : 1.0);
-    // LoRA: PEFT keeps adapters in fp32 (autocast_adapter_dtype) and trains them as fp32
-    // weights. QLoRA: the reference code (artidoro/qlora, qlora.py) casts adapters to bf16
-    // and steps them with 32-bit paged AdamW: 2 + 2 bytes plus fp32 moments.
-    StateBytesPerParam adapter_bytes = state_bytes_per_param(Precision::fp32, w.optimizer, m.hidden);
-    if (w.task == Task::qlora) {
-      adapter_bytes.weights = 2;
-      adapter_bytes.gradients = 2;
-    }
-    const ShardedStates trained = shard(adapters, 0, adapter_bytes, device_count, st);
-    memory.weights = Bytes(base_share + trained.weights);
-    memory.gradients = Bytes(trained.gradients);
-    memory.optimizer = Bytes(trained.optimizer);
-    if (explain != nullptr) note(explain, "weights",
-         w.task == Task::qlora ? "frozen base (linear × 4.127/8 + rest × 2) + adapters × 2 (bf16)"
-                               : "frozen base × bytes + adapters × 4 (fp32)",
-         "base " + number(base) + " bytes, adapters " + number(adapters) + " (rank " + number(w.lora_rank) + "), " +
-             layout,
-         memory.weights);
-    if (explain != nullptr) note(explain, "gradients", "adapters × " + number(adapter_bytes.gradients) + " (only adapters are trained)",
-         "adapters " + number(adapters),
-         memory.gradients);
-    if (explain != nullptr) note(explain, "optimizer", "adapters × optimizer bytes", "bytes/param " + number(adapter_bytes.optimizer()),
-         memory.optimizer);
+    adapter_memory(w, device_count, st, split, memory, rows);
   } else {
-    const StateBytesPerParam per_param = state_bytes_per_param(w.precision, w.optimizer, m.hidden, w.framework);
-    const double experts = routed_expert_parameters(m);
-    const ShardedStates states = shard(n, experts, per_param, device_count, st);
-    memory.weights = Bytes(states.weights);
-    const double cast_cache = autocast_cache_bytes(w) / mp;
-    memory.weights += Bytes(cast_cache);
-    memory.gradients = Bytes(states.gradients);
-    // PyTorch DDP (framework hf, more than one replica) all-reduces through buckets that
-    // copy the gradients unless gradient_as_bucket_view=True, which is not the default
-    // (DDP docs: the view "can reduce peak memory usage ... equal to the total gradients
-    // size"). Megatron's DDP keeps gradients in its buffer: no copy.
-    const bool ddp_buckets = w.framework == Framework::hf && st.zero_stage == 0 && dp > 1;
-    if (ddp_buckets) memory.gradients += Bytes(states.gradients);
-    memory.optimizer = Bytes(states.optimizer);
-    // The optimizer step can peak above the backward pass (framework hf): PyTorch's foreach
-    // optimizers hold a tensor list of intermediates as large as the parameters while
-    // the autocast copies and activations are already freed. Counted as what the step
-    // needs beyond the backward peak, so that the total is the larger of the two.
-    const double temporaries = foreach_temporary_bytes_per_param(w);
-    double step_extra = 0;
-    if (temporaries > 0) {
-      const ShardedStates step = shard(n, experts, {0, 0, 0, temporaries}, device_count, st);
-      step_extra = std::max(0.0, step.optimizer - cast_cache - training_activation_bytes(w, st).value);
-    }
-    memory.optimizer += Bytes(step_extra);
-    const std::string params =
-        explain == nullptr ? std::string()
-                           : "N " + number(n) + (experts > 0 ? " (routed experts " + number(experts) + ")" : "");
-    if (explain != nullptr) note(explain, "weights",
-         "N × " + number(per_param.weights) + " / (t·p) [/ dp at ZeRO-3]" +
-             (cast_cache > 0 ? " + autocast's 16-bit weight copies N × 2 / (t·p)" : ""),
-         params + ", " + layout, memory.weights);
-    if (explain != nullptr) note(explain, "gradients",
-         "N × " + number(per_param.gradients) + " / (t·p) [/ dp at ZeRO-2+]" +
-             (ddp_buckets ? " × 2 (DDP's all-reduce buckets copy them)" : ""),
-         params + ", " + layout, memory.gradients);
-    if (explain != nullptr) note(explain, "optimizer",
-         "N × (" + number(per_param.master) + " master + " + number(per_param.states) +
-             " states) / (t·p) [/ dp at ZeRO-1+]" +
-             (step_extra > 0 ? " + foreach step temporaries beyond the backward peak: N × 4 − autocast copies − activations"
-                             : ""),
-         params + ", " + layout, memory.optimizer);
+    full_training_memory(w, device_count, st, split, memory, rows);
   }
-
-  if (w.is_training()) {
-    memory.activations = training_activation_bytes(w, st);
-    const bool hf = w.framework == Framework::hf;
-    if (explain != nullptr) note(explain, "activations",
-         st.recompute == Recompute::full
-             ? (hf ? "residual bytes × sbh × L (+ one layer live) + final norm + head input + 8sbV/t (fp32 loss)"
-                   : "2sbh × L (+ one layer live) + sbh + 4sbh(1 + V/h)/t")
-             : (hf ? "Σ layers: saved tensors of transformers under autocast (fp32 norms, 16-bit input casts, "
-                     "q/k/v, attention, FFN) + final norm + head input + 8sbV/t (fp32 loss)"
-                   : "Σ layers sbh-terms (Korthikanti Table 2, GQA/gated/MoE/flash) + sbh + 4sbh(1 + V/h)/t"),
-         "s " + number(w.sequence_length) + ", b " + number(w.micro_batch) + ", h " + number(m.hidden) + ", a " +
-             number(m.heads) + ", L " + number(m.layers) + ", V " + number(m.vocab) + ", attention " +
-             std::string(to_string(w.attention)) + ", recompute " + std::string(to_string(st.recompute)),
-         memory.activations);
-  }
-
-  if (st.offload != Offload::none && w.is_training()) {
-    // ZeRO-Offload (Ren et al. 2021): optimizer states live and update on the CPU.
-    memory.host = memory.optimizer;
-    memory.optimizer = Bytes(0);
-    if (st.offload == Offload::optimizer_and_params && st.zero_stage >= 3) {
-      // ZeRO-Infinity: parameters stream from CPU; about two layers are resident.
-      const double layers = std::max(1, m.layers + m.encoder_layers);
-      const Bytes resident = memory.weights * (std::min(2.0, layers) / layers);
-      memory.host += memory.weights - resident;
-      memory.weights = resident;
-    }
-    if (explain != nullptr) note(explain, "host", "offloaded optimizer states (and parameters) per device", "offload " +
-                                                                                      std::string(to_string(st.offload)),
-         memory.host);
-  }
-
-  const Bytes margin = (memory.activations + memory.kv_cache) * w.allocator_margin;
-  memory.overhead = w.overhead + margin;
-  if (explain != nullptr) note(explain, "overhead", "framework overhead + allocator margin × (activations + kv_cache)",
-       "overhead " + number(w.overhead.value) + " bytes, margin " + number(w.allocator_margin), memory.overhead);
+  if (w.is_training()) add_training_tail(w, st, memory, rows);
+  add_overhead(w, memory, rows);
   return memory;
+}
+
+}  // namespace memory_detail
+
+MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strategy& st, Explanation* explain) {
+  using namespace memory_detail;
+  // Explanations are built only when asked for: this runs for every candidate plan.
+  if (explain == nullptr) {
+    ExplainRows<double> rows;
+    return estimate(w, device_count, st, rows);
+  }
+  ExplainRows<Formula> rows(*explain);
+  return estimate(w, device_count, st, rows);
 }
 
 }  // namespace mlsize

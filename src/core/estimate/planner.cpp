@@ -75,16 +75,14 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
                      : "choose another --precision or device");
   }
   estimate.peak_flops_per_s = *peak;
-  const double active = workload.parameters.active;
+  estimate.flops = run_flops(workload, plan.strategy.recompute);
   if (workload.task == Task::inference) {
     const int replicas = plan.strategy.data_parallel(plan.device_count);
-    estimate.flops = inference_flops(active, workload.tokens);
     estimate.compute_time = inference_seconds(workload, plan.device_count, replicas, *peak,
                                       plan.device->memory_bandwidth_bytes_per_s,
                                       estimate.memory.weights + estimate.memory.kv_cache);
     estimate.time = estimate.compute_time;
   } else {
-    estimate.flops = training_flops(active, workload.tokens, plan.strategy.recompute, workload.task);
     estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *peak, workload.mfu);
     Topology topology{plan.device_count, std::nullopt};
     if (plan.offering != nullptr) topology = {plan.offering->devices_per_unit, plan.offering->network_gbps};

@@ -1,0 +1,206 @@
+// Memory per device for training: full training, adapter tuning (LoRA, QLoRA), and the
+// activations and offloading every training task adds. Formulas: docs/methodology.md#memory.
+
+#include "core/estimate/memory_terms.hpp"
+
+#include <algorithm>
+
+namespace mlsize::memory_detail {
+namespace {
+
+template <class T>
+struct ShardedStates {
+  T weights = 0.0;
+  T gradients = 0.0;
+  T optimizer = 0.0;
+};
+
+// Bytes per trained parameter of each model state, before sharding.
+template <class T>
+struct PerParamBytes {
+  T weights;
+  T gradients;
+  T optimizer;
+};
+
+// The ZeRO stage from which a state is sharded, as written in the formulas.
+constexpr const char* k_from_zero_stage[] = {"ZeRO-0+", "ZeRO-1+", "ZeRO-2+", "ZeRO-3"};
+
+// Per-device model states for `trained` parameters with `per_param` bytes, split by
+// model parallelism and then by ZeRO across the data-parallel ranks (ZeRO paper §5:
+// stage 1 shards optimizer states, 2 adds gradients, 3 adds parameters). Routed
+// experts are split by expert parallelism first and ZeRO-sharded over dp / ep.
+template <class T>
+ShardedStates<T> shard(const T& trained, const T& experts, const PerParamBytes<T>& per_param, const Strategy& st,
+                       const Degrees<T>& split) {
+  const T& mp = split.model;
+  const T& dp = split.data;
+  const T& ep = split.expert;
+  const T dense_share = (trained - experts) / mp;
+  const T expert_share = experts / (mp * ep);
+  const T expert_dp = maximum(T(1.0), dp / ep);
+  auto sharded = [&](const T& bytes_per_param, int from_stage) {
+    const bool applies = st.zero_stage >= from_stage;
+    const char* condition = k_from_zero_stage[from_stage];
+    return dense_share * bytes_per_param / divisor_if(applies, condition, dp) +
+           expert_share * bytes_per_param / divisor_if(applies, condition, expert_dp);
+  };
+  return {sharded(per_param.weights, 3), sharded(per_param.gradients, 2), sharded(per_param.optimizer, 1)};
+}
+
+// torch.autocast's 16-bit weight copies for `parameters` (autocast_cache_bytes).
+template <class T>
+T autocast_cache(const Workload& w, const T& parameters) {
+  // torch.autocast caches the 16-bit cast of each fp32 weight for the whole forward pass
+  // and backward keeps it for the input gradients: 2 bytes per parameter, not sharded.
+  if (w.framework != Framework::hf || !is_mixed_precision(w.precision) || !w.is_training() || w.is_adapter_tuning()) {
+    return T(0.0);
+  }
+  return labelled("autocast's 16-bit weight copies", parameters * 2.0);
+}
+
+// What training_activation_bytes (activations.cpp) counts, in short.
+const char* training_activation_summary(Framework framework, Recompute recompute) {
+  const bool hf = framework == Framework::hf;
+  if (recompute == Recompute::full) {
+    return hf ? "residual bytes × sbh × L (+ one layer live) + final norm + head input + 8sbV/t (fp32 loss)"
+              : "2sbh × L (+ one layer live) + sbh + 4sbh(1 + V/h)/t";
+  }
+  return hf ? "Σ layers: saved tensors of transformers under autocast (fp32 norms, 16-bit input casts, "
+              "q/k/v, attention, FFN) + final norm + head input + 8sbV/t (fp32 loss)"
+            : "Σ layers sbh-terms (Korthikanti Table 2, GQA/gated/MoE/flash) + sbh + 4sbh(1 + V/h)/t";
+}
+
+}  // namespace
+
+template <class T>
+void adapter_memory(const Workload& w, int device_count, const Strategy& st, const Degrees<T>& split,
+                    MemoryBreakdown& memory, ExplainRows<T>& rows) {
+  const Architecture& m = w.model;
+  const double n = w.parameters.total;
+  const double adapter_count = lora_parameters(m, w.lora_rank, w.lora_targets);
+  const T adapters = named<T>("adapters", adapter_count);
+  const T base = w.task == Task::qlora ? named<T>("linear", w.parameters.linear) *
+                                                 rounded<T>(bits_per_weight(WeightFormat::nf4), 3) / 8.0 +
+                                             named<T>("rest", n - w.parameters.linear) * 2.0
+                                       : named<T>("N", n) * (w.precision == Precision::fp32 ? 4.0 : 2.0);
+  const T base_share =
+      labelled("frozen base", base) / split.model / divisor_if(st.zero_stage >= 3, "ZeRO-3", split.data);
+  // LoRA: PEFT keeps adapters in fp32 (autocast_adapter_dtype) and trains them as fp32
+  // weights. QLoRA: the reference code (artidoro/qlora, qlora.py) casts adapters to bf16
+  // and steps them with 32-bit paged AdamW: 2 + 2 bytes plus fp32 moments.
+  StateBytesPerParam adapter_bytes = state_bytes_per_param(Precision::fp32, w.optimizer, m.hidden);
+  if (w.task == Task::qlora) {
+    adapter_bytes.weights = 2;
+    adapter_bytes.gradients = 2;
+  }
+  const PerParamBytes<T> per_param{adapter_bytes.weights, adapter_bytes.gradients,
+                                   named<T>("optimizer bytes", adapter_bytes.optimizer())};
+  const ShardedStates<T> trained = shard(adapters, T(0.0), per_param, st, split);
+
+  memory.weights =
+      rows.term("weights", base_share + noted(trained.weights, w.task == Task::qlora ? "bf16" : "fp32"), [&] {
+        return "base " + formula_number(value_of(base)) + " bytes, adapters " + formula_number(adapter_count) +
+               " (rank " + formula_number(w.lora_rank) + "), " + layout_text(st, device_count);
+      });
+  memory.gradients = rows.term("gradients", noted(trained.gradients, "only adapters are trained"),
+                               [&] { return "adapters " + formula_number(adapter_count); });
+  memory.optimizer = rows.term("optimizer", trained.optimizer,
+                               [&] { return "bytes/param " + formula_number(adapter_bytes.optimizer()); });
+}
+
+template <class T>
+void full_training_memory(const Workload& w, int device_count, const Strategy& st, const Degrees<T>& split,
+                          MemoryBreakdown& memory, ExplainRows<T>& rows) {
+  const Architecture& m = w.model;
+  const double n = w.parameters.total;
+  const T parameters = named<T>("N", n);
+  const StateBytesPerParam bytes = state_bytes_per_param(w.precision, w.optimizer, m.hidden, w.framework);
+  const double expert_count = routed_expert_parameters(m);
+  const T experts = expert_count > 0 ? named<T>("routed experts", expert_count) : T(0.0);
+  const PerParamBytes<T> per_param{bytes.weights, bytes.gradients,
+                                   amount<T>(bytes.master, "master") + amount<T>(bytes.states, "states")};
+  const ShardedStates<T> states = shard(parameters, experts, per_param, st, split);
+
+  const T cast_cache = autocast_cache(w, parameters) / split.model;
+  const T weights = states.weights + cast_cache;
+  T gradients = states.gradients;
+  // PyTorch DDP (framework hf, more than one replica) all-reduces through buckets that
+  // copy the gradients unless gradient_as_bucket_view=True, which is not the default
+  // (DDP docs: the view "can reduce peak memory usage ... equal to the total gradients
+  // size"). Megatron's DDP keeps gradients in its buffer: no copy.
+  const bool ddp_buckets = w.framework == Framework::hf && st.zero_stage == 0 && st.data_parallel(device_count) > 1;
+  if (ddp_buckets) gradients = gradients + labelled("DDP's all-reduce bucket copy", states.gradients);
+  T optimizer = states.optimizer;
+  // The optimizer step can peak above the backward pass (framework hf): PyTorch's foreach
+  // optimizers hold a tensor list of intermediates as large as the parameters while
+  // the autocast copies and activations are already freed. Counted as what the step
+  // needs beyond the backward peak, so that the total is the larger of the two.
+  const double temporaries = foreach_temporary_bytes_per_param(w);
+  if (temporaries > 0) {
+    const PerParamBytes<T> step_bytes{0.0, 0.0, T(0.0) + T(temporaries)};
+    const ShardedStates<T> step = shard(parameters, experts, step_bytes, st, split);
+    const T activations = named<T>("activations", training_activation_bytes(w, st).value);
+    const T step_extra = maximum(T(0.0), step.optimizer - cast_cache - activations);
+    // Nothing beyond the backward peak adds nothing (and shows nothing).
+    if (value_of(step_extra) > 0) {
+      optimizer = optimizer + labelled("foreach step temporaries beyond the backward peak", step_extra);
+    }
+  }
+  const auto inputs = [&] {
+    return "N " + formula_number(n) +
+           (expert_count > 0 ? " (routed experts " + formula_number(expert_count) + ")" : "") + ", " +
+           layout_text(st, device_count);
+  };
+  memory.weights = rows.term("weights", weights, inputs);
+  memory.gradients = rows.term("gradients", gradients, inputs);
+  memory.optimizer = rows.term("optimizer", optimizer, inputs);
+}
+
+template <class T>
+void add_training_tail(const Workload& w, const Strategy& st, MemoryBreakdown& memory, ExplainRows<T>& rows) {
+  const Architecture& m = w.model;
+  const T activations =
+      named<T>(training_activation_summary(w.framework, st.recompute), training_activation_bytes(w, st).value);
+  memory.activations = rows.term("activations", activations, [&] {
+    return "s " + formula_number(w.sequence_length) + ", b " + formula_number(w.micro_batch) + ", h " +
+           formula_number(m.hidden) + ", a " + formula_number(m.heads) + ", L " + formula_number(m.layers) + ", V " +
+           formula_number(m.vocab) + ", attention " + std::string(to_string(w.attention)) + ", recompute " +
+           std::string(to_string(st.recompute));
+  });
+
+  if (st.offload == Offload::none) return;
+  // ZeRO-Offload (Ren et al. 2021): optimizer states live and update on the CPU.
+  T host = named<T>("optimizer", memory.optimizer.value);
+  memory.optimizer = Bytes(0);
+  if (st.offload == Offload::optimizer_and_params && st.zero_stage >= 3) {
+    // ZeRO-Infinity: parameters stream from CPU; about two layers are resident.
+    const T weights = named<T>("weights", memory.weights.value);
+    const T layers = named<T>("L", std::max(1, m.layers + m.encoder_layers));
+    const T resident = weights * (minimum(T(2.0), layers) / layers);
+    host = host + (weights - resident);
+    memory.weights = Bytes(value_of(resident));
+  }
+  memory.host = rows.term("host", host, [&] { return "offload " + std::string(to_string(st.offload)); });
+}
+
+template void adapter_memory(const Workload&, int, const Strategy&, const Degrees<double>&, MemoryBreakdown&,
+                             ExplainRows<double>&);
+template void adapter_memory(const Workload&, int, const Strategy&, const Degrees<Formula>&, MemoryBreakdown&,
+                             ExplainRows<Formula>&);
+template void full_training_memory(const Workload&, int, const Strategy&, const Degrees<double>&, MemoryBreakdown&,
+                                   ExplainRows<double>&);
+template void full_training_memory(const Workload&, int, const Strategy&, const Degrees<Formula>&, MemoryBreakdown&,
+                                   ExplainRows<Formula>&);
+template void add_training_tail(const Workload&, const Strategy&, MemoryBreakdown&, ExplainRows<double>&);
+template void add_training_tail(const Workload&, const Strategy&, MemoryBreakdown&, ExplainRows<Formula>&);
+
+}  // namespace mlsize::memory_detail
+
+namespace mlsize {
+
+double autocast_cache_bytes(const Workload& w) {
+  return memory_detail::autocast_cache(w, w.parameters.total);
+}
+
+}  // namespace mlsize
