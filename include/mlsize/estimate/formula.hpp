@@ -14,6 +14,8 @@
 //   number 1, leave no trace; a product with the plain number 0 is that number. Named
 //   inputs always print, whatever their value.
 
+#include <mlsize/support/number_format.hpp>  // format_general: numbers in formulas, as %.6g
+
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,13 +23,10 @@
 
 namespace mlsize {
 
-// Numbers in formulas and in their inputs, as printf's %.6g.
-std::string formula_number(double value);
-
 class Formula {
  public:
-  // A plain number; prints as formula_number(value).
-  Formula(double value) : value_(value) {}  // NOLINT(google-explicit-constructor): numbers mix in
+  // A plain number; prints as format_general(value).
+  Formula(double value) : m_value(value) {}  // NOLINT(google-explicit-constructor): numbers mix in
 
   // An input with a name, e.g. N or dp; prints its name.
   static Formula input(std::string_view name, double value);
@@ -46,7 +45,7 @@ class Formula {
   // "x (note)".
   Formula noted(std::string_view note) const;
 
-  double value() const { return value_; }
+  double value() const { return m_value; }
   std::string text() const;
 
   friend Formula operator+(const Formula& a, const Formula& b);
@@ -74,18 +73,18 @@ class Formula {
   };
 
   Formula(Kind kind, double value, std::string_view words, const Formula* left, const Formula* right);
-  bool is_number(double number) const { return kind_ == Kind::number && value_ == number; }
+  bool is_number(double number) const { return m_kind == Kind::number && m_value == number; }
   Formula with_value(double value) const;
   int precedence() const;
   std::string operand(int least_precedence) const;
   std::string chain() const;
   void collect(bool divide, std::string& factors, std::string& divisors) const;
 
-  Kind kind_ = Kind::number;
-  double value_ = 0;
-  std::string words_;  // the input's name, the rounded number, the amount's unit, the label, note or condition
-  std::shared_ptr<const Formula> left_;
-  std::shared_ptr<const Formula> right_;
+  Kind m_kind = Kind::number;
+  double m_value = 0;
+  std::string m_words;  // the input's name, the rounded number, the amount's unit, the label, note or condition
+  std::shared_ptr<const Formula> m_left;
+  std::shared_ptr<const Formula> m_right;
 };
 
 // The same operations on double, for the estimate without explanation.

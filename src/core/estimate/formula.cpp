@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace mlsize {
 namespace {
@@ -14,17 +13,10 @@ constexpr int k_atom = 3;
 
 }  // namespace
 
-// Formats numbers for explanations without pulling a formatting library into the core.
-std::string formula_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
-
 Formula::Formula(Kind kind, double value, std::string_view words, const Formula* left, const Formula* right)
-    : kind_(kind), value_(value), words_(words) {
-  if (left != nullptr) left_ = std::make_shared<const Formula>(*left);
-  if (right != nullptr) right_ = std::make_shared<const Formula>(*right);
+    : m_kind(kind), m_value(value), m_words(words) {
+  if (left != nullptr) m_left = std::make_shared<const Formula>(*left);
+  if (right != nullptr) m_right = std::make_shared<const Formula>(*right);
 }
 
 Formula Formula::input(std::string_view name, double value) {
@@ -37,47 +29,47 @@ Formula Formula::amount(double value, std::string_view what) {
 
 Formula Formula::rounded(double value, int decimals) {
   const double scale = std::pow(10.0, decimals);
-  return {Kind::rounded, value, formula_number(std::round(value * scale) / scale), nullptr, nullptr};
+  return {Kind::rounded, value, format_general(std::round(value * scale) / scale), nullptr, nullptr};
 }
 
 Formula Formula::divisor_if(bool applies, std::string_view condition, const Formula& divisor) {
-  const double value = applies ? divisor.value_ : 1.0;
+  const double value = applies ? divisor.m_value : 1.0;
   if (divisor.is_number(1)) return Formula(value);
   return {Kind::divisor_if, value, condition, &divisor, nullptr};
 }
 
 Formula Formula::labelled(std::string_view label) const {
-  return {Kind::labelled, value_, label, this, nullptr};
+  return {Kind::labelled, m_value, label, this, nullptr};
 }
 
 Formula Formula::noted(std::string_view note) const {
-  return {Kind::noted, value_, note, this, nullptr};
+  return {Kind::noted, m_value, note, this, nullptr};
 }
 
 Formula Formula::with_value(double value) const {
   Formula copy = *this;
-  copy.value_ = value;
+  copy.m_value = value;
   return copy;
 }
 
 Formula operator+(const Formula& a, const Formula& b) {
-  const double value = a.value_ + b.value_;
-  if (a.kind_ == Formula::Kind::number && b.kind_ == Formula::Kind::number) return Formula(value);
+  const double value = a.m_value + b.m_value;
+  if (a.m_kind == Formula::Kind::number && b.m_kind == Formula::Kind::number) return Formula(value);
   if (b.is_number(0)) return a.with_value(value);
   if (a.is_number(0)) return b.with_value(value);
   return {Formula::Kind::sum, value, {}, &a, &b};
 }
 
 Formula operator-(const Formula& a, const Formula& b) {
-  const double value = a.value_ - b.value_;
-  if (a.kind_ == Formula::Kind::number && b.kind_ == Formula::Kind::number) return Formula(value);
+  const double value = a.m_value - b.m_value;
+  if (a.m_kind == Formula::Kind::number && b.m_kind == Formula::Kind::number) return Formula(value);
   if (b.is_number(0)) return a.with_value(value);
   return {Formula::Kind::difference, value, {}, &a, &b};
 }
 
 Formula operator*(const Formula& a, const Formula& b) {
-  const double value = a.value_ * b.value_;
-  if (a.kind_ == Formula::Kind::number && b.kind_ == Formula::Kind::number) return Formula(value);
+  const double value = a.m_value * b.m_value;
+  if (a.m_kind == Formula::Kind::number && b.m_kind == Formula::Kind::number) return Formula(value);
   if (a.is_number(0) || b.is_number(0)) return Formula(value);
   if (b.is_number(1)) return a.with_value(value);
   if (a.is_number(1)) return b.with_value(value);
@@ -85,33 +77,33 @@ Formula operator*(const Formula& a, const Formula& b) {
 }
 
 Formula operator/(const Formula& a, const Formula& b) {
-  const double value = a.value_ / b.value_;
-  if (a.kind_ == Formula::Kind::number && b.kind_ == Formula::Kind::number) return Formula(value);
+  const double value = a.m_value / b.m_value;
+  if (a.m_kind == Formula::Kind::number && b.m_kind == Formula::Kind::number) return Formula(value);
   if (a.is_number(0)) return Formula(value);
   if (b.is_number(1)) return a.with_value(value);
   return {Formula::Kind::quotient, value, {}, &a, &b};
 }
 
 Formula maximum(const Formula& a, const Formula& b) {
-  const double value = std::max(a.value_, b.value_);
-  if (a.kind_ == Formula::Kind::number && b.kind_ == Formula::Kind::number) return Formula(value);
+  const double value = std::max(a.m_value, b.m_value);
+  if (a.m_kind == Formula::Kind::number && b.m_kind == Formula::Kind::number) return Formula(value);
   return {Formula::Kind::max, value, {}, &a, &b};
 }
 
 Formula minimum(const Formula& a, const Formula& b) {
-  const double value = std::min(a.value_, b.value_);
-  if (a.kind_ == Formula::Kind::number && b.kind_ == Formula::Kind::number) return Formula(value);
+  const double value = std::min(a.m_value, b.m_value);
+  if (a.m_kind == Formula::Kind::number && b.m_kind == Formula::Kind::number) return Formula(value);
   return {Formula::Kind::min, value, {}, &a, &b};
 }
 
 int Formula::precedence() const {
-  switch (kind_) {
+  switch (m_kind) {
     case Kind::sum:
     case Kind::difference: return k_sum;
     case Kind::product:
     case Kind::quotient:
     case Kind::divisor_if: return k_product;
-    case Kind::noted: return left_->precedence();
+    case Kind::noted: return m_left->precedence();
     default: return k_atom;
   }
 }
@@ -126,20 +118,20 @@ std::string Formula::operand(int least_precedence) const {
 }
 
 std::string Formula::text() const {
-  switch (kind_) {
-    case Kind::number: return formula_number(value_);
+  switch (m_kind) {
+    case Kind::number: return format_general(m_value);
     case Kind::input:
-    case Kind::rounded: return words_;
-    case Kind::amount: return formula_number(value_) + " " + words_;
-    case Kind::sum: return left_->operand(k_sum) + " + " + right_->operand(k_sum);
-    case Kind::difference: return left_->operand(k_sum) + " − " + right_->operand(k_product);
+    case Kind::rounded: return m_words;
+    case Kind::amount: return format_general(m_value) + " " + m_words;
+    case Kind::sum: return m_left->operand(k_sum) + " + " + m_right->operand(k_sum);
+    case Kind::difference: return m_left->operand(k_sum) + " − " + m_right->operand(k_product);
     case Kind::product:
     case Kind::quotient:
     case Kind::divisor_if: return chain();
-    case Kind::max: return "max(" + left_->text() + ", " + right_->text() + ")";
-    case Kind::min: return "min(" + left_->text() + ", " + right_->text() + ")";
-    case Kind::labelled: return words_ + " " + left_->operand(k_product);
-    case Kind::noted: return left_->text() + " (" + words_ + ")";
+    case Kind::max: return "max(" + m_left->text() + ", " + m_right->text() + ")";
+    case Kind::min: return "min(" + m_left->text() + ", " + m_right->text() + ")";
+    case Kind::labelled: return m_words + " " + m_left->operand(k_product);
+    case Kind::noted: return m_left->text() + " (" + m_words + ")";
   }
   return {};
 }
@@ -153,27 +145,27 @@ std::string Formula::chain() const {
 }
 
 void Formula::collect(bool divide, std::string& factors, std::string& divisors) const {
-  switch (kind_) {
+  switch (m_kind) {
     case Kind::product:
-      left_->collect(divide, factors, divisors);
-      right_->collect(divide, factors, divisors);
+      m_left->collect(divide, factors, divisors);
+      m_right->collect(divide, factors, divisors);
       return;
     case Kind::quotient:
-      left_->collect(divide, factors, divisors);
-      right_->collect(!divide, factors, divisors);
+      m_left->collect(divide, factors, divisors);
+      m_right->collect(!divide, factors, divisors);
       return;
     case Kind::divisor_if: {
       std::string& list = divide ? divisors : factors;
       list += divide ? " [/ " : " [× ";
-      list += left_->operand(k_atom);
+      list += m_left->operand(k_atom);
       list += " at ";
-      list += words_;
+      list += m_words;
       list += ']';
       return;
     }
     default:
       if (divide) {
-        divisors += kind_ == Kind::number ? "/" : " / ";
+        divisors += m_kind == Kind::number ? "/" : " / ";
         divisors += operand(k_atom);
       } else {
         if (!factors.empty()) factors += " × ";

@@ -152,8 +152,8 @@ Bytes kv_cache_bytes(const Workload& w, const Strategy& st) {
 namespace memory_detail {
 
 std::string layout_text(const Strategy& st, int device_count) {
-  return "t=" + formula_number(st.tensor_parallel) + ", p=" + formula_number(st.pipeline_parallel) +
-         ", dp=" + formula_number(st.data_parallel(device_count)) + ", ZeRO-" + formula_number(st.zero_stage);
+  return "t=" + format_general(st.tensor_parallel) + ", p=" + format_general(st.pipeline_parallel) +
+         ", dp=" + format_general(st.data_parallel(device_count)) + ", ZeRO-" + format_general(st.zero_stage);
 }
 
 template <class T>
@@ -164,7 +164,7 @@ void gbdt_memory(const Workload& w, const Degrees<T>& split, MemoryBreakdown& me
   const double data = w.dataset_bytes ? w.dataset_bytes->value : w.tokens * w.bytes_per_token;
   memory.activations =
       rows.term("activations", k_gbdt_working_set_factor * named<T>("dataset bytes", data) / split.devices,
-                [&] { return "dataset " + formula_number(data) + " bytes"; });
+                [&] { return "dataset " + format_general(data) + " bytes"; });
 }
 
 template <class T>
@@ -178,18 +178,18 @@ void inference_memory(const Workload& w, int device_count, const Strategy& st, c
                      named<T>("other params", n - quantized) * 2.0) /
                     split.model;
   memory.weights = rows.term("weights", weights, [&] {
-    return "quantised " + formula_number(quantized) + ", bits " + formula_number(bits) + ", other " +
-           formula_number(n - quantized) + ", " + layout_text(st, device_count);
+    return "quantised " + format_general(quantized) + ", bits " + format_general(bits) + ", other " +
+           format_general(n - quantized) + ", " + layout_text(st, device_count);
   });
   memory.kv_cache = rows.term("kv_cache", kv_cache(w, split.tensor, split.pipeline), [&] {
-    return "L " + formula_number(m.layers) + ", kv_heads " + formula_number(m.kv_heads) + ", head_dim " +
-           formula_number(m.head_dim) + ", context " + formula_number(w.context) + ", batch " +
-           formula_number(w.batch) + ", bytes " + formula_number(bytes_per_kv_value(w.kv_format)) +
-           (m.sliding_window ? ", window " + formula_number(*m.sliding_window) : "");
+    return "L " + format_general(m.layers) + ", kv_heads " + format_general(m.kv_heads) + ", head_dim " +
+           format_general(m.head_dim) + ", context " + format_general(w.context) + ", batch " +
+           format_general(w.batch) + ", bytes " + format_general(bytes_per_kv_value(w.kv_format)) +
+           (m.sliding_window ? ", window " + format_general(*m.sliding_window) : "");
   });
   memory.activations = rows.term("activations", inference_activations(w, split.tensor), [&] {
-    return "h " + formula_number(m.hidden) + ", ffn " + formula_number(m.intermediate) + ", V " +
-           formula_number(m.vocab);
+    return "h " + format_general(m.hidden) + ", ffn " + format_general(m.intermediate) + ", V " +
+           format_general(m.vocab);
   });
 }
 
@@ -199,7 +199,7 @@ void add_overhead(const Workload& w, MemoryBreakdown& memory, ExplainRows<T>& ro
   const T margin = named<T>("allocator margin", w.allocator_margin) *
                    (named<T>("activations", memory.activations.value) + named<T>("kv_cache", memory.kv_cache.value));
   memory.overhead = rows.term("overhead", named<T>("framework overhead", w.overhead.value) + margin, [&] {
-    return "overhead " + formula_number(w.overhead.value) + " bytes, margin " + formula_number(w.allocator_margin);
+    return "overhead " + format_general(w.overhead.value) + " bytes, margin " + format_general(w.allocator_margin);
   });
 }
 

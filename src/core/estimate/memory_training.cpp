@@ -100,13 +100,13 @@ void adapter_memory(const Workload& w, int device_count, const Strategy& st, con
 
   memory.weights =
       rows.term("weights", base_share + noted(trained.weights, w.task == Task::qlora ? "bf16" : "fp32"), [&] {
-        return "base " + formula_number(value_of(base)) + " bytes, adapters " + formula_number(adapter_count) +
-               " (rank " + formula_number(w.lora_rank) + "), " + layout_text(st, device_count);
+        return "base " + format_general(value_of(base)) + " bytes, adapters " + format_general(adapter_count) +
+               " (rank " + format_general(w.lora_rank) + "), " + layout_text(st, device_count);
       });
   memory.gradients = rows.term("gradients", noted(trained.gradients, "only adapters are trained"),
-                               [&] { return "adapters " + formula_number(adapter_count); });
+                               [&] { return "adapters " + format_general(adapter_count); });
   memory.optimizer = rows.term("optimizer", trained.optimizer,
-                               [&] { return "bytes/param " + formula_number(adapter_bytes.optimizer()); });
+                               [&] { return "bytes/param " + format_general(adapter_bytes.optimizer()); });
 }
 
 template <class T>
@@ -148,8 +148,8 @@ void full_training_memory(const Workload& w, int device_count, const Strategy& s
     }
   }
   const auto inputs = [&] {
-    return "N " + formula_number(n) +
-           (expert_count > 0 ? " (routed experts " + formula_number(expert_count) + ")" : "") + ", " +
+    return "N " + format_general(n) +
+           (expert_count > 0 ? " (routed experts " + format_general(expert_count) + ")" : "") + ", " +
            layout_text(st, device_count);
   };
   memory.weights = rows.term("weights", weights, inputs);
@@ -163,9 +163,9 @@ void add_training_tail(const Workload& w, const Strategy& st, MemoryBreakdown& m
   const T activations =
       named<T>(training_activation_summary(w.framework, st.recompute), training_activation_bytes(w, st).value);
   memory.activations = rows.term("activations", activations, [&] {
-    return "s " + formula_number(w.sequence_length) + ", b " + formula_number(w.micro_batch) + ", h " +
-           formula_number(m.hidden) + ", a " + formula_number(m.heads) + ", L " + formula_number(m.layers) + ", V " +
-           formula_number(m.vocab) + ", attention " + std::string(to_string(w.attention)) + ", recompute " +
+    return "s " + format_general(w.sequence_length) + ", b " + format_general(w.micro_batch) + ", h " +
+           format_general(m.hidden) + ", a " + format_general(m.heads) + ", L " + format_general(m.layers) + ", V " +
+           format_general(m.vocab) + ", attention " + std::string(to_string(w.attention)) + ", recompute " +
            std::string(to_string(st.recompute));
   });
 
