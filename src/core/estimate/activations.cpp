@@ -17,12 +17,19 @@ struct LayerActivations {
   double attention_scores = 0;  // the s² part: dropped by flash attention or selective recompute
 };
 
+// The attention block's widths: hidden h, query q = heads × head_dim, key/value kv (GQA:
+// kv_heads × head_dim) and the head count a.
+struct AttentionWidths {
+  double h, q, kv, a;
+};
+AttentionWidths attention_widths(const Architecture& m) {
+  return {static_cast<double>(m.hidden), static_cast<double>(m.heads) * m.head_dim, static_cast<double>(m.kv_dim()),
+          static_cast<double>(m.heads)};
+}
+
 LayerActivations attention_block(const Workload& w, double s, double b) {
   const Architecture& m = w.model;
-  const double h = m.hidden;
-  const double q = static_cast<double>(m.heads) * m.head_dim;
-  const double kv = m.kv_dim();
-  const double a = m.heads;
+  const auto [h, q, kv, a] = attention_widths(m);
   LayerActivations act;
   // Korthikanti et al. 2022 §4.1: QKV input 2sbh and output-dropout mask sbh stay
   // replicated; Q 2sbq, K and V 2sb·kv each, attention output 2sbq are sharded by t.
@@ -68,10 +75,7 @@ double hf_norm_bytes(const Architecture& m, const HfElementBytes& e) {
 
 LayerActivations hf_attention_block(const Workload& w, const HfElementBytes& e, double s, double b) {
   const Architecture& m = w.model;
-  const double h = m.hidden;
-  const double q = static_cast<double>(m.heads) * m.head_dim;
-  const double kv = m.kv_dim();
-  const double a = m.heads;
+  const auto [h, q, kv, a] = attention_widths(m);
   LayerActivations act;
   // The projections' saved input: one 16-bit cast per projection under autocast.
   const double inputs = e.autocast ? 2.0 * (m.fused_qkv ? 1 : 3) : e.residual;
