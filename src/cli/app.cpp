@@ -3,8 +3,8 @@
 #include "cli/commands/command_catalog.hpp"
 #include "cli/commands/command_rules.hpp"
 #include "cli/commands/commands.hpp"
-#include "cli/render/error_message.hpp"
 #include "cli/io/output_file.hpp"
+#include "cli/render/error_message.hpp"
 
 #include <mlsize/support/error.hpp>
 
@@ -12,9 +12,9 @@
 
 #include <cstdio>
 #include <exception>
-#include <sstream>
 #include <new>
 #include <optional>
+#include <sstream>
 
 namespace mlsize::cli {
 namespace {
@@ -58,8 +58,8 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
     // CLI11's own codes (100+) are mapped to our one usage code.
     const std::string command =
         app.get_subcommands().empty() ? std::string("recommend") : app.get_subcommands().front()->get_name();
-    write(err, format_error(Error(ErrorKind::usage, failure.what(),
-                                  "run 'mlsize --help' or 'mlsize " + command + " --help'")));
+    write(err, format_error(
+                   Error(ErrorKind::usage, failure.what(), "run 'mlsize --help' or 'mlsize " + command + " --help'")));
     return k_exit_usage;
   }
 

@@ -31,17 +31,17 @@ constexpr auto enum_names(DType) {
 inline constexpr std::size_t k_dtype_count = names<DType>().size();
 
 struct Interconnect {
-  std::string kind;                 // nvlink, pcie, infinity-fabric, ici, roce, nvlink-c2c, none
-  double bandwidth_bytes_per_s = 0; // per device, both directions together
+  std::string kind;                  // nvlink, pcie, infinity-fabric, ici, roce, nvlink-c2c, none
+  double bandwidth_bytes_per_s = 0;  // per device, both directions together
 };
 
 struct Device {
   std::string id;
-  std::vector<std::string> aliases;             // other ids that name this device (e.g. a100-80gb)
+  std::vector<std::string> aliases;  // other ids that name this device (e.g. a100-80gb)
   std::string name;
   DeviceKind kind = DeviceKind::gpu;
   std::string vendor;
-  std::optional<Bytes> memory;                  // absent for CPUs: host RAM comes from the offering
+  std::optional<Bytes> memory;  // absent for CPUs: host RAM comes from the offering
   std::optional<double> memory_bandwidth_bytes_per_s;
   std::array<std::optional<double>, k_dtype_count> peak_flops_per_s{};  // dense, indexed by DType
   std::optional<Interconnect> interconnect;
@@ -91,15 +91,15 @@ struct Offering {
   int devices_per_unit = 1;
   std::optional<int> vcpus;
   std::optional<Bytes> host_memory;
-  std::optional<Usd> price_per_hour;        // on demand, per unit
-  std::optional<Usd> spot_price_per_hour;   // per unit
+  std::optional<Usd> price_per_hour;       // on demand, per unit
+  std::optional<Usd> spot_price_per_hour;  // per unit
   std::string region;
-  std::optional<int> max_units;             // how many units one plan may combine
-  std::optional<Usd> purchase_price;        // on-premise
-  std::optional<double> power_w;            // on-premise wall power
+  std::optional<int> max_units;       // how many units one plan may combine
+  std::optional<Usd> purchase_price;  // on-premise
+  std::optional<double> power_w;      // on-premise wall power
   FreeTierLimits limits;
-  std::optional<double> network_gbps;       // inter-node network per unit, Gbit/s (multi-node topology)
-  Billing billing;                          // from the provider's entry (Catalog::check_references)
+  std::optional<double> network_gbps;  // inter-node network per unit, Gbit/s (multi-node topology)
+  Billing billing;                     // from the provider's entry (Catalog::check_references)
   std::string source;
   std::string as_of;
   SourceLocation defined_at;

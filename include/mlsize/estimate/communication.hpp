@@ -4,8 +4,8 @@
 
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/estimate/strategy.hpp>
-#include <mlsize/support/units.hpp>
 #include <mlsize/model/workload.hpp>
+#include <mlsize/support/units.hpp>
 
 #include <optional>
 
@@ -23,12 +23,12 @@ struct Topology {
 };
 
 struct Communication {
-  Seconds exposed{0};              // added to the compute time over the whole run
-  double steps = 0;                // optimizer steps
-  double micro_steps_per_step = 0; // gradient accumulation
-  double bytes_per_step = 0;       // sent by each device per optimizer step
+  Seconds exposed{0};                // added to the compute time over the whole run
+  double steps = 0;                  // optimizer steps
+  double micro_steps_per_step = 0;   // gradient accumulation
+  double bytes_per_step = 0;         // sent by each device per optimizer step
   double bandwidth_bytes_per_s = 0;  // per device, one direction: the slowest link used
-  bool network_assumed = false;    // multi-node and the offering states no network_gbps
+  bool network_assumed = false;      // multi-node and the offering states no network_gbps
 };
 
 // Tokens per optimizer step: --global-batch, else 4M tokens for pre-training (Llama 2)

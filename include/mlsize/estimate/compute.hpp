@@ -2,8 +2,8 @@
 // FLOPs and wall time. Formulas and citations: docs/methodology.md#compute.
 
 #include <mlsize/catalog/catalog.hpp>
-#include <mlsize/support/units.hpp>
 #include <mlsize/model/workload.hpp>
+#include <mlsize/support/units.hpp>
 
 #include <optional>
 

@@ -2,10 +2,10 @@
 // Memory per device for training, fine-tuning and inference of transformers.
 // Formulas and citations: docs/methodology.md#memory.
 
-#include <mlsize/model/architecture.hpp>
 #include <mlsize/estimate/strategy.hpp>
-#include <mlsize/support/units.hpp>
+#include <mlsize/model/architecture.hpp>
 #include <mlsize/model/workload.hpp>
+#include <mlsize/support/units.hpp>
 
 #include <string>
 #include <vector>
@@ -17,7 +17,7 @@ namespace mlsize {
 inline constexpr double k_gbdt_working_set_factor = 2.0;
 
 struct MemoryBreakdown {
-  Bytes weights;      // model weights held on the device (frozen base + adapters for LoRA)
+  Bytes weights;  // model weights held on the device (frozen base + adapters for LoRA)
   Bytes gradients;
   Bytes optimizer;    // optimizer states, incl. the fp32 master copy under mixed precision
   Bytes activations;  // training: stored for backward; inference: the working set of one forward

@@ -5,39 +5,39 @@
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/strategy.hpp>
-#include <mlsize/support/units.hpp>
 #include <mlsize/model/workload.hpp>
+#include <mlsize/support/units.hpp>
 
 #include <optional>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 namespace mlsize {
 
 struct Plan {
   const Offering* offering = nullptr;  // null when only a device was named
   const Device* device = nullptr;
-  int units = 1;                       // offering units rented or bought
-  int device_count = 1;                // units × devices per unit; all data parallel
+  int units = 1;         // offering units rented or bought
+  int device_count = 1;  // units × devices per unit; all data parallel
   Strategy strategy;
 };
 
 // Everything mlsize estimates for one plan.
 struct PlanEstimate {
   Plan plan;
-  MemoryBreakdown memory;              // per device
-  Bytes capacity;                      // memory of one device
+  MemoryBreakdown memory;  // per device
+  Bytes capacity;          // memory of one device
   bool fits = false;
   // With offloading: whether a unit's host RAM holds what its devices offload; absent when
   // nothing is offloaded or the offering states no host RAM.
   std::optional<bool> host_fits;
   Flops flops;
-  double peak_flops_per_s = 0;         // per device, at the workload's precision
-  Seconds time;                        // compute_time + communication.exposed
-  Seconds compute_time;                // FLOPs / (devices × peak × MFU)
-  Communication communication;         // data-parallel synchronisation the compute does not hide
+  double peak_flops_per_s = 0;  // per device, at the workload's precision
+  Seconds time;                 // compute_time + communication.exposed
+  Seconds compute_time;         // FLOPs / (devices × peak × MFU)
+  Communication communication;  // data-parallel synchronisation the compute does not hide
   std::optional<Usd> price_per_unit_hour;
-  std::optional<Usd> cost;             // absent when the plan has no price; gbdt: one hour
+  std::optional<Usd> cost;  // absent when the plan has no price; gbdt: one hour
 };
 
 }  // namespace mlsize

@@ -1,10 +1,10 @@
 #pragma once
 // Enumerating candidate plans and estimating each one.
 
-#include <mlsize/model/architecture.hpp>
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/estimate/cost.hpp>
 #include <mlsize/estimate/plan.hpp>
+#include <mlsize/model/architecture.hpp>
 #include <mlsize/model/workload.hpp>
 
 #include <optional>

@@ -14,8 +14,8 @@
 //   string     := '"' characters, with \" and \\ escapes '"'
 //   field      := a name from the FieldSet, such as workload.params
 
-#include <mlsize/support/error.hpp>
 #include <mlsize/expr/field_set.hpp>
+#include <mlsize/support/error.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -29,8 +29,8 @@ namespace mlsize {
 
 // Limits that keep parsing and evaluation cheap and bounded.
 inline constexpr std::size_t k_max_expression_length = 4096;  // characters
-inline constexpr int k_max_expression_depth = 64;               // nested parentheses and `not`s
-inline constexpr std::size_t k_max_expression_nodes = 256;      // fields, literals and operators
+inline constexpr int k_max_expression_depth = 64;             // nested parentheses and `not`s
+inline constexpr std::size_t k_max_expression_nodes = 256;    // fields, literals and operators
 
 // Where the character at a 0-based offset of the expression text lies in its file.
 using ExpressionLocator = std::function<SourceLocation(std::size_t offset)>;
@@ -63,9 +63,9 @@ class Expression {
     ValueType type = ValueType::boolean;  // what the node yields
     std::uint32_t lhs = 0;                // child node ids: and/or/not/comparisons
     std::uint32_t rhs = 0;
-    std::size_t field = 0;                // Op::field
-    Value literal;                        // Op::literal
-    std::vector<Value> list;              // Op::in
+    std::size_t field = 0;    // Op::field
+    Value literal;            // Op::literal
+    std::vector<Value> list;  // Op::in
   };
 
  private:

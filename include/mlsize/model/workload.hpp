@@ -72,7 +72,24 @@ constexpr auto enum_names(Profile) {
 }
 
 // How inference weights are stored; bits per weight in docs/methodology.md#inference.
-enum class WeightFormat { bf16, fp16, fp32, fp8, int8, int4, nf4, gptq, awq, q8_0, q6_k, q5_k_m, q4_k_m, q4_0, q3_k_m, q2_k };
+enum class WeightFormat {
+  bf16,
+  fp16,
+  fp32,
+  fp8,
+  int8,
+  int4,
+  nf4,
+  gptq,
+  awq,
+  q8_0,
+  q6_k,
+  q5_k_m,
+  q4_k_m,
+  q4_0,
+  q3_k_m,
+  q2_k
+};
 constexpr auto enum_names(WeightFormat) {
   using enum WeightFormat;
   return std::to_array<EnumName<WeightFormat>>({{bf16, "bf16"},
@@ -129,32 +146,32 @@ constexpr bool is_lora_group(LoraTarget target) {
 }
 
 struct Workload {
-  Architecture model;                   // the shape
-  ParameterCount parameters;            // N = parameters.total; compute uses parameters.active
-  double tokens = 0.0;                  // D: training tokens over all epochs, or tokens to generate
-  std::optional<Bytes> dataset_bytes;   // when the data was given as bytes
+  Architecture model;                  // the shape
+  ParameterCount parameters;           // N = parameters.total; compute uses parameters.active
+  double tokens = 0.0;                 // D: training tokens over all epochs, or tokens to generate
+  std::optional<Bytes> dataset_bytes;  // when the data was given as bytes
   double epochs = 1.0;
-  double bytes_per_token = 4.0;         // docs/methodology.md#bytes-per-token
+  double bytes_per_token = 4.0;  // docs/methodology.md#bytes-per-token
   Task task = Task::pretrain;
   Precision precision = Precision::bf16_mixed;
   Optimizer optimizer = Optimizer::adamw;
   Attention attention = Attention::flash;  // docs/methodology.md#activations
   Framework framework = Framework::megatron;
-  int sequence_length = 2048;           // s
-  int micro_batch = 1;                  // b: sequences per device per forward pass
-  double mfu = 0.40;                    // docs/methodology.md#mfu
-  std::optional<double> global_batch;   // tokens per optimizer step (docs/methodology.md#communication)
+  int sequence_length = 2048;          // s
+  int micro_batch = 1;                 // b: sequences per device per forward pass
+  double mfu = 0.40;                   // docs/methodology.md#mfu
+  std::optional<double> global_batch;  // tokens per optimizer step (docs/methodology.md#communication)
 
-  int lora_rank = 16;                   // docs/methodology.md#lora-and-qlora
+  int lora_rank = 16;  // docs/methodology.md#lora-and-qlora
   unsigned lora_targets = k_lora_all_linear;
 
   WeightFormat weight_format = WeightFormat::bf16;  // inference
   KvFormat kv_format = KvFormat::bf16;
-  int context = 4096;                   // inference: tokens per sequence (prompt + output)
-  int batch = 1;                        // inference: concurrent sequences
+  int context = 4096;  // inference: tokens per sequence (prompt + output)
+  int batch = 1;       // inference: concurrent sequences
 
-  Bytes overhead{2.0 * k_gibi};         // per device: CUDA context, workspaces, buffers
-  double allocator_margin = 0.0;        // fraction added to the dynamic memory for fragmentation
+  Bytes overhead{2.0 * k_gibi};   // per device: CUDA context, workspaces, buffers
+  double allocator_margin = 0.0;  // fraction added to the dynamic memory for fragmentation
 
   std::optional<Usd> budget;
   std::optional<Seconds> deadline;

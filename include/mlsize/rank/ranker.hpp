@@ -3,9 +3,9 @@
 
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/estimate/cost.hpp>
+#include <mlsize/model/workload.hpp>
 #include <mlsize/rank/report.hpp>
 #include <mlsize/rules/rules.hpp>
-#include <mlsize/model/workload.hpp>
 
 namespace mlsize {
 

@@ -1,10 +1,10 @@
 #pragma once
 // The result of `recommend`: ranked plans and the offerings that could not serve.
 
-#include <mlsize/model/architecture.hpp>
 #include <mlsize/estimate/plan.hpp>
-#include <mlsize/rules/rules.hpp>
+#include <mlsize/model/architecture.hpp>
 #include <mlsize/model/workload.hpp>
+#include <mlsize/rules/rules.hpp>
 #include <mlsize/support/names.hpp>
 
 #include <array>
@@ -69,8 +69,8 @@ struct Report {
   Workload workload;  // includes the model shape
   Objective objective = Objective::cost;
   int max_devices = 0;
-  std::vector<RankedPlan> recommendations;    // best first, one per offering
-  std::vector<Rejection> rejected;            // ordered by reason, then offering id
+  std::vector<RankedPlan> recommendations;  // best first, one per offering
+  std::vector<Rejection> rejected;          // ordered by reason, then offering id
   std::size_t plans_evaluated = 0;
   std::optional<PlanEstimate> fastest_fitting;  // over every offering, before deadline and budget
   // Rules that fired on the recommendations (prefer, penalize, advise) and `set` rules

@@ -3,8 +3,8 @@
 // device, offering and plan.
 
 #include <mlsize/catalog/catalog.hpp>
-#include <mlsize/expr/field_set.hpp>
 #include <mlsize/estimate/plan.hpp>
+#include <mlsize/expr/field_set.hpp>
 #include <mlsize/model/workload.hpp>
 
 #include <cstddef>
@@ -59,14 +59,16 @@ enum class RuleField : std::size_t {
 const FieldSet& rule_fields();
 
 // The id of `field` in rule_fields().
-constexpr std::size_t field_id(RuleField field) { return static_cast<std::size_t>(field); }
+constexpr std::size_t field_id(RuleField field) {
+  return static_cast<std::size_t>(field);
+}
 
 // Fills `values` (resized to rule_fields().size()) for one evaluation. Any pointer may
 // be null; its fields are then missing (nullopt). When `device` or `offering` is null
 // and `estimate` is not, they are taken from estimate->plan. Reusing one vector across
 // plans avoids reallocating it.
-void fill_rule_fields(FieldValues& values, const Workload& workload, const Device* device,
-                      const Offering* offering, const PlanEstimate* estimate);
+void fill_rule_fields(FieldValues& values, const Workload& workload, const Device* device, const Offering* offering,
+                      const PlanEstimate* estimate);
 
 // The same, into a new vector.
 FieldValues rule_field_values(const Workload& workload, const Device* device = nullptr,

@@ -2,11 +2,11 @@
 // Rules: practitioners' know-how and users' policies as data. Each rule has a
 // condition over rule_fields() and one action. Schema and semantics: docs/rules.md.
 
-#include <mlsize/support/error.hpp>
 #include <mlsize/expr/expression.hpp>
 #include <mlsize/expr/field_set.hpp>
 #include <mlsize/expr/message_template.hpp>
 #include <mlsize/model/workload.hpp>
+#include <mlsize/support/error.hpp>
 #include <mlsize/support/names.hpp>
 
 #include <array>
@@ -60,10 +60,10 @@ struct Rule {
   Expression when;
   RuleAction action = RuleAction::advise;
   Severity severity = Severity::info;
-  std::string source;        // a citation: paper, documentation URL; may be empty
-  MessageTemplate message;   // may be empty for prefer, penalize and set
-  double factor = 1.0;       // prefer and penalize
-  Expression require;        // require: what the plan must meet
+  std::string source;                      // a citation: paper, documentation URL; may be empty
+  MessageTemplate message;                 // may be empty for prefer, penalize and set
+  double factor = 1.0;                     // prefer and penalize
+  Expression require;                      // require: what the plan must meet
   std::optional<Recompute> set_recompute;  // set: `plan.recompute: full`
   SourceLocation defined_at;
 };

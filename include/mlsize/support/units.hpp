@@ -25,7 +25,7 @@ struct Quantity {
 };
 
 using Bytes = Quantity<struct BytesTag>;
-using Flops = Quantity<struct FlopsTag>;      // a count of floating-point operations
+using Flops = Quantity<struct FlopsTag>;  // a count of floating-point operations
 using Seconds = Quantity<struct SecondsTag>;
 using Usd = Quantity<struct UsdTag>;
 

@@ -4,8 +4,8 @@
 #include "cli/options/choice.hpp"
 #include "cli/options/output_format.hpp"
 #include "cli/options/providers.hpp"
-#include "cli/render/render_catalog.hpp"
 #include "cli/options/workload_options.hpp"
+#include "cli/render/render_catalog.hpp"
 
 #include <mlsize/catalog/catalog_loader.hpp>
 #include <mlsize/support/error.hpp>
@@ -56,9 +56,8 @@ CatalogSelection select_entries(const CatalogOptions& options, const Catalog& ca
   for (const Device& device : catalog.devices()) {
     if (!device_kept(device, device.memory)) continue;
     // With --provider, only the devices those providers offer.
-    const bool offered = std::any_of(selection.offerings.begin(), selection.offerings.end(), [&](const Offering* o) {
-      return catalog.find_device(o->device_id) == &device;
-    });
+    const bool offered = std::any_of(selection.offerings.begin(), selection.offerings.end(),
+                                     [&](const Offering* o) { return catalog.find_device(o->device_id) == &device; });
     if (options.providers.empty() || offered) selection.devices.push_back(&device);
   }
   return selection;

@@ -26,13 +26,13 @@ struct CatalogOptions {
   CatalogAction action = CatalogAction::list;  // set by the subcommand that was parsed
   std::vector<std::string> catalog_files;      // --catalog (list, show, export)
   bool no_user_catalog = false;
-  std::optional<std::string> kind;             // list filters
+  std::optional<std::string> kind;  // list filters
   std::vector<std::string> providers;
   std::optional<std::string> min_memory;
   std::optional<std::string> list_format;
-  std::string id;                              // show
+  std::string id;  // show
   std::optional<std::string> show_format;
-  std::vector<std::string> files;              // validate
+  std::vector<std::string> files;  // validate
   std::optional<std::string> export_format;
 };
 

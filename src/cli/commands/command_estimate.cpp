@@ -4,8 +4,8 @@
 
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/memory.hpp>
-#include <mlsize/support/error.hpp>
 #include <mlsize/estimate/planner.hpp>
+#include <mlsize/support/error.hpp>
 #include <mlsize/support/text_distance.hpp>
 
 namespace mlsize::cli {
@@ -34,13 +34,15 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   } else if (options.device) {
     plan.device = catalog.find_device(*options.device);
     if (plan.device == nullptr) {
-      flag_error("--device", "unknown device \"" + *options.device + "\"", nearest_id(*options.device, catalog.devices()));
+      flag_error("--device", "unknown device \"" + *options.device + "\"",
+                 nearest_id(*options.device, catalog.devices()));
     }
   }
   const int per_unit = plan.offering ? plan.offering->devices_per_unit : 1;
   plan.device_count = options.count ? parse_int_flag(*options.count, "--count", 1, 1'000'000) : per_unit;
   if (plan.device_count % per_unit != 0) {
-    flag_error("--count", "offering \"" + plan.offering->id + "\" provides devices in units of " + std::to_string(per_unit),
+    flag_error("--count",
+               "offering \"" + plan.offering->id + "\" provides devices in units of " + std::to_string(per_unit),
                "a multiple of " + std::to_string(per_unit));
   }
   plan.units = plan.device_count / per_unit;
@@ -63,8 +65,9 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   strategy.sequence_parallel = options.sequence_parallel;
   if (options.offload) strategy.offload = parse_choice<Offload>("--offload", *options.offload);
   if (plan.device_count % strategy.model_parallel() != 0) {
-    flag_error("--count", std::to_string(plan.device_count) + " devices do not split into tensor × pipeline groups of " +
-                              std::to_string(strategy.model_parallel()),
+    flag_error("--count",
+               std::to_string(plan.device_count) + " devices do not split into tensor × pipeline groups of " +
+                   std::to_string(strategy.model_parallel()),
                "a device count that --tp × --pp divides");
   }
   if (strategy.data_parallel(plan.device_count) % strategy.expert_parallel != 0) {

@@ -3,8 +3,8 @@
 #include "cli/options/providers.hpp"
 #include "cli/render/renderers.hpp"
 
-#include <mlsize/support/error.hpp>
 #include <mlsize/rank/ranker.hpp>
+#include <mlsize/support/error.hpp>
 #include <mlsize/support/text_distance.hpp>
 
 #include <memory>

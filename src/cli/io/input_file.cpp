@@ -2,11 +2,11 @@
 
 #include <mlsize/support/error.hpp>
 
+#include <sys/stat.h>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 
 namespace mlsize::cli {
 namespace {

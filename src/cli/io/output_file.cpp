@@ -2,12 +2,12 @@
 
 #include <mlsize/support/error.hpp>
 
+#include <unistd.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace mlsize::cli {

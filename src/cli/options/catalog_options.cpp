@@ -88,7 +88,8 @@ std::vector<UserCatalogFile> user_catalog_sources() {
     while (start <= paths.size()) {
       const std::size_t end = std::min(paths.find(':', start), paths.size());
       if (end > start) {
-        files.push_back({std::string(paths.substr(start, end - start)), "named by the environment variable MLSIZE_CATALOG"});
+        files.push_back(
+            {std::string(paths.substr(start, end - start)), "named by the environment variable MLSIZE_CATALOG"});
       }
       start = end + 1;
     }

@@ -186,8 +186,8 @@ void resolve_model(const WorkloadOptions& options, Workload& workload) {
     }
     workload.model = *preset;
   } else {
-    workload.model = architecture_from_hf_config(read_input_file(*options.model_config, k_max_config_bytes),
-                                                 *options.model_config);
+    workload.model =
+        architecture_from_hf_config(read_input_file(*options.model_config, k_max_config_bytes), *options.model_config);
   }
   workload.parameters = count_parameters(workload.model);
 }
@@ -240,7 +240,8 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
         parse_flag("--memory-margin", [&] { return parse_non_negative_number(*options.memory_margin, "a fraction"); });
   }
   if (options.epochs) {
-    workload.epochs = parse_flag("--epochs", [&] { return parse_positive_number(*options.epochs, "a number of epochs"); });
+    workload.epochs =
+        parse_flag("--epochs", [&] { return parse_positive_number(*options.epochs, "a number of epochs"); });
   }
   if (options.bytes_per_token) {
     workload.bytes_per_token = parse_flag(
@@ -284,7 +285,8 @@ void add_price_factor(const std::string& text, const Catalog& catalog, CostSetti
     flag_error(flag, "provider \"" + provider + "\" has no cloud prices to scale",
                "for on-premise hardware, overlay the offering with its purchase_price_usd (see --catalog)");
   }
-  const double factor = parse_flag(flag, [&] { return parse_positive_number(text.substr(equals + 1), "a price factor"); });
+  const double factor =
+      parse_flag(flag, [&] { return parse_positive_number(text.substr(equals + 1), "a price factor"); });
   if (factor > k_max_price_factor) {
     flag_error(flag, "\"" + text.substr(equals + 1) + "\" is above 10", "a multiplier such as 0.8 for 20% off");
   }
@@ -300,8 +302,9 @@ CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& 
   parse_choice_if_given(options.pricing, "--pricing", settings.pricing);
   for (const std::string& text : options.price_factors) add_price_factor(text, catalog, settings);
   if (options.amortization_years) {
-    settings.amortization_years = parse_flag(
-        "--amortization-years", [&] { return parse_positive_number(*options.amortization_years, "a number of years"); });
+    settings.amortization_years = parse_flag("--amortization-years", [&] {
+      return parse_positive_number(*options.amortization_years, "a number of years");
+    });
   }
   if (options.electricity_price) {
     settings.electricity_usd_per_kwh =

@@ -51,8 +51,8 @@ struct WorkloadOptions {
   std::optional<std::string> amortization_years;
   std::optional<std::string> electricity_price;
   std::vector<std::string> catalog_files;
-  bool no_user_catalog = false;             // skip catalog.d and MLSIZE_CATALOG
-  std::vector<std::string> price_factors;   // PROVIDER=FACTOR
+  bool no_user_catalog = false;            // skip catalog.d and MLSIZE_CATALOG
+  std::vector<std::string> price_factors;  // PROVIDER=FACTOR
   std::optional<std::string> format;
   std::optional<std::string> output_path;
 };

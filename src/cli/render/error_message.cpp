@@ -9,7 +9,9 @@ namespace {
 
 // Control characters and bytes that are not UTF-8 are shown escaped (\xNN) so a
 // hostile file or flag cannot rewrite the terminal.
-std::string printable(const std::string& text) { return escape_unprintable(text); }
+std::string printable(const std::string& text) {
+  return escape_unprintable(text);
+}
 
 }  // namespace
 

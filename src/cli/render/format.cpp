@@ -57,7 +57,8 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
     case RejectionReason::memory: {
       const PlanEstimate& nearest = *rejection.nearest;
       return fmt::format("needs {} GB per device even with {} on {} devices; has {} GB",
-                         format_gb(nearest.memory.total()), describe_strategy(nearest.plan.strategy, nearest.plan.device_count, workload.task),
+                         format_gb(nearest.memory.total()),
+                         describe_strategy(nearest.plan.strategy, nearest.plan.device_count, workload.task),
                          nearest.plan.device_count, format_gb(nearest.capacity));
     }
     case RejectionReason::session_limit: {

@@ -8,7 +8,7 @@
 
 namespace mlsize::cli {
 
-std::string describe_hardware(const Plan& plan);   // "8× A100 80GB SXM4 (aws p4de.24xlarge)"
+std::string describe_hardware(const Plan& plan);  // "8× A100 80GB SXM4 (aws p4de.24xlarge)"
 // "ZeRO-2 + full recompute", "ZeRO-1, TP 8, PP 4", or for inference "TP 2 × 4 replicas".
 std::string describe_strategy(const Strategy& strategy, int device_count, Task task);
 std::string describe_rejection(const Rejection& rejection, const Workload& workload);

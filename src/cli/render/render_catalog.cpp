@@ -5,8 +5,8 @@
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/units.hpp>
 
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -35,13 +35,27 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 }
 
 // Figures in the catalogue file's units (docs/catalogue.md), from the core's SI units.
-double gb(Bytes bytes) { return bytes.value / k_giga; }
-double gib(Bytes bytes) { return bytes.value / k_gibi; }
-double gbs(double bytes_per_s) { return bytes_per_s / k_giga; }
-double tflops(double flops_per_s) { return flops_per_s / k_tera; }
-double usd(Usd amount) { return amount.value; }
-double plain(double value) { return value; }
-double whole_number(int value) { return value; }
+double gb(Bytes bytes) {
+  return bytes.value / k_giga;
+}
+double gib(Bytes bytes) {
+  return bytes.value / k_gibi;
+}
+double gbs(double bytes_per_s) {
+  return bytes_per_s / k_giga;
+}
+double tflops(double flops_per_s) {
+  return flops_per_s / k_tera;
+}
+double usd(Usd amount) {
+  return amount.value;
+}
+double plain(double value) {
+  return value;
+}
+double whole_number(int value) {
+  return value;
+}
 
 // ---------------------------------------------------------------------------------------------
 // JSON
@@ -71,9 +85,10 @@ Json device_json(const Device& device) {
     peak[std::string(to_string(static_cast<DType>(i)))] = optional_json(device.peak_flops_per_s[i], tflops);
   }
   json["peak_tflops"] = peak;
-  json["interconnect"] = device.interconnect ? Json{{"kind", device.interconnect->kind},
-                                                    {"bandwidth_bytes_per_s", device.interconnect->bandwidth_bytes_per_s}}
-                                             : Json(nullptr);
+  json["interconnect"] = device.interconnect
+                             ? Json{{"kind", device.interconnect->kind},
+                                    {"bandwidth_bytes_per_s", device.interconnect->bandwidth_bytes_per_s}}
+                             : Json(nullptr);
   json["tdp_w"] = optional_json(device.tdp_w, plain);
   json["launch_price_usd"] = optional_json(device.launch_price, usd);
   json["source"] = device.source;
@@ -130,7 +145,8 @@ std::vector<CsvColumn> csv_columns() {
   auto none_d = [](const Device&) { return std::string(); };
   auto none_o = [](const Offering&) { return std::string(); };
   std::vector<CsvColumn> columns{
-      {"entry", [](const Device&) { return std::string("device"); }, [](const Offering&) { return std::string("offering"); }},
+      {"entry", [](const Device&) { return std::string("device"); },
+       [](const Offering&) { return std::string("offering"); }},
       {"id", [](const Device& d) { return d.id; }, [](const Offering& o) { return o.id; }},
       {"name", [](const Device& d) { return d.name; }, [](const Offering& o) { return o.name; }},
       {"kind", [](const Device& d) { return std::string(to_string(d.kind)); },
@@ -138,14 +154,16 @@ std::vector<CsvColumn> csv_columns() {
       {"aliases", [](const Device& d) { return join(d.aliases, " "); }, none_o},
       {"vendor", [](const Device& d) { return d.vendor; }, none_o},
       {"memory_gb", [](const Device& d) { return optional_text(d.memory, gb); }, none_o},
-      {"memory_bandwidth_gbs", [](const Device& d) { return optional_text(d.memory_bandwidth_bytes_per_s, gbs); }, none_o},
+      {"memory_bandwidth_gbs", [](const Device& d) { return optional_text(d.memory_bandwidth_bytes_per_s, gbs); },
+       none_o},
   };
   for (std::size_t i = 0; i < k_dtype_count; ++i) {
     columns.push_back({"peak_tflops_" + std::string(to_string(static_cast<DType>(i))),
                        [i](const Device& d) { return optional_text(d.peak_flops_per_s[i], tflops); }, none_o});
   }
   const std::vector<CsvColumn> rest{
-      {"interconnect_kind", [](const Device& d) { return d.interconnect ? d.interconnect->kind : std::string(); }, none_o},
+      {"interconnect_kind", [](const Device& d) { return d.interconnect ? d.interconnect->kind : std::string(); },
+       none_o},
       {"interconnect_bandwidth_gbs",
        [](const Device& d) {
          return d.interconnect ? format_shortest(gbs(d.interconnect->bandwidth_bytes_per_s)) : "";
@@ -284,19 +302,32 @@ std::string render_catalog_table(const CatalogSelection& selection) {
   for (const Offering* o : selection.offerings) {
     offering_rows.push_back({o->id, o->provider, std::string(to_string(o->kind)), o->device_id,
                              std::to_string(o->devices_per_unit), optional_text(o->price_per_hour, usd, "-"),
-                             optional_text(o->spot_price_per_hour, usd, "-"), optional_text(o->purchase_price, usd, "-"),
-                             o->as_of});
+                             optional_text(o->spot_price_per_hour, usd, "-"),
+                             optional_text(o->purchase_price, usd, "-"), o->as_of});
   }
   std::string text = "Devices (" + std::to_string(device_rows.size()) + "):\n";
   if (!device_rows.empty()) {
-    text += render_text_table({{"id"}, {"kind"}, {"vendor"}, {"memory GB", true}, {"bandwidth GB/s", true},
-                               {"bf16 TFLOPS", true}, {"as_of"}, {"name"}},
+    text += render_text_table({{"id"},
+                               {"kind"},
+                               {"vendor"},
+                               {"memory GB", true},
+                               {"bandwidth GB/s", true},
+                               {"bf16 TFLOPS", true},
+                               {"as_of"},
+                               {"name"}},
                               device_rows);
   }
   text += "\nOfferings (" + std::to_string(offering_rows.size()) + "):\n";
   if (!offering_rows.empty()) {
-    text += render_text_table({{"id"}, {"provider"}, {"kind"}, {"device"}, {"devices/unit", true},
-                               {"USD/hour", true}, {"spot USD/hour", true}, {"purchase USD", true}, {"as_of"}},
+    text += render_text_table({{"id"},
+                               {"provider"},
+                               {"kind"},
+                               {"device"},
+                               {"devices/unit", true},
+                               {"USD/hour", true},
+                               {"spot USD/hour", true},
+                               {"purchase USD", true},
+                               {"as_of"}},
                               offering_rows);
   }
   text += "\nGB = 10^9 bytes; TFLOPS are dense; prices per unit. Every field of an entry: mlsize catalog show ID.\n";

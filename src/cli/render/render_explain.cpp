@@ -105,9 +105,8 @@ std::string render_explain_json(const Report& report, const RuleSet& rules, cons
   Json excluded = Json::array();
   for (const Rejection& rejection : report.rejected) {
     if (rejection.reason != RejectionReason::rule || !shown(rejection.offering, offering)) continue;
-    excluded.push_back({{"offering", rejection.offering->id},
-                        {"rule", rejection.rule.rule->id},
-                        {"message", rejection.rule.message}});
+    excluded.push_back(
+        {{"offering", rejection.offering->id}, {"rule", rejection.rule.rule->id}, {"message", rejection.rule.message}});
   }
   json["excluded"] = std::move(excluded);
   return json.dump(2) + "\n";

@@ -97,10 +97,9 @@ Json plan_json(const PlanEstimate& e, bool timed) {
     json["offering"] = nullptr;
   }
   const bool has_device = plan.device != nullptr;
-  json["device"] = has_device ? Json{{"id", plan.device->id},
-                                     {"name", plan.device->name},
-                                     {"kind", to_string(plan.device->kind)}}
-                              : Json(nullptr);
+  json["device"] =
+      has_device ? Json{{"id", plan.device->id}, {"name", plan.device->name}, {"kind", to_string(plan.device->kind)}}
+                 : Json(nullptr);
   json["device_count"] = plan.device_count;
   const Strategy& st = plan.strategy;
   json["strategy"] = {{"data_parallel", st.data_parallel(plan.device_count)},
@@ -205,7 +204,9 @@ Json rejection_json(const Rejection& rejection, const Workload& workload) {
   return json;
 }
 
-std::string dump(const Json& json) { return json.dump(2) + "\n"; }
+std::string dump(const Json& json) {
+  return json.dump(2) + "\n";
+}
 
 }  // namespace
 

@@ -33,8 +33,8 @@ std::string render_rules_table(const RuleSet& rules) {
     if (rule.action == RuleAction::prefer || rule.action == RuleAction::penalize) {
       action += " ×" + format_general(rule.factor);
     }
-    text += fmt::format("{}  [{}, {}]\n  when: {}\n  {}\n", rule.id, action, to_string(rule.severity),
-                        rule.when.text(), rule.description);
+    text += fmt::format("{}  [{}, {}]\n  when: {}\n  {}\n", rule.id, action, to_string(rule.severity), rule.when.text(),
+                        rule.description);
     if (rule.action == RuleAction::require) text += fmt::format("  require: {}\n", rule.require.text());
     if (!rule.source.empty()) text += fmt::format("  source: {}\n", rule.source);
     text += "\n";

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -17,7 +17,8 @@ namespace {
 
 std::string workload_line(const Workload& workload) {
   if (workload.task == Task::gbdt) {
-    const double data = workload.dataset_bytes ? workload.dataset_bytes->value : workload.tokens * workload.bytes_per_token;
+    const double data =
+        workload.dataset_bytes ? workload.dataset_bytes->value : workload.tokens * workload.bytes_per_token;
     return fmt::format("Workload: gradient-boosted trees (XGBoost, LightGBM) on {} GB of data; working set 2 × data.\n",
                        format_gb(Bytes(data)));
   }
@@ -29,11 +30,11 @@ std::string workload_line(const Workload& workload) {
   std::string model = m.name == "estimated from --params" ? "" : m.name + ", ";
   std::string text;
   if (workload.task == Task::inference) {
-    text = fmt::format("Workload: {}{}, inference with {} weights ({} bits), {} KV cache; context {}, batch {}; "
-                       "{} tokens to generate.\n",
-                       model, params, to_string(workload.weight_format),
-                       format_general(bits_per_weight(workload.weight_format)), to_string(workload.kv_format),
-                       workload.context, workload.batch, format_count(workload.tokens));
+    text = fmt::format(
+        "Workload: {}{}, inference with {} weights ({} bits), {} KV cache; context {}, batch {}; "
+        "{} tokens to generate.\n",
+        model, params, to_string(workload.weight_format), format_general(bits_per_weight(workload.weight_format)),
+        to_string(workload.kv_format), workload.context, workload.batch, format_count(workload.tokens));
   } else {
     std::string data;
     if (workload.dataset_bytes) {
@@ -52,8 +53,9 @@ std::string workload_line(const Workload& workload) {
     text = fmt::format("Workload: {}{}, {}, {} {}, {}.\n", model, params, tokens, task, to_string(workload.precision),
                        to_string(workload.optimizer));
   }
-  text += fmt::format("Model shape: {} layers, hidden {}, {} heads ({} KV), {} attention{}", m.layers + m.encoder_layers,
-                      m.hidden, m.heads, m.kv_heads, to_string(workload.attention), m.mla ? " (MLA)" : "");
+  text +=
+      fmt::format("Model shape: {} layers, hidden {}, {} heads ({} KV), {} attention{}", m.layers + m.encoder_layers,
+                  m.hidden, m.heads, m.kv_heads, to_string(workload.attention), m.mla ? " (MLA)" : "");
   if (workload.is_training()) {
     text += fmt::format("; sequence {}, micro-batch {}", workload.sequence_length, workload.micro_batch);
     if (workload.framework == Framework::hf) text += "; framework hf (autocast, fp32 weights)";
@@ -93,12 +95,13 @@ std::string rejected_summary(const Report& report) {
 std::string summary_sentence(const Report& report) {
   if (report.recommendations.empty()) {
     if (report.fastest_fitting && report.workload.deadline) {
-      return fmt::format("No plan meets the constraints. The fastest plan that fits is {} with {}: {}, "
-                         "over the {} deadline.",
-                         describe_hardware(report.fastest_fitting->plan),
-                         describe_strategy(report.fastest_fitting->plan.strategy,
-                                           report.fastest_fitting->plan.device_count, report.workload.task),
-                         format_duration(report.fastest_fitting->time), format_duration(*report.workload.deadline));
+      return fmt::format(
+          "No plan meets the constraints. The fastest plan that fits is {} with {}: {}, "
+          "over the {} deadline.",
+          describe_hardware(report.fastest_fitting->plan),
+          describe_strategy(report.fastest_fitting->plan.strategy, report.fastest_fitting->plan.device_count,
+                            report.workload.task),
+          format_duration(report.fastest_fitting->time), format_duration(*report.workload.deadline));
     }
     if (!report.fastest_fitting) return "No plan fits in memory on any offering of the catalogue.";
     return "No plan meets the constraints.";
@@ -111,10 +114,11 @@ std::string summary_sentence(const Report& report) {
     case Objective::balanced: role = "the best balance of cost and time"; break;
   }
   if (!report.workload.is_timed()) {
-    return fmt::format("{} ranks first by price per hour, after rules: {}/h; run time is not modelled for {} "
-                       "({} of {} offerings fit).",
-                       describe_hardware(best.plan), format_usd(*best.cost), to_string(report.workload.task),
-                       report.recommendations.size(), report.recommendations.size() + report.rejected.size());
+    return fmt::format(
+        "{} ranks first by price per hour, after rules: {}/h; run time is not modelled for {} "
+        "({} of {} offerings fit).",
+        describe_hardware(best.plan), format_usd(*best.cost), to_string(report.workload.task),
+        report.recommendations.size(), report.recommendations.size() + report.rejected.size());
   }
   std::string text = fmt::format("{} is {}: {} over {}", describe_hardware(best.plan), role, format_usd(*best.cost),
                                  format_duration(best.time));
@@ -138,9 +142,9 @@ std::string summary_sentence(const Report& report) {
 
 std::string render_recommend_table(const Report& report, int top) {
   std::string text = workload_line(report.workload) + "\n";
-  const std::vector<TableColumn> columns{{"rank", true},     {"hardware", false},           {"devices", true},
-                                    {"strategy", false}, {"memory/device GB", true}, {"time", true},
-                                    {"cost USD", true}};
+  const std::vector<TableColumn> columns{{"rank", true},      {"hardware", false},        {"devices", true},
+                                         {"strategy", false}, {"memory/device GB", true}, {"time", true},
+                                         {"cost USD", true}};
   std::vector<std::vector<std::string>> rows;
   const bool timed = report.workload.is_timed();  // gbdt: ranked by price per hour
   const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
@@ -158,8 +162,8 @@ std::string render_recommend_table(const Report& report, int top) {
   if (!report.advice.empty()) {
     text += "\nRules that shaped this ranking, and advice (--format json for sources):\n";
     for (const RuleMessage& note : report.advice) {
-      text += fmt::format("  [{}] {}{}\n", note.rule->id,
-                          note.rule->severity == Severity::warn ? "warning: " : "", note.message);
+      text += fmt::format("  [{}] {}{}\n", note.rule->id, note.rule->severity == Severity::warn ? "warning: " : "",
+                          note.message);
     }
   }
   return text;
@@ -172,9 +176,9 @@ std::string render_estimate_table(const EstimateResult& result) {
   std::string text = workload_line(result.workload);
   const Strategy& st = e.plan.strategy;
   const std::string layout = describe_strategy(st, e.plan.device_count, result.workload.task);
-  text += has_device ? fmt::format("Plan: {}, {}.\n\n", describe_hardware(e.plan), layout)
-                     : fmt::format("Plan: {} device(s), {} (no device given: memory only).\n\n", e.plan.device_count,
-                                   layout);
+  text += has_device
+              ? fmt::format("Plan: {}, {}.\n\n", describe_hardware(e.plan), layout)
+              : fmt::format("Plan: {} device(s), {} (no device given: memory only).\n\n", e.plan.device_count, layout);
   const std::vector<TableColumn> columns{{"memory per device", false}, {"GB", true}};
   const std::array<std::pair<const char*, Bytes>, 6> terms{{{"weights", m.weights},
                                                             {"gradients", m.gradients},
@@ -216,18 +220,19 @@ std::string render_estimate_table(const EstimateResult& result) {
   text += fmt::format("Time: {}", format_duration(e.time));
   if (e.communication.bandwidth_bytes_per_s > 0) {
     const Communication& c = e.communication;
-    text += fmt::format(" (compute {}, data-parallel communication not hidden {}: {} GB per device per step at "
-                        "{} GB/s{}, {} step{})",
-                        format_duration(e.compute_time), format_duration(c.exposed), format_gb(Bytes(c.bytes_per_step)),
-                        format_gb(Bytes(c.bandwidth_bytes_per_s)),
-                        c.network_assumed ? fmt::format(", network assumed {} Gbit/s", k_assumed_network_gbps) : "", format_count(std::ceil(c.steps)),
-                        std::ceil(c.steps) == 1 ? "" : "s");
+    text += fmt::format(
+        " (compute {}, data-parallel communication not hidden {}: {} GB per device per step at "
+        "{} GB/s{}, {} step{})",
+        format_duration(e.compute_time), format_duration(c.exposed), format_gb(Bytes(c.bytes_per_step)),
+        format_gb(Bytes(c.bandwidth_bytes_per_s)),
+        c.network_assumed ? fmt::format(", network assumed {} Gbit/s", k_assumed_network_gbps) : "",
+        format_count(std::ceil(c.steps)), std::ceil(c.steps) == 1 ? "" : "s");
   }
   if (result.meets_deadline) text += *result.meets_deadline ? " (meets the deadline)" : " (MISSES the deadline)";
   text += ".\n";
   if (e.cost) {
-    text += fmt::format("Cost: {} ({}/unit-hour × {} unit{})", format_usd(*e.cost),
-                        format_usd(*e.price_per_unit_hour), e.plan.units, e.plan.units == 1 ? "" : "s");
+    text += fmt::format("Cost: {} ({}/unit-hour × {} unit{})", format_usd(*e.cost), format_usd(*e.price_per_unit_hour),
+                        e.plan.units, e.plan.units == 1 ? "" : "s");
     if (result.within_budget) text += *result.within_budget ? ", within the budget" : ", OVER the budget";
     text += ".\n";
   } else {

@@ -3,9 +3,9 @@
 
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/plan.hpp>
+#include <mlsize/model/workload.hpp>
 #include <mlsize/rank/report.hpp>
 #include <mlsize/rules/rules.hpp>
-#include <mlsize/model/workload.hpp>
 
 #include <optional>
 #include <string>

@@ -5,12 +5,12 @@
 namespace mlsize::cli {
 
 std::size_t display_width(const std::string& text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
-std::string render_text_table(const std::vector<TableColumn>& columns, const std::vector<std::vector<std::string>>& rows) {
+std::string render_text_table(const std::vector<TableColumn>& columns,
+                              const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> widths;
   for (const TableColumn& column : columns) widths.push_back(display_width(column.header));
   for (const auto& row : rows) {

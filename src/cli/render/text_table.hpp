@@ -15,6 +15,7 @@ struct TableColumn {
 std::size_t display_width(const std::string& text);
 
 // The header line, then one line per row; the last column is not padded.
-std::string render_text_table(const std::vector<TableColumn>& columns, const std::vector<std::vector<std::string>>& rows);
+std::string render_text_table(const std::vector<TableColumn>& columns,
+                              const std::vector<std::vector<std::string>>& rows);
 
 }  // namespace mlsize::cli

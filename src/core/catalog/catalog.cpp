@@ -8,8 +8,7 @@ namespace mlsize {
 namespace {
 
 template <class Entry>
-void put_entry(std::vector<Entry>& entries, std::map<std::string, std::size_t, std::less<>>& index,
-               Entry entry) {
+void put_entry(std::vector<Entry>& entries, std::map<std::string, std::size_t, std::less<>>& index, Entry entry) {
   if (auto found = index.find(entry.id); found != index.end()) {
     entries[found->second] = std::move(entry);
     return;
@@ -27,8 +26,12 @@ void Catalog::put(Device device) {
   const std::size_t index = m_device_index.find(id)->second;
   for (const std::string& alias : aliases) m_device_alias_index[alias] = index;
 }
-void Catalog::put(Offering offering) { put_entry(m_offerings, m_offering_index, std::move(offering)); }
-void Catalog::put(Provider provider) { put_entry(m_providers, m_provider_index, std::move(provider)); }
+void Catalog::put(Offering offering) {
+  put_entry(m_offerings, m_offering_index, std::move(offering));
+}
+void Catalog::put(Provider provider) {
+  put_entry(m_providers, m_provider_index, std::move(provider));
+}
 
 const Provider* Catalog::find_provider(std::string_view id) const {
   auto found = m_provider_index.find(id);

@@ -86,9 +86,10 @@ class FieldReader {
       : m_source(source),
         m_node(node),
         m_what(std::move(what)),
-        m_key_marks(checked_keys(node, m_what, allowed, [&](const YAML::Mark& mark, std::string message, std::string hint) {
-          source.fail(mark, std::move(message), std::move(hint));
-        })) {}
+        m_key_marks(
+            checked_keys(node, m_what, allowed, [&](const YAML::Mark& mark, std::string message, std::string hint) {
+              source.fail(mark, std::move(message), std::move(hint));
+            })) {}
 
   bool has(std::string_view key) const { return static_cast<bool>(m_node[std::string(key)]); }
   YAML::Node node(std::string_view key) const { return m_node[std::string(key)]; }
@@ -240,8 +241,8 @@ Enum read_enum(const FieldReader& fields, std::string_view key) {
   const std::span<const std::string_view> names = mlsize::names<Enum>();
   std::string hint = did_you_mean(text, names);
   fields.source().fail(fields.node(key).Mark(),
-                       "field " + in_quotes(key) + " of " + fields.what() + " must be one of " + join_names(names) + " (got " +
-                           in_quotes(text) + ")",
+                       "field " + in_quotes(key) + " of " + fields.what() + " must be one of " + join_names(names) +
+                           " (got " + in_quotes(text) + ")",
                        hint);
 }
 
@@ -253,7 +254,8 @@ void read_provenance(const FieldReader& fields, std::string& source, std::string
 
 constexpr std::array<std::string_view, 13> k_device_fields{
     "id",          "name",         "kind",  "vendor",           "memory_gb", "memory_bandwidth_gbs",
-    "peak_tflops", "interconnect", "tdp_w", "launch_price_usd", "source",    "as_of", "aliases"};
+    "peak_tflops", "interconnect", "tdp_w", "launch_price_usd", "source",    "as_of",
+    "aliases"};
 constexpr std::array<std::string_view, 2> k_interconnect_fields{"kind", "bandwidth_gbs"};
 
 Device read_device(const SourceText& source, const YAML::Node& node) {
@@ -301,10 +303,24 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
   return device;
 }
 
-constexpr std::array<std::string_view, 18> k_offering_fields{
-    "id",     "provider",  "kind",               "name",    "device",  "devices_per_unit",
-    "vcpus",  "host_memory_gib", "price_per_hour_usd", "spot_price_per_hour_usd", "region",
-    "max_units", "purchase_price_usd", "power_w", "limits", "network_gbps", "source", "as_of"};
+constexpr std::array<std::string_view, 18> k_offering_fields{"id",
+                                                             "provider",
+                                                             "kind",
+                                                             "name",
+                                                             "device",
+                                                             "devices_per_unit",
+                                                             "vcpus",
+                                                             "host_memory_gib",
+                                                             "price_per_hour_usd",
+                                                             "spot_price_per_hour_usd",
+                                                             "region",
+                                                             "max_units",
+                                                             "purchase_price_usd",
+                                                             "power_w",
+                                                             "limits",
+                                                             "network_gbps",
+                                                             "source",
+                                                             "as_of"};
 constexpr std::array<std::string_view, 3> k_limit_fields{"session_hours", "weekly_hours", "note"};
 
 Offering read_offering(const SourceText& source, const YAML::Node& node) {
@@ -329,7 +345,8 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   offering.power_w = named.optional_positive("power_w");
   offering.network_gbps = named.optional_positive("network_gbps");
   if (named.has("limits")) {
-    const FieldReader limits(source, named.node("limits"), "limits of offering " + in_quotes(offering.id), k_limit_fields);
+    const FieldReader limits(source, named.node("limits"), "limits of offering " + in_quotes(offering.id),
+                             k_limit_fields);
     offering.limits.session_hours = limits.optional_positive("session_hours");
     offering.limits.weekly_hours = limits.optional_positive("weekly_hours");
     offering.limits.note = limits.optional_string("note");

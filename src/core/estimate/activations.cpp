@@ -97,8 +97,7 @@ LayerActivations hf_attention_block(const Workload& w, const HfElementBytes& e, 
 
 // `per_width`: bytes kept per element of the FFN width; `replicated`: bytes per sbh of the
 // input side (MLP input and output-dropout mask).
-LayerActivations mlp_block(const Workload& w, double s, double b, bool moe_layer, double per_width,
-                           double replicated) {
+LayerActivations mlp_block(const Workload& w, double s, double b, bool moe_layer, double per_width, double replicated) {
   const Architecture& m = w.model;
   const double h = m.hidden;
   LayerActivations act;
@@ -110,8 +109,9 @@ LayerActivations mlp_block(const Workload& w, double s, double b, bool moe_layer
   const double shared_width = m.moe.shared_intermediate > 0 ? m.moe.shared_intermediate : m.moe.expert_intermediate;
   // Each token visits top-k experts, so k expert widths of intermediates per token,
   // plus the shared experts and the fp32 router logits.
-  act.parallel = per_width * s * b * (m.moe.experts_per_token * static_cast<double>(m.moe.expert_intermediate) +
-                                      m.moe.shared_experts * shared_width) +
+  act.parallel = per_width * s * b *
+                     (m.moe.experts_per_token * static_cast<double>(m.moe.expert_intermediate) +
+                      m.moe.shared_experts * shared_width) +
                  4 * s * b * m.moe.experts;
   return act;
 }

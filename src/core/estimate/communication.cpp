@@ -26,14 +26,14 @@ double global_batch_tokens(const Workload& w, int data_parallel) {
   const double micro_step = static_cast<double>(data_parallel) * w.micro_batch * w.sequence_length;
   // Llama 2 (Touvron et al. 2023, §2.2): "a global batch-size of 4M tokens"; Alpaca
   // (Taori et al. 2023) fine-tunes with a batch of 128 sequences.
-  const double wanted = w.global_batch ? *w.global_batch
+  const double wanted = w.global_batch             ? *w.global_batch
                         : w.task == Task::pretrain ? 4.0 * 1024 * 1024
                                                    : 128.0 * w.sequence_length;
   return std::max(wanted, micro_step);
 }
 
-Communication data_parallel_communication(const Workload& w, const Strategy& st, int device_count,
-                                          const Device& device, const Topology& topology, Seconds compute) {
+Communication data_parallel_communication(const Workload& w, const Strategy& st, int device_count, const Device& device,
+                                          const Topology& topology, Seconds compute) {
   Communication c;
   const int dp = st.data_parallel(device_count);
   if (!w.is_training() || dp <= 1 || w.tokens <= 0 || compute.value <= 0) return c;

@@ -13,7 +13,9 @@ Flops training_flops(double active_params, double tokens, Recompute recompute, T
   return Flops(per_param_token * active_params * tokens);
 }
 
-Flops inference_flops(double active_params, double tokens) { return Flops(2.0 * active_params * tokens); }
+Flops inference_flops(double active_params, double tokens) {
+  return Flops(2.0 * active_params * tokens);
+}
 
 Flops run_flops(const Workload& workload, Recompute recompute) {
   const double active = workload.parameters.active;
@@ -64,7 +66,8 @@ Seconds inference_seconds(const Workload& workload, int devices, int replicas, d
   const double step_flops_per_device = 2.0 * workload.parameters.active * workload.batch / devices_per_replica;
   double step = step_flops_per_device / (peak_flops_per_s_per_device * workload.mfu);
   // Pope et al. 2022 (§2): small-batch decoding is bound by reading weights and KV cache.
-  if (bandwidth_bytes_per_s) step = std::max(step, bytes_per_device.value / (*bandwidth_bytes_per_s * k_bandwidth_efficiency));
+  if (bandwidth_bytes_per_s)
+    step = std::max(step, bytes_per_device.value / (*bandwidth_bytes_per_s * k_bandwidth_efficiency));
   return Seconds(steps * step);
 }
 

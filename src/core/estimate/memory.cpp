@@ -37,11 +37,13 @@ StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimize
   double states = 0;
   switch (optimizer) {
     case Optimizer::adamw:
-    case Optimizer::adam: states = 2 * moment; break;    // momentum and variance
+    case Optimizer::adam: states = 2 * moment; break;  // momentum and variance
     case Optimizer::sgd: states = 0; break;
     case Optimizer::sgd_momentum:
-    case Optimizer::lion: states = moment; break;        // Chen et al. 2023: Lion keeps momentum only
-    case Optimizer::adam_8bit: states = 2.0; break;      // Dettmers et al. 2022: 8-bit m and v
+    case Optimizer::lion: states = moment; break;  // Chen et al. 2023: Lion keeps momentum only
+    case Optimizer::adam_8bit:
+      states = 2.0;
+      break;  // Dettmers et al. 2022: 8-bit m and v
     // Shazeer & Stern 2018: no first moment; the second moment of an r×c matrix is
     // factored into r + c values, about 2/h per parameter for h-wide matrices.
     case Optimizer::adafactor: states = moment * 2.0 / std::max(1, hidden); break;
@@ -51,7 +53,8 @@ StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimize
   if (framework == Framework::hf && is_mixed_precision(precision)) return {4, 4, 0, states};
   switch (precision) {
     case Precision::fp32: return {4, 4, 0, states};
-    case Precision::bf16: return {2, 2, 0, states};  // pure bf16: no master copy
+    case Precision::bf16:
+      return {2, 2, 0, states};  // pure bf16: no master copy
     // ZeRO paper §3.1: 16-bit weights and gradients plus an fp32 master copy (K = 12 for
     // Adam: 2 + 2 + 12 = 16 bytes). fp8-mixed keeps the same states (Transformer Engine
     // casts to fp8 inside the matrix multiplications only).

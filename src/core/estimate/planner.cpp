@@ -61,14 +61,16 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
     // gbdt: no time model; the cost is that of one hour, which is what ranks the plans.
     if (plan.offering != nullptr) {
       estimate.price_per_unit_hour = hourly_price_per_unit(*plan.offering, cost_settings);
-      if (estimate.price_per_unit_hour) estimate.cost = run_cost(*estimate.price_per_unit_hour, plan.units, Seconds(3600));
+      if (estimate.price_per_unit_hour)
+        estimate.cost = run_cost(*estimate.price_per_unit_hour, plan.units, Seconds(3600));
     }
     return estimate;
   }
   const std::optional<double> peak = peak_flops_per_s(*plan.device, workload);
   if (!peak) {
-    const std::string dtype = workload.task == Task::inference ? std::string("bf16 or fp16")
-                                                               : std::string(to_string(compute_dtype(workload.precision)));
+    const std::string dtype = workload.task == Task::inference
+                                  ? std::string("bf16 or fp16")
+                                  : std::string(to_string(compute_dtype(workload.precision)));
     const bool fp16 = plan.device->peak(DType::fp16).has_value() && workload.precision != Precision::fp16_mixed;
     throw Error(ErrorKind::usage, "device \"" + plan.device->id + "\" has no " + dtype + " throughput in the catalogue",
                 fp16 ? "it trains with --precision fp16-mixed (with loss scaling), or choose another device"
@@ -78,9 +80,9 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
   estimate.flops = run_flops(workload, plan.strategy.recompute);
   if (workload.task == Task::inference) {
     const int replicas = plan.strategy.data_parallel(plan.device_count);
-    estimate.compute_time = inference_seconds(workload, plan.device_count, replicas, *peak,
-                                      plan.device->memory_bandwidth_bytes_per_s,
-                                      estimate.memory.weights + estimate.memory.kv_cache);
+    estimate.compute_time =
+        inference_seconds(workload, plan.device_count, replicas, *peak, plan.device->memory_bandwidth_bytes_per_s,
+                          estimate.memory.weights + estimate.memory.kv_cache);
     estimate.time = estimate.compute_time;
   } else {
     estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *peak, workload.mfu);

@@ -15,7 +15,9 @@ const Value* Expression::operand(std::uint32_t id, const FieldValues& values) co
   return value.type() == node.type ? &value : nullptr;
 }
 
-bool Expression::holds(std::uint32_t id, const FieldValues& values) const { return truth(id, values).value_or(false); }
+bool Expression::holds(std::uint32_t id, const FieldValues& values) const {
+  return truth(id, values).value_or(false);
+}
 
 std::optional<bool> Expression::truth(std::uint32_t id, const FieldValues& values) const {
   const Node& node = m_nodes[id];

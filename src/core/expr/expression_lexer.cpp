@@ -8,9 +8,15 @@
 namespace mlsize {
 namespace {
 
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 std::string hex(unsigned char byte) {
   constexpr std::string_view k_digits = "0123456789abcdef";
@@ -49,10 +55,10 @@ void ExpressionLexer::advance() {
     m_token.kind = TokenKind::string;
   } else if (c == '(' || c == ')' || c == '[' || c == ']' || c == ',') {
     constexpr std::array<std::pair<char, TokenKind>, 5> k_punctuation{{{'(', TokenKind::lparen},
-                                                                        {')', TokenKind::rparen},
-                                                                        {'[', TokenKind::lbracket},
-                                                                        {']', TokenKind::rbracket},
-                                                                        {',', TokenKind::comma}}};
+                                                                       {')', TokenKind::rparen},
+                                                                       {'[', TokenKind::lbracket},
+                                                                       {']', TokenKind::rbracket},
+                                                                       {',', TokenKind::comma}}};
     for (const auto& [symbol, kind] : k_punctuation) {
       if (symbol == c) m_token.kind = kind;
     }

@@ -2,8 +2,8 @@
 // The expression language's tokens (expression.hpp): names, numbers, strings,
 // punctuation and comparison operators.
 
-#include <mlsize/support/error.hpp>
 #include <mlsize/expr/expression.hpp>
+#include <mlsize/support/error.hpp>
 
 #include <cstddef>
 #include <string>

@@ -1,8 +1,8 @@
 #include "core/expr/expression_literal.hpp"
 
-#include <mlsize/support/text_distance.hpp>
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/quantity.hpp>
+#include <mlsize/support/text_distance.hpp>
 
 #include <algorithm>
 #include <array>
@@ -13,8 +13,8 @@ namespace mlsize::expression_literal {
 namespace {
 
 constexpr std::array<std::string_view, 8> k_count_suffixes{"k", "K", "M", "B", "b", "G", "T", "t"};
-constexpr std::array<std::string_view, 12> k_duration_suffixes{"s",   "sec", "m",    "min",  "h",    "hr",
-                                                               "d",   "day", "days", "w",    "week", "weeks"};
+constexpr std::array<std::string_view, 12> k_duration_suffixes{"s", "sec", "m",    "min", "h",    "hr",
+                                                               "d", "day", "days", "w",   "week", "weeks"};
 constexpr std::array<std::string_view, 10> k_byte_suffixes{"kb",  "mb",  "gb",  "tb",  "pb",
                                                            "kib", "mib", "gib", "tib", "pib"};
 
@@ -49,7 +49,8 @@ NumberLiteral parse_number(std::string_view text) {
     if (contains(k_count_suffixes, suffix)) return {parse_count(text), LiteralUnit::count};
     if (contains(k_duration_suffixes, suffix)) return {parse_duration(text).value, LiteralUnit::seconds};
     if (contains(k_byte_suffixes, lowercase(suffix))) return {parse_bytes(text).value, LiteralUnit::bytes};
-    throw LiteralError{static_cast<std::size_t>(ptr - begin), "unknown unit " + in_quotes(suffix) + " in " + in_quotes(text),
+    throw LiteralError{static_cast<std::size_t>(ptr - begin),
+                       "unknown unit " + in_quotes(suffix) + " in " + in_quotes(text),
                        "numbers take a count suffix (7B, 350M), a size (100GB, 1.5TiB), money ($5k) or a duration "
                        "(48h, 7d)"};
   } catch (const Error& error) {

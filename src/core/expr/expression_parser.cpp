@@ -22,7 +22,9 @@ using expression_literal::unit_examples;
 // Longer lines are cut in error locations (as in the catalogue loader).
 constexpr std::size_t k_max_line_text = 200;
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 std::string lowercase(std::string_view text) {
   std::string result(text);
@@ -46,8 +48,8 @@ class ExpressionParser {
 
   Expression run() {
     if (m_text.size() > k_max_expression_length) {
-      fail(k_max_expression_length, "expression is longer than " + std::to_string(k_max_expression_length) +
-                                        " characters",
+      fail(k_max_expression_length,
+           "expression is longer than " + std::to_string(k_max_expression_length) + " characters",
            "split it into several rules");
     }
     advance();
@@ -81,7 +83,7 @@ class ExpressionParser {
   struct Span {
     std::size_t begin = 0;
     std::size_t end = 0;
-    FieldUnit unit = FieldUnit::none;      // fields: their unit
+    FieldUnit unit = FieldUnit::none;          // fields: their unit
     LiteralUnit literal = LiteralUnit::plain;  // number literals: how they were written
   };
 
@@ -328,7 +330,8 @@ class ExpressionParser {
     const Node& b = node(right);
     if (a.type != b.type) {
       std::string hint;
-      if (a.type == ValueType::string && b.op == Op::literal) hint = "write strings in double quotes: \"" + source(right) + "\"";
+      if (a.type == ValueType::string && b.op == Op::literal)
+        hint = "write strings in double quotes: \"" + source(right) + "\"";
       fail(at,
            "cannot compare " + source(left) + " (" + std::string(describe(a.type)) + ") with " + source(right) + " (" +
                std::string(describe(b.type)) + ")",

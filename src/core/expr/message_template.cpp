@@ -18,8 +18,9 @@ namespace {
 
 MessageTemplate MessageTemplate::parse(std::string_view text, const FieldSet& fields, const ExpressionLocator& locate) {
   if (text.size() > k_max_message_length) {
-    fail_at(locate, k_max_message_length, "message is longer than " + std::to_string(k_max_message_length) + " characters",
-         "keep messages to a few sentences");
+    fail_at(locate, k_max_message_length,
+            "message is longer than " + std::to_string(k_max_message_length) + " characters",
+            "keep messages to a few sentences");
   }
   MessageTemplate result;
   result.m_text = std::string(text);
@@ -39,7 +40,8 @@ MessageTemplate MessageTemplate::parse(std::string_view text, const FieldSet& fi
     }
     const std::size_t close = text.find('}', i + 1);
     if (close == std::string_view::npos) {
-      fail_at(locate, i, "unclosed \"{\" in message", "placeholders look like {workload.params}; write \"{{\" for a literal brace");
+      fail_at(locate, i, "unclosed \"{\" in message",
+              "placeholders look like {workload.params}; write \"{{\" for a literal brace");
     }
     const std::string_view name = text.substr(i + 1, close - i - 1);
     const std::optional<std::size_t> id = fields.find(name);

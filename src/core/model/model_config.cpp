@@ -295,8 +295,8 @@ void read_layer_norm_family(const ConfigReader& config, Architecture& a, bool al
 void read_activation_traits(const ConfigReader& config, Architecture& a, const std::string& activation) {
   // Class defaults when a key is absent: GPT2Config and BertConfig 0.1, T5Config 0.1;
   // the others (Llama, Mistral, Qwen2, Gemma, Phi-3, Falcon, DeepSeek) 0.0.
-  const bool dropout_by_default = a.family == "gpt2" || a.family == "bert" || a.family == "roberta" ||
-                                  a.family == "t5" || a.family == "mt5";
+  const bool dropout_by_default =
+      a.family == "gpt2" || a.family == "bert" || a.family == "roberta" || a.family == "t5" || a.family == "mt5";
   const double default_rate = dropout_by_default ? 0.1 : 0.0;
   a.hidden_dropout =
       config.probability({"resid_pdrop", "hidden_dropout_prob", "hidden_dropout", "dropout_rate", "dropout"})

@@ -27,7 +27,8 @@ double bits_per_weight(WeightFormat format) {
     case WeightFormat::fp16: return 16.0;
     case WeightFormat::fp32: return 32.0;
     case WeightFormat::fp8: return 8.0;
-    case WeightFormat::int8: return 8.0;  // LLM.int8(): int8 rows; scales and outliers are negligible
+    case WeightFormat::int8:
+      return 8.0;  // LLM.int8(): int8 rows; scales and outliers are negligible
     // Group-wise 4-bit with one fp16 scale per 128 weights.
     case WeightFormat::int4: return 4.0 + 16.0 / 128.0;
     // QLoRA (Dettmers et al. 2023, §3): NF4 with double-quantised block constants,
@@ -51,8 +52,7 @@ double bits_per_weight(WeightFormat format) {
 }
 
 bool is_mixed_precision(Precision precision) {
-  return precision == Precision::bf16_mixed || precision == Precision::fp16_mixed ||
-         precision == Precision::fp8_mixed;
+  return precision == Precision::bf16_mixed || precision == Precision::fp16_mixed || precision == Precision::fp8_mixed;
 }
 
 bool quantizes_linear_only(WeightFormat format) {

@@ -1,8 +1,8 @@
 #include <mlsize/rank/ranker.hpp>
 
-#include <mlsize/model/architecture.hpp>
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/planner.hpp>
+#include <mlsize/model/architecture.hpp>
 #include <mlsize/rules/rule_fields.hpp>
 
 #include <algorithm>
@@ -87,8 +87,12 @@ std::optional<RankedPlan> best_of(const std::vector<RankedPlan>& plans, Better b
 bool lower_memory_fraction(const PlanEstimate& a, const PlanEstimate& b) {
   return a.memory.total() / a.capacity < b.memory.total() / b.capacity;
 }
-bool faster(const PlanEstimate& a, const PlanEstimate& b) { return a.time < b.time; }
-bool cheaper(const PlanEstimate& a, const PlanEstimate& b) { return a.cost < b.cost; }
+bool faster(const PlanEstimate& a, const PlanEstimate& b) {
+  return a.time < b.time;
+}
+bool cheaper(const PlanEstimate& a, const PlanEstimate& b) {
+  return a.cost < b.cost;
+}
 
 struct OfferingOutcome {
   const Offering* offering = nullptr;
@@ -129,16 +133,16 @@ void note_rules(const Workload& workload, RankedPlan& plan, const RuleSet& rules
   plan.rule_notes.insert(plan.rule_notes.end(), outcome.advice.begin(), outcome.advice.end());
 }
 
-OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offering,
-                                  const Device& device, const RecommendSettings& settings,
-                                  const std::optional<Recompute>& recompute, std::size_t& evaluated,
-                                  std::optional<PlanEstimate>& fastest_fitting) {
+OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offering, const Device& device,
+                                  const RecommendSettings& settings, const std::optional<Recompute>& recompute,
+                                  std::size_t& evaluated, std::optional<PlanEstimate>& fastest_fitting) {
   OfferingOutcome outcome{&offering, &device, {}, std::nullopt};
   auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
     outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}};
     return outcome;
   };
-  if (workload.is_timed() && !peak_flops_per_s(device, workload)) return reject(RejectionReason::precision, std::nullopt);
+  if (workload.is_timed() && !peak_flops_per_s(device, workload))
+    return reject(RejectionReason::precision, std::nullopt);
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
 
@@ -200,8 +204,8 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     const RuleSettings decided = settings.rules->settings(rule_field_values(workload));
     recompute = decided.recompute;
     if (decided.recompute_rule != nullptr) {
-      report.advice.push_back({decided.recompute_rule, "recomputation set to " +
-                                                           std::string(to_string(*decided.recompute)) + " by this rule"});
+      report.advice.push_back({decided.recompute_rule,
+                               "recomputation set to " + std::string(to_string(*decided.recompute)) + " by this rule"});
     }
   }
   std::vector<OfferingOutcome> outcomes;

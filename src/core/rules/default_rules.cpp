@@ -1,5 +1,5 @@
-#include <mlsize/support/embedded_data.hpp>
 #include <mlsize/rules/rules.hpp>
+#include <mlsize/support/embedded_data.hpp>
 
 #include <string>
 

@@ -44,7 +44,8 @@ std::vector<FieldSpec> make_fields() {
       number("workload.deadline_seconds", U::seconds, "the deadline in seconds; missing when none was given"),
       number("workload.sequence_length", U::count, "tokens per training sequence"),
       number("workload.micro_batch", U::count, "sequences per device per forward pass"),
-      text("workload.model_family", "the model's family (config model_type: llama, mistral, gpt2, ...); missing if unknown"),
+      text("workload.model_family",
+           "the model's family (config model_type: llama, mistral, gpt2, ...); missing if unknown"),
       text("workload.profile", "budget profile (--profile)", values_of<Profile>()),
       number("workload.model_states_bytes", U::bytes,
              "weights + gradients + optimizer states of the whole model, unsharded, in bytes "

@@ -26,7 +26,9 @@ namespace {
 // Longer lines are cut in error messages (as in the catalogue loader).
 constexpr std::size_t k_max_line_text = 200;
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 // The file being loaded: positions to line:column, and the offending line.
 class RuleSource {
@@ -122,7 +124,7 @@ class RuleSource {
       } else if (is_blank(c)) {
         ++pos;  // indentation or a folded line break
       } else if (is_blank(value[t])) {
-        ++t;    // a break folded into a space that the source spells differently
+        ++t;  // a break folded into a space that the source spells differently
       } else {
         ++pos;
         ++t;
@@ -147,9 +149,10 @@ class Fields {
       : m_source(source),
         m_node(node),
         m_what(std::move(what)),
-        m_key_marks(checked_keys(node, m_what, allowed, [&](const YAML::Mark& mark, std::string message, std::string hint) {
-          source.fail(mark, std::move(message), std::move(hint));
-        })) {}
+        m_key_marks(
+            checked_keys(node, m_what, allowed, [&](const YAML::Mark& mark, std::string message, std::string hint) {
+              source.fail(mark, std::move(message), std::move(hint));
+            })) {}
 
   bool has(std::string_view key) const { return m_key_marks.count(key) > 0; }
   YAML::Node node(std::string_view key) const { return m_node[std::string(key)]; }
@@ -171,9 +174,7 @@ class Fields {
     const YAML::Node value = node(key);
     if (!value.IsScalar() || value.Scalar().empty()) {
       m_source.fail(value_mark(key), "field " + in_quotes(key) + " of " + m_what + " must be a non-empty text",
-                    value.IsSequence() || value.IsMap()
-                        ? "put the text in quotes when it starts with [ or {"
-                        : "");
+                    value.IsSequence() || value.IsMap() ? "put the text in quotes when it starts with [ or {" : "");
     }
     return value.Scalar();
   }
@@ -215,8 +216,8 @@ double read_factor(const Fields& fields) {
   }
   if (consumed != text.size() || !(number > 1.0) || !(number <= k_max_rule_factor)) {
     fields.fail_value("factor",
-                      "field \"factor\" of " + fields.what() + " must be a number greater than 1 and at most 1000 (got " +
-                          in_quotes(text) + ")",
+                      "field \"factor\" of " + fields.what() +
+                          " must be a number greater than 1 and at most 1000 (got " + in_quotes(text) + ")",
                       "prefer multiplies the score by the factor and penalize divides it: 2 doubles or halves it");
   }
   return number;
@@ -239,14 +240,15 @@ void check_action_keys(const RuleSource& source, const Fields& fields, RuleActio
     bool allowed;
     std::string_view which;
   };
-  const std::array<Only, 3> only{{{"factor", action == RuleAction::prefer || action == RuleAction::penalize,
-                                   "prefer and penalize rules"},
-                                  {"require", action == RuleAction::require, "require rules"},
-                                  {"set", action == RuleAction::set, "set rules"}}};
+  const std::array<Only, 3> only{
+      {{"factor", action == RuleAction::prefer || action == RuleAction::penalize, "prefer and penalize rules"},
+       {"require", action == RuleAction::require, "require rules"},
+       {"set", action == RuleAction::set, "set rules"}}};
   for (const Only& entry : only) {
     if (fields.has(entry.key) && !entry.allowed) {
       source.fail(fields.key_mark(entry.key),
-                  "field " + in_quotes(entry.key) + " is only for " + std::string(entry.which) + ", and " + fields.what() +
+                  "field " + in_quotes(entry.key) + " is only for " + std::string(entry.which) + ", and " +
+                      fields.what() +
                       (action == RuleAction::exclude || action == RuleAction::advise ? " is an " : " is a ") +
                       std::string(to_string(action)) + " rule");
     }
@@ -261,7 +263,8 @@ void read_set(const RuleSource& source, const Fields& fields, Rule& rule) {
   for (std::size_t id : rule.when.fields()) {
     const std::string& name = rule_fields()[id].name;
     if (name.rfind("workload.", 0) != 0) {
-      fields.fail_value("when", "the condition of a set rule may only read workload fields (got " + in_quotes(name) + ")",
+      fields.fail_value("when",
+                        "the condition of a set rule may only read workload fields (got " + in_quotes(name) + ")",
                         "set rules choose planner defaults before any device or plan exists");
     }
   }

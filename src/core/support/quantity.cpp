@@ -4,9 +4,9 @@
 #include <mlsize/support/number_format.hpp>
 
 #include <array>
-#include <span>
 #include <charconv>
 #include <cmath>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -24,7 +24,9 @@ struct SplitNumber {
   bool ok = false;
 };
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -71,8 +73,8 @@ const Unit* find_unit(std::span<const Unit> units, std::string_view suffix, bool
 // Upper limits keep every later product (FLOPs = 8·N·D, bytes, dollars) finite and far
 // from overflow; nothing real comes near them.
 constexpr double k_max_count = 1e18;
-constexpr double k_max_bytes = 1e21;            // 1 ZB
-constexpr double k_max_money = 1e12;            // $1T
+constexpr double k_max_bytes = 1e21;                      // 1 ZB
+constexpr double k_max_money = 1e12;                      // $1T
 constexpr double k_max_seconds = 100 * 365.25 * 86400.0;  // a century
 constexpr double k_max_plain_number = 1e9;
 
@@ -86,9 +88,8 @@ double positive_finite(double value, std::string_view text, std::string_view wha
   return value;
 }
 
-constexpr std::array k_count_units{Unit{"", 1.0},   Unit{"k", 1e3}, Unit{"K", 1e3},  Unit{"M", 1e6},
-                                   Unit{"B", 1e9},  Unit{"b", 1e9}, Unit{"G", 1e9},  Unit{"T", 1e12},
-                                   Unit{"t", 1e12}};
+constexpr std::array k_count_units{Unit{"", 1.0},  Unit{"k", 1e3}, Unit{"K", 1e3},  Unit{"M", 1e6}, Unit{"B", 1e9},
+                                   Unit{"b", 1e9}, Unit{"G", 1e9}, Unit{"T", 1e12}, Unit{"t", 1e12}};
 // Case-insensitive except that a lone "b" stays bytes; bits are never accepted.
 constexpr std::array k_byte_units{Unit{"", 1.0},
                                   Unit{"B", 1.0},
@@ -102,12 +103,11 @@ constexpr std::array k_byte_units{Unit{"", 1.0},
                                   Unit{"GiB", 1024.0 * 1024.0 * 1024.0},
                                   Unit{"TiB", 1024.0 * 1024.0 * 1024.0 * 1024.0},
                                   Unit{"PiB", 1024.0 * 1024.0 * 1024.0 * 1024.0 * 1024.0}};
-constexpr std::array k_money_units{Unit{"", 1.0}, Unit{"k", 1e3}, Unit{"K", 1e3}, Unit{"M", 1e6},
-                                   Unit{"m", 1e6}};
-constexpr std::array k_duration_units{
-    Unit{"s", 1.0},        Unit{"sec", 1.0},         Unit{"m", 60.0},          Unit{"min", 60.0},
-    Unit{"h", 3600.0},     Unit{"hr", 3600.0},       Unit{"d", 86400.0},       Unit{"day", 86400.0},
-    Unit{"days", 86400.0}, Unit{"w", 7 * 86400.0},   Unit{"week", 7 * 86400.0}, Unit{"weeks", 7 * 86400.0}};
+constexpr std::array k_money_units{Unit{"", 1.0}, Unit{"k", 1e3}, Unit{"K", 1e3}, Unit{"M", 1e6}, Unit{"m", 1e6}};
+constexpr std::array k_duration_units{Unit{"s", 1.0},         Unit{"sec", 1.0},          Unit{"m", 60.0},
+                                      Unit{"min", 60.0},      Unit{"h", 3600.0},         Unit{"hr", 3600.0},
+                                      Unit{"d", 86400.0},     Unit{"day", 86400.0},      Unit{"days", 86400.0},
+                                      Unit{"w", 7 * 86400.0}, Unit{"week", 7 * 86400.0}, Unit{"weeks", 7 * 86400.0}};
 
 constexpr std::string_view k_count_examples = "7B, 350M, 1.5T, 6.7e9, 12k";
 constexpr std::string_view k_bytes_examples = "200GB, 500MB, 1.5TiB, 64GiB (GB = 10^9 bytes, GiB = 2^30 bytes)";
@@ -142,15 +142,15 @@ double parse_count(std::string_view text) {
 }
 
 Bytes parse_bytes(std::string_view text) {
-  return Bytes(parse_with_units(
-      text, text, QuantityKind{"a size in bytes", k_bytes_examples, k_byte_units, true, k_max_bytes}));
+  return Bytes(
+      parse_with_units(text, text, QuantityKind{"a size in bytes", k_bytes_examples, k_byte_units, true, k_max_bytes}));
 }
 
 Usd parse_money(std::string_view text) {
   std::string_view body = trim(text);
   if (!body.empty() && body.front() == '$') body.remove_prefix(1);
-  return Usd(parse_with_units(
-      text, body, QuantityKind{"an amount of money", k_money_examples, k_money_units, false, k_max_money}));
+  return Usd(parse_with_units(text, body,
+                              QuantityKind{"an amount of money", k_money_examples, k_money_units, false, k_max_money}));
 }
 
 Bytes parse_bytes_or_zero(std::string_view text) {

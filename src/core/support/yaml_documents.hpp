@@ -67,7 +67,7 @@ YAML::Node load_one_document(std::string_view text, std::string_view kind, std::
 // did-you-mean, or the accepted list).
 template <class Fail>
 std::map<std::string, YAML::Mark, std::less<>> checked_keys(const YAML::Node& node, const std::string& what,
-                                                             std::span<const std::string_view> allowed, Fail fail) {
+                                                            std::span<const std::string_view> allowed, Fail fail) {
   if (!node.IsMap()) fail(node.Mark(), what + " must be a mapping of fields", std::string());
   std::map<std::string, YAML::Mark, std::less<>> marks;
   for (const auto& entry : node) {
