@@ -395,23 +395,9 @@ std::optional<int> read_sliding_window(const ConfigReader& config, const Archite
   return window;
 }
 
-Architecture read_architecture(const ConfigReader& config, std::string_view source_name) {
-  Architecture a;
-  a.family = config.text("model_type");
-  const bool known = contains(k_known_families, a.family);
-  const bool t5 = a.family == "t5" || a.family == "mt5";
-  std::vector<std::string> notes;
-  if (!t5 && config.flag("is_encoder_decoder") == true) {
-    config.fail("is_encoder_decoder", "encoder-decoder model_type " + in_quotes(a.family) + " is not supported",
-                "only T5-style (t5, mt5) encoder-decoder configs are read");
-  }
-  if (!known) {
-    std::string note = a.family.empty() ? std::string("no model_type") : "unknown model_type " + in_quotes(a.family);
-    const std::string suggestion = a.family.empty() ? std::string() : did_you_mean(a.family, k_known_families);
-    if (!suggestion.empty()) note += " (" + suggestion + ")";
-    notes.push_back(note + ": read as a llama-like decoder (RMSNorm, no biases)");
-  }
-
+// Width, depth, heads, vocabulary and the feed-forward width, with the checks that keep
+// them consistent (head_dim × heads, key/value heads dividing the heads).
+void read_dimensions(const ConfigReader& config, Architecture& a) {
   a.hidden = config.required({"hidden_size", "n_embd", "d_model"}, "the model width");
   a.layers = config.required({"num_hidden_layers", "n_layer", "num_layers"}, "the number of layers");
   a.heads = config.required({"num_attention_heads", "n_head", "num_heads"}, "the number of attention heads");
@@ -441,21 +427,26 @@ Architecture read_architecture(const ConfigReader& config, std::string_view sour
   if (static_cast<double>(a.heads) * a.head_dim > k_max_config_dimension) {
     config.fail("head_dim", "the attention width (heads x head_dim) is above the limit of 10000000");
   }
+}
 
-  const std::string activation = config.text(config.has({"hidden_act"}) ? "hidden_act" : "activation_function");
+// Gated (SwiGLU, GeGLU: 3 matrices) or plain MLP: T5 from feed_forward_proj, known
+// families from their code, others from the activation's name (noted in the source).
+MlpKind read_mlp_kind(const ConfigReader& config, const Architecture& a, bool t5, bool known,
+                      const std::string& activation, std::vector<std::string>& notes) {
   if (t5) {
     // T5 v1.1 and Flan-T5 use "gated-gelu" (3 FFN matrices); the original T5 "relu"; mT5 defaults to gated.
     const std::string projection = config.text("feed_forward_proj");
     const bool gated = projection.empty() ? a.family == "mt5" : projection.starts_with("gated-");
-    a.mlp = gated ? MlpKind::gated : MlpKind::standard;
-  } else if (known) {
-    a.mlp = contains(k_gated_families, a.family) ? MlpKind::gated : MlpKind::standard;
-  } else {
-    const bool plain = activation.find("gelu") != std::string::npos || activation.find("relu") != std::string::npos;
-    a.mlp = plain ? MlpKind::standard : MlpKind::gated;
-    if (plain) notes.push_back("hidden_act " + in_quotes(activation) + ": read as a plain (non-gated) MLP");
+    return gated ? MlpKind::gated : MlpKind::standard;
   }
+  if (known) return contains(k_gated_families, a.family) ? MlpKind::gated : MlpKind::standard;
+  const bool plain = activation.find("gelu") != std::string::npos || activation.find("relu") != std::string::npos;
+  if (plain) notes.push_back("hidden_act " + in_quotes(activation) + ": read as a plain (non-gated) MLP");
+  return plain ? MlpKind::standard : MlpKind::gated;
+}
 
+// Norms and biases each family's code has, and T5's encoder-decoder layers.
+void read_family_layout(const ConfigReader& config, Architecture& a, bool t5) {
   if (a.family == "gpt2" || a.family == "bert" || a.family == "roberta") read_layer_norm_family(config, a, true);
   if (a.family == "falcon" || a.family.starts_with("RefinedWeb")) read_layer_norm_family(config, a, false);
   if (a.family == "qwen2" || a.family == "qwen2_moe") a.attention_bias = true;  // q/k/v only (Qwen2Attention)
@@ -467,6 +458,30 @@ Architecture read_architecture(const ConfigReader& config, std::string_view sour
     a.layers = config.count({"num_decoder_layers"}).value_or(a.encoder_layers);
     a.relative_attention_buckets = config.count({"relative_attention_num_buckets"}).value_or(32);
   }
+}
+
+Architecture read_architecture(const ConfigReader& config, std::string_view source_name) {
+  Architecture a;
+  a.family = config.text("model_type");
+  const bool known = contains(k_known_families, a.family);
+  const bool t5 = a.family == "t5" || a.family == "mt5";
+  std::vector<std::string> notes;
+  if (!t5 && config.flag("is_encoder_decoder") == true) {
+    config.fail("is_encoder_decoder", "encoder-decoder model_type " + in_quotes(a.family) + " is not supported",
+                "only T5-style (t5, mt5) encoder-decoder configs are read");
+  }
+  if (!known) {
+    std::string note = a.family.empty() ? std::string("no model_type") : "unknown model_type " + in_quotes(a.family);
+    const std::string suggestion = a.family.empty() ? std::string() : did_you_mean(a.family, k_known_families);
+    if (!suggestion.empty()) note += " (" + suggestion + ")";
+    notes.push_back(note + ": read as a llama-like decoder (RMSNorm, no biases)");
+  }
+
+  read_dimensions(config, a);
+
+  const std::string activation = config.text(config.has({"hidden_act"}) ? "hidden_act" : "activation_function");
+  a.mlp = read_mlp_kind(config, a, t5, known, activation, notes);
+  read_family_layout(config, a, t5);
 
   read_activation_traits(config, a, activation);
   read_moe(config, a);
