@@ -161,7 +161,7 @@ void resolve_model(const WorkloadOptions& options, Workload& workload) {
   const int given = options.params.has_value() + options.model.has_value() + options.model_config.has_value();
   if (given == 0 && workload.task == Task::gbdt) {
     workload.model.name = "gradient-boosted trees";  // no neural network to describe
-    workload.model.family = "gbdt";
+    workload.model.family = to_string(Task::gbdt);
     return;
   }
   if (given != 1) {
