@@ -10,7 +10,9 @@ using namespace mlsize;
 
 namespace {
 
-// Two made-up GPUs (80 GB and 24 GB, the second without bf16) and four ways to get them.
+// Two made-up GPUs (80 GB and 24 GB, the second without bf16) and four ways to get them:
+// an 8-GPU node with a stated network (so several form a cluster), two one-GPU VMs (which
+// do not), a free tier, and a 4-GPU server to buy.
 constexpr const char* k_catalog = R"(
 devices:
   - id: big
@@ -36,6 +38,7 @@ offerings:
     name: big x8
     device: big
     devices_per_unit: 8
+    network_gbps: 100
     price_per_hour_usd: 16
     spot_price_per_hour_usd: 4
     source: test
@@ -67,6 +70,17 @@ offerings:
     price_per_hour_usd: 0
     max_units: 1
     limits: {session_hours: 12}
+    source: test
+    as_of: "2026-01-01"
+  - id: box-big-4
+    provider: on-prem
+    kind: on-prem
+    name: big x4 server
+    device: big
+    devices_per_unit: 4
+    max_units: 1
+    purchase_price_usd: 100000
+    power_w: 2000
     source: test
     as_of: "2026-01-01"
 )";
@@ -118,34 +132,103 @@ TEST_CASE("the cheapest plan that fits weighs memory, recomputation and communic
   const Catalog catalog = test_catalog();
   // 7B: 112 GB of model states plus 31 GB of activations. Two 80 GB GPUs fit only with full
   // recomputation, which costs 8ND instead of 6ND; four with ZeRO-2 fit without it
-  // (14 + 98/4 + 31 + 2 = 72 GB). But these are one-GPU units, so every plan crosses the
-  // network (none stated: 100 Gbit/s assumed), and ZeRO-2 reduce-scatters the gradients
-  // at each of the 512 micro-steps of a 4M-token step; eight GPUs with ZeRO-1 synchronise
-  // once per step and come out cheaper.
-  const Report report = recommend(workload(7e9, 1e9), catalog, RecommendSettings{});
-  const PlanEstimate* single = find(report, "cloud-big-1");
-  REQUIRE(single != nullptr);
-  CHECK(single->plan.device_count == 8);
-  CHECK(single->plan.strategy.zero_stage == 1);
-  CHECK(single->plan.strategy.recompute == Recompute::none);
-  CHECK(single->fits);
-  CHECK(single->communication.network_assumed);
-  CHECK(single->time.value == single->compute_time.value + single->communication.exposed.value);
-  // Memory alone would have taken four: ZeRO-2 on four fits without recomputation.
-  Plan four = single->plan;
-  four.units = four.device_count = 4;
-  four.strategy.zero_stage = 2;
-  const PlanEstimate four_estimate = estimate_plan(workload(7e9, 1e9), four, CostSettings{});
-  CHECK(four_estimate.fits);
+  // (14 + 98/4 + 31 + 2 = 72 GB). Built from one-GPU VMs (as `estimate --count` may), every
+  // plan crosses the network (none stated: 100 Gbit/s assumed), and ZeRO-2 reduce-scatters
+  // the gradients at each of the 512 micro-steps of a 4M-token step; eight GPUs with ZeRO-1
+  // synchronise once per step and come out cheaper.
+  const Workload w = workload(7e9, 1e9);
+  const Offering& vm = *catalog.find_offering("cloud-big-1");
+  const Device& big = *catalog.find_device("big");
+  auto estimate = [&](int devices, int stage) {
+    Plan plan{&vm, &big, devices, devices, Strategy{}};
+    plan.strategy.zero_stage = stage;
+    return estimate_plan(w, plan, CostSettings{});
+  };
+  const PlanEstimate eight_vms = estimate(8, 1);
+  CHECK(eight_vms.fits);
+  CHECK(eight_vms.communication.network_assumed);
+  CHECK(eight_vms.time.value == eight_vms.compute_time.value + eight_vms.communication.exposed.value);
+  const PlanEstimate four_vms = estimate(4, 2);
+  CHECK(four_vms.fits);
   // The same device-hours of compute, but communication makes it dearer.
-  CHECK(four_estimate.compute_time.value * 4 == Approx(single->compute_time.value * 8));
-  REQUIRE(four_estimate.cost);
-  CHECK(four_estimate.cost->value > single->cost->value);
-  // Equal price per device-hour: the 8-GPU unit costs the same per FLOP but needs more devices.
+  CHECK(four_vms.compute_time.value * 4 == Approx(eight_vms.compute_time.value * 8));
+  REQUIRE(four_vms.cost);
+  CHECK(four_vms.cost->value > eight_vms.cost->value);
+
+  // recommend does not assemble that cluster: separate VMs are no cluster without a stated
+  // fabric, so the one-GPU offering is rejected for memory (its nearest plan is one VM), and
+  // the 8-GPU node serves the run with ZeRO-1, which fits on 8.
+  const Report report = recommend(w, catalog, RecommendSettings{});
+  const Rejection* vm_rejection = find_rejection(report, "cloud-big-1");
+  REQUIRE(vm_rejection != nullptr);
+  CHECK(vm_rejection->reason == RejectionReason::memory);
+  CHECK(vm_rejection->nearest->plan.units == 1);
   const PlanEstimate* eight = find(report, "cloud-big-8");
   REQUIRE(eight != nullptr);
   CHECK(eight->plan.device_count == 8);
-  CHECK(eight->plan.strategy.zero_stage == 1);  // ZeRO-1 already fits on 8
+  CHECK(eight->plan.strategy.zero_stage == 1);
+  CHECK_FALSE(eight->communication.network_assumed);
+}
+
+TEST_CASE("separate VMs form a training cluster only where the offering states its network", "[ranker]") {
+  // Practice: multi-node training needs the provider's cluster fabric (EFA, InfiniBand);
+  // a pile of one-GPU VMs on the ordinary network is not what anyone rents for it.
+  const Catalog catalog = test_catalog();
+  const Offering& vm = *catalog.find_offering("cloud-big-1");
+  const Offering& node = *catalog.find_offering("cloud-big-8");
+  const Device& big = *catalog.find_device("big");
+  const Workload training = workload(7e9, 1e9);
+  for (const Plan& plan : candidate_plans(training, vm, big, 64)) CHECK(plan.units == 1);
+  int most_units = 0;
+  for (const Plan& plan : candidate_plans(training, node, big, 64)) most_units = std::max(most_units, plan.units);
+  CHECK(most_units == 8);
+  // Inference replicas share nothing: they may use as many VMs as the load needs.
+  Workload serving = training;
+  serving.task = Task::inference;
+  most_units = 0;
+  for (const Plan& plan : candidate_plans(serving, vm, big, 64)) most_units = std::max(most_units, plan.units);
+  CHECK(most_units == 64);
+}
+
+TEST_CASE("renting and buying are separate questions: purchases only when asked, owned hardware at its power",
+          "[ranker]") {
+  // An expert compares rentals with rentals; a purchase is a capital decision with its own
+  // cash (the whole price up front), not an hourly share that always undercuts a rental.
+  const Catalog catalog = test_catalog();
+  const Workload w = workload(1e9, 1e10);
+  const Report rentals = recommend(w, catalog, RecommendSettings{});
+  const Rejection* purchase = find_rejection(rentals, "box-big-4");
+  REQUIRE(purchase != nullptr);
+  CHECK(purchase->reason == RejectionReason::purchase);
+  for (const RankedPlan& e : rentals.recommendations) CHECK(e.plan.offering->kind != OfferingKind::on_prem);
+
+  RecommendSettings buying;
+  buying.include_purchase = true;
+  const Report with_purchase = recommend(w, catalog, buying);
+  const PlanEstimate* box = find(with_purchase, "box-big-4");
+  REQUIRE(box != nullptr);
+  REQUIRE(box->purchase);
+  CHECK(box->purchase->value == 100000.0);
+  // Its hourly share: $100,000 over 3 years plus 2 kW at $0.15/kWh.
+  CHECK(box->price_per_unit_hour->value == Approx(100000.0 / (3 * 365 * 24) + 2.0 * 0.15));
+
+  // The budget is checked against the cash a purchase needs, not its amortised share.
+  Workload tight = w;
+  tight.budget = Usd(5000.0);
+  const Report budgeted = recommend(tight, catalog, buying);
+  const Rejection* over = find_rejection(budgeted, "box-big-4");
+  REQUIRE(over != nullptr);
+  CHECK(over->reason == RejectionReason::budget);
+  CHECK(over->nearest->purchase->value == 100000.0);
+
+  // Hardware the user owns is ranked by default, at its electricity only.
+  RecommendSettings owning;
+  owning.cost.owned.insert("box-big-4");
+  const Report owned = recommend(tight, catalog, owning);
+  const PlanEstimate* mine = find(owned, "box-big-4");
+  REQUIRE(mine != nullptr);
+  CHECK_FALSE(mine->purchase);
+  CHECK(mine->price_per_unit_hour->value == Approx(2.0 * 0.15));
 }
 
 TEST_CASE("a device without the workload's precision is rejected for precision", "[ranker]") {
@@ -176,29 +259,55 @@ TEST_CASE("a model that fits nowhere is rejected for memory with the least-memor
 
 TEST_CASE("a deadline buys more devices, and an impossible one is rejected with the fastest plan", "[ranker]") {
   const Catalog catalog = test_catalog();
-  Workload w = workload(1e9, 1e11);  // 6e20 FLOPs: 1e21/... ≈ 1389 h on one device at 40% MFU
+  Workload w = workload(1e9, 1e11);  // 6e20 FLOPs: ≈ 1389 h on one device at 40% MFU, 174 h on 8
   RecommendSettings settings;
   settings.max_devices = 64;
   const Report relaxed = recommend(w, catalog, settings);
-  REQUIRE(find(relaxed, "cloud-big-1") != nullptr);
-  CHECK(find(relaxed, "cloud-big-1")->plan.device_count == 1);
+  REQUIRE(find(relaxed, "cloud-big-8") != nullptr);
+  CHECK(find(relaxed, "cloud-big-8")->plan.device_count == 8);
 
   w.deadline = Seconds(100 * 3600.0);
   const Report hurried = recommend(w, catalog, settings);
-  const PlanEstimate* plan = find(hurried, "cloud-big-1");
+  const PlanEstimate* plan = find(hurried, "cloud-big-8");
   REQUIRE(plan != nullptr);
-  CHECK(plan->plan.device_count == 16);  // the fewest devices (powers of two) under 100 h
+  CHECK(plan->plan.device_count == 16);  // the fewest devices (whole nodes, powers of two) under 100 h
   CHECK(plan->time.value <= 100 * 3600.0);
 
   w.deadline = Seconds(60.0);
   const Report impossible = recommend(w, catalog, settings);
   CHECK(impossible.recommendations.empty());
-  const Rejection* rejection = find_rejection(impossible, "cloud-big-1");
+  const Rejection* rejection = find_rejection(impossible, "cloud-big-8");
   REQUIRE(rejection != nullptr);
   CHECK(rejection->reason == RejectionReason::deadline);
   CHECK(rejection->nearest->plan.device_count == 64);
   REQUIRE(impossible.fastest_fitting.has_value());
   CHECK(impossible.fastest_fitting->plan.device_count == 64);
+}
+
+TEST_CASE("without a deadline, runs of months are not recommended unless asked", "[ranker]") {
+  // 1389 h (58 days) on the one-GPU VM: over the default 30-day limit, so it is rejected
+  // with its fastest plan, while the 8-GPU node (7 days) is recommended. A limit of 90 days
+  // lets the VM back in; a deadline replaces the limit.
+  const Catalog catalog = test_catalog();
+  Workload w = workload(1e9, 1e11);
+  const Report report = recommend(w, catalog, RecommendSettings{});
+  REQUIRE(report.run_time_limit);
+  CHECK(report.run_time_limit->value == k_default_max_run_time_days * 86400);
+  const Rejection* slow = find_rejection(report, "cloud-big-1");
+  REQUIRE(slow != nullptr);
+  CHECK(slow->reason == RejectionReason::run_time);
+  CHECK(slow->nearest->time.value > 30 * 86400.0);
+  REQUIRE(slow->run_time_limit);
+  REQUIRE(find(report, "cloud-big-8") != nullptr);
+
+  RecommendSettings patient;
+  patient.max_run_time = Seconds(90 * 86400.0);
+  CHECK(find(recommend(w, catalog, patient), "cloud-big-1") != nullptr);
+
+  w.deadline = Seconds(120 * 86400.0);
+  const Report with_deadline = recommend(w, catalog, RecommendSettings{});
+  CHECK_FALSE(with_deadline.run_time_limit);
+  CHECK(find(with_deadline, "cloud-big-1") != nullptr);
 }
 
 TEST_CASE("a budget rejects plans that cost more, reporting the cheapest", "[ranker]") {
@@ -228,7 +337,7 @@ TEST_CASE("objectives order recommendations by cost or by time", "[ranker]") {
   const Catalog catalog = test_catalog();
   RecommendSettings settings;
   settings.max_devices = 64;
-  Workload w = workload(7e9, 1e11);
+  Workload w = workload(1e9, 1e10);  // fits on one GPU (and eight): two offerings to order
   settings.objective = Objective::time;
   const Report by_time = recommend(w, catalog, settings);
   REQUIRE(by_time.recommendations.size() >= 2);

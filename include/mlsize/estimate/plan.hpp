@@ -37,7 +37,8 @@ struct PlanEstimate {
   Seconds compute_time;         // FLOPs / (devices × peak × MFU)
   Communication communication;  // data-parallel synchronisation the compute does not hide
   std::optional<Usd> price_per_unit_hour;
-  std::optional<Usd> cost;  // absent when the plan has no price; gbdt: one hour
+  std::optional<Usd> cost;      // absent when the plan has no price; gbdt: one hour
+  std::optional<Usd> purchase;  // cash up front: on-premise hardware not owned (purchase_cash)
 };
 
 }  // namespace mlsize

@@ -12,9 +12,20 @@ namespace mlsize {
 // The largest number of devices one plan may use unless the user says otherwise.
 inline constexpr int k_default_max_devices = 512;
 
+// Without a deadline, plans longer than this are not recommended: a run of months is a
+// decision to take on purpose (--max-run-time), not a default answer. At that length
+// interruptions are routine (Llama 3, arXiv:2407.21783 §3.3.4: 466 job interruptions in a
+// 54-day snapshot on 16k GPUs) and the hardware generation may change under the run.
+inline constexpr double k_default_max_run_time_days = 30;
+
 struct RecommendSettings {
   Objective objective = Objective::cost;
   int max_devices = k_default_max_devices;
+  Seconds max_run_time{k_default_max_run_time_days * 24 * k_seconds_per_hour};  // when no deadline
+  // Rank hardware to buy (on-premise offerings not owned) beside rentals, at its amortised
+  // cost; the budget is then checked against the purchase price. Off: only what can be
+  // rented and what the user owns (CostSettings::owned) is ranked.
+  bool include_purchase = false;
   CostSettings cost;
   const RuleSet* rules = nullptr;  // applied to every plan when set; must outlive the report
 };

@@ -24,24 +24,28 @@ constexpr auto enum_names(Objective) {
 
 // Why an offering has no feasible plan, checked in this order.
 enum class RejectionReason {
+  purchase,       // hardware to buy: ranked only when asked (--include-purchase) or owned (--owned)
   precision,      // the device has no throughput figure for the workload's precision
   no_capacity,    // neither the device nor the offering states a memory size
   no_price,       // no price of the requested kind (e.g. no spot price)
   rule,           // every plan was excluded by a rule (exclude, or require not met)
   memory,         // no plan fits in device memory
   session_limit,  // a free tier's session is shorter than the fastest fitting plan
+  run_time,       // without a deadline: no fitting plan finishes within the run-time limit
   deadline,       // no fitting plan finishes before the deadline
   budget,         // no fitting, timely plan is within the budget
 };
 // The names JSON output gives as `reason`.
 constexpr auto enum_names(RejectionReason) {
   using enum RejectionReason;
-  return std::to_array<EnumName<RejectionReason>>({{precision, "precision"},
+  return std::to_array<EnumName<RejectionReason>>({{purchase, "purchase"},
+                                                   {precision, "precision"},
                                                    {no_capacity, "no_capacity"},
                                                    {no_price, "no_price"},
                                                    {rule, "rule"},
                                                    {memory, "memory"},
                                                    {session_limit, "session_limit"},
+                                                   {run_time, "run_time"},
                                                    {deadline, "deadline"},
                                                    {budget, "budget"}});
 }
@@ -62,13 +66,16 @@ struct Rejection {
   // The plan that came nearest: least memory for `memory`, fastest for `session_limit`
   // and `deadline`, cheapest for `budget`; absent for `precision` and `no_price`.
   std::optional<PlanEstimate> nearest;
-  RuleMessage rule;  // for `rule`: the rule that excluded the offering's first plan, and why
+  RuleMessage rule;                       // for `rule`: the rule that excluded the offering's first plan, and why
+  std::optional<Seconds> run_time_limit;  // for `run_time`: the limit it was over
 };
 
 struct Report {
   Workload workload;  // includes the model shape
   Objective objective = Objective::cost;
   int max_devices = 0;
+  // The run-time limit applied when the workload has no deadline; absent with a deadline.
+  std::optional<Seconds> run_time_limit;
   std::vector<RankedPlan> recommendations;  // best first, one per offering
   std::vector<Rejection> rejected;          // ordered by reason, then offering id
   std::size_t plans_evaluated = 0;

@@ -5,6 +5,8 @@
 
 #include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/error.hpp>
+#include <mlsize/support/number_format.hpp>
+#include <mlsize/support/quantity.hpp>
 #include <mlsize/support/text_distance.hpp>
 
 #include <memory>
@@ -26,6 +28,12 @@ void add_recommend_options(CLI::App& command, RecommendOptions& options) {
   command.add_option("--provider", options.providers, "Only offerings of this provider, e.g. aws; repeatable");
   command.add_option("--exclude-provider", options.excluded_providers,
                      "Leave out the offerings of this provider; repeatable");
+  command.add_flag("--include-purchase", options.include_purchase,
+                   "Also rank on-premise hardware to buy, at its amortised cost (--budget then checks the "
+                   "purchase price)");
+  command.add_option("--max-run-time", options.max_run_time,
+                     "Without --deadline, leave out plans longer than this, e.g. 90d (default " +
+                         format_general(k_default_max_run_time_days) + "d)");
   add_rule_options(command, options.rules);
 }
 
@@ -46,6 +54,10 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   if (options.top) run->top = parse_int_flag(*options.top, "--top", 1, 100000);
   if (options.max_devices) {
     settings.max_devices = parse_int_flag(*options.max_devices, "--max-devices", 1, 1'000'000);
+  }
+  settings.include_purchase = options.include_purchase;
+  if (options.max_run_time) {
+    settings.max_run_time = parse_flag("--max-run-time", [&] { return parse_duration(*options.max_run_time); });
   }
   run->format = report_format(options.workload);
   const Catalog full_catalog = build_catalog(options.workload);

@@ -20,6 +20,8 @@ struct RecommendOptions {
   std::optional<std::string> max_devices;
   std::vector<std::string> providers;           // --provider: only these
   std::vector<std::string> excluded_providers;  // --exclude-provider
+  bool include_purchase = false;
+  std::optional<std::string> max_run_time;
   RuleOptions rules;
 };
 

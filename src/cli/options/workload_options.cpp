@@ -21,17 +21,6 @@
 namespace mlsize::cli {
 namespace {
 
-// Calls `parse`, adding the flag name to any error it throws.
-template <class Parse>
-auto parse_flag(const std::string& flag, Parse parse) {
-  try {
-    return parse();
-  } catch (Error& error) {
-    error.at_flag(flag);
-    throw;
-  }
-}
-
 // The value of an enum flag when given; otherwise `value` keeps the core's default.
 template <NamedEnum E>
 void parse_choice_if_given(const std::optional<std::string>& text, const std::string& flag, E& value) {
@@ -128,6 +117,9 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
                          default_text(cost_defaults.electricity_usd_per_kwh) + ")");
   command.add_option("--price-factor", options.price_factors,
                      "PROVIDER=FACTOR: multiply that provider's cloud prices, e.g. aws=0.8; repeatable");
+  command.add_option("--owned", options.owned,
+                     "On-premise offering you already have (costed at its electricity), e.g. on-prem-dgx-b200; "
+                     "repeatable");
   command.add_option("--format", options.format, format_help(k_report_formats));
   command.add_option("--output", options.output_path,
                      "Write the report to FILE (atomically: all of it or nothing) instead of stdout");
@@ -295,12 +287,33 @@ void add_price_factor(const std::string& text, const Catalog& catalog, CostSetti
   }
 }
 
+// --owned names an on-premise offering of the catalogue.
+void add_owned(const std::string& id, const Catalog& catalog, CostSettings& settings) {
+  const Offering* offering = catalog.find_offering(id);
+  if (offering == nullptr || offering->kind != OfferingKind::on_prem) {
+    std::vector<std::string> on_prem;
+    for (const Offering& candidate : catalog.offerings()) {
+      if (candidate.kind == OfferingKind::on_prem) on_prem.push_back(candidate.id);
+    }
+    const std::string hint = did_you_mean(id, on_prem);
+    flag_error("--owned",
+               offering == nullptr
+                   ? "\"" + id + "\" is not an offering of the catalogue"
+                   : "\"" + id + "\" is not on-premise hardware (it is " + std::string(to_string(offering->kind)) + ")",
+               hint.empty()
+                   ? "catalog list --provider on-prem lists the on-premise offerings; add your own with --catalog"
+                   : hint);
+  }
+  settings.owned.insert(id);
+}
+
 }  // namespace
 
 CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& catalog) {
   CostSettings settings;
   parse_choice_if_given(options.pricing, "--pricing", settings.pricing);
   for (const std::string& text : options.price_factors) add_price_factor(text, catalog, settings);
+  for (const std::string& id : options.owned) add_owned(id, catalog, settings);
   if (options.amortization_years) {
     settings.amortization_years = parse_flag("--amortization-years", [&] {
       return parse_positive_number(*options.amortization_years, "a number of years");

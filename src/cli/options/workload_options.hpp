@@ -7,6 +7,7 @@
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/estimate/cost.hpp>
 #include <mlsize/model/workload.hpp>
+#include <mlsize/support/error.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -53,6 +54,7 @@ struct WorkloadOptions {
   std::vector<std::string> catalog_files;
   bool no_user_catalog = false;            // skip catalog.d and MLSIZE_CATALOG
   std::vector<std::string> price_factors;  // PROVIDER=FACTOR
+  std::vector<std::string> owned;          // --owned: on-premise offering ids the user has
   std::optional<std::string> format;
   std::optional<std::string> output_path;
 };
@@ -73,6 +75,17 @@ Catalog build_catalog(const WorkloadOptions& options);
 
 // The --format of recommend, estimate and explain; throws unless it is one they render.
 OutputFormat report_format(const WorkloadOptions& options);
+
+// Calls `parse`, adding the flag name to any error it throws.
+template <class Parse>
+auto parse_flag(const std::string& flag, Parse parse) {
+  try {
+    return parse();
+  } catch (Error& error) {
+    error.at_flag(flag);
+    throw;
+  }
+}
 
 // A whole number within [minimum, maximum] given to `flag`.
 int parse_int_flag(const std::string& text, const std::string& flag, int minimum, int maximum);

@@ -39,6 +39,9 @@ std::string describe_strategy(const Strategy& strategy, int device_count, Task t
 std::string describe_rejection(const Rejection& rejection, const Workload& workload) {
   const Device& device = *rejection.device;
   switch (rejection.reason) {
+    case RejectionReason::purchase:
+      return "hardware to buy, not to rent: --include-purchase ranks it at its amortised cost, --owned " +
+             rejection.offering->id + " at its electricity if you have it";
     case RejectionReason::precision:
       if (workload.task == Task::inference) {
         return fmt::format("{} has no {} or {} throughput in the catalogue", device.name, to_string(DType::bf16),
@@ -66,6 +69,12 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
       return fmt::format("takes {} but a session lasts at most {} h", format_duration(nearest.time),
                          format_general(*rejection.offering->limits.session_hours));
     }
+    case RejectionReason::run_time: {
+      const PlanEstimate& nearest = *rejection.nearest;
+      return fmt::format(
+          "fastest plan ({} devices) takes {}, over the {} run-time limit (--max-run-time, or a --deadline)",
+          nearest.plan.device_count, format_duration(nearest.time), format_duration(*rejection.run_time_limit));
+    }
     case RejectionReason::deadline: {
       const PlanEstimate& nearest = *rejection.nearest;
       return fmt::format("fastest plan ({} devices) takes {}; deadline is {}", nearest.plan.device_count,
@@ -73,6 +82,10 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
     }
     case RejectionReason::budget: {
       const PlanEstimate& nearest = *rejection.nearest;
+      if (nearest.purchase) {
+        return fmt::format("buying it costs {}; budget is {}", format_usd(*nearest.purchase),
+                           format_usd(*workload.budget));
+      }
       return fmt::format("cheapest plan that fits costs {}; budget is {}", format_usd(*nearest.cost),
                          format_usd(*workload.budget));
     }

@@ -171,10 +171,16 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
       return {{"quantity", "seconds"},
               {"value", nearest.time.value},
               {"limit", *rejection.offering->limits.session_hours * k_seconds_per_hour}};
+    case RejectionReason::run_time:
+      return {{"quantity", "seconds"}, {"value", nearest.time.value}, {"limit", rejection.run_time_limit->value}};
     case RejectionReason::deadline:
       return {{"quantity", "seconds"}, {"value", nearest.time.value}, {"limit", workload.deadline->value}};
     case RejectionReason::budget:
+      if (nearest.purchase) {
+        return {{"quantity", "purchase_usd"}, {"value", nearest.purchase->value}, {"limit", workload.budget->value}};
+      }
       return {{"quantity", "cost_usd"}, {"value", nearest.cost->value}, {"limit", workload.budget->value}};
+    case RejectionReason::purchase:
     case RejectionReason::precision:
     case RejectionReason::no_capacity:
     case RejectionReason::no_price:

@@ -103,6 +103,15 @@ std::string summary_sentence(const Report& report) {
                             report.workload.task),
           format_duration(report.fastest_fitting->time), format_duration(*report.workload.deadline));
     }
+    if (report.fastest_fitting && report.run_time_limit && report.fastest_fitting->time > *report.run_time_limit) {
+      return fmt::format(
+          "No plan meets the constraints. The fastest plan that fits is {} with {}: {}, over the {} run-time "
+          "limit (--max-run-time allows longer runs).",
+          describe_hardware(report.fastest_fitting->plan),
+          describe_strategy(report.fastest_fitting->plan.strategy, report.fastest_fitting->plan.device_count,
+                            report.workload.task),
+          format_duration(report.fastest_fitting->time), format_duration(*report.run_time_limit));
+    }
     if (!report.fastest_fitting) return "No plan fits in memory on any offering of the catalogue.";
     return "No plan meets the constraints.";
   }
@@ -123,10 +132,11 @@ std::string summary_sentence(const Report& report) {
   std::string text = fmt::format("{} is {}: {} over {}", describe_hardware(best.plan), role, format_usd(*best.cost),
                                  format_duration(best.time));
   const Offering* offering = best.plan.offering;
-  if (offering != nullptr && offering->kind == OfferingKind::on_prem && offering->purchase_price) {
+  if (best.purchase) {
     // An amortised share can sit far below the cheque a purchase needs: say both.
-    text += fmt::format(" (on-premise: the run's amortised share of a {} purchase)",
-                        format_usd(*offering->purchase_price * best.plan.units));
+    text += fmt::format(" (to buy: the run's amortised share of a {} purchase)", format_usd(*best.purchase));
+  } else if (offering != nullptr && offering->kind == OfferingKind::on_prem) {
+    text += " (owned: its electricity)";
   }
   if (report.recommendations.size() > 1) {
     const PlanEstimate& next = report.recommendations[1];

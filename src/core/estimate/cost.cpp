@@ -7,10 +7,11 @@ namespace mlsize {
 
 std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSettings& settings) {
   if (offering.kind == OfferingKind::on_prem) {
+    const Usd energy(offering.power_w.value_or(0.0) / 1000.0 * settings.electricity_usd_per_kwh);
+    if (settings.owns(offering)) return energy;
     if (!offering.purchase_price) return std::nullopt;
     constexpr double hours_per_year = 365.0 * 24.0;
     const Usd capital = *offering.purchase_price / (settings.amortization_years * hours_per_year);
-    const Usd energy(offering.power_w.value_or(0.0) / 1000.0 * settings.electricity_usd_per_kwh);
     return capital + energy;
   }
   std::optional<Usd> price = settings.pricing == Pricing::spot && offering.kind == OfferingKind::cloud
@@ -21,6 +22,13 @@ std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSet
     *price = *price * factor->second;
   }
   return price;
+}
+
+std::optional<Usd> purchase_cash(const Offering& offering, int units, const CostSettings& settings) {
+  if (offering.kind != OfferingKind::on_prem || settings.owns(offering) || !offering.purchase_price) {
+    return std::nullopt;
+  }
+  return *offering.purchase_price * units;
 }
 
 Seconds billed_duration(Seconds duration, const Billing& billing) {

@@ -17,7 +17,11 @@ std::optional<Bytes> device_capacity(const Device& device, const Offering* offer
 std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
                                   int max_devices) {
   std::vector<Plan> plans;
-  const int unit_limit = offering.max_units.value_or(max_devices);
+  // Training across units needs a network between them: a unit of the catalogue is one
+  // machine, and separate VMs are a cluster only where the offering states its fabric
+  // (network_gbps). Inference replicas share nothing, so they may span any units.
+  const bool clusters = offering.network_gbps.has_value() || workload.task == Task::inference;
+  const int unit_limit = clusters ? offering.max_units.value_or(max_devices) : 1;
   for (int units = 1; units <= unit_limit && units * offering.devices_per_unit <= max_devices; units *= 2) {
     const int devices = units * offering.devices_per_unit;
     if (workload.task == Task::gbdt) {
@@ -60,6 +64,7 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
   if (!workload.is_timed()) {
     // gbdt: no time model; the cost is that of one hour, which is what ranks the plans.
     if (plan.offering != nullptr) {
+      estimate.purchase = purchase_cash(*plan.offering, plan.units, cost_settings);
       estimate.price_per_unit_hour = hourly_price_per_unit(*plan.offering, cost_settings);
       if (estimate.price_per_unit_hour)
         estimate.cost = run_cost(*estimate.price_per_unit_hour, plan.units, Seconds(3600));
@@ -93,6 +98,7 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
     estimate.time = estimate.compute_time + estimate.communication.exposed;
   }
   if (plan.offering != nullptr) {
+    estimate.purchase = purchase_cash(*plan.offering, plan.units, cost_settings);
     estimate.price_per_unit_hour = hourly_price_per_unit(*plan.offering, cost_settings);
     if (estimate.price_per_unit_hour) {
       estimate.cost = run_cost(*estimate.price_per_unit_hour, plan.units, estimate.time, plan.offering->billing);

@@ -90,8 +90,12 @@ bool lower_memory_fraction(const PlanEstimate& a, const PlanEstimate& b) {
 bool faster(const PlanEstimate& a, const PlanEstimate& b) {
   return a.time < b.time;
 }
-bool cheaper(const PlanEstimate& a, const PlanEstimate& b) {
-  return a.cost < b.cost;
+// What a budget is checked against: the purchase for hardware to buy, else the run's cost.
+Usd cash(const PlanEstimate& e) {
+  return e.purchase ? *e.purchase : *e.cost;
+}
+bool needs_less_cash(const PlanEstimate& a, const PlanEstimate& b) {
+  return cash(a) < cash(b);
 }
 
 struct OfferingOutcome {
@@ -138,9 +142,13 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
                                   std::size_t& evaluated, std::optional<PlanEstimate>& fastest_fitting) {
   OfferingOutcome outcome{&offering, &device, {}, std::nullopt};
   auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
-    outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}};
+    outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}, {}};
     return outcome;
   };
+  // Buying is another question than renting (docs/methodology.md#checks-in-order).
+  if (offering.kind == OfferingKind::on_prem && !settings.cost.owns(offering) && !settings.include_purchase) {
+    return reject(RejectionReason::purchase, std::nullopt);
+  }
   if (workload.is_timed() && !peak_flops_per_s(device, workload))
     return reject(RejectionReason::precision, std::nullopt);
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
@@ -156,7 +164,7 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
     std::optional<RuleMessage> exclusion;
     all = apply_rules(workload, std::move(all), *settings.rules, exclusion);
     if (all.empty()) {
-      outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, *exclusion};
+      outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, *exclusion, {}};
       return outcome;
     }
   }
@@ -176,6 +184,15 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
     keep(candidates, [&](const PlanEstimate& e) { return e.time <= session; });
     if (candidates.empty()) return reject(RejectionReason::session_limit, best_of(fitting, faster));
   }
+  if (!workload.deadline && workload.is_timed()) {
+    const std::vector<RankedPlan> before = candidates;
+    keep(candidates, [&](const PlanEstimate& e) { return e.time <= settings.max_run_time; });
+    if (candidates.empty()) {
+      reject(RejectionReason::run_time, best_of(before, faster));
+      outcome.rejection->run_time_limit = settings.max_run_time;
+      return outcome;
+    }
+  }
   if (workload.deadline && workload.is_timed()) {
     const std::vector<RankedPlan> before = candidates;
     keep(candidates, [&](const PlanEstimate& e) { return e.time <= *workload.deadline; });
@@ -183,8 +200,8 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
   }
   if (workload.budget && workload.is_timed()) {
     const std::vector<RankedPlan> before = candidates;
-    keep(candidates, [&](const PlanEstimate& e) { return *e.cost <= *workload.budget; });
-    if (candidates.empty()) return reject(RejectionReason::budget, best_of(before, cheaper));
+    keep(candidates, [&](const PlanEstimate& e) { return cash(e) <= *workload.budget; });
+    if (candidates.empty()) return reject(RejectionReason::budget, best_of(before, needs_less_cash));
   }
   outcome.feasible = std::move(candidates);
   return outcome;
@@ -197,6 +214,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   report.workload = workload;
   report.objective = settings.objective;
   report.max_devices = settings.max_devices;
+  if (!workload.deadline && workload.is_timed()) report.run_time_limit = settings.max_run_time;
 
   // `set` rules decide planner defaults from the workload alone.
   std::optional<Recompute> recompute;
