@@ -231,10 +231,23 @@ TEST_CASE("renting and buying are separate questions: purchases only when asked,
   CHECK(mine->price_per_unit_hour->value == Approx(2.0 * 0.15));
 }
 
-TEST_CASE("a device without the workload's precision is rejected for precision", "[ranker]") {
+TEST_CASE("a device without bf16 trains with fp16 mixed precision, unless the precision is pinned", "[ranker]") {
+  // Practice on V100, T4 and P100: fp16 mixed precision with loss scaling (Micikevicius et
+  // al. 2018); these cards are the free tiers' and the cheapest clouds' GPUs.
   const Catalog catalog = test_catalog();  // outlives the report, which points into it
   const Report report = recommend(workload(1e9, 1e9), catalog, RecommendSettings{});
-  const Rejection* rejection = find_rejection(report, "cloud-small-1");
+  const PlanEstimate* small = find(report, "cloud-small-1");
+  REQUIRE(small != nullptr);
+  CHECK(small->precision == Precision::fp16_mixed);
+  CHECK(small->peak_flops_per_s == 100e12);
+  const PlanEstimate* big = find(report, "cloud-big-1");
+  REQUIRE(big != nullptr);
+  CHECK(big->precision == Precision::bf16_mixed);
+
+  RecommendSettings pinned;  // --precision bf16-mixed
+  pinned.precision_per_device = false;
+  const Report strict = recommend(workload(1e9, 1e9), catalog, pinned);
+  const Rejection* rejection = find_rejection(strict, "cloud-small-1");
   REQUIRE(rejection != nullptr);
   CHECK(rejection->reason == RejectionReason::precision);
   CHECK_FALSE(rejection->nearest.has_value());

@@ -30,6 +30,12 @@ Flops run_flops(const Workload& workload, Recompute recompute);
 std::optional<DType> compute_dtype(const Device& device, const Workload& workload);
 DType compute_dtype(Precision precision);
 
+// The training precision a practitioner would use on `device` when none is pinned:
+// bf16 mixed precision where the device computes bf16; else fp16 mixed precision with
+// loss scaling (V100, T4, P100: Micikevicius et al. 2018, "Mixed Precision Training");
+// else fp32. `preferred` is kept when the device supports it. Inference and gbdt keep it.
+Precision precision_for(const Device& device, const Workload& workload, Precision preferred);
+
 // Dense peak FLOP/s of `device` for the workload, or nothing when the device lacks it.
 std::optional<double> peak_flops_per_s(const Device& device, const Workload& workload);
 

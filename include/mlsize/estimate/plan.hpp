@@ -37,8 +37,9 @@ struct PlanEstimate {
   Seconds compute_time;         // FLOPs / (devices × peak × MFU)
   Communication communication;  // data-parallel synchronisation the compute does not hide
   std::optional<Usd> price_per_unit_hour;
-  std::optional<Usd> cost;      // absent when the plan has no price; gbdt: one hour
-  std::optional<Usd> purchase;  // cash up front: on-premise hardware not owned (purchase_cash)
+  std::optional<Usd> cost;                      // absent when the plan has no price; gbdt: one hour
+  std::optional<Usd> purchase;                  // cash up front: on-premise hardware not owned (purchase_cash)
+  Precision precision = Precision::bf16_mixed;  // the workload's, as the plan was estimated
 };
 
 }  // namespace mlsize

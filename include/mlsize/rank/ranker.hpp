@@ -26,6 +26,9 @@ struct RecommendSettings {
   // cost; the budget is then checked against the purchase price. Off: only what can be
   // rented and what the user owns (CostSettings::owned) is ranked.
   bool include_purchase = false;
+  // Train each device at the best precision it supports (precision_for), starting from the
+  // workload's; off when the user pins --precision.
+  bool precision_per_device = true;
   CostSettings cost;
   const RuleSet* rules = nullptr;  // applied to every plan when set; must outlive the report
 };

@@ -108,11 +108,15 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options) {
 }
 
 CommandOutput run_estimate(const EstimateOptions& options) {
-  const Workload workload = build_workload(options.workload, false);
+  Workload workload = build_workload(options.workload, false);
   const OutputFormat format = report_format(options.workload);
   const Catalog catalog = build_catalog(options.workload);
   const CostSettings cost_settings = build_cost_settings(options.workload, catalog);
   const Plan plan = plan_from_options(options, catalog);
+  // As in recommend: without --precision, the device trains at the best precision it has.
+  if (plan.device != nullptr && !options.workload.precision) {
+    workload.precision = precision_for(*plan.device, workload, workload.precision);
+  }
 
   EstimateResult result;
   result.workload = workload;

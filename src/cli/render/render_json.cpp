@@ -110,6 +110,7 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                       {"zero_stage", st.zero_stage},
                       {"recompute", to_string(st.recompute)},
                       {"offload", to_string(st.offload)}};
+  json["precision"] = to_string(e.precision);
   const MemoryBreakdown& m = e.memory;
   Json memory = {{"per_device",
                   {{"weights_bytes", whole(m.weights.value)},

@@ -160,9 +160,12 @@ std::string render_recommend_table(const Report& report, int top) {
   const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
   for (std::size_t i = 0; i < shown; ++i) {
     const PlanEstimate& e = report.recommendations[i];
-    rows.push_back({std::to_string(i + 1), hardware_cell(e.plan), std::to_string(e.plan.device_count),
-                    describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task), memory_cell(e),
-                    timed ? format_duration(e.time) : "n/a", timed ? format_usd(*e.cost) : format_usd(*e.cost) + "/h"});
+    // A device without the workload's precision trains at its best one: say which.
+    std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task);
+    if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
+    rows.push_back({std::to_string(i + 1), hardware_cell(e.plan), std::to_string(e.plan.device_count), strategy,
+                    memory_cell(e), timed ? format_duration(e.time) : "n/a",
+                    timed ? format_usd(*e.cost) : format_usd(*e.cost) + "/h"});
   }
   if (!rows.empty()) text += render_text_table(columns, rows) + "\n";
   text += summary_sentence(report) + "\n";

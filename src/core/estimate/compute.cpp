@@ -49,6 +49,14 @@ std::optional<DType> compute_dtype(const Device& device, const Workload& workloa
   return std::nullopt;
 }
 
+Precision precision_for(const Device& device, const Workload& workload, Precision preferred) {
+  if (!workload.is_training() || device.peak(compute_dtype(preferred))) return preferred;
+  for (Precision fallback : {Precision::bf16_mixed, Precision::fp16_mixed, Precision::fp32}) {
+    if (device.peak(compute_dtype(fallback))) return fallback;
+  }
+  return preferred;  // no rate at all: rejected for precision, naming the preferred one
+}
+
 std::optional<double> peak_flops_per_s(const Device& device, const Workload& workload) {
   const std::optional<DType> dtype = compute_dtype(device, workload);
   return dtype ? device.peak(*dtype) : std::nullopt;

@@ -54,6 +54,7 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
 PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const CostSettings& cost_settings) {
   PlanEstimate estimate;
   estimate.plan = plan;
+  estimate.precision = workload.precision;
   estimate.memory = estimate_memory(workload, plan.device_count, plan.strategy);
   estimate.capacity = device_capacity(*plan.device, plan.offering).value_or(Bytes(0));
   estimate.fits = estimate.memory.total() <= estimate.capacity;

@@ -231,7 +231,11 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   for (const Offering& offering : catalog.offerings()) {
     const Device* device = catalog.find_device(offering.device_id);
     if (device == nullptr) continue;  // Catalog::check_references() reports these
-    outcomes.push_back(evaluate_offering(workload, offering, *device, settings, recompute, report.plans_evaluated,
+    // Precision is a plan dimension: each device trains at the best precision it supports
+    // unless the user pinned one (--precision).
+    Workload planned = workload;
+    if (settings.precision_per_device) planned.precision = precision_for(*device, workload, workload.precision);
+    outcomes.push_back(evaluate_offering(planned, offering, *device, settings, recompute, report.plans_evaluated,
                                          report.fastest_fitting));
   }
 
@@ -254,7 +258,11 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   }
   std::sort(report.recommendations.begin(), report.recommendations.end(), ranks_before);
   if (settings.rules != nullptr) {
-    for (RankedPlan& e : report.recommendations) note_rules(workload, e, *settings.rules);
+    for (RankedPlan& e : report.recommendations) {
+      Workload planned = workload;
+      planned.precision = e.precision;
+      note_rules(planned, e, *settings.rules);
+    }
   }
   std::sort(report.rejected.begin(), report.rejected.end(), [](const Rejection& a, const Rejection& b) {
     return std::tie(a.reason, a.offering->id) < std::tie(b.reason, b.offering->id);
