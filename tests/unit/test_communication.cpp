@@ -114,5 +114,7 @@ TEST_CASE("LoRA synchronises only the adapters") {
   Workload w = seven_billion(1e9);
   w.task = Task::lora;
   const Communication c = data_parallel_communication(w, stage(0), 8, nvlink_device(), {8, std::nullopt}, Seconds(1e5));
-  CHECK(c.bytes_per_step < 0.01 * 2 * 7e9 * 2);
+  // Rank-16 adapters on every linear layer of a 7B model: about 41M fp32 parameters, so
+  // about 1% of the full model's 16-bit gradient traffic.
+  CHECK(c.bytes_per_step < 0.02 * 2 * 7e9 * 2);
 }

@@ -40,6 +40,7 @@ Workload one_layer(double hidden, double heads) {
   w.model.kv_heads = static_cast<int>(heads);
   w.model.head_dim = static_cast<int>(hidden / heads);
   w.model.intermediate = static_cast<int>(4 * hidden);
+  w.model.mlp = MlpKind::standard;  // Korthikanti et al. count GPT layers: a 4h MLP, no gate
   w.model.vocab = 0;
   w.attention = Attention::standard;
   w.sequence_length = 2048;
@@ -329,25 +330,46 @@ TEST_CASE("overhead and allocator margin", "[memory]") {
   CHECK(m.overhead.value == Approx(1e9 + 0.1 * m.activations.value));
 }
 
-// Brown et al. 2020, Table 2.1: the 6.7B model has 32 layers, d_model 4096, 32 heads;
-// 175B has 96 layers, d_model 12288, 96 heads.
-TEST_CASE("architecture_from_params reproduces the GPT-3 table rows", "[architecture][reference]") {
-  const Architecture gpt3_6b7 = architecture_from_params(6.7e9);
-  CHECK(gpt3_6b7.layers == 32);
-  CHECK(gpt3_6b7.hidden == 4096);
-  CHECK(gpt3_6b7.heads == 32);
-  const Architecture gpt3_175b = architecture_from_params(175e9);
-  CHECK(gpt3_175b.layers == 96);
-  CHECK(gpt3_175b.hidden == 12288);
+// A parameter count that is exactly a released model's gets that model's shape: the real
+// configs in data/models, and Brown et al. 2020, Table 2.1 for GPT-3 350M (24 x 1024).
+TEST_CASE("architecture_from_params reproduces the reference models' shapes", "[architecture][reference]") {
+  for (const char* name : {"llama-2-7b", "llama-2-13b", "llama-2-70b"}) {
+    const Architecture real = *model_preset(name);
+    const Architecture guessed = architecture_from_params(count_parameters(real).total);
+    CHECK(guessed.layers == real.layers);
+    CHECK(guessed.hidden == real.hidden);
+    CHECK(guessed.heads == real.heads);
+    CHECK(guessed.kv_heads == real.kv_heads);
+    CHECK(guessed.intermediate == real.intermediate);
+    CHECK(guessed.vocab == real.vocab);
+    CHECK(guessed.mlp == MlpKind::gated);
+    CHECK(count_parameters(guessed).total == count_parameters(real).total);
+  }
+  CHECK(architecture_from_params(350e6).hidden == 1024);
+  CHECK(architecture_from_params(350e6).layers == 24);
 }
 
-TEST_CASE("architecture_from_params scales depth between and beyond the rows", "[architecture]") {
+TEST_CASE("architecture_from_params follows modern families between and beyond the rows", "[architecture]") {
   CHECK(architecture_from_params(7e9).hidden == 4096);
-  CHECK(architecture_from_params(7e9).layers == 33);      // 32 × 7 / 6.7
-  CHECK(architecture_from_params(70e9).hidden == 12288);  // nearest row on a log scale: 175B
-  CHECK(architecture_from_params(70e9).layers == 38);     // 96 × 70 / 175
-  CHECK(architecture_from_params(400e6).hidden == 1024);  // 350M is nearer than 760M
+  CHECK(architecture_from_params(7e9).layers == 33);  // Llama-2-7B's width, one layer more for 7.0B
+  // Grouped-query attention with 8 KV heads from about 30B, as the Llama family has it.
+  CHECK(architecture_from_params(30e9).kv_heads == 8);
+  CHECK(architecture_from_params(30e9).hidden == 8192);
+  CHECK(architecture_from_params(13e9).kv_heads == 40);
+  CHECK(architecture_from_params(3e9).hidden == 3072);  // Llama-3.2-3B: tied, 128k vocabulary
+  CHECK(architecture_from_params(3e9).tied_embeddings);
+  CHECK(architecture_from_params(400e6).hidden == 1024);  // GPT-3 350M is nearer than 760M
   CHECK(architecture_from_params(1e6).layers == 1);       // tiny models keep at least one layer
+}
+
+TEST_CASE("the KV cache of --params 70B is that of a real 70B model", "[architecture][memory]") {
+  // The GPT-3 shapes gave 70B 38 layers x 12288 with 96 KV heads: 5.7x Llama-3-70B's cache.
+  Workload guessed = workload_for_params(70e9);
+  guessed.task = Task::inference;
+  Workload real = guessed;
+  real.model = *model_preset("llama-3-70b");
+  const double ratio = kv_cache_bytes(guessed, Strategy{}).value / kv_cache_bytes(real, Strategy{}).value;
+  CHECK(ratio == Approx(81.0 / 80).epsilon(1e-9));  // same heads; one layer more for 70.0B
 }
 
 TEST_CASE("fp32 training stores 4-byte activations", "[memory]") {

@@ -166,9 +166,12 @@ TEST_CASE("count_parameters: a dense model's active count is its total", "[param
   }
 }
 
-TEST_CASE("count_parameters of the GPT-3 shape from --params is near the parameter count", "[parameter_count]") {
-  // Brown et al. 2020, Table 2.1: GPT-3 6.7B (32 layers, 4096 wide). No biases are modelled.
-  const ParameterCount count = count_parameters(architecture_from_params(6.7e9));
-  CHECK(relative_error(count.total, 6.7e9) < 0.03);
-  CHECK(count.linear == 32.0 * 12 * 4096 * 4096);
+TEST_CASE("count_parameters of the shape from --params is near the parameter count", "[parameter_count]") {
+  // Whatever the count, the guessed shape's exact count lands within half a layer of it.
+  for (double params : {125e6, 1e9, 3e9, 7e9, 30e9, 70e9, 175e9, 405e9}) {
+    CHECK(relative_error(count_parameters(architecture_from_params(params)).total, params) < 0.02);
+  }
+  // Llama-2-7B's count gives Llama-2-7B: 32 × (4 × 4096² + 3 × 4096 × 11008) linear weights.
+  const ParameterCount count = count_parameters(architecture_from_params(6'738'415'616));
+  CHECK(count.linear == 32.0 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008));
 }

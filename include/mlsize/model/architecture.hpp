@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace mlsize {
 
@@ -73,10 +74,14 @@ struct Architecture {
   int kv_dim() const { return kv_heads * head_dim; }
 };
 
-// The width and heads of the GPT-3 family model (Brown et al. 2020, Table 2.1) whose
-// parameter count is nearest to `params` on a log scale, with its depth scaled by
-// params / that model's params. Dense, MHA, standard 4h MLP, tied embeddings.
-// Weights, gradients and optimizer states still use `params` itself.
+// The name of a shape estimated from a parameter count (architecture_from_params).
+inline constexpr std::string_view k_estimated_model_name = "estimated from --params";
+
+// The shape of the released model whose parameter count is nearest to `params` on a log
+// scale (GPT-3 under 1B; from 1B the Llama family: SwiGLU, grouped-query attention with 8
+// KV heads from 34B, 32k-128k vocabularies; docs/methodology.md#model-shape), with the
+// depth whose parameter count is nearest `params`. `source` names the model. Weights,
+// gradients and optimizer states still use `params` itself.
 Architecture architecture_from_params(double params);
 
 // Layers that are MoE layers (after DeepSeek's first dense layers, every layer_frequency-th).

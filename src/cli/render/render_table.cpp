@@ -27,7 +27,8 @@ std::string workload_line(const Workload& workload) {
   if (workload.parameters.active < workload.parameters.total) {
     params += " (" + format_count(workload.parameters.active) + " active)";
   }
-  std::string model = m.name == "estimated from --params" ? "" : m.name + ", ";
+  const bool estimated_shape = m.name == k_estimated_model_name;
+  std::string model = estimated_shape ? "" : m.name + ", ";
   std::string text;
   if (workload.task == Task::inference) {
     text = fmt::format(
@@ -53,9 +54,10 @@ std::string workload_line(const Workload& workload) {
     text = fmt::format("Workload: {}{}, {}, {} {}, {}.\n", model, params, tokens, task, to_string(workload.precision),
                        to_string(workload.optimizer));
   }
-  text +=
-      fmt::format("Model shape: {} layers, hidden {}, {} heads ({} KV), {} attention{}", m.layers + m.encoder_layers,
-                  m.hidden, m.heads, m.kv_heads, to_string(workload.attention), m.mla ? " (MLA)" : "");
+  // A shape guessed from --params says which released model it follows.
+  text += fmt::format("Model shape{}: {} layers, hidden {}, {} heads ({} KV), {} attention{}",
+                      estimated_shape ? " (" + m.source + ")" : "", m.layers + m.encoder_layers, m.hidden, m.heads,
+                      m.kv_heads, to_string(workload.attention), m.mla ? " (MLA)" : "");
   if (workload.is_training()) {
     text += fmt::format("; sequence {}, micro-batch {}", workload.sequence_length, workload.micro_batch);
     if (workload.framework == Framework::hf) text += "; framework hf (autocast, fp32 weights)";

@@ -15,9 +15,9 @@ ParameterCount parameter_count_from_params(double params, const Architecture& sh
   ParameterCount count;
   count.total = params;
   count.active = params;
-  count.embedding = std::min(params, static_cast<double>(shape.vocab) * shape.hidden);
-  const double block_linears = 12.0 * shape.layers * static_cast<double>(shape.hidden) * shape.hidden;
-  count.linear = std::min(block_linears, params - count.embedding);
+  const ParameterCount exact = count_parameters(shape);
+  count.embedding = std::min(params, exact.embedding);
+  count.linear = std::min(exact.linear, params - count.embedding);
   return count;
 }
 
