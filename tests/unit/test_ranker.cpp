@@ -406,3 +406,38 @@ TEST_CASE("offloaded states must fit in the unit's host RAM", "[planner]") {
   estimate = estimate_plan(w, plan, CostSettings{});
   CHECK_FALSE(*estimate.host_fits);
 }
+
+TEST_CASE("advice comes from the recommendations shown, led by #1", "[ranker]") {
+  // A note that fires only on a plan below the shown ones is noise under the table.
+  RuleSet rules;
+  rules.load_yaml(R"(
+rules:
+  - id: small-card-note
+    description: A note on the small card.
+    when: device.id == "small"
+    action: advise
+    message: "the small card trains in fp16"
+)",
+                  "advice-test.yaml");
+  const Catalog catalog = test_catalog();
+  const Workload w = workload(1e8, 1e9);  // the free tier ranks first ($0), the small card later
+  RecommendSettings settings;
+  settings.rules = &rules;
+  const Report all = recommend(w, catalog, settings);
+  REQUIRE(all.recommendations.size() >= 2);
+  CHECK(all.recommendations.front().plan.offering->id == "free-big");
+  const auto mentions_small = [](const Report& report) {
+    return std::any_of(report.advice.begin(), report.advice.end(),
+                       [](const RuleMessage& m) { return m.rule->id == "small-card-note"; });
+  };
+  CHECK(mentions_small(all));
+  settings.advice_from = 1;
+  const Report top_one = recommend(w, catalog, settings);
+  CHECK_FALSE(mentions_small(top_one));
+  // The plan still carries the note for --format json and explain.
+  bool noted = false;
+  for (const RankedPlan& e : top_one.recommendations) {
+    if (e.plan.device->id == "small") noted = !e.rule_notes.empty();
+  }
+  CHECK(noted);
+}

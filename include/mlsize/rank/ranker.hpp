@@ -7,6 +7,9 @@
 #include <mlsize/rank/report.hpp>
 #include <mlsize/rules/rules.hpp>
 
+#include <cstddef>
+#include <limits>
+
 namespace mlsize {
 
 // The largest number of devices one plan may use unless the user says otherwise.
@@ -29,6 +32,9 @@ struct RecommendSettings {
   // Train each device at the best precision it supports (precision_for), starting from the
   // workload's; off when the user pins --precision.
   bool precision_per_device = true;
+  // Report::advice gathers the rules that fired on this many recommendations, from #1
+  // down: the ones shown (--top).
+  std::size_t advice_from = std::numeric_limits<std::size_t>::max();
   CostSettings cost;
   const RuleSet* rules = nullptr;  // applied to every plan when set; must outlive the report
 };

@@ -80,8 +80,9 @@ struct Report {
   std::vector<Rejection> rejected;          // ordered by reason, then offering id
   std::size_t plans_evaluated = 0;
   std::optional<PlanEstimate> fastest_fitting;  // over every offering, before deadline and budget
-  // Rules that fired on the recommendations (prefer, penalize, advise) and `set` rules
-  // that chose a default, once per rule, in rank order; messages of the first plan.
+  // `set` rules that chose a default, then the rules that fired (prefer, penalize, advise)
+  // on the first RecommendSettings::advice_from recommendations, once per rule, in rank
+  // order; messages of the first plan each fired on.
   std::vector<RuleMessage> advice;
 };
 

@@ -56,6 +56,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
     settings.max_devices = parse_int_flag(*options.max_devices, "--max-devices", 1, 1'000'000);
   }
   settings.include_purchase = options.include_purchase;
+  settings.advice_from = static_cast<std::size_t>(run->top);
   settings.precision_per_device = !options.workload.precision;
   if (options.max_run_time) {
     settings.max_run_time = parse_flag("--max-run-time", [&] { return parse_duration(*options.max_run_time); });

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <tuple>
 
 namespace mlsize {
@@ -267,7 +268,10 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   std::sort(report.rejected.begin(), report.rejected.end(), [](const Rejection& a, const Rejection& b) {
     return std::tie(a.reason, a.offering->id) < std::tie(b.reason, b.offering->id);
   });
-  for (const RankedPlan& e : report.recommendations) {
+  // Advice comes from the plans the user sees, led by #1: a warning about TPUs under a
+  // ranking that shows none is noise.
+  const std::size_t advising = std::min(report.recommendations.size(), settings.advice_from);
+  for (const RankedPlan& e : std::span(report.recommendations).first(advising)) {
     for (const RuleMessage& note : e.rule_notes) {
       const bool seen = std::any_of(report.advice.begin(), report.advice.end(),
                                     [&](const RuleMessage& m) { return m.rule == note.rule; });
