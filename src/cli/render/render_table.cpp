@@ -96,23 +96,17 @@ std::string rejected_summary(const Report& report) {
 
 std::string summary_sentence(const Report& report) {
   if (report.recommendations.empty()) {
-    if (report.fastest_fitting && report.workload.deadline) {
-      return fmt::format(
-          "No plan meets the constraints. The fastest plan that fits is {} with {}: {}, "
-          "over the {} deadline.",
-          describe_hardware(report.fastest_fitting->plan),
-          describe_strategy(report.fastest_fitting->plan.strategy, report.fastest_fitting->plan.device_count,
-                            report.workload.task),
-          format_duration(report.fastest_fitting->time), format_duration(*report.workload.deadline));
-    }
+    // The fastest plan that fits, and the time limit it is over.
+    const auto over = [&](Seconds limit, std::string_view what) {
+      const PlanEstimate& fastest = *report.fastest_fitting;
+      return fmt::format("No plan meets the constraints. The fastest plan that fits is {} with {}: {}, over the {} {}.",
+                         describe_hardware(fastest.plan),
+                         describe_strategy(fastest.plan.strategy, fastest.plan.device_count, report.workload.task),
+                         format_duration(fastest.time), format_duration(limit), what);
+    };
+    if (report.fastest_fitting && report.workload.deadline) return over(*report.workload.deadline, "deadline");
     if (report.fastest_fitting && report.run_time_limit && report.fastest_fitting->time > *report.run_time_limit) {
-      return fmt::format(
-          "No plan meets the constraints. The fastest plan that fits is {} with {}: {}, over the {} run-time "
-          "limit (--max-run-time allows longer runs).",
-          describe_hardware(report.fastest_fitting->plan),
-          describe_strategy(report.fastest_fitting->plan.strategy, report.fastest_fitting->plan.device_count,
-                            report.workload.task),
-          format_duration(report.fastest_fitting->time), format_duration(*report.run_time_limit));
+      return over(*report.run_time_limit, "run-time limit (--max-run-time allows longer runs)");
     }
     if (!report.fastest_fitting) return "No plan fits in memory on any offering of the catalogue.";
     return "No plan meets the constraints.";

@@ -86,10 +86,7 @@ class FieldReader {
       : m_source(source),
         m_node(node),
         m_what(std::move(what)),
-        m_key_marks(
-            checked_keys(node, m_what, allowed, [&](const YAML::Mark& mark, std::string message, std::string hint) {
-              source.fail(mark, std::move(message), std::move(hint));
-            })) {}
+        m_key_marks(checked_keys_in(source, node, m_what, allowed)) {}
 
   bool has(std::string_view key) const { return static_cast<bool>(m_node[std::string(key)]); }
   YAML::Node node(std::string_view key) const { return m_node[std::string(key)]; }

@@ -149,10 +149,7 @@ class Fields {
       : m_source(source),
         m_node(node),
         m_what(std::move(what)),
-        m_key_marks(
-            checked_keys(node, m_what, allowed, [&](const YAML::Mark& mark, std::string message, std::string hint) {
-              source.fail(mark, std::move(message), std::move(hint));
-            })) {}
+        m_key_marks(checked_keys_in(source, node, m_what, allowed)) {}
 
   bool has(std::string_view key) const { return m_key_marks.count(key) > 0; }
   YAML::Node node(std::string_view key) const { return m_node[std::string(key)]; }

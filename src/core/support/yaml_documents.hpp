@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mlsize {
@@ -86,6 +87,17 @@ std::map<std::string, YAML::Mark, std::less<>> checked_keys(const YAML::Node& no
     }
   }
   return marks;
+}
+
+// checked_keys reporting through `source.fail(mark, message, hint)`: the catalogue's and
+// the rules' sources both locate a YAML mark in their text.
+template <class Source>
+std::map<std::string, YAML::Mark, std::less<>> checked_keys_in(const Source& source, const YAML::Node& node,
+                                                               const std::string& what,
+                                                               std::span<const std::string_view> allowed) {
+  return checked_keys(node, what, allowed, [&](const YAML::Mark& mark, std::string message, std::string hint) {
+    source.fail(mark, std::move(message), std::move(hint));
+  });
 }
 
 }  // namespace mlsize
