@@ -441,3 +441,36 @@ rules:
   }
   CHECK(noted);
 }
+
+TEST_CASE("the time-cost Pareto front is flagged, and balanced picks a plan on it", "[ranker]") {
+  // A practitioner weighs only plans that no other beats on both time and cost; `balanced`
+  // should pick among them, not whatever one axis with the larger range favours.
+  const Catalog catalog = test_catalog();
+  RecommendSettings settings;
+  settings.max_devices = 64;
+  const Workload w = workload(1e9, 1e10);
+  for (Objective objective : {Objective::cost, Objective::time, Objective::balanced}) {
+    settings.objective = objective;
+    const Report report = recommend(w, catalog, settings);
+    REQUIRE(report.recommendations.size() >= 2);
+    // Ties go to the other axis: of two plans costing the same, the faster one is cheapest.
+    const auto cheapest = std::min_element(
+        report.recommendations.begin(), report.recommendations.end(), [](const auto& a, const auto& b) {
+          return std::make_pair(a.cost->value, a.time.value) < std::make_pair(b.cost->value, b.time.value);
+        });
+    const auto fastest = std::min_element(
+        report.recommendations.begin(), report.recommendations.end(), [](const auto& a, const auto& b) {
+          return std::make_pair(a.time.value, a.cost->value) < std::make_pair(b.time.value, b.cost->value);
+        });
+    CHECK(cheapest->pareto);
+    CHECK(fastest->pareto);
+    for (const RankedPlan& e : report.recommendations) {
+      if (e.pareto) continue;
+      // Something on the front is at least as good on both axes.
+      CHECK(std::any_of(report.recommendations.begin(), report.recommendations.end(), [&](const RankedPlan& o) {
+        return o.pareto && o.time.value <= e.time.value * 1.01 && *o.cost <= *e.cost * 1.01;
+      }));
+    }
+    if (objective == Objective::balanced) CHECK(report.recommendations.front().pareto);
+  }
+}

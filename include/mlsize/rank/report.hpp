@@ -57,6 +57,9 @@ struct RankedPlan : PlanEstimate {
   explicit RankedPlan(PlanEstimate estimate) : PlanEstimate(std::move(estimate)) {}
   double rule_score = 1.0;              // product of prefer factors ÷ penalize factors
   std::vector<RuleMessage> rule_notes;  // prefer, penalize and advise rules that fired
+  // On the time-cost Pareto front of the recommendations: no other recommendation is both
+  // as cheap and as fast, and better in one (timed workloads only).
+  bool pareto = false;
 };
 
 struct Rejection {

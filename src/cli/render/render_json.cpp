@@ -231,6 +231,7 @@ std::string render_recommend_json(const Report& report, int top) {
   for (std::size_t i = 0; i < shown; ++i) {
     Json item;
     item["rank"] = i + 1;
+    item["pareto"] = report.recommendations[i].pareto;
     item.update(ranked_plan_json(report.recommendations[i], report.workload.is_timed()));
     recommendations.push_back(std::move(item));
   }

@@ -138,6 +138,9 @@ std::string summary_sentence(const Report& report) {
     const PlanEstimate& next = report.recommendations[1];
     if (report.objective == Objective::time) {
       text += fmt::format(", {}× faster than #2", format_fixed(next.time / best.time, 1));
+    } else if (report.objective == Objective::balanced) {
+      // Neither cheaper nor faster need hold for the knee: give #2's figures instead.
+      text += fmt::format("; #2 costs {} over {}", format_usd(*next.cost), format_duration(next.time));
     } else if (best.cost->value > 0) {
       text += fmt::format(", {}× cheaper than #2", format_fixed(*next.cost / *best.cost, 1));
     }
@@ -154,19 +157,22 @@ std::string render_recommend_table(const Report& report, int top) {
   std::vector<std::vector<std::string>> rows;
   const bool timed = report.workload.is_timed();  // gbdt: ranked by price per hour
   const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  bool pareto_shown = false;
   for (std::size_t i = 0; i < shown; ++i) {
-    const PlanEstimate& e = report.recommendations[i];
+    const RankedPlan& e = report.recommendations[i];
+    pareto_shown = pareto_shown || e.pareto;
     // A device without the workload's precision trains at its best one: say which.
     std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task);
     if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
-    rows.push_back({std::to_string(i + 1), hardware_cell(e.plan), std::to_string(e.plan.device_count), strategy,
-                    memory_cell(e), timed ? format_duration(e.time) : "n/a",
-                    timed ? format_usd(*e.cost) : format_usd(*e.cost) + "/h"});
+    rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan),
+                    std::to_string(e.plan.device_count), strategy, memory_cell(e),
+                    timed ? format_duration(e.time) : "n/a", timed ? format_usd(*e.cost) : format_usd(*e.cost) + "/h"});
   }
   if (!rows.empty()) text += render_text_table(columns, rows) + "\n";
   text += summary_sentence(report) + "\n";
   text += fmt::format("Ranked by {} (--optimize). GB = 10^9 bytes; memory is per device against its capacity.\n",
                       to_string(report.objective));
+  if (pareto_shown) text += "* on the time-cost Pareto front: no other recommendation is both cheaper and faster.\n";
   text += rejected_summary(report);
   if (!report.advice.empty()) {
     text += "\nRules that shaped this ranking, and advice (--format json for sources):\n";

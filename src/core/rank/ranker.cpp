@@ -25,17 +25,29 @@ int compare_values(double a, double b) {
   return 0;
 }
 
+// The corners of the feasible plans' time-cost front: the cheapest and the fastest plan.
+// Costs under $1 count as $1 so that free tiers do not divide by zero.
 struct Minima {
-  double cost = 0;
-  double seconds = 0;
+  double cost = 0;             // of the cheapest plan
+  double seconds = 0;          // of the fastest plan
+  double cost_of_fastest = 0;  // the front's other end on each axis
+  double seconds_of_cheapest = 0;
 };
 
-// Balanced: geometric mean of cost and time, each relative to the best feasible plan.
-// Costs under $1 count as $1 so that free tiers do not divide by zero.
-double balanced_score(const PlanEstimate& estimate, const Minima& minima) {
-  const double cost = std::max(1.0, estimate.cost->value) / std::max(1.0, minima.cost);
-  const double time = estimate.time.value / minima.seconds;
-  return std::sqrt(cost * time);
+double dollars(const PlanEstimate& e) {
+  return std::max(1.0, e.cost->value);
+}
+
+// Balanced: the distance from the ideal (cheapest cost, fastest time) on log axes, each
+// axis scaled by the front's span, so that neither a 300x range of times nor a 3x range
+// of costs decides alone. The plan nearest the ideal is the front's knee (compromise
+// programming, Zeleny 1973); an axis without a span counts for nothing.
+double balanced_score(const PlanEstimate& e, const Minima& m) {
+  const auto axis = [](double value, double best, double worst) {
+    const double span = std::log(worst / best);
+    return span > 0 ? std::log(value / best) / span : 0.0;
+  };
+  return std::hypot(axis(dollars(e), m.cost, m.cost_of_fastest), axis(e.time.value, m.seconds, m.seconds_of_cheapest));
 }
 
 // Negative when `a` ranks before `b`: the objective first; then fewer devices (equal cost
@@ -97,6 +109,21 @@ Usd cash(const PlanEstimate& e) {
 }
 bool needs_less_cash(const PlanEstimate& a, const PlanEstimate& b) {
   return cash(a) < cash(b);
+}
+
+// Flags the recommendations that no other one dominates in (time, cost). Figures within
+// 1% count as equal: a few cents of billing rounding do not put a slower plan on the front.
+void mark_pareto_front(std::vector<RankedPlan>& plans) {
+  constexpr double k_equal = 0.01;
+  const auto no_worse = [](double other, double mine) { return other <= mine * (1 + k_equal); };
+  const auto better = [](double other, double mine) { return other < mine * (1 - k_equal); };
+  for (RankedPlan& plan : plans) {
+    plan.pareto = std::none_of(plans.begin(), plans.end(), [&](const RankedPlan& other) {
+      const double time = other.time.value, cost = dollars(other);
+      return no_worse(time, plan.time.value) && no_worse(cost, dollars(plan)) &&
+             (better(time, plan.time.value) || better(cost, dollars(plan)));
+    });
+  }
 }
 
 struct OfferingOutcome {
@@ -240,11 +267,22 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
                                          report.fastest_fitting));
   }
 
-  Minima minima{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  const double infinity = std::numeric_limits<double>::infinity();
+  Minima minima{infinity, infinity, infinity, infinity};
   for (const OfferingOutcome& outcome : outcomes) {
     for (const PlanEstimate& e : outcome.feasible) {
-      minima.cost = std::min(minima.cost, e.cost->value);
+      minima.cost = std::min(minima.cost, dollars(e));
       minima.seconds = std::min(minima.seconds, e.time.value);
+    }
+  }
+  for (const OfferingOutcome& outcome : outcomes) {
+    for (const PlanEstimate& e : outcome.feasible) {
+      if (compare_values(e.time.value, minima.seconds) == 0) {
+        minima.cost_of_fastest = std::min(minima.cost_of_fastest, dollars(e));
+      }
+      if (compare_values(dollars(e), minima.cost) == 0) {
+        minima.seconds_of_cheapest = std::min(minima.seconds_of_cheapest, e.time.value);
+      }
     }
   }
   const auto ranks_before = [&](const RankedPlan& a, const RankedPlan& b) {
@@ -258,6 +296,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     }
   }
   std::sort(report.recommendations.begin(), report.recommendations.end(), ranks_before);
+  if (workload.is_timed()) mark_pareto_front(report.recommendations);
   if (settings.rules != nullptr) {
     for (RankedPlan& e : report.recommendations) {
       Workload planned = workload;
