@@ -2,6 +2,7 @@
 
 #include "cli/io/input_file.hpp"
 #include "cli/options/choice.hpp"
+#include "cli/options/hardware_filter.hpp"
 #include "cli/options/output_format.hpp"
 #include "cli/options/providers.hpp"
 #include "cli/options/workload_options.hpp"
@@ -20,27 +21,9 @@ namespace {
 
 constexpr std::size_t k_max_header_width = 100;
 
-// What a device offers: its own memory, or for CPUs (no memory_gb) the offering's host RAM.
-std::optional<Bytes> offering_memory(const Offering& offering, const Device& device) {
-  return device.memory ? device.memory : offering.host_memory;
-}
-
 CatalogSelection select_entries(const CatalogOptions& options, const Catalog& catalog) {
-  std::optional<DeviceKind> kind;
-  if (options.kind) kind = parse_choice<DeviceKind>("--kind", *options.kind);
+  const HardwareFilter hardware(options.hardware, catalog);
   for (const std::string& provider : options.providers) check_provider("--provider", provider, catalog);
-  std::optional<Bytes> min_memory;
-  if (options.min_memory) {
-    try {
-      min_memory = parse_bytes(*options.min_memory);
-    } catch (Error& error) {
-      error.at_flag("--min-memory");
-      throw;
-    }
-  }
-  auto device_kept = [&](const Device& device, std::optional<Bytes> memory) {
-    return (!kind || device.kind == *kind) && (!min_memory || (memory && *memory >= *min_memory));
-  };
   auto provider_kept = [&](const Offering& offering) {
     return options.providers.empty() ||
            std::find(options.providers.begin(), options.providers.end(), offering.provider) != options.providers.end();
@@ -49,12 +32,12 @@ CatalogSelection select_entries(const CatalogOptions& options, const Catalog& ca
   CatalogSelection selection;
   for (const Offering& offering : catalog.offerings()) {
     const Device& device = *catalog.find_device(offering.device_id);
-    if (provider_kept(offering) && device_kept(device, offering_memory(offering, device))) {
+    if (provider_kept(offering) && hardware.keeps(offering, device)) {
       selection.offerings.push_back(&offering);
     }
   }
   for (const Device& device : catalog.devices()) {
-    if (!device_kept(device, device.memory)) continue;
+    if (!hardware.keeps(device, device.memory)) continue;
     // With --provider, only the devices those providers offer.
     const bool offered = std::any_of(selection.offerings.begin(), selection.offerings.end(),
                                      [&](const Offering* o) { return catalog.find_device(o->device_id) == &device; });
@@ -174,10 +157,8 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options) {
 
   CLI::App* list = add_action(CatalogAction::list, "List devices and offerings, optionally filtered");
   add_catalog_options(*list, options.catalog_files, options.no_user_catalog);
-  list->add_option("--kind", options.kind,
-                   choice_help(names<DeviceKind>()) + ": only devices of this kind and their offerings");
+  add_hardware_options(*list, options.hardware, false);
   list->add_option("--provider", options.providers, "Only this provider's offerings and their devices; repeatable");
-  list->add_option("--min-memory", options.min_memory, "Only devices with at least this memory, e.g. 40GB");
   list->add_option("--format", options.list_format, format_help(k_catalog_list_formats));
 
   CLI::App* show = add_action(CatalogAction::show, "Show every field of a device (id or alias) or an offering");

@@ -2,6 +2,7 @@
 // `mlsize catalog list|show|validate|export`: the catalogue itself.
 
 #include "cli/commands/command.hpp"
+#include "cli/options/hardware_filter.hpp"
 
 #include <mlsize/support/names.hpp>
 
@@ -26,9 +27,8 @@ struct CatalogOptions {
   CatalogAction action = CatalogAction::list;  // set by the subcommand that was parsed
   std::vector<std::string> catalog_files;      // --catalog (list, show, export)
   bool no_user_catalog = false;
-  std::optional<std::string> kind;  // list filters
+  HardwareOptions hardware;  // list filters: --kind, --min-memory
   std::vector<std::string> providers;
-  std::optional<std::string> min_memory;
   std::optional<std::string> list_format;
   std::string id;  // show
   std::optional<std::string> show_format;

@@ -28,6 +28,7 @@ void add_recommend_options(CLI::App& command, RecommendOptions& options) {
   command.add_option("--provider", options.providers, "Only offerings of this provider, e.g. aws; repeatable");
   command.add_option("--exclude-provider", options.excluded_providers,
                      "Leave out the offerings of this provider; repeatable");
+  add_hardware_options(command, options.hardware, true);
   command.add_flag("--include-purchase", options.include_purchase,
                    "Also rank on-premise hardware to buy, at its amortised cost (--budget then checks the "
                    "purchase price)");
@@ -65,7 +66,8 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   const Catalog full_catalog = build_catalog(options.workload);
   settings.cost = build_cost_settings(options.workload, full_catalog);
   // The ranker sees only the wanted providers' offerings.
-  run->catalog = filter_providers(full_catalog, options.providers, options.excluded_providers);
+  run->catalog = filter_hardware(filter_providers(full_catalog, options.providers, options.excluded_providers),
+                                 HardwareFilter(options.hardware, full_catalog));
   run->rules = build_rule_set(options.rules);
   settings.rules = &run->rules;
   run->report = recommend(workload, run->catalog, settings);

@@ -2,6 +2,7 @@
 // The subcommands: each registers its flags and runs from the parsed options.
 
 #include "cli/commands/command.hpp"
+#include "cli/options/hardware_filter.hpp"
 #include "cli/options/rule_options.hpp"
 #include "cli/options/workload_options.hpp"
 
@@ -20,6 +21,7 @@ struct RecommendOptions {
   std::optional<std::string> max_devices;
   std::vector<std::string> providers;           // --provider: only these
   std::vector<std::string> excluded_providers;  // --exclude-provider
+  HardwareOptions hardware;                     // --device, --kind, --min-memory
   bool include_purchase = false;
   std::optional<std::string> max_run_time;
   RuleOptions rules;
