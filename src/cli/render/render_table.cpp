@@ -111,11 +111,19 @@ std::string summary_sentence(const Report& report) {
     if (!report.fastest_fitting) return "No plan fits in memory on any offering of the catalogue.";
     return "No plan meets the constraints.";
   }
-  const PlanEstimate& best = report.recommendations.front();
+  const RankedPlan& best = report.recommendations.front();
+  // Rules scale the objective: a preferred plan can rank first without being the cheapest
+  // or the fastest. Say so, rather than claim what is not true.
+  const auto beats = [&](auto figure) {
+    return std::all_of(report.recommendations.begin(), report.recommendations.end(),
+                       [&](const RankedPlan& other) { return figure(best) <= figure(other); });
+  };
+  const bool cheapest = beats([](const RankedPlan& e) { return e.cost->value; });
+  const bool fastest = beats([](const RankedPlan& e) { return e.time.value; });
   std::string role;
   switch (report.objective) {
-    case Objective::cost: role = "the cheapest plan that fits"; break;
-    case Objective::time: role = "the fastest plan that fits"; break;
+    case Objective::cost: role = cheapest ? "the cheapest plan that fits" : "first by cost after the rules"; break;
+    case Objective::time: role = fastest ? "the fastest plan that fits" : "first by time after the rules"; break;
     case Objective::balanced: role = "the best balance of cost and time"; break;
   }
   if (!report.workload.is_timed()) {
@@ -136,13 +144,13 @@ std::string summary_sentence(const Report& report) {
   }
   if (report.recommendations.size() > 1) {
     const PlanEstimate& next = report.recommendations[1];
-    if (report.objective == Objective::time) {
+    if (report.objective == Objective::time && fastest) {
       text += fmt::format(", {}× faster than #2", format_fixed(next.time / best.time, 1));
-    } else if (report.objective == Objective::balanced) {
-      // Neither cheaper nor faster need hold for the knee: give #2's figures instead.
-      text += fmt::format("; #2 costs {} over {}", format_usd(*next.cost), format_duration(next.time));
-    } else if (best.cost->value > 0) {
+    } else if (report.objective == Objective::cost && cheapest && best.cost->value > 0) {
       text += fmt::format(", {}× cheaper than #2", format_fixed(*next.cost / *best.cost, 1));
+    } else {
+      // The knee, or a plan the rules lifted: neither claim need hold, so give #2's figures.
+      text += fmt::format("; #2 costs {} over {}", format_usd(*next.cost), format_duration(next.time));
     }
   }
   return text + fmt::format(" ({} of {} offerings have a plan that meets the constraints).",
