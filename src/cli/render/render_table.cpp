@@ -144,9 +144,12 @@ std::string summary_sentence(const Report& report) {
   }
   if (report.recommendations.size() > 1) {
     const PlanEstimate& next = report.recommendations[1];
-    if (report.objective == Objective::time && fastest) {
+    // A ratio that rounds to 1.0 says nothing: below 5% apart, #2's figures say more.
+    constexpr double k_telling_ratio = 1.05;
+    if (report.objective == Objective::time && fastest && next.time / best.time >= k_telling_ratio) {
       text += fmt::format(", {}× faster than #2", format_fixed(next.time / best.time, 1));
-    } else if (report.objective == Objective::cost && cheapest && best.cost->value > 0) {
+    } else if (report.objective == Objective::cost && cheapest && best.cost->value > 0 &&
+               *next.cost / *best.cost >= k_telling_ratio) {
       text += fmt::format(", {}× cheaper than #2", format_fixed(*next.cost / *best.cost, 1));
     } else {
       // The knee, or a plan the rules lifted: neither claim need hold, so give #2's figures.
