@@ -114,6 +114,8 @@ class Catalog {
 
   // By id, or else by one of the devices' aliases.
   const Device* find_device(std::string_view id) const;
+  // Every name find_device accepts (ids, then each device's aliases), for did-you-mean.
+  std::vector<std::string> device_names() const;
   const Offering* find_offering(std::string_view id) const;
   const std::vector<Device>& devices() const { return m_devices; }
   const std::vector<Offering>& offerings() const { return m_offerings; }

@@ -76,11 +76,7 @@ CommandOutput run_show(const CatalogOptions& options) {
   if (const Device* device = catalog.find_device(options.id)) selection.devices.push_back(device);
   if (const Offering* offering = catalog.find_offering(options.id)) selection.offerings.push_back(offering);
   if (selection.devices.empty() && selection.offerings.empty()) {
-    std::vector<std::string> ids;
-    for (const Device& device : catalog.devices()) {
-      ids.push_back(device.id);
-      ids.insert(ids.end(), device.aliases.begin(), device.aliases.end());
-    }
+    std::vector<std::string> ids = catalog.device_names();
     for (const Offering& offering : catalog.offerings()) ids.push_back(offering.id);
     std::string hint = did_you_mean(options.id, ids);
     if (hint.empty()) hint = "list the ids with: mlsize catalog list";

@@ -31,12 +31,7 @@ HardwareFilter::HardwareFilter(const HardwareOptions& options, const Catalog& ca
   for (const std::string& id : options.devices) {
     const Device* device = catalog.find_device(id);
     if (device == nullptr) {
-      std::vector<std::string> ids;
-      for (const Device& known : catalog.devices()) {
-        ids.push_back(known.id);
-        ids.insert(ids.end(), known.aliases.begin(), known.aliases.end());
-      }
-      const std::string hint = did_you_mean(id, ids);
+      const std::string hint = did_you_mean(id, catalog.device_names());
       flag_error("--device", "\"" + id + "\" is not a device of the catalogue",
                  hint.empty() ? "mlsize catalog list shows the devices and their ids" : hint);
     }
@@ -52,7 +47,8 @@ bool HardwareFilter::keeps(const Device& device, std::optional<Bytes> memory) co
   return named && (!m_kind || device.kind == *m_kind) && (!m_min_memory || (memory && *memory >= *m_min_memory));
 }
 
-Catalog filter_hardware(const Catalog& catalog, const HardwareFilter& filter) {
+Catalog filter_hardware(Catalog catalog, const HardwareFilter& filter) {
+  if (filter.keeps_all()) return catalog;
   Catalog filtered;
   for (const Device& device : catalog.devices()) filtered.put(device);
   for (const Offering& offering : catalog.offerings()) {

@@ -34,6 +34,7 @@ class HardwareFilter {
 
   // Whether `device`, holding `memory`, passes --device, --kind and --min-memory.
   bool keeps(const Device& device, std::optional<Bytes> memory) const;
+  bool keeps_all() const { return m_device_ids.empty() && !m_kind && !m_min_memory; }
   bool keeps(const Offering& offering, const Device& device) const {
     return keeps(device, offering_memory(offering, device));
   }
@@ -44,7 +45,8 @@ class HardwareFilter {
   std::optional<Bytes> m_min_memory;
 };
 
-// Every device, and the offerings whose device the filter keeps.
-Catalog filter_hardware(const Catalog& catalog, const HardwareFilter& filter);
+// Every device, and the offerings whose device the filter keeps; `catalog` itself when no
+// flag was given (the common case: no copy at start-up).
+Catalog filter_hardware(Catalog catalog, const HardwareFilter& filter);
 
 }  // namespace mlsize::cli

@@ -44,6 +44,15 @@ const Device* Catalog::find_device(std::string_view id) const {
   return nullptr;
 }
 
+std::vector<std::string> Catalog::device_names() const {
+  std::vector<std::string> names;
+  for (const Device& device : m_devices) {
+    names.push_back(device.id);
+    names.insert(names.end(), device.aliases.begin(), device.aliases.end());
+  }
+  return names;
+}
+
 const Offering* Catalog::find_offering(std::string_view id) const {
   auto found = m_offering_index.find(id);
   return found == m_offering_index.end() ? nullptr : &m_offerings[found->second];

@@ -256,13 +256,15 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   }
   std::vector<OfferingOutcome> outcomes;
   outcomes.reserve(catalog.offerings().size());
+  // The workload as each plan runs it: only the precision differs, so one copy serves all.
+  Workload planned = workload;
   for (const Offering& offering : catalog.offerings()) {
     const Device* device = catalog.find_device(offering.device_id);
     if (device == nullptr) continue;  // Catalog::check_references() reports these
     // Precision is a plan dimension: each device trains at the best precision it supports
     // unless the user pinned one (--precision).
-    Workload planned = workload;
-    if (settings.precision_per_device) planned.precision = precision_for(*device, workload, workload.precision);
+    planned.precision =
+        settings.precision_per_device ? precision_for(*device, workload, workload.precision) : workload.precision;
     outcomes.push_back(evaluate_offering(planned, offering, *device, settings, recompute, report.plans_evaluated,
                                          report.fastest_fitting));
   }
@@ -299,7 +301,6 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   if (workload.is_timed()) mark_pareto_front(report.recommendations);
   if (settings.rules != nullptr) {
     for (RankedPlan& e : report.recommendations) {
-      Workload planned = workload;
       planned.precision = e.precision;
       note_rules(planned, e, *settings.rules);
     }
