@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <tuple>
+
 #include "workload_fixture.hpp"
 
 using namespace mlsize;
@@ -114,16 +117,46 @@ const Rejection* find_rejection(const Report& report, const std::string& offerin
 
 }  // namespace
 
-TEST_CASE("candidate plans double the units and try every ZeRO stage with and without recompute", "[planner]") {
+TEST_CASE("candidate plans double the units and cover data, tensor and pipeline parallelism", "[planner]") {
   const Catalog catalog = test_catalog();
   const Offering& offering = *catalog.find_offering("cloud-big-8");
   const Workload w = workload(7e9, 1e9);
-  const std::vector<Plan> plans = candidate_plans(w, offering, *catalog.find_device("big"), 32);
-  // 8, 16, 32 devices × 4 stages × 2 recompute settings.
-  CHECK(plans.size() == 24);
-  CHECK(plans.front().device_count == 8);
-  CHECK(plans.back().device_count == 32);
-  CHECK(plans.back().units == 4);
+  Device linked = *catalog.find_device("big");
+  linked.interconnect = Interconnect{"nvlink", 600e9};
+  for (const Device* device : {catalog.find_device("big"), static_cast<const Device*>(&linked)}) {
+    const std::vector<Plan> plans = candidate_plans(w, offering, *device, 32);
+    INFO(device->id << (device->interconnect ? " with a device link" : " without a device link"));
+    CHECK(plans.front().device_count == 8);
+    CHECK(plans.back().device_count == 32);
+    std::set<std::tuple<int, int, int, int, Recompute>> seen;
+    for (const Plan& plan : plans) {
+      const Strategy& st = plan.strategy;
+      INFO(plan.device_count << " devices, t " << st.tensor_parallel << ", p " << st.pipeline_parallel << ", ZeRO "
+                             << st.zero_stage);
+      CHECK(plan.device_count == plan.units * offering.devices_per_unit);
+      CHECK(plan.device_count % st.model_parallel() == 0);
+      // Tensor parallelism stays inside a node and needs a link; it brings sequence parallelism.
+      CHECK(st.tensor_parallel <= offering.devices_per_unit);
+      CHECK((st.tensor_parallel == 1 || device->interconnect.has_value()));
+      CHECK(st.sequence_parallel == (st.tensor_parallel > 1));
+      // Pipelines shard the optimizer at most (ZeRO-1); one replica has nothing to shard.
+      if (st.pipeline_parallel > 1) CHECK(st.zero_stage <= 1);
+      if (st.data_parallel(plan.device_count) == 1) CHECK(st.zero_stage == 0);
+      seen.insert({plan.device_count, st.tensor_parallel, st.pipeline_parallel, st.zero_stage, st.recompute});
+    }
+    CHECK(seen.size() == plans.size());  // no plan twice
+    for (int devices : {8, 16, 32}) {
+      for (int stage = 0; stage <= 3; ++stage) {
+        for (Recompute recompute : {Recompute::none, Recompute::full}) {
+          CHECK(seen.contains({devices, 1, 1, stage, recompute}));  // plain data parallel, every stage
+        }
+      }
+      CHECK(seen.contains({devices, 1, devices, 0, Recompute::none}));  // one stage per device
+      if (device->interconnect) {
+        for (int tensor : {2, 4, 8}) CHECK(seen.contains({devices, tensor, 1, 0, Recompute::none}));
+      }
+    }
+  }
   // One device: DDP only, with and without recomputation.
   CHECK(candidate_plans(w, *catalog.find_offering("cloud-big-1"), *catalog.find_device("big"), 1).size() == 2);
 }
@@ -147,7 +180,7 @@ TEST_CASE("the cheapest plan that fits weighs memory, recomputation and communic
   const PlanEstimate eight_vms = estimate(8, 1);
   CHECK(eight_vms.fits);
   CHECK(eight_vms.communication.network_assumed);
-  CHECK(eight_vms.time.value == eight_vms.compute_time.value + eight_vms.communication.exposed.value);
+  CHECK(eight_vms.time.value == eight_vms.compute_time.value + eight_vms.communication.exposed().value);
   const PlanEstimate four_vms = estimate(4, 2);
   CHECK(four_vms.fits);
   // The same device-hours of compute, but communication makes it dearer.

@@ -1,6 +1,7 @@
 #pragma once
-// Time data parallelism spends synchronising gradients and parameters that the compute
-// does not hide. Formulas and citations: docs/methodology.md#communication.
+// Time that training spends communicating and the compute does not hide: data-parallel
+// synchronisation, tensor-parallel collectives inside each layer, pipeline bubbles and
+// sends. Formulas and citations: docs/methodology.md#communication.
 
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/estimate/strategy.hpp>
@@ -15,29 +16,41 @@ namespace mlsize {
 // 100 Gbit/s of a typical cloud VM network (docs/methodology.md#communication).
 inline constexpr double k_assumed_network_gbps = 100.0;
 
-// Where the data-parallel replicas sit: `devices_per_node` of them share a node's
-// device interconnect, nodes talk over `network_gbps` (per node).
+// The share of a link's line rate that NCCL's ring collectives reach: "450GB/s is the line
+// rate. With the protocol overhead (~20%) NCCL can get an effective NVLink bandwidth of
+// 370GB/s" (S. Jeaugey, NCCL maintainer, NVIDIA/nccl-tests issue #212, 2024-05-06).
+inline constexpr double k_collective_efficiency = 0.8;
+
+// Where the devices sit: `devices_per_node` of them share a node's device interconnect,
+// nodes talk over `network_gbps` (per node).
 struct Topology {
   int devices_per_node = 1;
   std::optional<double> network_gbps;
 };
 
 struct Communication {
-  Seconds exposed{0};                // added to the compute time over the whole run
+  Seconds data_parallel{0};          // gradient and parameter synchronisation not hidden
+  Seconds tensor_parallel{0};        // the collectives inside each layer (on the critical path)
+  Seconds pipeline{0};               // the pipeline bubble and the sends between stages
   double steps = 0;                  // optimizer steps
-  double micro_steps_per_step = 0;   // gradient accumulation
-  double bytes_per_step = 0;         // sent by each device per optimizer step
-  double bandwidth_bytes_per_s = 0;  // per device, one direction: the slowest link used
+  double micro_steps_per_step = 0;   // gradient accumulation (micro-batches per pipeline)
+  double bytes_per_step = 0;         // data parallel: sent by each device per optimizer step
+  double bandwidth_bytes_per_s = 0;  // data parallel: per device, one direction, the slowest link
+  double tensor_bytes_per_step = 0;  // tensor parallel: sent by each device per optimizer step
   bool network_assumed = false;      // multi-node and the offering states no network_gbps
+
+  // What the run adds to its compute time.
+  Seconds exposed() const { return Seconds(data_parallel.value + tensor_parallel.value + pipeline.value); }
 };
 
 // Tokens per optimizer step: --global-batch, else 4M tokens for pre-training (Llama 2)
 // and 128 sequences for fine-tuning (Alpaca); never fewer than one micro-batch per replica.
 double global_batch_tokens(const Workload& workload, int data_parallel);
 
-// Exposed communication of training `workload` with `strategy` on `device_count` devices
-// whose compute alone takes `compute`. Nothing for one replica or for inference.
-Communication data_parallel_communication(const Workload& workload, const Strategy& strategy, int device_count,
-                                          const Device& device, const Topology& topology, Seconds compute);
+// Communication of training `workload` with `strategy` on `device_count` devices whose
+// compute alone takes `compute`. Nothing for inference; data parallel only with more than
+// one replica, tensor and pipeline parallel only with t > 1 and p > 1.
+Communication training_communication(const Workload& workload, const Strategy& strategy, int device_count,
+                                     const Device& device, const Topology& topology, Seconds compute);
 
 }  // namespace mlsize

@@ -33,9 +33,9 @@ struct PlanEstimate {
   std::optional<bool> host_fits;
   Flops flops;
   double peak_flops_per_s = 0;  // per device, at the workload's precision
-  Seconds time;                 // compute_time + communication.exposed
+  Seconds time;                 // compute_time + communication.exposed()
   Seconds compute_time;         // FLOPs / (devices × peak × MFU)
-  Communication communication;  // data-parallel synchronisation the compute does not hide
+  Communication communication;  // what communication and pipeline bubbles add to the compute
   std::optional<Usd> price_per_unit_hour;
   std::optional<Usd> cost;                      // absent when the plan has no price; gbdt: one hour
   std::optional<Usd> purchase;                  // cash up front: on-premise hardware not owned (purchase_cash)

@@ -131,13 +131,17 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                      {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)}};
   json["time"] = has_device && timed ? Json{{"seconds", e.time.value}, {"days", e.time.value / k_seconds_per_day}}
                                      : Json{{"seconds", nullptr}, {"days", nullptr}};
-  if (has_device && timed && e.communication.bandwidth_bytes_per_s > 0) {
-    const Communication& c = e.communication;
+  const Communication& c = e.communication;
+  if (has_device && timed && (c.bandwidth_bytes_per_s > 0 || c.exposed().value > 0)) {
     json["time"]["compute_seconds"] = e.compute_time.value;
-    json["time"]["communication"] = {{"exposed_seconds", c.exposed.value},
+    json["time"]["communication"] = {{"exposed_seconds", c.exposed().value},
+                                     {"data_parallel_seconds", c.data_parallel.value},
+                                     {"tensor_parallel_seconds", c.tensor_parallel.value},
+                                     {"pipeline_seconds", c.pipeline.value},
                                      {"steps", c.steps},
                                      {"micro_steps_per_step", c.micro_steps_per_step},
                                      {"bytes_per_device_per_step", c.bytes_per_step},
+                                     {"tensor_parallel_bytes_per_device_per_step", c.tensor_bytes_per_step},
                                      {"bandwidth_bytes_per_s", c.bandwidth_bytes_per_s},
                                      {"network_assumed", c.network_assumed}};
   }

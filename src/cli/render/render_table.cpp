@@ -244,15 +244,21 @@ std::string render_estimate_table(const EstimateResult& result) {
                       format_general(e.flops.value, 3), format_general(e.peak_flops_per_s / 1e12, 4),
                       e.plan.device_count, format_percent(result.workload.mfu));
   text += fmt::format("Time: {}", format_duration(e.time));
-  if (e.communication.bandwidth_bytes_per_s > 0) {
-    const Communication& c = e.communication;
-    text += fmt::format(
-        " (compute {}, data-parallel communication not hidden {}: {} GB per device per step at "
-        "{} GB/s{}, {} step{})",
-        format_duration(e.compute_time), format_duration(c.exposed), format_gb(Bytes(c.bytes_per_step)),
-        format_gb(Bytes(c.bandwidth_bytes_per_s)),
-        c.network_assumed ? fmt::format(", network assumed {} Gbit/s", k_assumed_network_gbps) : "",
-        format_count(std::ceil(c.steps)), std::ceil(c.steps) == 1 ? "" : "s");
+  const Communication& c = e.communication;
+  if (c.bandwidth_bytes_per_s > 0 || c.exposed().value > 0) {
+    text += fmt::format(" (compute {}", format_duration(e.compute_time));
+    if (c.bandwidth_bytes_per_s > 0) {
+      text += fmt::format(", data-parallel communication not hidden {}: {} GB per device per step at {} GB/s{}",
+                          format_duration(c.data_parallel), format_gb(Bytes(c.bytes_per_step)),
+                          format_gb(Bytes(c.bandwidth_bytes_per_s)),
+                          c.network_assumed ? fmt::format(", network assumed {} Gbit/s", k_assumed_network_gbps) : "");
+    }
+    if (c.tensor_parallel.value > 0) {
+      text += fmt::format(", tensor-parallel collectives {} ({} GB per device per step)",
+                          format_duration(c.tensor_parallel), format_gb(Bytes(c.tensor_bytes_per_step)));
+    }
+    if (c.pipeline.value > 0) text += fmt::format(", pipeline bubble and sends {}", format_duration(c.pipeline));
+    text += fmt::format(", {} step{})", format_count(std::ceil(c.steps)), std::ceil(c.steps) == 1 ? "" : "s");
   }
   if (result.meets_deadline) text += *result.meets_deadline ? " (meets the deadline)" : " (MISSES the deadline)";
   text += ".\n";

@@ -8,9 +8,9 @@
 namespace mlsize {
 namespace {
 
-// Bytes of one replica's gradients (and of the parameters ZeRO-3 gathers): the trained
-// parameters of its model-parallel share at the gradient precision.
-double trained_bytes_per_replica(const Workload& w, const Strategy& st) {
+// Bytes of one replica's gradients: the trained parameters of its model-parallel share at
+// the gradient precision (LoRA and QLoRA: their adapters only).
+double gradient_bytes_per_replica(const Workload& w, const Strategy& st) {
   double params = w.parameters.total;
   double bytes = state_bytes_per_param(w.precision, w.optimizer, w.model.hidden, w.framework).gradients;
   if (w.is_adapter_tuning()) {
@@ -20,47 +20,57 @@ double trained_bytes_per_replica(const Workload& w, const Strategy& st) {
   return params * bytes / st.model_parallel();
 }
 
-}  // namespace
-
-double global_batch_tokens(const Workload& w, int data_parallel) {
-  const double micro_step = static_cast<double>(data_parallel) * w.micro_batch * w.sequence_length;
-  // Llama 2 (Touvron et al. 2023, §2.2): "a global batch-size of 4M tokens"; Alpaca
-  // (Taori et al. 2023) fine-tunes with a batch of 128 sequences.
-  const double wanted = w.global_batch             ? *w.global_batch
-                        : w.task == Task::pretrain ? 4.0 * 1024 * 1024
-                                                   : 128.0 * w.sequence_length;
-  return std::max(wanted, micro_step);
+// Bytes ZeRO-3 gathers for one forward or backward pass: every sharded parameter, the
+// frozen base of LoRA (16-bit) and QLoRA (4-bit NF4, Dettmers et al. 2023) included.
+double gathered_bytes_per_replica(const Workload& w, const Strategy& st) {
+  double bytes = state_bytes_per_param(w.precision, w.optimizer, w.model.hidden, w.framework).weights;
+  if (w.is_adapter_tuning()) bytes = w.task == Task::qlora ? 0.5 : 2.0;
+  return w.parameters.total * bytes / st.model_parallel();
 }
 
-Communication data_parallel_communication(const Workload& w, const Strategy& st, int device_count, const Device& device,
-                                          const Topology& topology, Seconds compute) {
-  Communication c;
-  const int dp = st.data_parallel(device_count);
-  if (!w.is_training() || dp <= 1 || w.tokens <= 0 || compute.value <= 0) return c;
+// Bytes of one activation element as it crosses devices: 16-bit, fp32 under fp32 training.
+double activation_element_bytes(const Workload& w) {
+  return w.precision == Precision::fp32 ? 4.0 : 2.0;
+}
 
-  // The bus bandwidth of a ring collective: within a node, half the bidirectional device
-  // link; across nodes, each node's network carries the whole ring traffic once (NCCL runs
-  // one ring per NIC), so the node's bandwidth bounds every device's share.
-  double bandwidth = device.interconnect ? device.interconnect->bandwidth_bytes_per_s / 2 : 0.0;
-  const int per_node = std::max(1, std::min(topology.devices_per_node, device_count));
-  if (device_count > per_node) {
-    c.network_assumed = !topology.network_gbps;
-    const double network = topology.network_gbps.value_or(k_assumed_network_gbps) * 1e9 / 8;
+// The links a plan's collectives run over, each at the bus bandwidth NCCL reaches.
+struct Links {
+  double node = 0;          // within a node: half the bidirectional device link; 0 when unknown
+  double network = 0;       // a node's network, shared by the rings that cross it
+  int per_node = 1;         // devices of the plan in one node
+  bool multi_node = false;  // the plan spans several nodes
+  bool assumed = false;     // the network figure is assumed
+};
+
+Links links_of(const Device& device, const Topology& topology, int device_count) {
+  Links links;
+  if (device.interconnect) links.node = device.interconnect->bandwidth_bytes_per_s / 2 * k_collective_efficiency;
+  links.per_node = std::max(1, std::min(topology.devices_per_node, device_count));
+  links.multi_node = device_count > links.per_node;
+  links.assumed = !topology.network_gbps;
+  links.network = topology.network_gbps.value_or(k_assumed_network_gbps) * 1e9 / 8 * k_collective_efficiency;
+  return links;
+}
+
+// Data-parallel synchronisation, volumes of the ZeRO paper (Rajbhandari et al. 2020, §7.2).
+void data_parallel_sync(const Workload& w, const Strategy& st, int dp, const Links& links, double micro_compute,
+                        Communication& c) {
+  // Megatron-LM orders ranks tensor, then data, then pipeline: a data-parallel group
+  // leaves the node once t·dp devices exceed it, and then the t rings of a node share its
+  // network (NCCL runs one ring per NIC, so a node carries each ring's traffic once).
+  double bandwidth = links.node;
+  if (links.multi_node && st.tensor_parallel * dp > links.per_node) {
+    c.network_assumed = c.network_assumed || links.assumed;
+    const double network = links.network / st.tensor_parallel;
     bandwidth = bandwidth > 0 ? std::min(bandwidth, network) : network;
   }
-  if (bandwidth <= 0) return c;  // no link known (CPUs): not modelled
+  if (bandwidth <= 0) return;  // no link known (CPUs): not modelled
   c.bandwidth_bytes_per_s = bandwidth;
 
-  const double batch = global_batch_tokens(w, dp);
-  const double micro_tokens = static_cast<double>(dp) * w.micro_batch * w.sequence_length;
-  c.steps = w.tokens / batch;
-  c.micro_steps_per_step = std::ceil(batch / micro_tokens);
-  const double micro_compute = compute.value / (c.steps * c.micro_steps_per_step);
   const double backward = micro_compute * 2.0 / 3.0;  // backward is 4 of the 6·N·D
-
   // Ring collectives move (n − 1)/n of the buffer per device (all-reduce twice that).
   const double ring = static_cast<double>(dp - 1) / dp;
-  const double psi = trained_bytes_per_replica(w, st) * ring;
+  const double psi = gradient_bytes_per_replica(w, st) * ring;
   const double link = psi / bandwidth;  // one reduce-scatter or all-gather of the gradients
   double exposed_per_step = 0;
   switch (st.zero_stage) {
@@ -82,14 +92,89 @@ Communication data_parallel_communication(const Workload& w, const Strategy& st,
       c.bytes_per_step = psi * (c.micro_steps_per_step + 1);
       exposed_per_step = c.micro_steps_per_step * std::max(0.0, link - backward) + link;
       break;
-    default:
-      // ZeRO-3 gathers parameters for forward and backward and reduce-scatters gradients
-      // every micro-step (3Ψ), prefetched behind that micro-step's compute.
-      c.bytes_per_step = 3 * psi * c.micro_steps_per_step;
-      exposed_per_step = c.micro_steps_per_step * std::max(0.0, 3 * link - micro_compute);
+    default: {
+      // ZeRO-3 gathers the parameters for forward and backward, frozen ones too, and
+      // reduce-scatters the gradients every micro-step, prefetched behind its compute.
+      const double gathered = gathered_bytes_per_replica(w, st) * ring;
+      const double micro_bytes = 2 * gathered + psi;
+      c.bytes_per_step = micro_bytes * c.micro_steps_per_step;
+      exposed_per_step = c.micro_steps_per_step * std::max(0.0, micro_bytes / bandwidth - micro_compute);
       break;
+    }
   }
-  c.exposed = Seconds(c.steps * exposed_per_step);
+  c.data_parallel = Seconds(c.steps * exposed_per_step);
+}
+
+// Tensor parallelism (Shoeybi et al. 2019, §3): two all-reduces of the b·s·h activations
+// per layer in the forward pass and two in the backward (with sequence parallelism an
+// all-gather and a reduce-scatter each, the same volume: Korthikanti et al. 2022, §4.2.2);
+// full recomputation repeats the forward's. They sit between the layer's matrix
+// multiplications, so nothing hides them (Megatron-LM without its optional overlap).
+void tensor_parallel_collectives(const Workload& w, const Strategy& st, double micro_batches, const Links& links,
+                                 Communication& c) {
+  if (links.node <= 0) return;
+  const double t = st.tensor_parallel;
+  const double buffer =
+      static_cast<double>(w.micro_batch) * w.sequence_length * w.model.hidden * activation_element_bytes(w);
+  const double per_layer = st.recompute == Recompute::full ? 6.0 : 4.0;
+  const double layers = static_cast<double>(w.model.layers + w.model.encoder_layers) / st.pipeline_parallel;
+  const double per_micro_batch = layers * per_layer * 2 * (t - 1) / t * buffer;
+  c.tensor_bytes_per_step = per_micro_batch * c.micro_steps_per_step;
+  c.tensor_parallel = Seconds(micro_batches * per_micro_batch / links.node);
+}
+
+// Pipeline parallelism with the 1F1B schedule (Narayanan et al. 2021, §2.2.1): the bubble
+// is (p − 1)/m of the ideal time for m micro-batches per step; each micro-batch sends its
+// activations forward and their gradients back across every stage boundary, split over
+// the t ranks (§4.1, scatter/gather), over the network when the pipeline leaves the node.
+void pipeline_schedule(const Workload& w, const Strategy& st, double micro_batches, const Links& links, Seconds compute,
+                       Communication& c) {
+  const double p = st.pipeline_parallel;
+  const double bubble = compute.value * (p - 1) / c.micro_steps_per_step;
+  double bandwidth = links.node;
+  if (links.multi_node) {
+    c.network_assumed = c.network_assumed || links.assumed;
+    bandwidth = links.network / links.per_node;
+  }
+  double sends = 0;
+  if (bandwidth > 0) {
+    const double buffer = static_cast<double>(w.micro_batch) * w.sequence_length * w.model.hidden *
+                          activation_element_bytes(w) / st.tensor_parallel;
+    sends = micro_batches * 2 * buffer / bandwidth;
+  }
+  c.pipeline = Seconds(bubble + sends);
+}
+
+}  // namespace
+
+double global_batch_tokens(const Workload& w, int data_parallel) {
+  const double micro_step = static_cast<double>(data_parallel) * w.micro_batch * w.sequence_length;
+  // Llama 2 (Touvron et al. 2023, §2.2): "a global batch-size of 4M tokens"; Alpaca
+  // (Taori et al. 2023) fine-tunes with a batch of 128 sequences.
+  const double wanted = w.global_batch             ? *w.global_batch
+                        : w.task == Task::pretrain ? 4.0 * 1024 * 1024
+                                                   : 128.0 * w.sequence_length;
+  return std::max(wanted, micro_step);
+}
+
+Communication training_communication(const Workload& w, const Strategy& st, int device_count, const Device& device,
+                                     const Topology& topology, Seconds compute) {
+  Communication c;
+  const int dp = st.data_parallel(device_count);
+  if (!w.is_training() || dp < 1 || w.tokens <= 0 || compute.value <= 0) return c;
+  if (dp == 1 && st.model_parallel() == 1) return c;
+
+  const double batch = global_batch_tokens(w, dp);
+  const double micro_tokens = static_cast<double>(dp) * w.micro_batch * w.sequence_length;
+  c.steps = w.tokens / batch;
+  c.micro_steps_per_step = std::ceil(batch / micro_tokens);
+  const double micro_batches = c.steps * c.micro_steps_per_step;  // per pipeline (each replica)
+  const double micro_compute = compute.value / micro_batches;     // one device's share of one
+
+  const Links links = links_of(device, topology, device_count);
+  if (dp > 1) data_parallel_sync(w, st, dp, links, micro_compute, c);
+  if (st.tensor_parallel > 1) tensor_parallel_collectives(w, st, micro_batches, links, c);
+  if (st.pipeline_parallel > 1) pipeline_schedule(w, st, micro_batches, links, compute, c);
   return c;
 }
 

@@ -14,6 +14,49 @@ std::optional<Bytes> device_capacity(const Device& device, const Offering* offer
   return std::nullopt;
 }
 
+namespace {
+
+// Whether `tensor` ranks can split the model: Megatron-LM needs the query heads and the
+// key/value groups to divide evenly, and a device link to carry the per-layer collectives.
+bool splits_tensors(const Architecture& model, const Device& device, int tensor) {
+  if (tensor == 1) return true;
+  if (!device.interconnect) return false;
+  const int kv_heads = model.kv_heads > 0 ? model.kv_heads : model.heads;
+  return model.heads % tensor == 0 && kv_heads % tensor == 0;
+}
+
+// Training plans on `devices` devices of `units` units: tensor parallel within a unit (1,
+// 2, 4, ... devices), pipeline parallel over 1, 2, 4, ... stages (at most one layer each),
+// the rest data parallel with ZeRO 0-3 (0-1 under pipelining: DeepSpeed's pipeline engine
+// and Megatron-LM's distributed optimizer shard no further), each with and without full
+// recomputation. Tensor parallelism comes with sequence parallelism, as Megatron-LM runs it.
+void add_training_plans(const Workload& workload, const Offering& offering, const Device& device, int units,
+                        int devices, std::vector<Plan>& plans) {
+  const int layers = workload.model.layers + workload.model.encoder_layers;
+  for (int tensor = 1; tensor <= offering.devices_per_unit && devices % tensor == 0; tensor *= 2) {
+    if (!splits_tensors(workload.model, device, tensor)) break;
+    for (int pipeline = 1;
+         tensor * pipeline <= devices && devices % (tensor * pipeline) == 0 && (pipeline == 1 || pipeline <= layers);
+         pipeline *= 2) {
+      const int data = devices / (tensor * pipeline);
+      const int highest_stage = data == 1 ? 0 : pipeline > 1 ? 1 : 3;
+      for (int stage = 0; stage <= highest_stage; ++stage) {
+        for (Recompute recompute : {Recompute::none, Recompute::full}) {
+          Strategy strategy;
+          strategy.zero_stage = stage;
+          strategy.recompute = recompute;
+          strategy.tensor_parallel = tensor;
+          strategy.pipeline_parallel = pipeline;
+          strategy.sequence_parallel = tensor > 1;
+          plans.push_back(Plan{&offering, &device, units, devices, strategy});
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
                                   int max_devices) {
   std::vector<Plan> plans;
@@ -38,15 +81,7 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
       }
       continue;
     }
-    const int highest_stage = devices > 1 ? 3 : 0;
-    for (int stage = 0; stage <= highest_stage; ++stage) {
-      for (Recompute recompute : {Recompute::none, Recompute::full}) {
-        Strategy strategy;
-        strategy.zero_stage = stage;
-        strategy.recompute = recompute;
-        plans.push_back(Plan{&offering, &device, units, devices, strategy});
-      }
-    }
+    add_training_plans(workload, offering, device, units, devices, plans);
   }
   return plans;
 }
@@ -94,9 +129,9 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
     estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *peak, workload.mfu);
     Topology topology{plan.device_count, std::nullopt};
     if (plan.offering != nullptr) topology = {plan.offering->devices_per_unit, plan.offering->network_gbps};
-    estimate.communication = data_parallel_communication(workload, plan.strategy, plan.device_count, *plan.device,
-                                                         topology, estimate.compute_time);
-    estimate.time = estimate.compute_time + estimate.communication.exposed;
+    estimate.communication = training_communication(workload, plan.strategy, plan.device_count, *plan.device, topology,
+                                                    estimate.compute_time);
+    estimate.time = estimate.compute_time + estimate.communication.exposed();
   }
   if (plan.offering != nullptr) {
     estimate.purchase = purchase_cash(*plan.offering, plan.units, cost_settings);
