@@ -172,6 +172,9 @@ struct Workload {
 
   Bytes overhead{2.0 * k_gibi};   // per device: CUDA context, workspaces, buffers
   double allocator_margin = 0.0;  // fraction added to the dynamic memory for fragmentation
+  // Fraction of each device's memory a plan leaves free: the caching allocator's
+  // fragmentation in training, the serving engine's reserve (docs/methodology.md#capacity).
+  double memory_headroom = 0.10;
 
   std::optional<Usd> budget;
   std::optional<Seconds> deadline;

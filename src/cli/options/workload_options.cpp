@@ -104,6 +104,9 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--memory-margin", options.memory_margin,
                      "Allocator margin as a fraction of activations + KV cache, e.g. 0.1 (default " +
                          default_text(defaults.allocator_margin) + ")");
+  command.add_option("--memory-headroom", options.memory_headroom,
+                     "Fraction of each device's memory a plan leaves free, 0 to below 1 (default " +
+                         default_text(defaults.memory_headroom) + ")");
   command.add_option("--budget", options.budget, "Most money to spend, e.g. 20k, $1.5M");
   command.add_option("--deadline", options.deadline, "Longest run time, e.g. 36h, 7d, 2w");
   command.add_option("--pricing", options.pricing, choice_help(cost_defaults.pricing));
@@ -230,6 +233,13 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   if (options.memory_margin) {
     workload.allocator_margin =
         parse_flag("--memory-margin", [&] { return parse_non_negative_number(*options.memory_margin, "a fraction"); });
+  }
+  if (options.memory_headroom) {
+    workload.memory_headroom = parse_flag("--memory-headroom", [&] {
+      const double fraction = parse_non_negative_number(*options.memory_headroom, "a fraction from 0 to below 1");
+      if (fraction >= 1) throw Error(ErrorKind::usage, "\"" + *options.memory_headroom + "\" is not below 1");
+      return fraction;
+    });
   }
   if (options.epochs) {
     workload.epochs =

@@ -45,6 +45,7 @@ struct WorkloadOptions {
   std::optional<std::string> batch;
   std::optional<std::string> overhead;
   std::optional<std::string> memory_margin;
+  std::optional<std::string> memory_headroom;
   std::optional<std::string> budget;
   std::optional<std::string> deadline;
   std::optional<std::string> pricing;

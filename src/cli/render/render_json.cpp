@@ -74,6 +74,7 @@ Json workload_json(const Workload& workload) {
   json["mfu"] = workload.mfu;
   json["overhead_bytes"] = whole(workload.overhead.value);
   json["allocator_margin"] = workload.allocator_margin;
+  json["memory_headroom"] = workload.memory_headroom;
   json["budget_usd"] = workload.budget ? Json(workload.budget->value) : Json(nullptr);
   json["deadline_seconds"] = workload.deadline ? Json(workload.deadline->value) : Json(nullptr);
   json["model"] = model_json(workload.model);

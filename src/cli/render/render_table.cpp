@@ -181,8 +181,10 @@ std::string render_recommend_table(const Report& report, int top) {
   }
   if (!rows.empty()) text += render_text_table(columns, rows) + "\n";
   text += summary_sentence(report) + "\n";
-  text += fmt::format("Ranked by {} (--optimize). GB = 10^9 bytes; memory is per device against its capacity.\n",
-                      to_string(report.objective));
+  text += fmt::format(
+      "Ranked by {} (--optimize). GB = 10^9 bytes; memory is per device against its capacity, of which {} is kept "
+      "free (--memory-headroom).\n",
+      to_string(report.objective), format_percent(report.workload.memory_headroom));
   if (pareto_shown) text += "* on the time-cost Pareto front: no other recommendation is both cheaper and faster.\n";
   text += rejected_summary(report);
   if (!report.advice.empty()) {
@@ -229,8 +231,8 @@ std::string render_estimate_table(const EstimateResult& result) {
     text += fmt::format("Compute: {} FLOPs.\nGB = 10^9 bytes.\n", format_general(e.flops.value, 3));
     return text;
   }
-  text += fmt::format("Memory: {} ({} of capacity).\n", e.fits ? "fits" : "DOES NOT FIT",
-                      format_percent(m.total() / e.capacity));
+  text += fmt::format("Memory: {} ({} of capacity, {} kept free).\n", e.fits ? "fits" : "DOES NOT FIT",
+                      format_percent(m.total() / e.capacity), format_percent(result.workload.memory_headroom));
   if (e.host_fits) {
     text += fmt::format("Host RAM: {} GB per unit for the offloaded states: {}.\n",
                         format_gb(m.host * std::min(e.plan.device_count, e.plan.offering->devices_per_unit)),

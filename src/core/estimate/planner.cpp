@@ -92,7 +92,9 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
   estimate.precision = workload.precision;
   estimate.memory = estimate_memory(workload, plan.device_count, plan.strategy);
   estimate.capacity = device_capacity(*plan.device, plan.offering).value_or(Bytes(0));
-  estimate.fits = estimate.memory.total() <= estimate.capacity;
+  // A plan must leave the headroom free: what max_memory_allocated reports is not all a
+  // process needs (docs/methodology.md#capacity).
+  estimate.fits = estimate.memory.total().value <= estimate.capacity.value * (1 - workload.memory_headroom);
   if (plan.strategy.offload != Offload::none && plan.offering != nullptr && plan.offering->host_memory) {
     const int devices_per_unit = std::min(plan.device_count, plan.offering->devices_per_unit);
     estimate.host_fits = estimate.memory.host * devices_per_unit <= *plan.offering->host_memory;
