@@ -36,7 +36,7 @@ TEST_CASE("every names table round-trips each of its names", "[names]") {
   check_names_table(Offload::optimizer_and_params);
   check_names_table(Pricing::spot);
   check_names_table(RuleAction::advise);
-  check_names_table(Severity::warn);
+  check_names_table(Severity::tip);
   check_names_table(Objective::balanced);
   check_names_table(RejectionReason::budget);
 }

@@ -477,6 +477,42 @@ rules:
   CHECK(noted);
 }
 
+TEST_CASE("tips join the advice only when asked (--verbose)", "[ranker]") {
+  // "Watch nvidia-smi" holds for every GPU plan; under every ranking it is boilerplate that
+  // buries the advice about this run.
+  RuleSet rules;
+  rules.load_yaml(R"(
+rules:
+  - id: always-tip
+    description: Good practice for any plan.
+    when: device.kind == "gpu"
+    action: advise
+    severity: tip
+    message: "profile before adding devices"
+  - id: run-note
+    description: About this run.
+    when: device.kind == "gpu"
+    action: advise
+    message: "a note on this plan"
+)",
+                  "tips-test.yaml");
+  const Catalog catalog = test_catalog();
+  RecommendSettings settings;
+  settings.rules = &rules;
+  const auto advised = [](const Report& report, const char* id) {
+    return std::any_of(report.advice.begin(), report.advice.end(),
+                       [&](const RuleMessage& m) { return m.rule->id == id; });
+  };
+  const Report quiet = recommend(workload(1e8, 1e9), catalog, settings);
+  CHECK(advised(quiet, "run-note"));
+  CHECK_FALSE(advised(quiet, "always-tip"));
+  CHECK_FALSE(quiet.recommendations.front().rule_notes.empty());  // the plan still names it
+  settings.tips = true;
+  const Report verbose = recommend(workload(1e8, 1e9), catalog, settings);
+  CHECK(advised(verbose, "run-note"));
+  CHECK(advised(verbose, "always-tip"));
+}
+
 TEST_CASE("the time-cost Pareto front is flagged, and balanced picks a plan on it", "[ranker]") {
   // A practitioner weighs only plans that no other beats on both time and cost; `balanced`
   // should pick among them, not whatever one axis with the larger range favours.

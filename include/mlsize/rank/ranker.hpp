@@ -35,6 +35,9 @@ struct RecommendSettings {
   // Report::advice gathers the rules that fired on this many recommendations, from #1
   // down: the ones shown (--top).
   std::size_t advice_from = std::numeric_limits<std::size_t>::max();
+  // Whether Report::advice also gathers tips (Severity::tip): practice that holds for any
+  // plan, such as watching utilisation. Off, the advice is about this ranking only.
+  bool tips = false;
   CostSettings cost;
   const RuleSet* rules = nullptr;  // applied to every plan when set; must outlive the report
 };

@@ -40,10 +40,11 @@ constexpr auto enum_names(RuleAction) {
                                               {set, "set"},
                                               {advise, "advise"}});
 }
-enum class Severity { info, warn };
+// tip: general good practice that holds for any plan; shown only when asked (--verbose).
+enum class Severity { info, warn, tip };
 constexpr auto enum_names(Severity) {
   using enum Severity;
-  return std::to_array<EnumName<Severity>>({{info, "info"}, {warn, "warn"}});
+  return std::to_array<EnumName<Severity>>({{info, "info"}, {warn, "warn"}, {tip, "tip"}});
 }
 
 struct Rule;

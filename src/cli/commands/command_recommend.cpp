@@ -35,6 +35,8 @@ void add_recommend_options(CLI::App& command, RecommendOptions& options) {
   command.add_option("--max-run-time", options.max_run_time,
                      "Without --deadline, leave out plans longer than this, e.g. 90d (default " +
                          format_general(k_default_max_run_time_days) + "d)");
+  command.add_flag("--verbose", options.verbose,
+                   "Also list general tips among the advice (rules of severity tip, e.g. monitoring)");
   add_rule_options(command, options.rules);
 }
 
@@ -58,6 +60,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   }
   settings.include_purchase = options.include_purchase;
   settings.advice_from = static_cast<std::size_t>(run->top);
+  settings.tips = options.verbose;
   settings.precision_per_device = !options.workload.precision;
   if (options.max_run_time) {
     settings.max_run_time = parse_flag("--max-run-time", [&] { return parse_duration(*options.max_run_time); });

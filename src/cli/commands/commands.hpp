@@ -23,6 +23,7 @@ struct RecommendOptions {
   std::vector<std::string> excluded_providers;  // --exclude-provider
   HardwareOptions hardware;                     // --device, --kind, --min-memory
   bool include_purchase = false;
+  bool verbose = false;  // --verbose: tips among the advice
   std::optional<std::string> max_run_time;
   RuleOptions rules;
 };

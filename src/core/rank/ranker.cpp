@@ -313,6 +313,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   const std::size_t advising = std::min(report.recommendations.size(), settings.advice_from);
   for (const RankedPlan& e : std::span(report.recommendations).first(advising)) {
     for (const RuleMessage& note : e.rule_notes) {
+      if (note.rule->severity == Severity::tip && !settings.tips) continue;
       const bool seen = std::any_of(report.advice.begin(), report.advice.end(),
                                     [&](const RuleMessage& m) { return m.rule == note.rule; });
       if (!seen) report.advice.push_back(note);
