@@ -3,6 +3,7 @@
 
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/estimate/communication.hpp>
+#include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/strategy.hpp>
 #include <mlsize/model/workload.hpp>
@@ -34,10 +35,11 @@ struct PlanEstimate {
   Flops flops;
   double peak_flops_per_s = 0;  // per device, at the workload's precision
   Seconds time;                 // compute_time + communication.exposed()
-  Seconds compute_time;         // FLOPs / (devices × peak × MFU)
+  Seconds compute_time;         // FLOPs / (devices × peak × MFU); gbdt: cell visits / throughput
+  std::optional<GbdtRun> gbdt;  // gbdt: the workers, their visits per second and the speed-up
   Communication communication;  // what communication and pipeline bubbles add to the compute
   std::optional<Usd> price_per_unit_hour;
-  std::optional<Usd> cost;                      // absent when the plan has no price; gbdt: one hour
+  std::optional<Usd> cost;                      // absent when the plan has no price
   std::optional<Usd> purchase;                  // cash up front: on-premise hardware not owned (purchase_cash)
   Precision precision = Precision::bf16_mixed;  // the workload's, as the plan was estimated
 };

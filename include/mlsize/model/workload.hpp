@@ -170,6 +170,13 @@ struct Workload {
   int context = 4096;  // inference: tokens per sequence (prompt + output)
   int batch = 1;       // inference: concurrent sequences
 
+  // Gradient-boosted trees (docs/methodology.md#gbdt-run-time). Defaults: XGBoost's
+  // max_depth (6); 500 rounds as in the LightGBM and XGBoost Higgs experiments.
+  double rows = 0;        // examples; 0: the dataset bytes / (features × 4 bytes of float32)
+  double features = 100;  // columns; only the rows-from-bytes split and memory depend on it
+  int rounds = 500;       // boosting rounds (trees)
+  int max_depth = 6;
+
   Bytes overhead{2.0 * k_gibi};   // per device: CUDA context, workspaces, buffers
   double allocator_margin = 0.0;  // fraction added to the dynamic memory for fragmentation
   // Fraction of each device's memory a plan leaves free: the caching allocator's
@@ -182,8 +189,6 @@ struct Workload {
 
   // Training of a neural network (gbdt is classical machine learning, inference is serving).
   bool is_training() const { return task != Task::inference && task != Task::gbdt; }
-  // Whether mlsize models the run time: not for gbdt, ranked by price per hour instead.
-  bool is_timed() const { return task != Task::gbdt; }
   bool is_adapter_tuning() const { return task == Task::lora || task == Task::qlora; }
 };
 

@@ -25,7 +25,7 @@ constexpr auto enum_names(Objective) {
 // Why an offering has no feasible plan, checked in this order.
 enum class RejectionReason {
   purchase,       // hardware to buy: ranked only when asked (--include-purchase) or owned (--owned)
-  precision,      // the device has no throughput figure for the workload's precision
+  precision,      // the device has no throughput figure for the workload's precision (gbdt: for trees)
   no_capacity,    // neither the device nor the offering states a memory size
   no_price,       // no price of the requested kind (e.g. no spot price)
   rule,           // every plan was excluded by a rule (exclude, or require not met)
@@ -58,7 +58,7 @@ struct RankedPlan : PlanEstimate {
   double rule_score = 1.0;              // product of prefer factors ÷ penalize factors
   std::vector<RuleMessage> rule_notes;  // prefer, penalize and advise rules that fired
   // On the time-cost Pareto front of the recommendations: no other recommendation is both
-  // as cheap and as fast, and better in one (timed workloads only).
+  // as cheap and as fast, and better in one.
   bool pareto = false;
 };
 

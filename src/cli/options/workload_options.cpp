@@ -4,6 +4,7 @@
 #include "cli/options/choice.hpp"
 #include "cli/options/providers.hpp"
 
+#include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/model/model_config.hpp>
 #include <mlsize/model/parameter_count.hpp>
 #include <mlsize/support/error.hpp>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <charconv>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace mlsize::cli {
@@ -98,6 +100,14 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
       "Inference: tokens per sequence, prompt + output (default " + std::to_string(defaults.context) + ")");
   command.add_option("--batch", options.batch,
                      "Inference: concurrent sequences (default " + std::to_string(defaults.batch) + ")");
+  command.add_option("--rows", options.rows,
+                     "Gradient-boosted trees: examples, e.g. 50M (default: --data / (features × 4 bytes))");
+  command.add_option("--features", options.features,
+                     "Gradient-boosted trees: columns (default " + default_text(defaults.features) + ")");
+  command.add_option("--rounds", options.rounds,
+                     "Gradient-boosted trees: boosting rounds (default " + std::to_string(defaults.rounds) + ")");
+  command.add_option("--max-depth", options.max_depth,
+                     "Gradient-boosted trees: tree depth (default " + std::to_string(defaults.max_depth) + ")");
   command.add_option(
       "--overhead", options.overhead,
       "Framework overhead per device, e.g. 2GiB (default " + default_text(defaults.overhead.value / k_gibi) + "GiB)");
@@ -187,8 +197,47 @@ void resolve_model(const WorkloadOptions& options, Workload& workload) {
   workload.parameters = count_parameters(workload.model);
 }
 
+// Gradient-boosted trees: rows and features; the data bytes from them when --data is not
+// given (float32 values, docs/methodology.md#gbdt-run-time).
+void resolve_gbdt_shape(const WorkloadOptions& options, Workload& workload) {
+  if (options.features) {
+    workload.features = parse_flag("--features", [&] { return parse_count(*options.features); });
+    if (workload.features < 1) flag_error("--features", "\"" + *options.features + "\" is below 1", "e.g. 28, 100");
+  }
+  if (options.rows) {
+    workload.rows = parse_flag("--rows", [&] { return parse_count(*options.rows); });
+    if (workload.rows < 1) flag_error("--rows", "\"" + *options.rows + "\" is below 1", "e.g. 10.5M, 2B");
+  }
+  if (options.rounds) workload.rounds = parse_int_flag(*options.rounds, "--rounds", 1, 1'000'000);
+  if (options.max_depth) workload.max_depth = parse_int_flag(*options.max_depth, "--max-depth", 1, 64);
+  if (options.tokens) {
+    flag_error("--tokens", "gradient-boosted trees are sized in rows, not tokens", "give --data or --rows");
+  }
+  if (!options.data && workload.rows > 0) {
+    workload.dataset_bytes = Bytes(workload.rows * workload.features * k_gbdt_bytes_per_value);
+    workload.tokens = tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, workload.epochs);
+  }
+}
+
+// --rows, --features, --rounds and --max-depth describe gradient-boosted trees only.
+void check_gbdt_flags(const WorkloadOptions& options, const Workload& workload) {
+  if (workload.task == Task::gbdt) return;
+  const std::pair<const std::optional<std::string>&, const char*> flags[] = {{options.rows, "--rows"},
+                                                                             {options.features, "--features"},
+                                                                             {options.rounds, "--rounds"},
+                                                                             {options.max_depth, "--max-depth"}};
+  for (const auto& [value, flag] : flags) {
+    if (value) flag_error(flag, std::string(flag) + " describes gradient-boosted trees", "add --task gbdt");
+  }
+}
+
 // Training needs a dataset size; inference defaults to one full batch of contexts.
 void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool require_data) {
+  check_gbdt_flags(options, workload);
+  if (workload.task == Task::gbdt) resolve_gbdt_shape(options, workload);
+  if (workload.task == Task::gbdt && workload.dataset_bytes && !options.data) {
+    return;  // from --rows × --features
+  }
   if (options.tokens) {
     workload.tokens = parse_flag("--tokens", [&] { return parse_count(*options.tokens); }) * workload.epochs;
     if (options.data) workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(*options.data); });
@@ -198,7 +247,9 @@ void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool req
   } else if (workload.task == Task::inference) {
     workload.tokens = static_cast<double>(workload.context) * workload.batch;
   } else if (require_data) {
-    flag_error("--data", "the dataset size is missing", "give --data (e.g. 200GB) or --tokens (e.g. 50B)");
+    flag_error("--data", "the dataset size is missing",
+               workload.task == Task::gbdt ? "give --data (e.g. 20GB) or --rows (e.g. 50M)"
+                                           : "give --data (e.g. 200GB) or --tokens (e.g. 50B)");
   }
 }
 

@@ -43,6 +43,10 @@ struct WorkloadOptions {
   std::optional<std::string> kv_cache_dtype;
   std::optional<std::string> context;
   std::optional<std::string> batch;
+  std::optional<std::string> rows;  // --task gbdt
+  std::optional<std::string> features;
+  std::optional<std::string> rounds;
+  std::optional<std::string> max_depth;
   std::optional<std::string> overhead;
   std::optional<std::string> memory_margin;
   std::optional<std::string> memory_headroom;

@@ -43,6 +43,12 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
       return "hardware to buy, not to rent: --include-purchase ranks it at its amortised cost, --owned " +
              rejection.offering->id + " at its electricity if you have it";
     case RejectionReason::precision:
+      if (workload.task == Task::gbdt) {
+        return device.kind == DeviceKind::cpu
+                   ? "the offering states no vCPUs to run gradient-boosted trees on"
+                   : fmt::format("{} runs no gradient-boosting library (XGBoost and LightGBM: CPUs and NVIDIA GPUs)",
+                                 device.name);
+      }
       if (workload.task == Task::inference) {
         return fmt::format("{} has no {} or {} throughput in the catalogue", device.name, to_string(DType::bf16),
                            to_string(DType::fp16));

@@ -130,6 +130,12 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   json["memory"] = std::move(memory);
   json["compute"] = {{"total_flops", e.flops.value},
                      {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)}};
+  if (e.gbdt) {
+    json["compute"]["gbdt"] = {{"cell_visits", e.gbdt->cell_visits},
+                               {"workers", e.gbdt->throughput.workers},
+                               {"visits_per_s_per_worker", e.gbdt->throughput.visits_per_s_per_worker},
+                               {"speedup", e.gbdt->speedup}};
+  }
   json["time"] = has_device && timed ? Json{{"seconds", e.time.value}, {"days", e.time.value / k_seconds_per_day}}
                                      : Json{{"seconds", nullptr}, {"days", nullptr}};
   const Communication& c = e.communication;
@@ -147,14 +153,13 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                                      {"network_assumed", c.network_assumed}};
   }
   json["cost"] = {{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
-                  {"usd_per_hour", e.cost && !timed ? Json(e.cost->value) : Json(nullptr)},
                   {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)}};
   return json;
 }
 
 // A recommendation: its plan, and what the rules did to it when any fired.
-Json ranked_plan_json(const RankedPlan& e, bool timed) {
-  Json json = plan_json(e, timed);
+Json ranked_plan_json(const RankedPlan& e) {
+  Json json = plan_json(e, true);
   if (e.rule_score != 1.0 || !e.rule_notes.empty()) {
     Json notes = Json::array();
     for (const RuleMessage& note : e.rule_notes) {
@@ -237,7 +242,7 @@ std::string render_recommend_json(const Report& report, int top) {
     Json item;
     item["rank"] = i + 1;
     item["pareto"] = report.recommendations[i].pareto;
-    item.update(ranked_plan_json(report.recommendations[i], report.workload.is_timed()));
+    item.update(ranked_plan_json(report.recommendations[i]));
     recommendations.push_back(std::move(item));
   }
   json["recommendations"] = std::move(recommendations);
@@ -261,8 +266,7 @@ std::string render_estimate_json(const EstimateResult& result) {
   json["schema_version"] = 1;
   json["command"] = "estimate";
   json["workload"] = workload_json(result.workload);
-  json.update(plan_json(result.estimate, result.workload.is_timed()));
-  if (!result.timed()) json["time"] = {{"seconds", nullptr}, {"days", nullptr}};
+  json.update(plan_json(result.estimate, result.timed()));
   if (!result.explanation.empty()) {
     Json terms = Json::array();
     for (const ExplainedTerm& term : result.explanation) {

@@ -2,6 +2,7 @@
 #include "cli/render/renderers.hpp"
 #include "cli/render/text_table.hpp"
 
+#include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/support/number_format.hpp>
 
 #include <fmt/format.h>
@@ -17,10 +18,12 @@ namespace {
 
 std::string workload_line(const Workload& workload) {
   if (workload.task == Task::gbdt) {
-    const double data =
-        workload.dataset_bytes ? workload.dataset_bytes->value : workload.tokens * workload.bytes_per_token;
-    return fmt::format("Workload: gradient-boosted trees (XGBoost, LightGBM) on {} GB of data; working set 2 × data.\n",
-                       format_gb(Bytes(data)));
+    const double rows = gbdt_rows(workload);
+    return fmt::format(
+        "Workload: gradient-boosted trees (XGBoost, LightGBM; histogram method) on {} GB of data: {} rows × {} "
+        "features, {} rounds of depth {}; working set 2 × data.\n",
+        format_gb(workload.dataset_bytes.value_or(Bytes(rows * workload.features * k_gbdt_bytes_per_value))),
+        format_count(rows), format_count(workload.features), workload.rounds, workload.max_depth);
   }
   const Architecture& m = workload.model;
   std::string params = format_count(workload.parameters.total) + " parameters";
@@ -126,13 +129,6 @@ std::string summary_sentence(const Report& report) {
     case Objective::time: role = fastest ? "the fastest plan that fits" : "first by time after the rules"; break;
     case Objective::balanced: role = "the best balance of cost and time"; break;
   }
-  if (!report.workload.is_timed()) {
-    return fmt::format(
-        "{} ranks first by price per hour, after rules: {}/h; run time is not modelled for {} "
-        "({} of {} offerings fit).",
-        describe_hardware(best.plan), format_usd(*best.cost), to_string(report.workload.task),
-        report.recommendations.size(), report.recommendations.size() + report.rejected.size());
-  }
   std::string text = fmt::format("{} is {}: {} over {}", describe_hardware(best.plan), role, format_usd(*best.cost),
                                  format_duration(best.time));
   const Offering* offering = best.plan.offering;
@@ -166,7 +162,6 @@ std::string render_recommend_table(const Report& report, int top) {
                                          {"strategy", false}, {"memory/device GB", true}, {"time", true},
                                          {"cost USD", true}};
   std::vector<std::vector<std::string>> rows;
-  const bool timed = report.workload.is_timed();  // gbdt: ranked by price per hour
   const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
   bool pareto_shown = false;
   for (std::size_t i = 0; i < shown; ++i) {
@@ -176,8 +171,8 @@ std::string render_recommend_table(const Report& report, int top) {
     std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task);
     if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
     rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan),
-                    std::to_string(e.plan.device_count), strategy, memory_cell(e),
-                    timed ? format_duration(e.time) : "n/a", timed ? format_usd(*e.cost) : format_usd(*e.cost) + "/h"});
+                    std::to_string(e.plan.device_count), strategy, memory_cell(e), format_duration(e.time),
+                    format_usd(*e.cost)});
   }
   if (!rows.empty()) text += render_text_table(columns, rows) + "\n";
   text += summary_sentence(report) + "\n";
@@ -242,9 +237,18 @@ std::string render_estimate_table(const EstimateResult& result) {
     text += "Time and cost: give --data or --tokens.\nGB = 10^9 bytes.\n";
     return text;
   }
-  text += fmt::format("Compute: {} FLOPs at {} TFLOP/s per device × {} devices × {} MFU.\n",
-                      format_general(e.flops.value, 3), format_general(e.peak_flops_per_s / 1e12, 4),
-                      e.plan.device_count, format_percent(result.workload.mfu));
+  if (e.gbdt) {
+    // docs/methodology.md#gbdt-run-time
+    text += fmt::format("Compute: {} histogram cell visits at {} per second per {} × {} {} (speed-up {}).\n",
+                        format_general(e.gbdt->cell_visits, 3),
+                        format_general(e.gbdt->throughput.visits_per_s_per_worker, 3),
+                        e.plan.device->kind == DeviceKind::cpu ? "core" : "GPU", e.gbdt->throughput.workers,
+                        e.plan.device->kind == DeviceKind::cpu ? "cores" : "GPUs", format_general(e.gbdt->speedup, 3));
+  } else {
+    text += fmt::format("Compute: {} FLOPs at {} TFLOP/s per device × {} devices × {} MFU.\n",
+                        format_general(e.flops.value, 3), format_general(e.peak_flops_per_s / 1e12, 4),
+                        e.plan.device_count, format_percent(result.workload.mfu));
+  }
   text += fmt::format("Time: {}", format_duration(e.time));
   const Communication& c = e.communication;
   if (c.bandwidth_bytes_per_s > 0 || c.exposed().value > 0) {

@@ -1,6 +1,7 @@
 #include <mlsize/estimate/planner.hpp>
 
 #include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/support/error.hpp>
 
 #include <algorithm>
@@ -86,29 +87,10 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
   return plans;
 }
 
-PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const CostSettings& cost_settings) {
-  PlanEstimate estimate;
-  estimate.plan = plan;
-  estimate.precision = workload.precision;
-  estimate.memory = estimate_memory(workload, plan.device_count, plan.strategy);
-  estimate.capacity = device_capacity(*plan.device, plan.offering).value_or(Bytes(0));
-  // A plan must leave the headroom free: what max_memory_allocated reports is not all a
-  // process needs (docs/methodology.md#capacity).
-  estimate.fits = estimate.memory.total().value <= estimate.capacity.value * (1 - workload.memory_headroom);
-  if (plan.strategy.offload != Offload::none && plan.offering != nullptr && plan.offering->host_memory) {
-    const int devices_per_unit = std::min(plan.device_count, plan.offering->devices_per_unit);
-    estimate.host_fits = estimate.memory.host * devices_per_unit <= *plan.offering->host_memory;
-  }
-  if (!workload.is_timed()) {
-    // gbdt: no time model; the cost is that of one hour, which is what ranks the plans.
-    if (plan.offering != nullptr) {
-      estimate.purchase = purchase_cash(*plan.offering, plan.units, cost_settings);
-      estimate.price_per_unit_hour = hourly_price_per_unit(*plan.offering, cost_settings);
-      if (estimate.price_per_unit_hour)
-        estimate.cost = run_cost(*estimate.price_per_unit_hour, plan.units, Seconds(3600));
-    }
-    return estimate;
-  }
+namespace {
+
+// FLOPs, time and communication of a neural network plan (training or inference).
+void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate) {
   const std::optional<double> peak = peak_flops_per_s(*plan.device, workload);
   if (!peak) {
     const std::string dtype = workload.task == Task::inference
@@ -134,6 +116,36 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
     estimate.communication = training_communication(workload, plan.strategy, plan.device_count, *plan.device, topology,
                                                     estimate.compute_time);
     estimate.time = estimate.compute_time + estimate.communication.exposed();
+  }
+}
+
+}  // namespace
+
+PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const CostSettings& cost_settings) {
+  PlanEstimate estimate;
+  estimate.plan = plan;
+  estimate.precision = workload.precision;
+  estimate.memory = estimate_memory(workload, plan.device_count, plan.strategy);
+  estimate.capacity = device_capacity(*plan.device, plan.offering).value_or(Bytes(0));
+  // A plan must leave the headroom free: what max_memory_allocated reports is not all a
+  // process needs (docs/methodology.md#capacity).
+  estimate.fits = estimate.memory.total().value <= estimate.capacity.value * (1 - workload.memory_headroom);
+  if (plan.strategy.offload != Offload::none && plan.offering != nullptr && plan.offering->host_memory) {
+    const int devices_per_unit = std::min(plan.device_count, plan.offering->devices_per_unit);
+    estimate.host_fits = estimate.memory.host * devices_per_unit <= *plan.offering->host_memory;
+  }
+  if (workload.task == Task::gbdt) {
+    const std::optional<GbdtThroughput> throughput = gbdt_throughput(*plan.device, plan.offering, plan.device_count);
+    if (!throughput) {
+      throw Error(ErrorKind::usage, "device \"" + plan.device->id + "\" has no gradient-boosting throughput",
+                  "XGBoost and LightGBM run on CPU offerings that state their vCPUs and on NVIDIA GPUs "
+                  "(docs/methodology.md#gbdt-run-time)");
+    }
+    estimate.gbdt = gbdt_run(workload, *throughput);
+    estimate.compute_time = estimate.gbdt->seconds();
+    estimate.time = estimate.compute_time;
+  } else {
+    estimate_network_time(workload, plan, estimate);
   }
   if (plan.offering != nullptr) {
     estimate.purchase = purchase_cash(*plan.offering, plan.units, cost_settings);

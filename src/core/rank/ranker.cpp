@@ -1,6 +1,7 @@
 #include <mlsize/rank/ranker.hpp>
 
 #include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/planner.hpp>
 #include <mlsize/model/architecture.hpp>
 #include <mlsize/rules/rule_fields.hpp>
@@ -113,15 +114,17 @@ bool needs_less_cash(const PlanEstimate& a, const PlanEstimate& b) {
 
 // Flags the recommendations that no other one dominates in (time, cost). Figures within
 // 1% count as equal: a few cents of billing rounding do not put a slower plan on the front.
+// Costs count as they are (not floored at $1 as in the balanced score): a $0.08 run is
+// cheaper than a $0.90 one.
 void mark_pareto_front(std::vector<RankedPlan>& plans) {
   constexpr double k_equal = 0.01;
   const auto no_worse = [](double other, double mine) { return other <= mine * (1 + k_equal); };
   const auto better = [](double other, double mine) { return other < mine * (1 - k_equal); };
   for (RankedPlan& plan : plans) {
     plan.pareto = std::none_of(plans.begin(), plans.end(), [&](const RankedPlan& other) {
-      const double time = other.time.value, cost = dollars(other);
-      return no_worse(time, plan.time.value) && no_worse(cost, dollars(plan)) &&
-             (better(time, plan.time.value) || better(cost, dollars(plan)));
+      const double time = other.time.value, cost = other.cost->value;
+      return no_worse(time, plan.time.value) && no_worse(cost, plan.cost->value) &&
+             (better(time, plan.time.value) || better(cost, plan.cost->value));
     });
   }
 }
@@ -177,8 +180,10 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
   if (offering.kind == OfferingKind::on_prem && !settings.cost.owns(offering) && !settings.include_purchase) {
     return reject(RejectionReason::purchase, std::nullopt);
   }
-  if (workload.is_timed() && !peak_flops_per_s(device, workload))
-    return reject(RejectionReason::precision, std::nullopt);
+  const bool computes = workload.task == Task::gbdt
+                            ? gbdt_throughput(device, &offering, offering.devices_per_unit).has_value()
+                            : peak_flops_per_s(device, workload).has_value();
+  if (!computes) return reject(RejectionReason::precision, std::nullopt);
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
 
@@ -212,7 +217,7 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
     keep(candidates, [&](const PlanEstimate& e) { return e.time <= session; });
     if (candidates.empty()) return reject(RejectionReason::session_limit, best_of(fitting, faster));
   }
-  if (!workload.deadline && workload.is_timed()) {
+  if (!workload.deadline) {
     const std::vector<RankedPlan> before = candidates;
     keep(candidates, [&](const PlanEstimate& e) { return e.time <= settings.max_run_time; });
     if (candidates.empty()) {
@@ -221,12 +226,12 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
       return outcome;
     }
   }
-  if (workload.deadline && workload.is_timed()) {
+  if (workload.deadline) {
     const std::vector<RankedPlan> before = candidates;
     keep(candidates, [&](const PlanEstimate& e) { return e.time <= *workload.deadline; });
     if (candidates.empty()) return reject(RejectionReason::deadline, best_of(before, faster));
   }
-  if (workload.budget && workload.is_timed()) {
+  if (workload.budget) {
     const std::vector<RankedPlan> before = candidates;
     keep(candidates, [&](const PlanEstimate& e) { return cash(e) <= *workload.budget; });
     if (candidates.empty()) return reject(RejectionReason::budget, best_of(before, needs_less_cash));
@@ -242,7 +247,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   report.workload = workload;
   report.objective = settings.objective;
   report.max_devices = settings.max_devices;
-  if (!workload.deadline && workload.is_timed()) report.run_time_limit = settings.max_run_time;
+  if (!workload.deadline) report.run_time_limit = settings.max_run_time;
 
   // `set` rules decide planner defaults from the workload alone.
   std::optional<Recompute> recompute;
@@ -298,7 +303,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     }
   }
   std::sort(report.recommendations.begin(), report.recommendations.end(), ranks_before);
-  if (workload.is_timed()) mark_pareto_front(report.recommendations);
+  mark_pareto_front(report.recommendations);
   if (settings.rules != nullptr) {
     for (RankedPlan& e : report.recommendations) {
       planned.precision = e.precision;
