@@ -324,8 +324,8 @@ CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& 
     });
   }
   if (options.utilisation) {
-    settings.utilisation = parse_flag(
-        "--utilisation", [&] { return parse_positive_number(*options.utilisation, "a utilisation"); });
+    settings.utilisation =
+        parse_flag("--utilisation", [&] { return parse_positive_number(*options.utilisation, "a utilisation"); });
     if (settings.utilisation > 1.0) {
       flag_error("--utilisation", "\"" + *options.utilisation + "\" is above 1",
                  "a fraction such as 0.5 (busy half of the time)");

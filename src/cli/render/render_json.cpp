@@ -172,9 +172,8 @@ Json purchase_json(const PurchasePlan& p, std::size_t rank, const Report& report
   json["electricity_usd"] = p.electricity ? Json(p.electricity->value) : Json(nullptr);
   if (p.compared_with) {
     const RankedPlan& rental = report.recommendations[*p.compared_with];
-    json["compared_with"] = {{"rank", *p.compared_with + 1},
-                             {"offering_id", rental.plan.offering->id},
-                             {"cost_usd", rental.cost->value}};
+    json["compared_with"] = {
+        {"rank", *p.compared_with + 1}, {"offering_id", rental.plan.offering->id}, {"cost_usd", rental.cost->value}};
   } else {
     json["compared_with"] = nullptr;
   }

@@ -118,16 +118,17 @@ std::string purchases_table(const Report& report, int top) {
                                    [](const Rejection& r) { return r.reason == RejectionReason::cards_only; });
   const std::string cards_note =
       cards == 0 ? ""
-                 : fmt::format("Not offered to buy: {} \"cards only\" workstation{}, priced without the host "
-                               "computer (reason cards_only).\n",
-                               cards, cards == 1 ? "" : "s");
+                 : fmt::format(
+                       "Not offered to buy: {} offering{} priced as cards only, without the host computer "
+                       "(reason cards_only).\n",
+                       cards, cards == 1 ? "" : "s");
   if (report.purchases.empty()) {
     return "\nTo buy (--include-purchase): no on-premise purchase meets the constraints.\n" + cards_note;
   }
   const bool timed = report.workload.is_timed();
-  const std::vector<TableColumn> columns{{"hardware", false},     {"devices", true},       {"strategy", false},
-                                         {"time", true},          {"purchase USD", true},  {"amortised USD", true},
-                                         {"power USD", true},     {"break-even", true}};
+  const std::vector<TableColumn> columns{{"hardware", false}, {"devices", true},      {"strategy", false},
+                                         {"time", true},      {"purchase USD", true}, {"amortised USD", true},
+                                         {"power USD", true}, {"break-even", true}};
   std::vector<std::vector<std::string>> rows;
   const std::size_t shown = std::min(report.purchases.size(), static_cast<std::size_t>(top));
   for (const PurchasePlan& p : std::span(report.purchases).first(shown)) {
@@ -147,9 +148,8 @@ std::string purchases_table(const Report& report, int top) {
       "(--electricity-price).\n",
       format_general(cost.amortization_years), format_percent(first.utilisation),
       format_usd(Usd(cost.electricity_usd_per_kwh)));
-  if (std::any_of(report.purchases.begin(), report.purchases.end(), [](const PurchasePlan& p) {
-        return !p.electricity;
-      })) {
+  if (std::any_of(report.purchases.begin(), report.purchases.end(),
+                  [](const PurchasePlan& p) { return !p.electricity; })) {
     text += "power not stated: the catalogue gives no power_w for the offering, so its electricity counts as $0.\n";
   }
   if (!timed) return text + "Break-even needs a run time, which is not modelled for this task.\n" + cards_note;
@@ -172,25 +172,38 @@ std::string purchases_table(const Report& report, int top) {
   return text + cards_note;
 }
 
+// Why nothing is ranked: the fastest plan that fits and the limit it is over, if any.
+std::string no_plan_sentence(const Report& report, std::string_view none) {
+  // The fastest plan that fits, and the time limit it is over.
+  const auto over = [&](Seconds limit, std::string_view what) {
+    const PlanEstimate& fastest = *report.fastest_fitting;
+    return fmt::format("{} meets the constraints. The fastest plan that fits is {} with {}: {}, over the {} {}.", none,
+                       describe_hardware(fastest.plan),
+                       describe_strategy(fastest.plan.strategy, fastest.plan.device_count, report.workload.task),
+                       format_duration(fastest.time), format_duration(limit), what);
+  };
+  if (report.fastest_fitting && report.workload.deadline) return over(*report.workload.deadline, "deadline");
+  if (report.fastest_fitting && report.run_time_limit && report.fastest_fitting->time > *report.run_time_limit) {
+    return over(*report.run_time_limit, "run-time limit (--max-run-time allows longer runs)");
+  }
+  if (!report.fastest_fitting) return std::string(none) + " fits in memory on any offering of the catalogue.";
+  return std::string(none) + " meets the constraints.";
+}
+
 }  // namespace
 
 std::string summary_sentence(const Report& report) {
   if (report.recommendations.empty()) {
-    // The fastest plan that fits, and the time limit it is over.
-    const auto over = [&](Seconds limit, std::string_view what) {
-      const PlanEstimate& fastest = *report.fastest_fitting;
-      return fmt::format("No plan meets the constraints. The fastest plan that fits is {} with {}: {}, over the {} {}.",
-                         describe_hardware(fastest.plan),
-                         describe_strategy(fastest.plan.strategy, fastest.plan.device_count, report.workload.task),
-                         format_duration(fastest.time), format_duration(limit), what);
-    };
-    if (report.fastest_fitting && report.workload.deadline) return over(*report.workload.deadline, "deadline");
-    if (report.fastest_fitting && report.run_time_limit && report.fastest_fitting->time > *report.run_time_limit) {
-      return over(*report.run_time_limit, "run-time limit (--max-run-time allows longer runs)");
+    // Purchases are not in the ranking; when some meet the constraints, say where they are.
+    std::string to_buy;
+    if (!report.purchases.empty()) {
+      const std::size_t n = report.purchases.size();
+      to_buy = fmt::format(" {} plan{} to buy meet{} the constraints: see \"To buy\".", n, n == 1 ? "" : "s",
+                           n == 1 ? "s" : "");
     }
-    if (!report.fastest_fitting) return "No plan fits in memory on any offering of the catalogue.";
-    return "No plan meets the constraints.";
+    return no_plan_sentence(report, report.purchases_weighed ? "No rental or owned plan" : "No plan") + to_buy;
   }
+
   const RankedPlan& best = report.recommendations.front();
   // Rules scale the objective: a preferred plan can rank first without being the cheapest
   // or the fastest. Say so, rather than claim what is not true.

@@ -134,17 +134,16 @@ bool is_purchase(const Offering& offering, const CostSettings& cost) {
   return offering.kind == OfferingKind::on_prem && !cost.owns(offering);
 }
 
-// The catalogue marks workstations priced as n × the card's launch price, without the host
-// computer, power supply or cooling, with "cards only" in the name
-// (data/catalog/offerings-onprem.yaml, docs/catalogue.md#on-premise-hardware). Their price
-// is not what buying a working machine costs, and no sourced host price is in the
-// catalogue to add, so they are not offered as purchases.
+// The catalogue marks cards and workstations priced as n × the card's launch price, without
+// the host computer, power supply or cooling, with "card only" or "cards only" in the name
+// (data/catalog/offerings.yaml, offerings-onprem.yaml; docs/catalogue.md#your-own-hardware).
+// Their price is not what a working machine costs, and the catalogue has no sourced host
+// price to add, so they are not offered as purchases; owned, they are ranked as usual.
 bool cards_only(const Offering& offering) {
-  constexpr std::string_view k_marker = "cards only";
-  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
   std::string name;
-  std::transform(offering.name.begin(), offering.name.end(), std::back_inserter(name), lower);
-  return name.find(k_marker) != std::string::npos;
+  std::transform(offering.name.begin(), offering.name.end(), std::back_inserter(name),
+                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  return name.find("card only") != std::string::npos || name.find("cards only") != std::string::npos;
 }
 
 struct OfferingOutcome {
