@@ -282,6 +282,24 @@ Minima minima_of(const std::vector<OfferingOutcome>& outcomes, OfKind of_kind) {
   return minima;
 }
 
+// The best plan of each outcome `of_kind` selects, best first under the objective.
+template <class OfKind>
+std::vector<RankedPlan> rank_outcomes(const std::vector<OfferingOutcome>& outcomes, Objective objective,
+                                      OfKind of_kind) {
+  const Minima minima = minima_of(outcomes, of_kind);
+  const auto ranks_before = [&](const RankedPlan& a, const RankedPlan& b) {
+    return compare_plans(a, b, objective, minima) < 0;
+  };
+  std::vector<RankedPlan> best;
+  for (const OfferingOutcome& outcome : outcomes) {
+    if (of_kind(outcome) && !outcome.rejection && !outcome.feasible.empty()) {
+      best.push_back(*best_of(outcome.feasible, ranks_before));
+    }
+  }
+  std::sort(best.begin(), best.end(), ranks_before);
+  return best;
+}
+
 // Splits each purchase's cost into its amortised share and its electricity, and weighs it
 // against the cheapest rental of the ranking (docs/methodology.md#break-even). Owned
 // hardware is not a rental: its purchase is spent, so buying more is weighed against the
@@ -298,12 +316,15 @@ void weigh_purchases(Report& report) {
   }
   for (PurchasePlan& p : report.purchases) {
     const Offering& offering = *p.plan.offering;
-    const Billing& billing = offering.billing;
+    // Untimed workloads (gbdt) are priced for one hour, as the planner prices their cost.
+    const bool timed = report.workload.is_timed();
+    const Billing billing = timed ? offering.billing : Billing{};
+    const Seconds charged = timed ? p.time : Seconds(k_seconds_per_hour);
     p.utilisation = cost.utilisation;
-    const Usd electricity = run_cost(electricity_per_unit_hour(offering, cost), p.plan.units, p.time, billing);
+    const Usd electricity = run_cost(electricity_per_unit_hour(offering, cost), p.plan.units, charged, billing);
     if (offering.power_w) p.electricity = electricity;
-    p.amortised = run_cost(*amortised_per_unit_hour(offering, cost), p.plan.units, p.time, billing);
-    if (!report.workload.is_timed() || !cheapest) continue;
+    p.amortised = run_cost(*amortised_per_unit_hour(offering, cost), p.plan.units, charged, billing);
+    if (!timed || !cheapest) continue;
     p.compared_with = cheapest;
     p.break_even = break_even(*p.purchase, electricity, *report.recommendations[*cheapest].cost, p.time);
     const Seconds in_use(cost.amortization_years * 365.0 * k_seconds_per_day * cost.utilisation);
@@ -351,22 +372,10 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   // purchases are ordered among themselves by the same objective.
   const auto purchase_outcome = [&](const OfferingOutcome& o) { return is_purchase(*o.offering, settings.cost); };
   const auto rental_outcome = [&](const OfferingOutcome& o) { return !purchase_outcome(o); };
-  const auto rank = [&](auto of_kind) {
-    const Minima minima = minima_of(outcomes, of_kind);
-    const auto ranks_before = [&](const RankedPlan& a, const RankedPlan& b) {
-      return compare_plans(a, b, settings.objective, minima) < 0;
-    };
-    std::vector<RankedPlan> best;
-    for (const OfferingOutcome& outcome : outcomes) {
-      if (of_kind(outcome) && !outcome.rejection && !outcome.feasible.empty()) {
-        best.push_back(*best_of(outcome.feasible, ranks_before));
-      }
-    }
-    std::sort(best.begin(), best.end(), ranks_before);
-    return best;
-  };
-  report.recommendations = rank(rental_outcome);
-  for (RankedPlan& plan : rank(purchase_outcome)) report.purchases.emplace_back(std::move(plan));
+  report.recommendations = rank_outcomes(outcomes, settings.objective, rental_outcome);
+  for (RankedPlan& plan : rank_outcomes(outcomes, settings.objective, purchase_outcome)) {
+    report.purchases.emplace_back(std::move(plan));
+  }
   for (OfferingOutcome& outcome : outcomes) {
     if (outcome.rejection) report.rejected.push_back(std::move(*outcome.rejection));
   }
