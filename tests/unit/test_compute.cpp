@@ -75,5 +75,9 @@ TEST_CASE("on-premise hardware is amortised and pays for its power", "[cost]") {
   card.kind = OfferingKind::on_prem;
   card.purchase_price = Usd(26280.0);  // 3 years × 8760 h = 26,280 h: $1 per hour
   card.power_w = 1000.0;               // 1 kWh per hour at $0.15
-  CHECK(hourly_price_per_unit(card, CostSettings{})->value == Approx(1.15));
+  CostSettings always_busy;
+  always_busy.utilisation = 1.0;
+  CHECK(hourly_price_per_unit(card, always_busy)->value == Approx(1.15));
+  // At the default 80% use, each hour of use also carries the idle hours' share: $1 / 0.8.
+  CHECK(hourly_price_per_unit(card, CostSettings{})->value == Approx(1.25 + 0.15));
 }

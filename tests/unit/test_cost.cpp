@@ -52,8 +52,49 @@ TEST_CASE("a price factor does not change on-premise amortisation", "[cost][pric
   offering.purchase_price = Usd(3.0 * 365.0 * 24.0);  // $1 per hour over 3 years
   offering.power_w = 1000.0;                          // 1 kWh per hour at $0.15
   CostSettings settings;
+  settings.utilisation = 1.0;
   settings.price_factors["on-prem"] = 0.5;
   CHECK(hourly_price_per_unit(offering, settings)->value == Approx(1.15));
+}
+
+TEST_CASE("a purchase's share per hour of use is spread over the hours it is used", "[cost][purchase]") {
+  Offering box;
+  box.kind = OfferingKind::on_prem;
+  box.purchase_price = Usd(3.0 * 365.0 * 24.0);  // $1 per hour over 3 years
+  box.power_w = 2000.0;
+  CostSettings settings;
+  settings.utilisation = 0.5;  // used half the time: each hour of use carries two hours of write-off
+  CHECK(amortised_per_unit_hour(box, settings)->value == Approx(2.0));
+  CHECK(electricity_per_unit_hour(box, settings).value == Approx(0.30));  // 2 kWh at $0.15
+  CHECK(hourly_price_per_unit(box, settings)->value == Approx(2.30));
+  box.power_w.reset();
+  CHECK(electricity_per_unit_hour(box, settings).value == 0.0);
+  box.purchase_price.reset();
+  CHECK_FALSE(amortised_per_unit_hour(box, settings).has_value());
+}
+
+// break-even = purchase ÷ (rental cost − electricity) per run (docs/methodology.md#break-even).
+TEST_CASE("break-even: purchase over what each run saves against renting", "[cost][break_even]") {
+  // $100,000 box; renting the run costs $2,500, its power on the box $500: $2,000 saved a run.
+  const BreakEven even = break_even(Usd(100000), Usd(500), Usd(2500), Seconds(2 * k_seconds_per_day));
+  CHECK_FALSE(even.never);
+  CHECK(even.runs == Approx(50.0));
+  CHECK(even.busy.value == Approx(100 * k_seconds_per_day));  // 50 runs of 2 days back to back
+
+  // A fraction of a run: buying is ahead during the 4th run.
+  const BreakEven partial = break_even(Usd(1000), Usd(0), Usd(300), Seconds(3600));
+  CHECK(partial.runs == Approx(10.0 / 3.0));
+  CHECK(partial.busy.value == Approx(10.0 / 3.0 * 3600));
+}
+
+TEST_CASE("break-even never comes when a run's electricity costs as much as renting it", "[cost][break_even]") {
+  const BreakEven equal = break_even(Usd(100000), Usd(2500), Usd(2500), Seconds(3600));
+  CHECK(equal.never);
+  CHECK(equal.runs == 0.0);
+  CHECK(equal.busy.value == 0.0);
+  CHECK(break_even(Usd(100000), Usd(3000), Usd(2500), Seconds(3600)).never);
+  // A free rental (a free tier) is never beaten by buying.
+  CHECK(break_even(Usd(100000), Usd(0), Usd(0), Seconds(3600)).never);
 }
 
 // AWS bills Linux instances per second with a 60-second minimum; Lambda per minute.

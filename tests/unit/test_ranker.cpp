@@ -240,13 +240,28 @@ TEST_CASE("renting and buying are separate questions: purchases only when asked,
   RecommendSettings buying;
   buying.include_purchase = true;
   const Report with_purchase = recommend(w, catalog, buying);
-  const PlanEstimate* box = find(with_purchase, "box-big-4");
-  REQUIRE(box != nullptr);
+  // A purchase never enters the ranking, and the ranking is the same with or without them.
+  CHECK(find(with_purchase, "box-big-4") == nullptr);
+  REQUIRE(with_purchase.recommendations.size() == rentals.recommendations.size());
+  for (std::size_t i = 0; i < rentals.recommendations.size(); ++i) {
+    const RankedPlan& a = rentals.recommendations[i];
+    const RankedPlan& b = with_purchase.recommendations[i];
+    CHECK(a.plan.offering == b.plan.offering);
+    CHECK(a.plan.device_count == b.plan.device_count);
+    CHECK(a.cost->value == b.cost->value);
+    CHECK(a.pareto == b.pareto);
+  }
+  CHECK(find_rejection(with_purchase, "box-big-4") == nullptr);
+  REQUIRE(with_purchase.purchases.size() == 1);
+  const PurchasePlan* box = &with_purchase.purchases.front();
   REQUIRE(box->purchase);
   CHECK(box->purchase->value == 100000.0);
-  // Its hourly share: $100,000 over 3 years plus 2 kW at $0.15/kWh.
-  CHECK(box->price_per_unit_hour->value == Approx(100000.0 / (3 * 365 * 24) + 2.0 * 0.15));
-
+  // Its hourly share: $100,000 over 3 years at 80% use, plus 2 kW at $0.15/kWh.
+  CHECK(box->price_per_unit_hour->value == Approx(100000.0 / (3 * 365 * 24 * 0.8) + 2.0 * 0.15));
+  CHECK(box->utilisation == 0.8);
+  REQUIRE(box->electricity);
+  CHECK(box->amortised.value + box->electricity->value == Approx(box->cost->value));
+  CHECK(box->electricity->value == Approx(2.0 * 0.15 * box->time.value / k_seconds_per_hour));
   // The budget is checked against the cash a purchase needs, not its amortised share.
   Workload tight = w;
   tight.budget = Usd(5000.0);
@@ -264,6 +279,92 @@ TEST_CASE("renting and buying are separate questions: purchases only when asked,
   REQUIRE(mine != nullptr);
   CHECK_FALSE(mine->purchase);
   CHECK(mine->price_per_unit_hour->value == Approx(2.0 * 0.15));
+}
+
+TEST_CASE("a purchase is weighed against the cheapest rental of the ranking", "[ranker][break_even]") {
+  const Catalog catalog = test_catalog();
+  RecommendSettings buying;
+  buying.include_purchase = true;
+  buying.objective = Objective::time;  // #1 is then the fastest rental, not the cheapest
+  const Report report = recommend(workload(1e9, 1e10), catalog, buying);
+  REQUIRE(report.purchases.size() == 1);
+  const PurchasePlan& box = report.purchases.front();
+  REQUIRE(box.compared_with);
+  const RankedPlan& rental = report.recommendations.at(*box.compared_with);
+  CHECK(rental.plan.offering->kind != OfferingKind::on_prem);
+  for (const RankedPlan& other : report.recommendations) CHECK(rental.cost->value <= other.cost->value);
+  REQUIRE(box.break_even);
+  // Renting the run on the cheapest rental costs more than the box's power: a finite break-even.
+  const double saved = rental.cost->value - box.electricity->value;
+  REQUIRE(saved > 0);
+  CHECK_FALSE(box.break_even->never);
+  CHECK(box.break_even->runs == Approx(100000.0 / saved));
+  CHECK(box.break_even->busy.value == Approx(box.break_even->runs * box.time.value));
+  // Within the write-off at the utilisation exactly when amortised + power undercut the rental.
+  CHECK(box.pays_off == (box.cost->value < rental.cost->value));
+}
+
+// Only hardware to buy: one complete server and one priced without its host computer.
+constexpr const char* k_purchases_only = R"(
+devices:
+  - id: big
+    name: Big GPU
+    kind: gpu
+    vendor: test
+    memory_gb: 80
+    peak_tflops: {bf16: 300, fp16: 300, fp32: 20}
+    source: test
+    as_of: "2026-01-01"
+offerings:
+  - id: box
+    provider: on-prem
+    kind: on-prem
+    name: big x4 server
+    device: big
+    devices_per_unit: 4
+    max_units: 1
+    purchase_price_usd: 100000
+    power_w: 2000
+    source: test
+    as_of: "2026-01-01"
+  - id: cards
+    provider: on-prem
+    kind: on-prem
+    name: 4x Big GPU workstation (Cards Only; host not included)
+    device: big
+    devices_per_unit: 4
+    max_units: 1
+    purchase_price_usd: 20000
+    power_w: 1600
+    source: test
+    as_of: "2026-01-01"
+)";
+
+TEST_CASE("without a feasible rental a purchase has no break-even; cards only are no purchase", "[ranker][break_even]") {
+  Catalog catalog;
+  load_catalog_yaml(catalog, k_purchases_only, "purchases-only.yaml");
+  catalog.check_references();
+  RecommendSettings buying;
+  buying.include_purchase = true;
+  const Report report = recommend(workload(1e9, 1e10), catalog, buying);
+  CHECK(report.recommendations.empty());
+  REQUIRE(report.purchases.size() == 1);
+  CHECK(report.purchases.front().plan.offering->id == "box");
+  CHECK_FALSE(report.purchases.front().compared_with);
+  CHECK_FALSE(report.purchases.front().break_even);
+  CHECK_FALSE(report.purchases.front().pays_off);
+  // The summary's fastest plan speaks of the ranking, which purchases are not in.
+  CHECK_FALSE(report.fastest_fitting);
+  const Rejection* cards = find_rejection(report, "cards");
+  REQUIRE(cards != nullptr);
+  CHECK(cards->reason == RejectionReason::cards_only);
+
+  // Owned, the same cards are ranked at their electricity: the user has the host.
+  RecommendSettings owning;
+  owning.cost.owned.insert("cards");
+  const Report owned = recommend(workload(1e9, 1e10), catalog, owning);
+  CHECK(find(owned, "cards") != nullptr);
+  CHECK(find_rejection(owned, "box")->reason == RejectionReason::purchase);
 }
 
 TEST_CASE("a device without bf16 trains with fp16 mixed precision, unless the precision is pinned", "[ranker]") {

@@ -24,6 +24,12 @@ struct CostSettings {
   Pricing pricing = Pricing::on_demand;
   double amortization_years = 3.0;        // on-premise hardware written off straight-line
   double electricity_usd_per_kwh = 0.15;  // on-premise power price
+  // Share of the write-off period that hardware to buy spends running jobs: a run carries
+  // purchase × its hours ÷ (years × 8760 h × utilisation), so idle hours are paid by the
+  // runs. 0.8: "GPU servers engaged in training are only operational 80% of the time"
+  // (Uptime Institute, Intelligence Update 362, May 2025); the other loss it names, 35-45%
+  // of peak while running, is the workload's MFU. docs/methodology.md#hardware-to-buy.
+  double utilisation = 0.8;
   // Provider -> multiplier of its cloud prices (on-demand and spot), for negotiated discounts.
   std::map<std::string, double, std::less<>> price_factors;
   // Ids of on-premise offerings the user already has: they cost their electricity only.
@@ -35,8 +41,9 @@ struct CostSettings {
 };
 
 // Price of one unit for one hour: the cloud price, or for on-premise hardware its
-// purchase price spread over the amortisation period plus its electricity (owned
-// hardware: its electricity only, the purchase being spent already).
+// purchase price spread over the hours it is used in the amortisation period
+// (amortised_per_unit_hour) plus its electricity (owned hardware: its electricity only,
+// the purchase being spent already).
 // Cloud and free-tier prices are multiplied by the provider's price factor, if any.
 // Nothing when the offering has no price of the requested kind (e.g. no spot price).
 std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSettings& settings);
@@ -51,5 +58,25 @@ std::optional<Usd> purchase_cash(const Offering& offering, int units, const Cost
 
 // The duration a provider charges for a run of `duration`.
 Seconds billed_duration(Seconds duration, const Billing& billing);
+
+// On-premise power per unit-hour: power_w / 1000 × the electricity price; zero without power_w.
+Usd electricity_per_unit_hour(const Offering& offering, const CostSettings& settings);
+
+// The share of an on-premise purchase one unit-hour of use carries:
+// purchase ÷ (amortization_years × 8760 h × utilisation). Nothing without a purchase price.
+std::optional<Usd> amortised_per_unit_hour(const Offering& offering, const CostSettings& settings);
+
+// When buying hardware has cost less than renting for the same runs: after
+//   runs = purchase ÷ (rental cost per run − electricity cost per run)
+// runs, since each run on the bought hardware still pays its electricity and saves the
+// rental. `busy` is that many runs back to back on the bought hardware (runs × its run
+// time). Never when the electricity of a run costs as much as renting it, or more.
+// docs/methodology.md#break-even.
+struct BreakEven {
+  bool never = false;
+  double runs = 0;  // fractional: buying is ahead during run ceil(runs); 0 when never
+  Seconds busy;     // 0 when never
+};
+BreakEven break_even(Usd purchase, Usd electricity_per_run, Usd rental_per_run, Seconds run_time);
 
 }  // namespace mlsize

@@ -1,6 +1,7 @@
 #pragma once
 // The result of `recommend`: ranked plans and the offerings that could not serve.
 
+#include <mlsize/estimate/cost.hpp>
 #include <mlsize/estimate/plan.hpp>
 #include <mlsize/model/architecture.hpp>
 #include <mlsize/model/workload.hpp>
@@ -24,7 +25,8 @@ constexpr auto enum_names(Objective) {
 
 // Why an offering has no feasible plan, checked in this order.
 enum class RejectionReason {
-  purchase,       // hardware to buy: ranked only when asked (--include-purchase) or owned (--owned)
+  purchase,       // hardware to buy: weighed only when asked (--include-purchase) or owned (--owned)
+  cards_only,     // hardware to buy whose price leaves out the host computer: not a whole purchase
   precision,      // the device has no throughput figure for the workload's precision (gbdt: for trees)
   no_capacity,    // neither the device nor the offering states a memory size
   no_price,       // no price of the requested kind (e.g. no spot price)
@@ -39,6 +41,7 @@ enum class RejectionReason {
 constexpr auto enum_names(RejectionReason) {
   using enum RejectionReason;
   return std::to_array<EnumName<RejectionReason>>({{purchase, "purchase"},
+                                                   {cards_only, "cards_only"},
                                                    {precision, "precision"},
                                                    {no_capacity, "no_capacity"},
                                                    {no_price, "no_price"},
@@ -62,6 +65,26 @@ struct RankedPlan : PlanEstimate {
   bool pareto = false;
 };
 
+// Hardware to buy (--include-purchase), weighed beside the ranking and never in it: a
+// purchase is a capital decision, so it is shown with its price and its break-even
+// against renting (docs/methodology.md#hardware-to-buy). `cost` is amortised + electricity.
+struct PurchasePlan : RankedPlan {
+  PurchasePlan() = default;
+  explicit PurchasePlan(RankedPlan ranked) : RankedPlan(std::move(ranked)) {}
+  Usd amortised;  // the run's share of the purchase at `utilisation`
+  // The run's power on the bought hardware; absent when the offering states no power_w,
+  // which then counts as nothing (in `cost` and the break-even alike).
+  std::optional<Usd> electricity;
+  double utilisation = 0;  // CostSettings::utilisation the share assumes
+  // The index in Report::recommendations of the cheapest rental it is weighed against;
+  // absent when no rental is feasible, or the workload is not timed (gbdt: no runs).
+  std::optional<std::size_t> compared_with;
+  std::optional<BreakEven> break_even;  // absent with compared_with
+  // The break-even comes within the write-off period at the utilisation (busy ≤ years ×
+  // utilisation); the same as amortised + electricity < the rental's cost per run.
+  bool pays_off = false;
+};
+
 struct Rejection {
   const Offering* offering = nullptr;
   const Device* device = nullptr;
@@ -76,11 +99,16 @@ struct Rejection {
 struct Report {
   Workload workload;  // includes the model shape
   Objective objective = Objective::cost;
+  CostSettings cost;  // what the plans were costed with
   int max_devices = 0;
   // The run-time limit applied when the workload has no deadline; absent with a deadline.
   std::optional<Seconds> run_time_limit;
   std::vector<RankedPlan> recommendations;  // best first, one per offering
   std::vector<Rejection> rejected;          // ordered by reason, then offering id
+  // Hardware to buy that meets the constraints (--include-purchase), one plan per offering,
+  // ordered as the recommendations are; never among the recommendations.
+  std::vector<PurchasePlan> purchases;
+  bool purchases_weighed = false;  // RecommendSettings::include_purchase: `purchases` was asked for
   std::size_t plans_evaluated = 0;
   std::optional<PlanEstimate> fastest_fitting;  // over every offering, before deadline and budget
   // `set` rules that chose a default, then the rules that fired (prefer, penalize, advise)

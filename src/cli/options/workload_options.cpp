@@ -125,6 +125,10 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--amortization-years", options.amortization_years,
                      "Years over which on-premise hardware is written off (default " +
                          default_text(cost_defaults.amortization_years) + ")");
+  command.add_option("--utilisation", options.utilisation,
+                     "Share of those years hardware to buy runs jobs, 0 < U <= 1; each run carries its hours' "
+                     "share of the purchase at this use (default " +
+                         default_text(cost_defaults.utilisation) + ")");
   command.add_option("--electricity-price", options.electricity_price,
                      "On-premise electricity price per kWh, e.g. 0.25 or $0.25 (default " +
                          default_text(cost_defaults.electricity_usd_per_kwh) + ")");
@@ -379,6 +383,14 @@ CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& 
     settings.amortization_years = parse_flag("--amortization-years", [&] {
       return parse_positive_number(*options.amortization_years, "a number of years");
     });
+  }
+  if (options.utilisation) {
+    settings.utilisation =
+        parse_flag("--utilisation", [&] { return parse_positive_number(*options.utilisation, "a utilisation"); });
+    if (settings.utilisation > 1.0) {
+      flag_error("--utilisation", "\"" + *options.utilisation + "\" is above 1",
+                 "a fraction such as 0.5 (busy half of the time)");
+    }
   }
   if (options.electricity_price) {
     settings.electricity_usd_per_kwh =

@@ -55,6 +55,7 @@ struct WorkloadOptions {
   std::optional<std::string> pricing;
   std::optional<std::string> profile;
   std::optional<std::string> amortization_years;
+  std::optional<std::string> utilisation;
   std::optional<std::string> electricity_price;
   std::vector<std::string> catalog_files;
   bool no_user_catalog = false;            // skip catalog.d and MLSIZE_CATALOG

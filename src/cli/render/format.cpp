@@ -40,8 +40,12 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
   const Device& device = *rejection.device;
   switch (rejection.reason) {
     case RejectionReason::purchase:
-      return "hardware to buy, not to rent: --include-purchase ranks it at its amortised cost, --owned " +
-             rejection.offering->id + " at its electricity if you have it";
+      return "hardware to buy, not to rent: --include-purchase weighs it against renting, --owned " +
+             rejection.offering->id + " ranks it at its electricity if you have it";
+    case RejectionReason::cards_only:
+      return "the price covers the cards only, not the host computer, so it is not the price of a working "
+             "machine; --owned " +
+             rejection.offering->id + " ranks it at its electricity if you have it";
     case RejectionReason::precision:
       if (workload.task == Task::gbdt) {
         return device.kind == DeviceKind::cpu

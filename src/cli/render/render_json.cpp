@@ -170,6 +170,31 @@ Json ranked_plan_json(const RankedPlan& e) {
   return json;
 }
 
+// Hardware to buy: its plan, then the cash it needs, this run's share of it and the
+// break-even against the cheapest rental (docs/cli.md#recommend).
+Json purchase_json(const PurchasePlan& p, std::size_t rank, const Report& report) {
+  Json json;
+  json["rank"] = rank;
+  json.update(ranked_plan_json(p));
+  json["purchase_usd"] = p.purchase->value;
+  json["amortised_usd"] = p.amortised.value;
+  json["utilisation"] = p.utilisation;
+  json["electricity_usd"] = p.electricity ? Json(p.electricity->value) : Json(nullptr);
+  if (p.compared_with) {
+    const RankedPlan& rental = report.recommendations[*p.compared_with];
+    json["compared_with"] = {
+        {"rank", *p.compared_with + 1}, {"offering_id", rental.plan.offering->id}, {"cost_usd", rental.cost->value}};
+  } else {
+    json["compared_with"] = nullptr;
+  }
+  const bool after = p.break_even && !p.break_even->never;
+  json["break_even_runs"] = after ? Json(p.break_even->runs) : Json(nullptr);
+  json["break_even_days"] = after ? Json(p.break_even->busy.value / k_seconds_per_day) : Json(nullptr);
+  json["break_even_never"] = p.break_even ? Json(p.break_even->never) : Json(nullptr);
+  json["pays_off"] = p.break_even ? Json(p.pays_off) : Json(nullptr);
+  return json;
+}
+
 // The figure that failed and the limit it failed against, for scripts.
 Json failed_figure(const Rejection& rejection, const Workload& workload) {
   const PlanEstimate& nearest = *rejection.nearest;
@@ -192,6 +217,7 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
       }
       return {{"quantity", "cost_usd"}, {"value", nearest.cost->value}, {"limit", workload.budget->value}};
     case RejectionReason::purchase:
+    case RejectionReason::cards_only:
     case RejectionReason::precision:
     case RejectionReason::no_capacity:
     case RejectionReason::no_price:
@@ -247,6 +273,14 @@ std::string render_recommend_json(const Report& report, int top) {
   }
   json["recommendations"] = std::move(recommendations);
   json["feasible_count"] = report.recommendations.size();
+  if (report.purchases_weighed) {
+    Json purchases = Json::array();
+    const std::size_t bought = std::min(report.purchases.size(), static_cast<std::size_t>(top));
+    for (std::size_t i = 0; i < bought; ++i) purchases.push_back(purchase_json(report.purchases[i], i + 1, report));
+    json["purchases"] = std::move(purchases);
+  } else {
+    json["purchases"] = nullptr;  // not asked for (--include-purchase)
+  }
   Json rejected = Json::array();
   for (const Rejection& rejection : report.rejected) rejected.push_back(rejection_json(rejection, report.workload));
   json["rejected"] = std::move(rejected);

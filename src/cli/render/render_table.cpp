@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <span>
 #include <vector>
 
 namespace mlsize::cli {
@@ -95,25 +96,114 @@ std::string rejected_summary(const Report& report) {
   return text + " Reasons per offering: --format json.\n";
 }
 
+// Every offering looked at: ranked, to buy (beside the ranking) or rejected. Purchases
+// count as offerings that are not ranked, so the sentence reads the same with and
+// without --include-purchase.
+std::size_t offering_count(const Report& report) {
+  return report.recommendations.size() + report.purchases.size() + report.rejected.size();
+}
+
+std::string break_even_cell(const PurchasePlan& p) {
+  if (!p.break_even) return "no rental";
+  if (p.break_even->never) return "never";
+  // Buying is ahead from the first whole run past the break-even point.
+  const double runs = std::max(1.0, std::ceil(p.break_even->runs));
+  return fmt::format("{} run{}, {}{}", format_count_exact_below_10k(runs), runs == 1 ? "" : "s",
+                     format_duration(p.break_even->busy), p.pays_off ? "" : " †");
+}
+
+// Hardware to buy, beside the ranking (docs/cli.md#table-default): the cash it needs, this
+// run's share of it, and how many such runs make buying cheaper than renting.
+std::string purchases_table(const Report& report, int top) {
+  const CostSettings& cost = report.cost;
+  if (!report.purchases_weighed) return {};
+  const auto cards = std::count_if(report.rejected.begin(), report.rejected.end(),
+                                   [](const Rejection& r) { return r.reason == RejectionReason::cards_only; });
+  const std::string cards_note =
+      cards == 0 ? ""
+                 : fmt::format(
+                       "Not offered to buy: {} offering{} priced as cards only, without the host computer "
+                       "(reason cards_only).\n",
+                       cards, cards == 1 ? "" : "s");
+  if (report.purchases.empty()) {
+    return "\nTo buy (--include-purchase): no on-premise purchase meets the constraints.\n" + cards_note;
+  }
+  const std::vector<TableColumn> columns{{"hardware", false}, {"devices", true},      {"strategy", false},
+                                         {"time", true},      {"purchase USD", true}, {"amortised USD", true},
+                                         {"power USD", true}, {"break-even", true}};
+  std::vector<std::vector<std::string>> rows;
+  const std::size_t shown = std::min(report.purchases.size(), static_cast<std::size_t>(top));
+  for (const PurchasePlan& p : std::span(report.purchases).first(shown)) {
+    std::string strategy = describe_strategy(p.plan.strategy, p.plan.device_count, report.workload.task);
+    if (p.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(p.precision));
+    rows.push_back({hardware_cell(p.plan), std::to_string(p.plan.device_count), strategy, format_duration(p.time),
+                    format_usd(*p.purchase), format_usd(p.amortised),
+                    p.electricity ? format_usd(*p.electricity) : "not stated", break_even_cell(p)});
+  }
+  const PurchasePlan& first = report.purchases.front();
+  std::string text = "\nTo buy (--include-purchase), weighed apart from the ranking above:\n";
+  text += render_text_table(columns, rows) + "\n";
+  text += fmt::format(
+      "purchase = the cash the plan needs (--budget is checked against it); amortised = this run's share, the "
+      "purchase written off over {} years at {} use (--amortization-years, --utilisation); power at {}/kWh "
+      "(--electricity-price).\n",
+      format_general(cost.amortization_years), format_percent(first.utilisation),
+      format_usd(Usd(cost.electricity_usd_per_kwh)));
+  if (std::any_of(report.purchases.begin(), report.purchases.end(),
+                  [](const PurchasePlan& p) { return !p.electricity; })) {
+    text += "power not stated: the catalogue gives no power_w for the offering, so its electricity counts as $0.\n";
+  }
+  if (!first.compared_with) {
+    return text + "break-even: no rental meets the constraints to compare with.\n" + cards_note;
+  }
+  const RankedPlan& rental = report.recommendations[*first.compared_with];
+  text += fmt::format(
+      "break-even = purchase ÷ (rental cost − power) per run, against the cheapest rental, #{} {} at {} a run: "
+      "after that many runs, back to back for the time shown, buying has cost less than renting; never when "
+      "the power costs as much as the rental.\n",
+      *first.compared_with + 1, describe_hardware(rental.plan), format_usd(*rental.cost));
+  if (std::any_of(report.purchases.begin(), report.purchases.end(),
+                  [](const PurchasePlan& p) { return p.break_even && !p.break_even->never && !p.pays_off; })) {
+    text += fmt::format(
+        "† more use than the write-off holds ({} years at {} = {}): renting stays cheaper at that utilisation.\n",
+        format_general(cost.amortization_years), format_percent(cost.utilisation),
+        format_duration(Seconds(cost.amortization_years * 365.0 * k_seconds_per_day * cost.utilisation)));
+  }
+  return text + cards_note;
+}
+
+// Why nothing is ranked: the fastest plan that fits and the limit it is over, if any.
+std::string no_plan_sentence(const Report& report, std::string_view none) {
+  // The fastest plan that fits, and the time limit it is over.
+  const auto over = [&](Seconds limit, std::string_view what) {
+    const PlanEstimate& fastest = *report.fastest_fitting;
+    return fmt::format("{} meets the constraints. The fastest plan that fits is {} with {}: {}, over the {} {}.", none,
+                       describe_hardware(fastest.plan),
+                       describe_strategy(fastest.plan.strategy, fastest.plan.device_count, report.workload.task),
+                       format_duration(fastest.time), format_duration(limit), what);
+  };
+  if (report.fastest_fitting && report.workload.deadline) return over(*report.workload.deadline, "deadline");
+  if (report.fastest_fitting && report.run_time_limit && report.fastest_fitting->time > *report.run_time_limit) {
+    return over(*report.run_time_limit, "run-time limit (--max-run-time allows longer runs)");
+  }
+  if (!report.fastest_fitting) return std::string(none) + " fits in memory on any offering of the catalogue.";
+  return std::string(none) + " meets the constraints.";
+}
+
 }  // namespace
 
 std::string summary_sentence(const Report& report) {
   if (report.recommendations.empty()) {
-    // The fastest plan that fits, and the time limit it is over.
-    const auto over = [&](Seconds limit, std::string_view what) {
-      const PlanEstimate& fastest = *report.fastest_fitting;
-      return fmt::format("No plan meets the constraints. The fastest plan that fits is {} with {}: {}, over the {} {}.",
-                         describe_hardware(fastest.plan),
-                         describe_strategy(fastest.plan.strategy, fastest.plan.device_count, report.workload.task),
-                         format_duration(fastest.time), format_duration(limit), what);
-    };
-    if (report.fastest_fitting && report.workload.deadline) return over(*report.workload.deadline, "deadline");
-    if (report.fastest_fitting && report.run_time_limit && report.fastest_fitting->time > *report.run_time_limit) {
-      return over(*report.run_time_limit, "run-time limit (--max-run-time allows longer runs)");
+    // Purchases are not in the ranking; when some meet the constraints, say where they are.
+    std::string to_buy;
+    if (!report.purchases.empty()) {
+      const std::size_t n = report.purchases.size();
+      to_buy = fmt::format(" {} plan{} to buy meet{} the constraints: see \"To buy\".", n, n == 1 ? "" : "s",
+                           n == 1 ? "s" : "");
     }
-    if (!report.fastest_fitting) return "No plan fits in memory on any offering of the catalogue.";
-    return "No plan meets the constraints.";
+    return no_plan_sentence(report, report.purchases_weighed ? "No rental or owned plan" : "No plan") + to_buy;
   }
+
   const RankedPlan& best = report.recommendations.front();
   // Rules scale the objective: a preferred plan can rank first without being the cheapest
   // or the fastest. Say so, rather than claim what is not true.
@@ -132,10 +222,7 @@ std::string summary_sentence(const Report& report) {
   std::string text = fmt::format("{} is {}: {} over {}", describe_hardware(best.plan), role, format_usd(*best.cost),
                                  format_duration(best.time));
   const Offering* offering = best.plan.offering;
-  if (best.purchase) {
-    // An amortised share can sit far below the cheque a purchase needs: say both.
-    text += fmt::format(" (to buy: the run's amortised share of a {} purchase)", format_usd(*best.purchase));
-  } else if (offering != nullptr && offering->kind == OfferingKind::on_prem) {
+  if (offering != nullptr && offering->kind == OfferingKind::on_prem) {
     text += " (owned: its electricity)";
   }
   if (report.recommendations.size() > 1) {
@@ -153,7 +240,7 @@ std::string summary_sentence(const Report& report) {
     }
   }
   return text + fmt::format(" ({} of {} offerings have a plan that meets the constraints).",
-                            report.recommendations.size(), report.recommendations.size() + report.rejected.size());
+                            report.recommendations.size(), offering_count(report));
 }
 
 std::string render_recommend_table(const Report& report, int top) {
@@ -182,6 +269,7 @@ std::string render_recommend_table(const Report& report, int top) {
       to_string(report.objective), format_percent(report.workload.memory_headroom));
   if (pareto_shown) text += "* on the time-cost Pareto front: no other recommendation is both cheaper and faster.\n";
   text += rejected_summary(report);
+  text += purchases_table(report, top);
   if (!report.advice.empty()) {
     text += "\nRules that shaped this ranking, and advice (--format json for sources):\n";
     for (const RuleMessage& note : report.advice) {

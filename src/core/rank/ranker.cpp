@@ -7,9 +7,12 @@
 #include <mlsize/rules/rule_fields.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <span>
+#include <string>
+#include <string_view>
 #include <tuple>
 
 namespace mlsize {
@@ -129,6 +132,23 @@ void mark_pareto_front(std::vector<RankedPlan>& plans) {
   }
 }
 
+// On-premise hardware the user does not own: a purchase, weighed apart from the ranking.
+bool is_purchase(const Offering& offering, const CostSettings& cost) {
+  return offering.kind == OfferingKind::on_prem && !cost.owns(offering);
+}
+
+// The catalogue marks cards and workstations priced as n × the card's launch price, without
+// the host computer, power supply or cooling, with "card only" or "cards only" in the name
+// (data/catalog/offerings.yaml, offerings-onprem.yaml; docs/catalogue.md#your-own-hardware).
+// Their price is not what a working machine costs, and the catalogue has no sourced host
+// price to add, so they are not offered as purchases; owned, they are ranked as usual.
+bool cards_only(const Offering& offering) {
+  std::string name;
+  std::transform(offering.name.begin(), offering.name.end(), std::back_inserter(name),
+                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  return name.find("card only") != std::string::npos || name.find("cards only") != std::string::npos;
+}
+
 struct OfferingOutcome {
   const Offering* offering = nullptr;
   const Device* device = nullptr;
@@ -177,9 +197,9 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
     return outcome;
   };
   // Buying is another question than renting (docs/methodology.md#checks-in-order).
-  if (offering.kind == OfferingKind::on_prem && !settings.cost.owns(offering) && !settings.include_purchase) {
-    return reject(RejectionReason::purchase, std::nullopt);
-  }
+  const bool to_buy = is_purchase(offering, settings.cost);
+  if (to_buy && !settings.include_purchase) return reject(RejectionReason::purchase, std::nullopt);
+  if (to_buy && cards_only(offering)) return reject(RejectionReason::cards_only, std::nullopt);
   const bool computes = workload.task == Task::gbdt
                             ? gbdt_throughput(device, &offering, offering.devices_per_unit).has_value()
                             : peak_flops_per_s(device, workload).has_value();
@@ -204,7 +224,8 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
   std::vector<RankedPlan> fitting;
   std::copy_if(all.begin(), all.end(), std::back_inserter(fitting), [](const auto& e) { return e.fits; });
   if (fitting.empty()) return reject(RejectionReason::memory, best_of(all, lower_memory_fraction));
-  if (auto fastest = best_of(fitting, faster); !fastest_fitting || faster(*fastest, *fastest_fitting)) {
+  // The summary's "fastest plan that fits" speaks of the ranking, which purchases are not in.
+  if (auto fastest = best_of(fitting, faster); !to_buy && (!fastest_fitting || faster(*fastest, *fastest_fitting))) {
     fastest_fitting = fastest;
   }
 
@@ -240,12 +261,88 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
   return outcome;
 }
 
+// The front's corners over the feasible plans of the outcomes `of_kind` selects.
+template <class OfKind>
+Minima minima_of(const std::vector<OfferingOutcome>& outcomes, OfKind of_kind) {
+  const double infinity = std::numeric_limits<double>::infinity();
+  Minima minima{infinity, infinity, infinity, infinity};
+  for (const OfferingOutcome& outcome : outcomes) {
+    if (!of_kind(outcome)) continue;
+    for (const PlanEstimate& e : outcome.feasible) {
+      minima.cost = std::min(minima.cost, dollars(e));
+      minima.seconds = std::min(minima.seconds, e.time.value);
+    }
+  }
+  for (const OfferingOutcome& outcome : outcomes) {
+    if (!of_kind(outcome)) continue;
+    for (const PlanEstimate& e : outcome.feasible) {
+      if (compare_values(e.time.value, minima.seconds) == 0) {
+        minima.cost_of_fastest = std::min(minima.cost_of_fastest, dollars(e));
+      }
+      if (compare_values(dollars(e), minima.cost) == 0) {
+        minima.seconds_of_cheapest = std::min(minima.seconds_of_cheapest, e.time.value);
+      }
+    }
+  }
+  return minima;
+}
+
+// The best plan of each outcome `of_kind` selects, best first under the objective.
+template <class OfKind>
+std::vector<RankedPlan> rank_outcomes(const std::vector<OfferingOutcome>& outcomes, Objective objective,
+                                      OfKind of_kind) {
+  const Minima minima = minima_of(outcomes, of_kind);
+  const auto ranks_before = [&](const RankedPlan& a, const RankedPlan& b) {
+    return compare_plans(a, b, objective, minima) < 0;
+  };
+  std::vector<RankedPlan> best;
+  for (const OfferingOutcome& outcome : outcomes) {
+    if (of_kind(outcome) && !outcome.rejection && !outcome.feasible.empty()) {
+      best.push_back(*best_of(outcome.feasible, ranks_before));
+    }
+  }
+  std::sort(best.begin(), best.end(), ranks_before);
+  return best;
+}
+
+// Splits each purchase's cost into its amortised share and its electricity, and weighs it
+// against the cheapest rental of the ranking (docs/methodology.md#break-even). Owned
+// hardware is not a rental: its purchase is spent, so buying more is weighed against the
+// market. The cheapest rather than #1: --optimize time or a rule may put a dearer plan
+// first, and buying competes with the cheapest way to rent the same run.
+void weigh_purchases(Report& report) {
+  const CostSettings& cost = report.cost;
+  std::optional<std::size_t> cheapest;
+  for (std::size_t i = 0; i < report.recommendations.size(); ++i) {
+    const RankedPlan& e = report.recommendations[i];
+    if (e.plan.offering->kind == OfferingKind::on_prem) continue;
+    // Ties go to the earlier rank, so that the cheapest plan of a cost ranking is its #1.
+    if (!cheapest || compare_values(e.cost->value, report.recommendations[*cheapest].cost->value) < 0) cheapest = i;
+  }
+  for (PurchasePlan& p : report.purchases) {
+    const Offering& offering = *p.plan.offering;
+    const Billing& billing = offering.billing;
+    const Seconds charged = p.time;
+    p.utilisation = cost.utilisation;
+    const Usd electricity = run_cost(electricity_per_unit_hour(offering, cost), p.plan.units, charged, billing);
+    if (offering.power_w) p.electricity = electricity;
+    p.amortised = run_cost(*amortised_per_unit_hour(offering, cost), p.plan.units, charged, billing);
+    if (!cheapest) continue;
+    p.compared_with = cheapest;
+    p.break_even = break_even(*p.purchase, electricity, *report.recommendations[*cheapest].cost, p.time);
+    const Seconds in_use(cost.amortization_years * 365.0 * k_seconds_per_day * cost.utilisation);
+    p.pays_off = !p.break_even->never && p.break_even->busy <= in_use;
+  }
+}
+
 }  // namespace
 
 Report recommend(const Workload& workload, const Catalog& catalog, const RecommendSettings& settings) {
   Report report;
   report.workload = workload;
   report.objective = settings.objective;
+  report.cost = settings.cost;
+  report.purchases_weighed = settings.include_purchase;
   report.max_devices = settings.max_devices;
   if (!workload.deadline) report.run_time_limit = settings.max_run_time;
 
@@ -274,42 +371,29 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
                                          report.fastest_fitting));
   }
 
-  const double infinity = std::numeric_limits<double>::infinity();
-  Minima minima{infinity, infinity, infinity, infinity};
-  for (const OfferingOutcome& outcome : outcomes) {
-    for (const PlanEstimate& e : outcome.feasible) {
-      minima.cost = std::min(minima.cost, dollars(e));
-      minima.seconds = std::min(minima.seconds, e.time.value);
-    }
+  // Rentals (and owned hardware) are ranked among themselves exactly as without purchases;
+  // purchases are ordered among themselves by the same objective.
+  const auto purchase_outcome = [&](const OfferingOutcome& o) { return is_purchase(*o.offering, settings.cost); };
+  const auto rental_outcome = [&](const OfferingOutcome& o) { return !purchase_outcome(o); };
+  report.recommendations = rank_outcomes(outcomes, settings.objective, rental_outcome);
+  for (RankedPlan& plan : rank_outcomes(outcomes, settings.objective, purchase_outcome)) {
+    report.purchases.emplace_back(std::move(plan));
   }
-  for (const OfferingOutcome& outcome : outcomes) {
-    for (const PlanEstimate& e : outcome.feasible) {
-      if (compare_values(e.time.value, minima.seconds) == 0) {
-        minima.cost_of_fastest = std::min(minima.cost_of_fastest, dollars(e));
-      }
-      if (compare_values(dollars(e), minima.cost) == 0) {
-        minima.seconds_of_cheapest = std::min(minima.seconds_of_cheapest, e.time.value);
-      }
-    }
-  }
-  const auto ranks_before = [&](const RankedPlan& a, const RankedPlan& b) {
-    return compare_plans(a, b, settings.objective, minima) < 0;
-  };
   for (OfferingOutcome& outcome : outcomes) {
-    if (outcome.rejection) {
-      report.rejected.push_back(std::move(*outcome.rejection));
-    } else if (!outcome.feasible.empty()) {
-      report.recommendations.push_back(*best_of(outcome.feasible, ranks_before));
-    }
+    if (outcome.rejection) report.rejected.push_back(std::move(*outcome.rejection));
   }
-  std::sort(report.recommendations.begin(), report.recommendations.end(), ranks_before);
   mark_pareto_front(report.recommendations);
   if (settings.rules != nullptr) {
     for (RankedPlan& e : report.recommendations) {
       planned.precision = e.precision;
       note_rules(planned, e, *settings.rules);
     }
+    for (RankedPlan& e : report.purchases) {
+      planned.precision = e.precision;
+      note_rules(planned, e, *settings.rules);
+    }
   }
+  weigh_purchases(report);
   std::sort(report.rejected.begin(), report.rejected.end(), [](const Rejection& a, const Rejection& b) {
     return std::tie(a.reason, a.offering->id) < std::tie(b.reason, b.offering->id);
   });
