@@ -182,7 +182,9 @@ TEST_CASE("the cheapest plan that fits weighs memory, recomputation and communic
   const PlanEstimate eight_vms = estimate(8, 1);
   CHECK(eight_vms.fits);
   CHECK(eight_vms.communication.network_assumed);
-  CHECK(eight_vms.time.value == eight_vms.compute_time.value + eight_vms.communication.exposed().value);
+  CHECK(eight_vms.time.value ==
+        eight_vms.compute_time.value + eight_vms.communication.exposed().value + eight_vms.setup.value);
+  CHECK(eight_vms.setup.value == k_default_setup_minutes * 60);
   const PlanEstimate four_vms = estimate(4, 2);
   CHECK(four_vms.fits);
   // The same device-hours of compute, but communication makes it dearer.
@@ -634,8 +636,13 @@ TEST_CASE("the time-cost Pareto front is flagged, and balanced picks a plan on i
         report.recommendations.begin(), report.recommendations.end(), [](const auto& a, const auto& b) {
           return std::make_pair(a.time.value, a.cost->value) < std::make_pair(b.time.value, b.cost->value);
         });
-    CHECK(cheapest->pareto);
-    CHECK(fastest->pareto);
+    // The front reaches both extremes, within the 1% that counts as equal.
+    const auto on_front_near = [&](auto near) {
+      return std::any_of(report.recommendations.begin(), report.recommendations.end(),
+                         [&](const RankedPlan& o) { return o.pareto && near(o); });
+    };
+    CHECK(on_front_near([&](const RankedPlan& o) { return o.cost->value <= cheapest->cost->value * 1.01; }));
+    CHECK(on_front_near([&](const RankedPlan& o) { return o.time.value <= fastest->time.value * 1.01; }));
     for (const RankedPlan& e : report.recommendations) {
       if (e.pareto) continue;
       // Something on the front is at least as good on both axes.

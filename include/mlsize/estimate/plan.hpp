@@ -34,7 +34,9 @@ struct PlanEstimate {
   std::optional<bool> host_fits;
   Flops flops;
   double peak_flops_per_s = 0;  // per device, at the workload's precision
-  Seconds time;                 // compute_time + communication.exposed()
+  double mfu = 0;               // training: the MFU this device reaches (effective_mfu)
+  Seconds setup{0};             // the run's fixed setup time, included in `time`
+  Seconds time;                 // compute_time + communication.exposed() + setup
   Seconds compute_time;         // FLOPs / (devices × peak × MFU); gbdt: cell visits / throughput
   std::optional<GbdtRun> gbdt;  // gbdt: the workers, their visits per second and the speed-up
   Communication communication;  // what communication and pipeline bubbles add to the compute

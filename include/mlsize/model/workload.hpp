@@ -13,6 +13,9 @@
 
 namespace mlsize {
 
+// The default fixed time per run besides its compute (Workload::setup_time).
+inline constexpr double k_default_setup_minutes = 10;
+
 // Each enum is followed by its names table (support/names.hpp): to_string, parse_name<E>
 // and names<E> read it.
 enum class Task { pretrain, finetune, lora, qlora, inference, gbdt };
@@ -157,9 +160,13 @@ struct Workload {
   Optimizer optimizer = Optimizer::adamw;
   Attention attention = Attention::flash;  // docs/methodology.md#activations
   Framework framework = Framework::megatron;
-  int sequence_length = 2048;          // s
-  int micro_batch = 1;                 // b: sequences per device per forward pass
-  double mfu = 0.40;                   // docs/methodology.md#mfu
+  int sequence_length = 2048;  // s
+  int micro_batch = 1;         // b: sequences per device per forward pass
+  double mfu = 0.40;           // datacenter NVIDIA GPUs: docs/methodology.md#mfu
+  bool mfu_pinned = false;     // --mfu given: every device runs at `mfu`, whatever its stack
+  // What a run spends besides its compute: provisioning, image pull, data staging, model
+  // load, the final checkpoint (docs/methodology.md#efficiency).
+  Seconds setup_time{k_default_setup_minutes * 60};
   std::optional<double> global_batch;  // tokens per optimizer step (docs/methodology.md#communication)
 
   int lora_rank = 16;  // docs/methodology.md#lora-and-qlora

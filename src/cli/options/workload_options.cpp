@@ -82,7 +82,12 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--micro-batch", options.micro_batch,
                      "Sequences per device per step (default " + std::to_string(defaults.micro_batch) + ")");
   command.add_option("--mfu", options.mfu,
-                     fmt::format("Model FLOPs utilisation, 0 < MFU <= 1 (default {:.2f})", defaults.mfu));
+                     fmt::format("Model FLOPs utilisation, 0 < MFU <= 1, for every device (default {:.2f} on "
+                                 "datacenter NVIDIA GPUs, scaled per software stack)",
+                                 defaults.mfu));
+  command.add_option("--setup-time", options.setup_time,
+                     "Fixed time per run besides compute: provisioning, loading, checkpoints, e.g. 30m, 0 (default " +
+                         default_text(k_default_setup_minutes) + "m)");
   command.add_option("--global-batch", options.global_batch,
                      "Tokens per optimizer step, e.g. 4M (default: 4M for pretrain, 128 sequences for fine-tuning)");
   command.add_option("--attention", options.attention,
@@ -314,6 +319,7 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   }
   if (options.mfu) {
     workload.mfu = parse_flag("--mfu", [&] { return parse_positive_number(*options.mfu, "a utilisation"); });
+    workload.mfu_pinned = true;
     if (workload.mfu > 1.0) {
       flag_error("--mfu", "\"" + *options.mfu + "\" is above 1", "a fraction such as 0.4 (40% of peak)");
     }
@@ -321,6 +327,10 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   if (options.budget) workload.budget = parse_flag("--budget", [&] { return parse_money(*options.budget); });
   if (options.deadline) {
     workload.deadline = parse_flag("--deadline", [&] { return parse_duration(*options.deadline); });
+  }
+  if (options.setup_time) {
+    workload.setup_time = parse_flag(
+        "--setup-time", [&] { return *options.setup_time == "0" ? Seconds(0) : parse_duration(*options.setup_time); });
   }
   return workload;
 }

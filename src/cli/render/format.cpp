@@ -7,6 +7,15 @@
 
 namespace mlsize::cli {
 
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string text;
+  for (const std::string& item : items) {
+    if (!text.empty()) text += separator;
+    text += item;
+  }
+  return text;
+}
+
 std::string describe_hardware(const Plan& plan) {
   std::string text = fmt::format("{}× {}", plan.device_count, plan.device->name);
   if (plan.offering != nullptr) {

@@ -5,8 +5,13 @@
 #include <mlsize/rank/report.hpp>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace mlsize::cli {
+
+// The items with `separator` between them.
+std::string join(const std::vector<std::string>& items, std::string_view separator);
 
 std::string describe_hardware(const Plan& plan);  // "8× A100 80GB SXM4 (aws p4de.24xlarge)"
 // "ZeRO-2 + full recompute", "ZeRO-1, TP 8, PP 4", or for inference "TP 2 × 4 replicas".

@@ -1,5 +1,7 @@
 #include "cli/render/render_catalog.hpp"
 
+#include "cli/render/format.hpp"
+
 #include "cli/render/text_table.hpp"
 
 #include <mlsize/support/number_format.hpp>
@@ -23,15 +25,6 @@ constexpr double k_tera = 1e12;
 template <class T, class Convert>
 std::string optional_text(const std::optional<T>& value, Convert convert, std::string none = "") {
   return value ? format_shortest(convert(*value)) : none;
-}
-
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-  std::string text;
-  for (const std::string& item : items) {
-    if (!text.empty()) text += separator;
-    text += item;
-  }
-  return text;
 }
 
 // Figures in the catalogue file's units (docs/catalogue.md), from the core's SI units.

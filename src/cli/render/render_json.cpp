@@ -72,6 +72,8 @@ Json workload_json(const Workload& workload) {
     json["batch"] = workload.batch;
   }
   json["mfu"] = workload.mfu;
+  json["mfu_pinned"] = workload.mfu_pinned;
+  json["setup_seconds"] = workload.setup_time.value;
   json["overhead_bytes"] = whole(workload.overhead.value);
   json["allocator_margin"] = workload.allocator_margin;
   json["memory_headroom"] = workload.memory_headroom;
@@ -129,15 +131,18 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   }
   json["memory"] = std::move(memory);
   json["compute"] = {{"total_flops", e.flops.value},
-                     {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)}};
+                     {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)},
+                     {"mfu", e.mfu > 0 ? Json(e.mfu) : Json(nullptr)}};
   if (e.gbdt) {
     json["compute"]["gbdt"] = {{"cell_visits", e.gbdt->cell_visits},
                                {"workers", e.gbdt->throughput.workers},
                                {"visits_per_s_per_worker", e.gbdt->throughput.visits_per_s_per_worker},
                                {"speedup", e.gbdt->speedup}};
   }
-  json["time"] = has_device && timed ? Json{{"seconds", e.time.value}, {"days", e.time.value / k_seconds_per_day}}
-                                     : Json{{"seconds", nullptr}, {"days", nullptr}};
+  json["time"] = has_device && timed ? Json{{"seconds", e.time.value},
+                                            {"days", e.time.value / k_seconds_per_day},
+                                            {"setup_seconds", e.setup.value}}
+                                     : Json{{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}};
   const Communication& c = e.communication;
   if (has_device && timed && (c.bandwidth_bytes_per_s > 0 || c.exposed().value > 0)) {
     json["time"]["compute_seconds"] = e.compute_time.value;

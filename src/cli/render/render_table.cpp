@@ -2,6 +2,7 @@
 #include "cli/render/renderers.hpp"
 #include "cli/render/text_table.hpp"
 
+#include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/support/number_format.hpp>
 
@@ -16,6 +17,20 @@
 
 namespace mlsize::cli {
 namespace {
+
+// Why a plan's MFU differs from the workload's: its device's software stack, QLoRA's
+// dequantisation (docs/methodology.md#efficiency).
+std::string mfu_basis(const PlanEstimate& e, const Workload& workload) {
+  if (workload.mfu_pinned || e.mfu <= 0) return "";
+  std::vector<std::string> why;
+  const Stack stack = stack_of(*e.plan.device);
+  if (stack_efficiency(stack) != 1.0) {
+    why.push_back(fmt::format("{} × {} for {}", format_percent(workload.mfu), format_general(stack_efficiency(stack)),
+                              to_string(stack)));
+  }
+  if (workload.task == Task::qlora) why.push_back(fmt::format("÷ {} for QLoRA", format_general(k_qlora_slowdown)));
+  return why.empty() ? "" : " (" + join(why, ", ") + ")";
+}
 
 std::string workload_line(const Workload& workload) {
   if (workload.task == Task::gbdt) {
@@ -66,7 +81,10 @@ std::string workload_line(const Workload& workload) {
     text += fmt::format("; sequence {}, micro-batch {}", workload.sequence_length, workload.micro_batch);
     if (workload.framework == Framework::hf) text += "; framework hf (autocast, fp32 weights)";
   }
-  return text + fmt::format("; MFU {}.\n", format_percent(workload.mfu));
+  if (workload.mfu_pinned || !workload.is_training())
+    return text + fmt::format("; MFU {}.\n", format_percent(workload.mfu));
+  return text +
+         fmt::format("; MFU {} on datacenter NVIDIA GPUs, scaled per software stack.\n", format_percent(workload.mfu));
 }
 
 std::string memory_cell(const PlanEstimate& e) {
@@ -333,27 +351,30 @@ std::string render_estimate_table(const EstimateResult& result) {
                         e.plan.device->kind == DeviceKind::cpu ? "core" : "GPU", e.gbdt->throughput.workers,
                         e.plan.device->kind == DeviceKind::cpu ? "cores" : "GPUs", format_general(e.gbdt->speedup, 3));
   } else {
-    text += fmt::format("Compute: {} FLOPs at {} TFLOP/s per device × {} devices × {} MFU.\n",
-                        format_general(e.flops.value, 3), format_general(e.peak_flops_per_s / 1e12, 4),
-                        e.plan.device_count, format_percent(result.workload.mfu));
+    text +=
+        fmt::format("Compute: {} FLOPs at {} TFLOP/s per device × {} devices × {} MFU{}.\n",
+                    format_general(e.flops.value, 3), format_general(e.peak_flops_per_s / 1e12, 4), e.plan.device_count,
+                    format_percent(e.mfu > 0 ? e.mfu : result.workload.mfu), mfu_basis(e, result.workload));
   }
   text += fmt::format("Time: {}", format_duration(e.time));
   const Communication& c = e.communication;
-  if (c.bandwidth_bytes_per_s > 0 || c.exposed().value > 0) {
-    text += fmt::format(" (compute {}", format_duration(e.compute_time));
-    if (c.bandwidth_bytes_per_s > 0) {
-      text += fmt::format(", data-parallel communication not hidden {}: {} GB per device per step at {} GB/s{}",
-                          format_duration(c.data_parallel), format_gb(Bytes(c.bytes_per_step)),
-                          format_gb(Bytes(c.bandwidth_bytes_per_s)),
-                          c.network_assumed ? fmt::format(", network assumed {} Gbit/s", k_assumed_network_gbps) : "");
-    }
-    if (c.tensor_parallel.value > 0) {
-      text += fmt::format(", tensor-parallel collectives {} ({} GB per device per step)",
-                          format_duration(c.tensor_parallel), format_gb(Bytes(c.tensor_bytes_per_step)));
-    }
-    if (c.pipeline.value > 0) text += fmt::format(", pipeline bubble and sends {}", format_duration(c.pipeline));
-    text += fmt::format(", {} step{})", format_count(std::ceil(c.steps)), std::ceil(c.steps) == 1 ? "" : "s");
+  std::vector<std::string> parts{"compute " + format_duration(e.compute_time)};
+  if (c.bandwidth_bytes_per_s > 0) {
+    parts.push_back(fmt::format(
+        "data-parallel communication not hidden {}: {} GB per device per step at {} GB/s{}",
+        format_duration(c.data_parallel), format_gb(Bytes(c.bytes_per_step)), format_gb(Bytes(c.bandwidth_bytes_per_s)),
+        c.network_assumed ? fmt::format(", network assumed {} Gbit/s", k_assumed_network_gbps) : ""));
   }
+  if (c.tensor_parallel.value > 0) {
+    parts.push_back(fmt::format("tensor-parallel collectives {} ({} GB per device per step)",
+                                format_duration(c.tensor_parallel), format_gb(Bytes(c.tensor_bytes_per_step))));
+  }
+  if (c.pipeline.value > 0) parts.push_back("pipeline bubble and sends " + format_duration(c.pipeline));
+  if (e.setup.value > 0) parts.push_back("setup " + format_duration(e.setup));
+  if (c.steps > 0) {
+    parts.push_back(fmt::format("{} step{}", format_count(std::ceil(c.steps)), std::ceil(c.steps) == 1 ? "" : "s"));
+  }
+  if (parts.size() > 1) text += " (" + join(parts, ", ") + ")";
   if (result.meets_deadline) text += *result.meets_deadline ? " (meets the deadline)" : " (MISSES the deadline)";
   text += ".\n";
   if (e.cost) {

@@ -1,6 +1,7 @@
 #include <mlsize/estimate/planner.hpp>
 
 #include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/support/error.hpp>
 
@@ -110,7 +111,8 @@ void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstim
                           estimate.memory.weights + estimate.memory.kv_cache);
     estimate.time = estimate.compute_time;
   } else {
-    estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *peak, workload.mfu);
+    estimate.mfu = effective_mfu(*plan.device, workload);
+    estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *peak, estimate.mfu);
     Topology topology{plan.device_count, std::nullopt};
     if (plan.offering != nullptr) topology = {plan.offering->devices_per_unit, plan.offering->network_gbps};
     estimate.communication = training_communication(workload, plan.strategy, plan.device_count, *plan.device, topology,
@@ -146,6 +148,11 @@ PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const Cos
     estimate.time = estimate.compute_time;
   } else {
     estimate_network_time(workload, plan, estimate);
+  }
+  // Every run also provisions, loads and checkpoints: minutes that matter for short runs.
+  if (estimate.time.value > 0) {
+    estimate.setup = workload.setup_time;
+    estimate.time = Seconds(estimate.time.value + estimate.setup.value);
   }
   if (plan.offering != nullptr) {
     estimate.purchase = purchase_cash(*plan.offering, plan.units, cost_settings);

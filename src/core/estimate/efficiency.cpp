@@ -1,0 +1,57 @@
+#include <mlsize/estimate/efficiency.hpp>
+
+#include <string_view>
+
+namespace mlsize {
+namespace {
+
+// Each stack's MFU as a multiple of datacenter NVIDIA's; sources and arithmetic in
+// docs/methodology.md#efficiency.
+// GeForce: one RTX 4090 reached ~55% of its FP32-accumulate peak on GPT-2 124M (nanoGPT
+// issue #182); no discount. Their missing NVLink is in the communication model.
+constexpr double k_consumer_efficiency = 1.0;
+// MI300X: "within 75% of H100/H200 performance" only with AMD's engineers' help, i.e.
+// 0.75 × 989/1307 = 0.57 of NVIDIA's MFU; GEMMs 620 of 1307 vs 720 of 989 TFLOP/s = 0.65
+// (SemiAnalysis, 2024-12-22); MLPerf Training v5.0 Llama 2 70B LoRA, AMD's best case, 0.72.
+constexpr double k_rocm_efficiency = 0.6;
+// TPUs with MaxText: 57-65% MFU on Llama 2 70B (v4, v5p, v5e), 45-50% on v6e (AI-Hypercomputer
+// tpu-recipes), against 52-58% for tuned NVIDIA (torchtitan): about even.
+constexpr double k_xla_efficiency = 1.0;
+// Trainium1: 27-37% MFU on Llama 2 7B/13B/70B with NeuronX Distributed (AWS Neuron
+// training performance tables), 0.67-0.92 of 0.40; Trainium2 has no published figure.
+constexpr double k_neuron_efficiency = 0.7;
+
+}  // namespace
+
+Stack stack_of(const Device& device) {
+  if (device.kind == DeviceKind::cpu) return Stack::cpu;
+  if (device.kind == DeviceKind::tpu) return Stack::xla;
+  if (device.vendor == "aws") return Stack::neuron;
+  if (device.vendor == "amd") return Stack::rocm;
+  if (device.vendor == "intel") return Stack::gaudi;
+  if (device.vendor == "apple") return Stack::mps;
+  if (device.name.find("GeForce") != std::string::npos) return Stack::cuda_consumer;
+  return Stack::cuda;
+}
+
+double stack_efficiency(Stack stack) {
+  switch (stack) {
+    case Stack::cuda: return 1.0;
+    case Stack::cuda_consumer: return k_consumer_efficiency;
+    case Stack::rocm: return k_rocm_efficiency;
+    case Stack::xla: return k_xla_efficiency;
+    case Stack::neuron: return k_neuron_efficiency;
+    case Stack::gaudi:
+    case Stack::mps:
+    case Stack::cpu: return 1.0;
+  }
+  return 1.0;
+}
+
+double effective_mfu(const Device& device, const Workload& workload) {
+  double mfu = workload.mfu_pinned ? workload.mfu : workload.mfu * stack_efficiency(stack_of(device));
+  if (workload.task == Task::qlora) mfu /= k_qlora_slowdown;
+  return mfu;
+}
+
+}  // namespace mlsize

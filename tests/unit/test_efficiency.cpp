@@ -1,0 +1,75 @@
+// Efficiency per software stack, QLoRA's slowdown and the fixed setup time per run
+// (docs/methodology.md#efficiency).
+
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/estimate/planner.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "workload_fixture.hpp"
+
+using namespace mlsize;
+
+TEST_CASE("each catalogue device trains with the software stack its vendor ships", "[efficiency]") {
+  const Catalog catalog = load_default_catalog();
+  const auto stack = [&](const char* id) {
+    const Device* device = catalog.find_device(id);
+    REQUIRE(device != nullptr);
+    return stack_of(*device);
+  };
+  CHECK(stack("h100-sxm") == Stack::cuda);
+  CHECK(stack("rtx-a6000") == Stack::cuda);  // a workstation card, not GeForce
+  CHECK(stack("rtx-4090") == Stack::cuda_consumer);
+  CHECK(stack("mi300x") == Stack::rocm);
+  CHECK(stack("tpu-v5e") == Stack::xla);
+  CHECK(stack("trainium") == Stack::neuron);
+  CHECK(stack("gaudi2") == Stack::gaudi);
+  CHECK(stack("apple-m3-max") == Stack::mps);
+  // Every device of the catalogue gets a stack with a factor in (0, 1].
+  for (const Device& device : catalog.devices()) {
+    const double factor = stack_efficiency(stack_of(device));
+    CHECK(factor > 0);
+    CHECK(factor <= 1);
+  }
+}
+
+TEST_CASE("MFU: the datacenter default scaled per stack, unless pinned; QLoRA pays its dequantisation",
+          "[efficiency]") {
+  const Catalog catalog = load_default_catalog();
+  const Device& h100 = *catalog.find_device("h100-sxm");
+  const Device& mi300x = *catalog.find_device("mi300x");
+  Workload w = testing::workload_for_params(7e9);
+  CHECK(effective_mfu(h100, w) == w.mfu);
+  // SemiAnalysis 2024: the MI300X reached ~75% of H100's training speed with 1.32× its
+  // peak, so its MFU is well below NVIDIA's.
+  CHECK(effective_mfu(mi300x, w) < 0.7 * w.mfu);
+  w.mfu = 0.5;
+  w.mfu_pinned = true;  // --mfu 0.5: the user measured their own stack
+  CHECK(effective_mfu(mi300x, w) == 0.5);
+  w.mfu_pinned = false;
+  w.mfu = 0.40;
+  w.task = Task::lora;
+  const double lora = effective_mfu(h100, w);
+  w.task = Task::qlora;
+  CHECK(effective_mfu(h100, w) == Approx(lora / k_qlora_slowdown));
+  CHECK(k_qlora_slowdown >= 1.3);  // Raschka 2023: 10,059.53 s against 6,685.75 s
+}
+
+TEST_CASE("every run adds its setup time once, which matters for short runs only", "[efficiency]") {
+  const Catalog catalog = load_default_catalog();
+  const Offering& offering = *catalog.find_offering("aws-p4d.24xlarge");
+  const Device& device = *catalog.find_device(offering.device_id);
+  const Plan plan{&offering, &device, 1, 8, Strategy{}};
+  Workload w = testing::workload_for_params(1e8, 1e9);
+  w.setup_time = Seconds(0);
+  const PlanEstimate bare = estimate_plan(w, plan, CostSettings{});
+  w.setup_time = Seconds(600);
+  const PlanEstimate with_setup = estimate_plan(w, plan, CostSettings{});
+  CHECK(with_setup.setup.value == 600);
+  CHECK(with_setup.time.value == Approx(bare.time.value + 600));
+  REQUIRE(with_setup.cost);
+  CHECK(with_setup.cost->value > bare.cost->value);
+  // A 100M model on 1B tokens runs for minutes on 8 A100s: the setup is a large share.
+  CHECK(with_setup.setup.value / with_setup.time.value > 0.3);
+}
