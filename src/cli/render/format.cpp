@@ -59,18 +59,20 @@ std::string describe_device_count(const Rejection& rejection, const Workload& wo
   if (rejection.device_counts.empty() || rejection.max_units == 0) {
     return fmt::format("one unit has {} devices, over --max-devices", per_unit);
   }
-  const std::string asked = either_of(rejection.device_counts) + " devices asked for (--gpus)";
+  const bool one = rejection.device_counts == std::vector<int>{1};
+  const std::string asked = either_of(rejection.device_counts) + (one ? " device" : " devices") + " asked for (--gpus)";
   const bool whole_units = std::any_of(rejection.device_counts.begin(), rejection.device_counts.end(),
                                        [&](int count) { return count % per_unit == 0; });
-  if (!whole_units) return fmt::format("{}; it comes in units of {} devices", asked, per_unit);
+  const std::string unit = per_unit == 1 ? "1 device" : std::to_string(per_unit) + " devices";
+  if (!whole_units) return fmt::format("{}; it comes in units of {}", asked, unit);
   std::string why = "its max_units";
   if (workload.task == Task::gbdt) {
     why = "gradient-boosted trees run on one machine";
   } else if (rejection.max_units == 1 && !offering.network_gbps && workload.task != Task::inference) {
     why = "no network between its units is stated";
   }
-  return fmt::format("{}; a plan has at most {} unit{} of {} devices ({})", asked, rejection.max_units,
-                     rejection.max_units == 1 ? "" : "s", per_unit, why);
+  return fmt::format("{}; a plan has at most {} unit{} of {} ({})", asked, rejection.max_units,
+                     rejection.max_units == 1 ? "" : "s", unit, why);
 }
 
 }  // namespace
