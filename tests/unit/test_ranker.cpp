@@ -227,6 +227,66 @@ TEST_CASE("separate VMs form a training cluster only where the offering states i
   CHECK(most_units == 64);
 }
 
+TEST_CASE("exact device counts give plans of exactly those counts, from any whole number of units", "[planner]") {
+  const Catalog catalog = test_catalog();
+  const Offering& node = *catalog.find_offering("cloud-big-8");
+  const Offering& vm = *catalog.find_offering("cloud-big-1");
+  const Device& big = *catalog.find_device("big");
+  const Workload w = workload(7e9, 1e9);
+  const std::vector<int> counts{24, 8, 8};  // three nodes: not a power of two; duplicates once
+  std::set<int> seen;
+  for (const Plan& plan : candidate_plans(w, node, big, 512, counts)) {
+    CHECK(plan.device_count == plan.units * node.devices_per_unit);
+    seen.insert(plan.device_count);
+  }
+  CHECK(seen == std::set<int>{8, 24});
+  // 12 is no whole number of 8-GPU nodes; 64 is over --max-devices 32.
+  CHECK(candidate_plans(w, node, big, 32, std::vector<int>{12, 64}).empty());
+  // One-GPU VMs without a stated network train on one VM only.
+  CHECK(candidate_plans(w, vm, big, 512, std::vector<int>{2}).empty());
+  CHECK(max_plan_units(w, vm, 512) == 1);
+  CHECK(max_plan_units(w, node, 20) == 2);
+  CHECK(max_plan_units(w, node, 4) == 0);
+}
+
+TEST_CASE("device counts asked for keep every plan of that device at them; others are rejected as device_count",
+          "[ranker]") {
+  const Catalog catalog = test_catalog();
+  RecommendSettings settings;
+  settings.device_counts["big"] = {16};
+  const Report report = recommend(workload(7e9, 1e10), catalog, settings);
+  for (const RankedPlan& plan : report.recommendations) {
+    INFO(plan.plan.offering->id);
+    if (plan.plan.device->id == "big") CHECK(plan.plan.device_count == 16);
+  }
+  REQUIRE(find(report, "cloud-big-8") != nullptr);
+  CHECK(find(report, "cloud-big-8")->plan.units == 2);
+  // A one-GPU VM without a network cannot make 16; the free tier allows one unit.
+  for (const char* id : {"cloud-big-1", "free-big"}) {
+    const Rejection* rejection = find_rejection(report, id);
+    REQUIRE(rejection != nullptr);
+    CHECK(rejection->reason == RejectionReason::device_count);
+    CHECK(rejection->device_counts == std::vector<int>{16});
+    CHECK(rejection->max_units == 1);
+    CHECK_FALSE(rejection->nearest);
+  }
+  // A device not named: any count (24 GB is too little for 7B, whatever the count).
+  REQUIRE(find_rejection(report, "cloud-small-1") != nullptr);
+  CHECK(find_rejection(report, "cloud-small-1")->reason == RejectionReason::memory);
+}
+
+TEST_CASE("an offering whose one unit is over max_devices is rejected as device_count", "[ranker]") {
+  RecommendSettings settings;
+  settings.max_devices = 4;
+  const Catalog catalog = test_catalog();  // the report points into it
+  const Report report = recommend(workload(1e9, 1e9), catalog, settings);
+  const Rejection* rejection = find_rejection(report, "cloud-big-8");
+  REQUIRE(rejection != nullptr);
+  CHECK(rejection->reason == RejectionReason::device_count);
+  CHECK(rejection->device_counts.empty());
+  CHECK(rejection->max_units == 0);
+}
+
 TEST_CASE("renting and buying are separate questions: purchases only when asked, owned hardware at its power",
           "[ranker]") {
   // An expert compares rentals with rentals; a purchase is a capital decision with its own

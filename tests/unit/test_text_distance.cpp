@@ -55,6 +55,13 @@ TEST_CASE("did_you_mean suggests the nearest close candidate", "[text_distance]"
   CHECK(did_you_mean("memory_bandwith_gbs", fields) == "did you mean \"memory_bandwidth_gbs\"?");
 }
 
+TEST_CASE("did_you_mean breaks a tie for the name the text begins", "[text_distance]") {
+  // "h10" is one edit from both; a cut-short name is likelier than a mistyped letter.
+  const std::vector<std::string> devices{"a10", "a100", "h100", "h200"};
+  CHECK(did_you_mean("h10", devices) == "did you mean \"h100\"?");
+  CHECK(did_you_mean("a10g", devices) == "did you mean \"a10\"?");  // the first of a tie without a prefix
+}
+
 TEST_CASE("did_you_mean returns nothing when no candidate is close", "[text_distance]") {
   const std::vector<std::string> fields{"id", "name", "kind", "memory_gb", "source", "as_of"};
   CHECK(did_you_mean("zzzzzz", fields).empty());

@@ -8,6 +8,7 @@
 #include <mlsize/model/workload.hpp>
 
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace mlsize {
@@ -15,12 +16,18 @@ namespace mlsize {
 // The device memory a plan may use: the device's own, or the host RAM for CPUs.
 std::optional<Bytes> device_capacity(const Device& device, const Offering* offering);
 
-// Plans for one offering: 1, 2, 4, 8, ... units (at most `max_devices` devices and the
-// offering's max_units). Training: each as DDP and ZeRO-1/2/3 (one device: DDP only), each
-// with and without full recomputation. Inference: tensor parallel over 1, 2, 4, ... devices
-// of a unit, the other devices serving as replicas.
+// The most units of `offering` one plan may use: its max_units where units form a cluster
+// (a stated network, or inference replicas), else one; gbdt runs on one machine.
+// `max_devices` bounds it too, so it may be 0 when one unit is already too many.
+int max_plan_units(const Workload& workload, const Offering& offering, int max_devices);
+
+// Plans for one offering: 1, 2, 4, 8, ... units (at most max_plan_units), or with
+// `device_counts` exactly those counts of devices, each made of whole units (a count no
+// allowed number of units makes gives no plan). Training: each as DDP and ZeRO-1/2/3 (one
+// device: DDP only), each with and without full recomputation. Inference: tensor parallel
+// over 1, 2, 4, ... devices of a unit, the other devices serving as replicas.
 std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
-                                  int max_devices);
+                                  int max_devices, std::span<const int> device_counts = {});
 
 // Estimates `plan`; throws a usage Error when the device has no peak throughput for the
 // workload's compute datatype.

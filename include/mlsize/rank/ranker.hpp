@@ -8,7 +8,11 @@
 #include <mlsize/rules/rules.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <limits>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace mlsize {
 
@@ -24,6 +28,10 @@ inline constexpr double k_default_max_run_time_days = 30;
 struct RecommendSettings {
   Objective objective = Objective::cost;
   int max_devices = k_default_max_devices;
+  // Exact device counts per device id (--gpus h100:8): that device's offerings are planned
+  // only at these counts, each made of whole units; a device not named here, at any count.
+  // Counts above max_devices are not planned.
+  std::map<std::string, std::vector<int>, std::less<>> device_counts;
   Seconds max_run_time{k_default_max_run_time_days * 24 * k_seconds_per_hour};  // when no deadline
   // Rank hardware to buy (on-premise offerings not owned) beside rentals, at its amortised
   // cost; the budget is then checked against the purchase price. Off: only what can be

@@ -30,6 +30,8 @@ enum class RejectionReason {
   precision,      // the device has no throughput figure for the workload's precision (gbdt: for trees)
   no_capacity,    // neither the device nor the offering states a memory size
   no_price,       // no price of the requested kind (e.g. no spot price)
+  device_count,   // no plan of an allowed size: a count asked for (--gpus ACC:N) or --max-devices
+                  // that whole units of the offering cannot make
   rule,           // every plan was excluded by a rule (exclude, or require not met)
   memory,         // no plan fits in device memory
   session_limit,  // a free tier's session is shorter than the fastest fitting plan
@@ -45,6 +47,7 @@ constexpr auto enum_names(RejectionReason) {
                                                    {precision, "precision"},
                                                    {no_capacity, "no_capacity"},
                                                    {no_price, "no_price"},
+                                                   {device_count, "device_count"},
                                                    {rule, "rule"},
                                                    {memory, "memory"},
                                                    {session_limit, "session_limit"},
@@ -94,6 +97,8 @@ struct Rejection {
   std::optional<PlanEstimate> nearest;
   RuleMessage rule;                       // for `rule`: the rule that excluded the offering's first plan, and why
   std::optional<Seconds> run_time_limit;  // for `run_time`: the limit it was over
+  std::vector<int> device_counts;         // for `device_count`: the counts asked for; empty: any
+  int max_units = 0;                      // for `device_count`: the most units one plan may use
 };
 
 struct Report {

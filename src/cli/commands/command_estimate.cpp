@@ -18,12 +18,12 @@ std::string nearest_id(const std::string& id, const std::vector<Entry>& entries)
   return did_you_mean(id, ids);
 }
 
-Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
+// The hardware of --offering or --device.
+void plan_hardware(const EstimateOptions& options, const Catalog& catalog, Plan& plan) {
   if (options.offering && options.device) {
     flag_error("--offering", "give only one of --offering or --device",
                "e.g. --offering aws-p4de.24xlarge or --device a100-80gb-sxm (mlsize's catalogue ids)");
   }
-  Plan plan;
   if (options.offering) {
     plan.offering = catalog.find_offering(*options.offering);
     if (plan.offering == nullptr) {
@@ -32,14 +32,36 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
     }
     plan.device = catalog.find_device(plan.offering->device_id);
   } else if (options.device) {
-    plan.device = catalog.find_device(*options.device);
-    if (plan.device == nullptr) {
-      flag_error("--device", "unknown device \"" + *options.device + "\"",
-                 nearest_id(*options.device, catalog.devices()));
-    }
+    plan.device = &find_device_for_flag(catalog, "--device", *options.device);
+  }
+}
+
+// --gpus ACC[:N] as the --device and --count it stands for: one device, as a plan has one.
+void gpus_hardware(const EstimateOptions& options, const Catalog& catalog, Plan& plan, std::optional<int>& count) {
+  if (options.offering || options.device || options.count) {
+    flag_error("--gpus", "give either --gpus ACC[:N] or --offering/--device with --count",
+               "--gpus h100:8 stands for --device h100 --count 8");
+  }
+  if (options.gpus->find(',') != std::string::npos) {
+    flag_error("--gpus", in_quotes(*options.gpus) + " names several devices; estimate takes one",
+               "e.g. --gpus h100:8; recommend --gpus compares several");
+  }
+  const GpuRequest request = parse_gpu_request(catalog, "--gpus", *options.gpus);
+  plan.device = request.device;
+  count = request.count;
+}
+
+Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
+  Plan plan;
+  std::optional<int> count;
+  if (options.gpus) {
+    gpus_hardware(options, catalog, plan, count);
+  } else {
+    plan_hardware(options, catalog, plan);
+    if (options.count) count = parse_int_flag(*options.count, "--count", 1, 1'000'000);
   }
   const int per_unit = plan.offering ? plan.offering->devices_per_unit : 1;
-  plan.device_count = options.count ? parse_int_flag(*options.count, "--count", 1, 1'000'000) : per_unit;
+  plan.device_count = count.value_or(per_unit);
   if (plan.device_count % per_unit != 0) {
     flag_error("--count",
                "offering \"" + plan.offering->id + "\" provides devices in units of " + std::to_string(per_unit),
@@ -88,6 +110,7 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options) {
   command->add_option("--offering", options.offering, "Offering id from the catalogue, e.g. aws-p4de.24xlarge");
   command->add_option("--device", options.device, "Device id from the catalogue, e.g. a100-80gb-sxm");
   command->add_option("--count", options.count, "Devices in the plan (default: one unit of the offering, or 1)");
+  command->add_option("--gpus", options.gpus, "ACC[:N]: shorthand for --device ACC --count N, e.g. h100:8");
   const Strategy defaults;
   command->add_option(
       "--zero", options.zero,

@@ -40,6 +40,23 @@ void add_recommend_options(CLI::App& command, RecommendOptions& options) {
   add_rule_options(command, options.rules);
 }
 
+// A count asked for with --gpus is the user's choice, not a search: above the default
+// --max-devices it raises the limit; above a --max-devices the user gave it contradicts it.
+void apply_device_counts(RecommendSettings& settings, bool max_devices_given) {
+  for (const auto& [id, counts] : settings.device_counts) {
+    for (int count : counts) {
+      if (count <= settings.max_devices) continue;
+      if (max_devices_given) {
+        flag_error("--gpus",
+                   id + ":" + std::to_string(count) + " asks for more devices than --max-devices " +
+                       std::to_string(settings.max_devices),
+                   "raise --max-devices, or leave it out: --gpus counts set the plan's size");
+      }
+      settings.max_devices = count;
+    }
+  }
+}
+
 // Everything a recommendation needs; the report points into the catalogue and rules.
 struct RecommendRun {
   Catalog catalog;
@@ -68,9 +85,12 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   run->format = report_format(options.workload);
   const Catalog full_catalog = build_catalog(options.workload);
   settings.cost = build_cost_settings(options.workload, full_catalog);
+  const HardwareFilter hardware(options.hardware, full_catalog);
+  settings.device_counts = hardware.device_counts();
+  apply_device_counts(settings, options.max_devices.has_value());
   // The ranker sees only the wanted providers' offerings.
-  run->catalog = filter_hardware(filter_providers(full_catalog, options.providers, options.excluded_providers),
-                                 HardwareFilter(options.hardware, full_catalog));
+  run->catalog =
+      filter_hardware(filter_providers(full_catalog, options.providers, options.excluded_providers), hardware);
   run->rules = build_rule_set(options.rules);
   settings.rules = &run->rules;
   run->report = recommend(workload, run->catalog, settings);

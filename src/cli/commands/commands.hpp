@@ -21,7 +21,7 @@ struct RecommendOptions {
   std::optional<std::string> max_devices;
   std::vector<std::string> providers;           // --provider: only these
   std::vector<std::string> excluded_providers;  // --exclude-provider
-  HardwareOptions hardware;                     // --device, --kind, --min-memory
+  HardwareOptions hardware;                     // --device, --gpus, --kind, --min-memory
   bool include_purchase = false;
   bool verbose = false;  // --verbose: tips among the advice
   std::optional<std::string> max_run_time;
@@ -38,6 +38,7 @@ struct EstimateOptions {
   std::optional<std::string> offering;
   std::optional<std::string> device;
   std::optional<std::string> count;
+  std::optional<std::string> gpus;  // --gpus ACC[:N]: shorthand for --device ACC --count N
   // Strategy{} holds the defaults of the plan's layout.
   std::optional<std::string> zero;
   std::optional<std::string> recompute;

@@ -8,6 +8,8 @@
 #include <mlsize/support/text_distance.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 
 namespace mlsize::cli {
 
@@ -16,6 +18,11 @@ void add_hardware_options(CLI::App& command, HardwareOptions& options, bool with
     command
         .add_option("--device", options.devices,
                     "Only offerings of these devices: ids or aliases, e.g. h100,a100-80gb; repeatable")
+        ->delimiter(',');
+    command
+        .add_option("--gpus", options.gpus,
+                    "Only these devices, and with :N only plans of exactly N of them, e.g. h100:8 or "
+                    "a100-80gb:4,h100:8; any device id or alias (GPUs, TPUs, CPUs); repeatable")
         ->delimiter(',');
   }
   command.add_option("--kind", options.kind,
@@ -27,15 +34,64 @@ std::optional<Bytes> offering_memory(const Offering& offering, const Device& dev
   return device.memory ? device.memory : offering.host_memory;
 }
 
+const Device& find_device_for_flag(const Catalog& catalog, const std::string& flag, const std::string& name) {
+  std::string lowered = name;
+  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const Device* device = catalog.find_device(lowered);
+  if (device == nullptr) {
+    const std::string hint = did_you_mean(lowered, catalog.device_names());
+    flag_error(flag, in_quotes(name) + " is not a device of the catalogue",
+               hint.empty() ? "mlsize catalog list shows the devices and their ids" : hint);
+  }
+  return *device;
+}
+
+GpuRequest parse_gpu_request(const Catalog& catalog, const std::string& flag, const std::string& text) {
+  const std::string accepted =
+      "ACC or ACC:N: a device id or alias, and a count of devices from 1 to 1000000, "
+      "e.g. h100:8 or a100-80gb:4,h100:8";
+  const std::size_t colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  if (name.empty()) flag_error(flag, in_quotes(text) + " names no device before the count", accepted);
+  GpuRequest request;
+  request.device = &find_device_for_flag(catalog, flag, name);
+  if (colon == std::string::npos) return request;
+  const std::string count = text.substr(colon + 1);
+  int value = 0;
+  const char* end = count.data() + count.size();
+  const auto [ptr, ec] = std::from_chars(count.data(), end, value);
+  if (count.empty() || ec != std::errc() || ptr != end || value < 1 || value > 1'000'000) {
+    flag_error(flag, in_quotes(text) + ": the count after ':' must be a whole number from 1 to 1000000", accepted);
+  }
+  request.count = value;
+  return request;
+}
+
 HardwareFilter::HardwareFilter(const HardwareOptions& options, const Catalog& catalog) {
+  if (!options.devices.empty() && !options.gpus.empty()) {
+    flag_error("--gpus", "give only one of --device or --gpus",
+               "--gpus takes ids without a count too, e.g. --gpus a100-80gb,h100:8");
+  }
   for (const std::string& id : options.devices) {
-    const Device* device = catalog.find_device(id);
-    if (device == nullptr) {
-      const std::string hint = did_you_mean(id, catalog.device_names());
-      flag_error("--device", "\"" + id + "\" is not a device of the catalogue",
-                 hint.empty() ? "mlsize catalog list shows the devices and their ids" : hint);
+    m_device_ids.push_back(find_device_for_flag(catalog, "--device", id).id);
+  }
+  std::vector<std::string> any_count;  // devices --gpus named without a count
+  for (const std::string& text : options.gpus) {
+    const GpuRequest request = parse_gpu_request(catalog, "--gpus", text);
+    const std::string& id = request.device->id;
+    m_device_ids.push_back(id);
+    if (request.count) {
+      m_device_counts[id].push_back(*request.count);
+    } else {
+      any_count.push_back(id);
     }
-    m_device_ids.push_back(device->id);
+  }
+  for (const std::string& id : any_count) {
+    if (m_device_counts.contains(id)) {
+      flag_error("--gpus", in_quotes(id) + " is given both with and without a count",
+                 "give its counts only, e.g. " + id + ":8 or " + id + ":8," + id + ":16 for either");
+    }
   }
   if (options.kind) m_kind = parse_choice<DeviceKind>("--kind", *options.kind);
   if (options.min_memory) m_min_memory = parse_flag("--min-memory", [&] { return parse_bytes(*options.min_memory); });

@@ -1,5 +1,5 @@
 #pragma once
-// Which hardware a command considers: --device, --kind and --min-memory, shared by
+// Which hardware a command considers: --device, --gpus, --kind and --min-memory, shared by
 // `recommend` (and `explain`) and `catalog list`.
 
 #include <mlsize/catalog/catalog.hpp>
@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,25 +18,40 @@ namespace mlsize::cli {
 // Raw flag text, parsed by HardwareFilter so that errors name the flag.
 struct HardwareOptions {
   std::vector<std::string> devices;  // --device ID[,ID]: ids or aliases; repeatable
+  std::vector<std::string> gpus;     // --gpus ACC[:N][,ACC[:N]]: devices, each at exactly N; repeatable
   std::optional<std::string> kind;   // --kind gpu|tpu|npu|cpu
   std::optional<std::string> min_memory;
 };
 
-// Adds --kind and --min-memory, and --device when `with_device` (estimate has its own).
+// Adds --kind and --min-memory, and --device and --gpus when `with_device` (estimate has its own).
 void add_hardware_options(CLI::App& command, HardwareOptions& options, bool with_device);
 
 // What a device offers: its own memory, or for CPUs (no memory_gb) the offering's host RAM.
 std::optional<Bytes> offering_memory(const Offering& offering, const Device& device);
 
+// The device `name` gives to `flag`: an id or an alias, in any case (catalogue ids are
+// lowercase). Throws a usage Error naming the flag, with the nearest name, when there is none.
+const Device& find_device_for_flag(const Catalog& catalog, const std::string& flag, const std::string& name);
+
+// One ACC[:N] of --gpus: a device and, when given, its exact count of devices.
+struct GpuRequest {
+  const Device* device = nullptr;
+  std::optional<int> count;
+};
+// Parses one ACC[:N] given to `flag`; throws a usage Error naming the flag and the form.
+GpuRequest parse_gpu_request(const Catalog& catalog, const std::string& flag, const std::string& text);
+
 class HardwareFilter {
  public:
   // Throws a usage Error naming the flag for an unknown device (with the nearest id), an
-  // unknown kind or a bad size.
+  // unknown kind, a bad size, a bad --gpus count, or --device given with --gpus.
   HardwareFilter(const HardwareOptions& options, const Catalog& catalog);
 
   // Whether `device`, holding `memory`, passes --device, --kind and --min-memory.
   bool keeps(const Device& device, std::optional<Bytes> memory) const;
   bool keeps_all() const { return m_device_ids.empty() && !m_kind && !m_min_memory; }
+  // The exact counts --gpus asked for, by canonical device id (RecommendSettings::device_counts).
+  const std::map<std::string, std::vector<int>, std::less<>>& device_counts() const { return m_device_counts; }
   bool keeps(const Offering& offering, const Device& device) const {
     return keeps(device, offering_memory(offering, device));
   }
@@ -43,6 +60,7 @@ class HardwareFilter {
   std::vector<std::string> m_device_ids;  // canonical ids (aliases resolved); empty: any
   std::optional<DeviceKind> m_kind;
   std::optional<Bytes> m_min_memory;
+  std::map<std::string, std::vector<int>, std::less<>> m_device_counts;
 };
 
 // Every device, and the offerings whose device the filter keeps; `catalog` itself when no

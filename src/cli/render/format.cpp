@@ -5,6 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace mlsize::cli {
 
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
@@ -45,6 +49,43 @@ std::string describe_strategy(const Strategy& strategy, int device_count, Task t
   return text;
 }
 
+namespace {
+
+// "8", "8 or 16", "4, 8 or 16".
+std::string either_of(const std::vector<int>& counts) {
+  std::string text;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (i > 0) text += i + 1 == counts.size() ? " or " : ", ";
+    text += std::to_string(counts[i]);
+  }
+  return text;
+}
+
+// Why whole units of the offering make none of the counts asked for.
+std::string describe_device_count(const Rejection& rejection, const Workload& workload) {
+  const Offering& offering = *rejection.offering;
+  const int per_unit = offering.devices_per_unit;
+  if (rejection.device_counts.empty() || rejection.max_units == 0) {
+    return fmt::format("one unit has {} devices, over --max-devices", per_unit);
+  }
+  const bool one = rejection.device_counts == std::vector<int>{1};
+  const std::string asked = either_of(rejection.device_counts) + (one ? " device" : " devices") + " asked for (--gpus)";
+  const bool whole_units = std::any_of(rejection.device_counts.begin(), rejection.device_counts.end(),
+                                       [&](int count) { return count % per_unit == 0; });
+  const std::string unit = per_unit == 1 ? "1 device" : std::to_string(per_unit) + " devices";
+  if (!whole_units) return fmt::format("{}; it comes in units of {}", asked, unit);
+  std::string why = "its max_units";
+  if (workload.task == Task::gbdt) {
+    why = "gradient-boosted trees run on one machine";
+  } else if (rejection.max_units == 1 && !offering.network_gbps && workload.task != Task::inference) {
+    why = "no network between its units is stated";
+  }
+  return fmt::format("{}; a plan has at most {} unit{} of {} ({})", asked, rejection.max_units,
+                     rejection.max_units == 1 ? "" : "s", unit, why);
+}
+
+}  // namespace
+
 std::string describe_rejection(const Rejection& rejection, const Workload& workload) {
   const Device& device = *rejection.device;
   switch (rejection.reason) {
@@ -74,6 +115,7 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
     case RejectionReason::no_capacity:
       return fmt::format("neither {} nor the offering states a memory size", device.name);
     case RejectionReason::no_price: return "no price of the requested kind (see --pricing)";
+    case RejectionReason::device_count: return describe_device_count(rejection, workload);
     case RejectionReason::rule:
       return fmt::format("excluded by rule {}: {}", rejection.rule.rule->id, rejection.rule.message);
     case RejectionReason::memory: {

@@ -226,6 +226,7 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
     case RejectionReason::precision:
     case RejectionReason::no_capacity:
     case RejectionReason::no_price:
+    case RejectionReason::device_count:
     case RejectionReason::rule: break;
   }
   return nullptr;
@@ -237,6 +238,7 @@ Json rejection_json(const Rejection& rejection, const Workload& workload) {
   json["device"] = {{"id", rejection.device->id}};
   json["reason"] = to_string(rejection.reason);
   if (rejection.reason == RejectionReason::rule) json["rule"] = rejection.rule.rule->id;
+  if (rejection.reason == RejectionReason::device_count) json["device_counts"] = rejection.device_counts;
   json["message"] = describe_rejection(rejection, workload);
   if (rejection.nearest) {
     const PlanEstimate& nearest = *rejection.nearest;

@@ -59,31 +59,50 @@ void add_training_plans(const Workload& workload, const Offering& offering, cons
 
 }  // namespace
 
-std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
-                                  int max_devices) {
-  std::vector<Plan> plans;
+int max_plan_units(const Workload& workload, const Offering& offering, int max_devices) {
   // Training across units needs a network between them: a unit of the catalogue is one
   // machine, and separate VMs are a cluster only where the offering states its fabric
   // (network_gbps). Inference replicas share nothing, so they may span any units.
-  const bool clusters = offering.network_gbps.has_value() || workload.task == Task::inference;
+  // Gradient-boosted trees: one machine, its data split over its devices (no distributed
+  // boosting).
+  const bool clusters =
+      workload.task != Task::gbdt && (offering.network_gbps.has_value() || workload.task == Task::inference);
   const int unit_limit = clusters ? offering.max_units.value_or(max_devices) : 1;
-  for (int units = 1; units <= unit_limit && units * offering.devices_per_unit <= max_devices; units *= 2) {
+  return std::min(unit_limit, max_devices / offering.devices_per_unit);
+}
+
+std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
+                                  int max_devices, std::span<const int> device_counts) {
+  std::vector<Plan> plans;
+  auto add_plans = [&](int units) {
     const int devices = units * offering.devices_per_unit;
     if (workload.task == Task::gbdt) {
-      // One machine: the data is split over its devices; no distributed boosting.
-      if (units == 1) plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
-      continue;
-    }
-    if (workload.task == Task::inference) {
+      plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
+    } else if (workload.task == Task::inference) {
       // Tensor parallel within a unit (1, 2, 4, ... devices), the rest as replicas.
       for (int tensor = 1; tensor <= offering.devices_per_unit && devices % tensor == 0; tensor *= 2) {
         Strategy strategy;
         strategy.tensor_parallel = tensor;
         plans.push_back(Plan{&offering, &device, units, devices, strategy});
       }
-      continue;
+    } else {
+      add_training_plans(workload, offering, device, units, devices, plans);
     }
-    add_training_plans(workload, offering, device, units, devices, plans);
+  };
+  const int most_units = max_plan_units(workload, offering, max_devices);
+  if (device_counts.empty()) {
+    for (int units = 1; units <= most_units; units *= 2) add_plans(units);
+    return plans;
+  }
+  // Counts the user asked for (--gpus h100:8): any whole number of units, not only powers of
+  // two, since the user chose it.
+  std::vector<int> counts(device_counts.begin(), device_counts.end());
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  for (int count : counts) {
+    if (count % offering.devices_per_unit != 0) continue;
+    const int units = count / offering.devices_per_unit;
+    if (units >= 1 && units <= most_units) add_plans(units);
   }
   return plans;
 }

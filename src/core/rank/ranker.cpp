@@ -193,7 +193,7 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
                                   std::size_t& evaluated, std::optional<PlanEstimate>& fastest_fitting) {
   OfferingOutcome outcome{&offering, &device, {}, std::nullopt};
   auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
-    outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}, {}};
+    outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}, {}, {}, 0};
     return outcome;
   };
   // Buying is another question than renting (docs/methodology.md#checks-in-order).
@@ -207,8 +207,20 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
 
+  // The counts asked for this device (--gpus h100:8), or any.
+  std::span<const int> counts;
+  if (auto wanted = settings.device_counts.find(device.id); wanted != settings.device_counts.end()) {
+    counts = wanted->second;
+  }
+  const std::vector<Plan> planned = candidate_plans(workload, offering, device, settings.max_devices, counts);
+  if (planned.empty()) {
+    reject(RejectionReason::device_count, std::nullopt);
+    outcome.rejection->device_counts.assign(counts.begin(), counts.end());
+    outcome.rejection->max_units = max_plan_units(workload, offering, settings.max_devices);
+    return outcome;
+  }
   std::vector<RankedPlan> all;
-  for (const Plan& plan : candidate_plans(workload, offering, device, settings.max_devices)) {
+  for (const Plan& plan : planned) {
     if (recompute && plan.strategy.recompute != *recompute) continue;  // decided by a `set` rule
     all.emplace_back(estimate_plan(workload, plan, settings.cost));
   }
@@ -217,7 +229,7 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
     std::optional<RuleMessage> exclusion;
     all = apply_rules(workload, std::move(all), *settings.rules, exclusion);
     if (all.empty()) {
-      outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, *exclusion, {}};
+      outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, *exclusion, {}, {}, 0};
       return outcome;
     }
   }

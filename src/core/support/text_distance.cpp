@@ -26,9 +26,14 @@ template <class String>
 std::string nearest(std::string_view text, std::span<const String> candidates) {
   std::string_view best;
   std::size_t best_distance = static_cast<std::size_t>(-1);
+  bool best_extends = false;
   for (const String& candidate : candidates) {
     const std::size_t distance = edit_distance(text, candidate);
-    if (distance < best_distance) {
+    // On a tie, a name that the text begins is the likelier one: "h10" is a cut-short
+    // "h100" rather than a mistyped "a10".
+    const bool extends = std::string_view(candidate).starts_with(text);
+    if (distance < best_distance || (distance == best_distance && extends && !best_extends)) {
+      best_extends = extends;
       best_distance = distance;
       best = candidate;
     }
