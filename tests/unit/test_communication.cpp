@@ -183,3 +183,23 @@ TEST_CASE("pipeline parallelism: a bubble of (p − 1)/m of the compute, plus th
   CHECK(nodes.network_assumed);
   CHECK(nodes.pipeline.value > longer.pipeline.value);
 }
+
+TEST_CASE("GeForce cards lack peer-to-peer: their collectives cross PCIe twice") {
+  // NVIDIA's driver gives GeForce cards no P2P access (tinygrad/open-gpu-kernel-modules
+  // exists to patch it back for the RTX 4090), so NCCL stages transfers in host memory.
+  const Workload w = seven_billion(1e9);
+  Device datacenter;
+  datacenter.id = "pcie-datacenter";
+  datacenter.vendor = "nvidia";
+  datacenter.name = "NVIDIA L40S";
+  datacenter.interconnect = Interconnect{"pcie", 64e9};
+  Device geforce = datacenter;
+  geforce.id = "pcie-geforce";
+  geforce.name = "NVIDIA GeForce RTX 4090";
+  const Topology box{4, std::nullopt};
+  const Communication l40s = training_communication(w, stage(0), 4, datacenter, box, Seconds(1e5));
+  const Communication rtx = training_communication(w, stage(0), 4, geforce, box, Seconds(1e5));
+  CHECK(l40s.bandwidth_bytes_per_s == Approx(32e9 * k_collective_efficiency));
+  CHECK(rtx.bandwidth_bytes_per_s == Approx(l40s.bandwidth_bytes_per_s / 2));
+  CHECK(rtx.exposed().value > l40s.exposed().value);
+}

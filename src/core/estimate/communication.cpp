@@ -1,5 +1,6 @@
 #include <mlsize/estimate/communication.hpp>
 
+#include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/memory.hpp>
 
 #include <algorithm>
@@ -45,6 +46,10 @@ struct Links {
 Links links_of(const Device& device, const Topology& topology, int device_count) {
   Links links;
   if (device.interconnect) links.node = device.interconnect->bandwidth_bytes_per_s / 2 * k_collective_efficiency;
+  // GeForce cards have no peer-to-peer access in NVIDIA's driver (the reason for
+  // tinygrad/open-gpu-kernel-modules, which patches it back for the RTX 4090): NCCL stages
+  // each transfer through host memory, so it crosses PCIe twice.
+  if (stack_of(device) == Stack::cuda_consumer) links.node /= 2;
   links.per_node = std::max(1, std::min(topology.devices_per_node, device_count));
   links.multi_node = device_count > links.per_node;
   links.assumed = !topology.network_gbps;
