@@ -16,6 +16,10 @@
 
 namespace mlsize {
 
+// Costs (or times) within this fraction of each other rank as ties, broken by the other
+// axis; the Pareto flag uses the same tolerance (docs/methodology.md#objectives).
+inline constexpr double k_near_tie = 0.02;
+
 // The largest number of devices one plan may use unless the user says otherwise.
 inline constexpr int k_default_max_devices = 512;
 

@@ -120,10 +120,15 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
       return fmt::format("excluded by rule {}: {}", rejection.rule.rule->id, rejection.rule.message);
     case RejectionReason::memory: {
       const PlanEstimate& nearest = *rejection.nearest;
-      return fmt::format("needs {} GB per device even with {} on {} devices; has {} GB",
-                         format_gb(nearest.memory.total()),
-                         describe_strategy(nearest.plan.strategy, nearest.plan.device_count, workload.task),
-                         nearest.plan.device_count, format_gb(nearest.capacity));
+      const bool headroom_only = nearest.memory.total() <= nearest.capacity;
+      return fmt::format(
+          "needs {} GB per device even with {} on {} device{}; {} GB of its {} GB are usable ({} kept "
+          "free{})",
+          format_gb(nearest.memory.total()),
+          describe_strategy(nearest.plan.strategy, nearest.plan.device_count, workload.task), nearest.plan.device_count,
+          nearest.plan.device_count == 1 ? "" : "s", format_gb(nearest.capacity * (1 - workload.memory_headroom)),
+          format_gb(nearest.capacity), format_percent(workload.memory_headroom),
+          headroom_only ? ": a smaller --memory-headroom would fit it" : "");
     }
     case RejectionReason::session_limit: {
       const PlanEstimate& nearest = *rejection.nearest;

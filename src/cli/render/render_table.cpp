@@ -4,6 +4,7 @@
 
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
+#include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/number_format.hpp>
 
 #include <fmt/format.h>
@@ -204,7 +205,9 @@ std::string no_plan_sentence(const Report& report, std::string_view none) {
   if (report.fastest_fitting && report.run_time_limit && report.fastest_fitting->time > *report.run_time_limit) {
     return over(*report.run_time_limit, "run-time limit (--max-run-time allows longer runs)");
   }
-  if (!report.fastest_fitting) return std::string(none) + " fits in memory on any offering of the catalogue.";
+  if (!report.fastest_fitting) {
+    return std::string(none) + " fits in memory on the offerings considered (rejected ones and why: --format json).";
+  }
   return std::string(none) + " meets the constraints.";
 }
 
@@ -231,10 +234,26 @@ std::string summary_sentence(const Report& report) {
   };
   const bool cheapest = beats([](const RankedPlan& e) { return e.cost->value; });
   const bool fastest = beats([](const RankedPlan& e) { return e.time.value; });
+  // Within k_near_tie of the best figure, the other axis ranked it first.
+  const auto within_tie = [&](auto figure) {
+    return std::all_of(report.recommendations.begin(), report.recommendations.end(),
+                       [&](const RankedPlan& other) { return figure(best) <= figure(other) * (1 + k_near_tie); });
+  };
+  const bool near_cheapest = within_tie([](const RankedPlan& e) { return e.cost->value; });
+  const bool near_fastest = within_tie([](const RankedPlan& e) { return e.time.value; });
+  const std::string tie = format_percent(k_near_tie);
   std::string role;
   switch (report.objective) {
-    case Objective::cost: role = cheapest ? "the cheapest plan that fits" : "first by cost after the rules"; break;
-    case Objective::time: role = fastest ? "the fastest plan that fits" : "first by time after the rules"; break;
+    case Objective::cost:
+      role = cheapest        ? "the cheapest plan that fits"
+             : near_cheapest ? "the fastest plan within " + tie + " of the cheapest"
+                             : "first by cost after the rules";
+      break;
+    case Objective::time:
+      role = fastest        ? "the fastest plan that fits"
+             : near_fastest ? "the cheapest plan within " + tie + " of the fastest"
+                            : "first by time after the rules";
+      break;
     case Objective::balanced: role = "the best balance of cost and time"; break;
   }
   std::string text = fmt::format("{} is {}: {} over {}", describe_hardware(best.plan), role, format_usd(*best.cost),

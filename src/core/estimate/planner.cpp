@@ -6,6 +6,7 @@
 #include <mlsize/support/error.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace mlsize {
@@ -17,6 +18,8 @@ std::optional<Bytes> device_capacity(const Device& device, const Offering* offer
 }
 
 namespace {
+
+constexpr int k_max_serving_tensor_parallel = 8;
 
 // Whether `tensor` ranks can split the model: Megatron-LM needs the query heads and the
 // key/value groups to divide evenly, and a device link to carry the per-layer collectives.
@@ -79,8 +82,13 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
     if (workload.task == Task::gbdt) {
       plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
     } else if (workload.task == Task::inference) {
-      // Tensor parallel within a unit (1, 2, 4, ... devices), the rest as replicas.
-      for (int tensor = 1; tensor <= offering.devices_per_unit && devices % tensor == 0; tensor *= 2) {
+      // Tensor parallel within a unit (1, 2, 4, ... devices, at most the 8 of a GPU node:
+      // vLLM serves with "tensor parallel size = the number of GPUs in each node"; its
+      // per-layer all-reduces are not timed here, so wider splits would look free), the
+      // query heads divided evenly, the rest as replicas.
+      for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, k_max_serving_tensor_parallel) &&
+                           devices % tensor == 0 && (workload.model.heads == 0 || workload.model.heads % tensor == 0);
+           tensor *= 2) {
         Strategy strategy;
         strategy.tensor_parallel = tensor;
         plans.push_back(Plan{&offering, &device, units, devices, strategy});
@@ -124,10 +132,15 @@ void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstim
   estimate.peak_flops_per_s = *peak;
   estimate.flops = run_flops(workload, plan.strategy.recompute);
   if (workload.task == Task::inference) {
-    const int replicas = plan.strategy.data_parallel(plan.device_count);
-    estimate.compute_time =
-        inference_seconds(workload, plan.device_count, replicas, *peak, plan.device->memory_bandwidth_bytes_per_s,
-                          estimate.memory.weights + estimate.memory.kv_cache);
+    // Replicas split the sequences, not the tokens of one sequence: past one replica per
+    // batch of sequences the others idle (and still cost).
+    const double sequences = std::max(1.0, std::ceil(workload.tokens / std::max(1, workload.context)));
+    const int busy = static_cast<int>(
+        std::min<double>(plan.strategy.data_parallel(plan.device_count), std::ceil(sequences / workload.batch)));
+    const int replicas = std::max(1, busy);
+    estimate.compute_time = inference_seconds(workload, replicas * plan.strategy.model_parallel(), replicas, *peak,
+                                              plan.device->memory_bandwidth_bytes_per_s,
+                                              estimate.memory.weights + estimate.memory.kv_cache);
     estimate.time = estimate.compute_time;
   } else {
     estimate.mfu = effective_mfu(*plan.device, workload);
