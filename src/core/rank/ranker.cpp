@@ -262,17 +262,23 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
     all.emplace_back(estimate_plan(workload, plan, settings.cost));
   }
   evaluated += all.size();
-  if (settings.rules != nullptr) {
-    std::optional<RuleMessage> exclusion;
-    all = apply_rules(workload, std::move(all), *settings.rules, exclusion);
-    if (all.empty()) {
+  // Rules judge the plans that fit; the others only when none of those is left, to tell a
+  // rule's rejection from a memory one (exclusions come before the memory check). The
+  // outcome is that of judging every plan, for fewer evaluations.
+  const auto too_big = std::stable_partition(all.begin(), all.end(), [](const RankedPlan& e) { return e.fits; });
+  std::vector<RankedPlan> fitting(std::make_move_iterator(all.begin()), std::make_move_iterator(too_big));
+  all.erase(all.begin(), too_big);  // now the plans that do not fit
+  std::optional<RuleMessage> exclusion;
+  if (settings.rules != nullptr) fitting = apply_rules(workload, std::move(fitting), *settings.rules, exclusion);
+  if (fitting.empty()) {
+    if (settings.rules != nullptr) all = apply_rules(workload, std::move(all), *settings.rules, exclusion);
+    if (all.empty() && exclusion) {
       outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, *exclusion, {}, {}, 0};
       return outcome;
     }
+    if (all.empty()) return reject(RejectionReason::device_count, std::nullopt);  // a `set` rule left no plan
+    return reject(RejectionReason::memory, best_of(all, lower_memory_fraction));
   }
-  std::vector<RankedPlan> fitting;
-  std::copy_if(all.begin(), all.end(), std::back_inserter(fitting), [](const auto& e) { return e.fits; });
-  if (fitting.empty()) return reject(RejectionReason::memory, best_of(all, lower_memory_fraction));
   // The summary's "fastest plan that fits" speaks of the ranking, which purchases are not in.
   if (auto fastest = best_of(fitting, faster); !to_buy && (!fastest_fitting || faster(*fastest, *fastest_fitting))) {
     fastest_fitting = fastest;
