@@ -551,6 +551,8 @@ TEST_CASE("Each default rule fires on its case and not on its near miss", "[rule
        values({{"workload.profile", "startup"}, {"offering.kind", "on-prem"}})},
       {"inferentia-is-for-inference", values({{"device.id", "inferentia2"}, {"workload.task", "pretrain"}}),
        values({{"device.id", "inferentia2"}, {"workload.task", "inference"}})},
+      {"deadline-tight-margin", values({{"estimate.deadline_fraction", 0.85}}),
+       values({{"estimate.deadline_fraction", 0.6}})},
       {"gbdt-accelerator-not-needed",
        values({{"workload.task", "gbdt"}, {"device.kind", "gpu"}, {"workload.dataset_bytes", 20e9}}),
        values({{"workload.task", "gbdt"}, {"device.kind", "cpu"}, {"workload.dataset_bytes", 20e9}})},

@@ -52,6 +52,7 @@ enum class RuleField : std::size_t {
   estimate_model_states_bytes,
   estimate_seconds,
   estimate_cost_usd,
+  estimate_deadline_fraction,
   count,  // the number of fields, not a field
 };
 

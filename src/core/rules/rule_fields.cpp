@@ -76,6 +76,8 @@ std::vector<FieldSpec> make_fields() {
              "weights + gradients + optimizer states per device after sharding, in bytes"),
       number("estimate.seconds", U::seconds, "estimated run time in seconds"),
       number("estimate.cost_usd", U::usd, "estimated cost in US dollars; missing when the plan has no price"),
+      number("estimate.deadline_fraction", U::fraction,
+             "estimated run time ÷ the deadline (1 = exactly on time); missing without a deadline"),
   };
 }
 
@@ -157,6 +159,7 @@ void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {
   put(v, F::estimate_model_states_bytes, (e.memory.weights + e.memory.gradients + e.memory.optimizer).value);
   put(v, F::estimate_seconds, e.time.value);
   put_optional(v, F::estimate_cost_usd, e.cost);
+  if (w.deadline && w.deadline->value > 0) put(v, F::estimate_deadline_fraction, e.time.value / w.deadline->value);
 }
 
 }  // namespace
