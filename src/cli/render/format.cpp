@@ -39,8 +39,15 @@ std::string describe_strategy(const Strategy& strategy, int device_count, Task t
     if (replicas > 1) text += fmt::format(" × {} replicas", replicas);
     return text;
   }
-  std::string text = strategy.zero_stage == 0 ? "DDP" : fmt::format("ZeRO-{}", strategy.zero_stage);
-  if (strategy.recompute != Recompute::none) text += fmt::format(" + {} recompute", to_string(strategy.recompute));
+  const std::string recompute = fmt::format("{} recompute", to_string(strategy.recompute));
+  std::string text;
+  if (device_count == 1) {
+    // One device synchronises with nobody: "DDP" would name a wrapper it does not need.
+    text = strategy.recompute != Recompute::none ? recompute : "1 device";
+  } else {
+    text = strategy.zero_stage == 0 ? std::string("DDP") : fmt::format("ZeRO-{}", strategy.zero_stage);
+    if (strategy.recompute != Recompute::none) text += " + " + recompute;
+  }
   if (strategy.tensor_parallel > 1) text += fmt::format(", TP {}", strategy.tensor_parallel);
   if (strategy.pipeline_parallel > 1) text += fmt::format(", PP {}", strategy.pipeline_parallel);
   if (strategy.sequence_parallel) text += ", SP";
