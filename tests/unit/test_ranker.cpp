@@ -159,6 +159,10 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
   }
   // One device: DDP only, with and without recomputation.
   CHECK(candidate_plans(w, *catalog.find_offering("cloud-big-1"), *catalog.find_device("big"), 1).size() == 2);
+  // QLoRA's 4-bit base has no tensor- or pipeline-parallel path in PEFT: data parallel only.
+  Workload qlora = w;
+  qlora.task = Task::qlora;
+  for (const Plan& plan : candidate_plans(qlora, offering, linked, 32)) CHECK(plan.strategy.model_parallel() == 1);
 }
 
 TEST_CASE("the cheapest plan that fits weighs memory, recomputation and communication", "[ranker]") {

@@ -38,10 +38,14 @@ bool splits_tensors(const Architecture& model, const Device& device, int tensor)
 void add_training_plans(const Workload& workload, const Offering& offering, const Device& device, int units,
                         int devices, std::vector<Plan>& plans) {
   const int layers = workload.model.layers + workload.model.encoder_layers;
-  for (int tensor = 1; tensor <= offering.devices_per_unit && devices % tensor == 0; tensor *= 2) {
+  // QLoRA's 4-bit base (bitsandbytes) shards with FSDP (Answer.AI's FSDP-QLoRA) but has no
+  // tensor- or pipeline-parallel path in PEFT: data parallel only.
+  const int most_model_parallel = workload.task == Task::qlora ? 1 : devices;
+  for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, most_model_parallel) && devices % tensor == 0;
+       tensor *= 2) {
     if (!splits_tensors(workload.model, device, tensor)) break;
-    for (int pipeline = 1;
-         tensor * pipeline <= devices && devices % (tensor * pipeline) == 0 && (pipeline == 1 || pipeline <= layers);
+    for (int pipeline = 1; tensor * pipeline <= most_model_parallel && devices % (tensor * pipeline) == 0 &&
+                           (pipeline == 1 || pipeline <= layers);
          pipeline *= 2) {
       const int data = devices / (tensor * pipeline);
       const int highest_stage = data == 1 ? 0 : pipeline > 1 ? 1 : 3;
