@@ -310,8 +310,19 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
         "--bytes-per-token", [&] { return parse_positive_number(*options.bytes_per_token, "a number of bytes"); });
   }
   resolve_tokens(options, workload, require_data);
+  // A learned absolute position table (BERT 512, GPT-2 1024) bounds the sequence: the
+  // default shrinks to it, and a longer --seq-len is an error, not a silent estimate.
+  const int positions = workload.model.learned_positions;
   if (options.sequence_length) {
     workload.sequence_length = parse_int_flag(*options.sequence_length, "--seq-len", 1, 10'000'000);
+    if (positions > 0 && workload.sequence_length > positions) {
+      flag_error("--seq-len",
+                 fmt::format("{} is longer than the {} positions {} has learned", workload.sequence_length, positions,
+                             workload.model.name),
+                 fmt::format("at most {}", positions));
+    }
+  } else if (positions > 0) {
+    workload.sequence_length = std::min(workload.sequence_length, positions);
   }
   if (options.micro_batch) workload.micro_batch = parse_int_flag(*options.micro_batch, "--micro-batch", 1, 1'000'000);
   if (options.global_batch) {
