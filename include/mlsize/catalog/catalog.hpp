@@ -33,6 +33,7 @@ inline constexpr std::size_t k_dtype_count = names<DType>().size();
 struct Interconnect {
   std::string kind;                  // nvlink, pcie, infinity-fabric, ici, roce, nvlink-c2c, none
   double bandwidth_bytes_per_s = 0;  // per device, both directions together
+  bool operator==(const Interconnect&) const = default;
 };
 
 struct Device {
@@ -52,6 +53,7 @@ struct Device {
   SourceLocation defined_at;
 
   std::optional<double> peak(DType dtype) const { return peak_flops_per_s[static_cast<std::size_t>(dtype)]; }
+  bool operator==(const Device&) const = default;
 };
 
 enum class OfferingKind { cloud, on_prem, free_tier };
@@ -65,6 +67,7 @@ constexpr auto enum_names(OfferingKind) {
 struct Billing {
   double granularity_seconds = 1.0;
   double minimum_seconds = 0.0;
+  bool operator==(const Billing&) const = default;
 };
 
 // Facts about a provider that hold for all its offerings.
@@ -74,12 +77,14 @@ struct Provider {
   std::string source;
   std::string as_of;
   SourceLocation defined_at;
+  bool operator==(const Provider&) const = default;
 };
 
 struct FreeTierLimits {
   std::optional<double> session_hours;
   std::optional<double> weekly_hours;
   std::string note;
+  bool operator==(const FreeTierLimits&) const = default;
 };
 
 struct Offering {
@@ -103,6 +108,7 @@ struct Offering {
   std::string source;
   std::string as_of;
   SourceLocation defined_at;
+  bool operator==(const Offering&) const = default;
 };
 
 // Devices and offerings by id; adding an entry with an existing id replaces it.

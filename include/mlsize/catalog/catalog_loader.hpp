@@ -16,7 +16,12 @@ inline constexpr std::size_t k_max_catalog_file_bytes = 8 * 1024 * 1024;
 // Throws Error (input) with file:line:column, the offending line and a hint.
 void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view source_name);
 
-// The catalogue compiled into the binary from data/catalog/*.yaml.
+// The catalogue compiled into the binary from data/catalog/*.yaml, read from the snapshot
+// the build made of it (catalog_snapshot.hpp): no YAML is parsed.
 Catalog load_default_catalog();
+
+// The same catalogue parsed from its embedded YAML, with every check of load_catalog_yaml:
+// what the build's snapshot is made from, and what tests compare it with.
+Catalog load_default_catalog_yaml();
 
 }  // namespace mlsize

@@ -12,6 +12,9 @@ struct EmbeddedFile {
 };
 
 std::span<const EmbeddedFile> default_catalog_files();
+// The default catalogue as written by write_catalog_snapshot at build time
+// (tools/make_catalog_snapshot.cpp).
+std::string_view default_catalog_snapshot();
 std::span<const EmbeddedFile> default_rule_files();
 // The model presets, data/models/*.json (Hugging Face config.json files).
 std::span<const EmbeddedFile> model_preset_files();

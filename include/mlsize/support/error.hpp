@@ -17,6 +17,7 @@ struct SourceLocation {
   int line = 0;
   int column = 0;
   std::string line_text;  // the offending line, shown with a caret under `column`
+  bool operator==(const SourceLocation&) const = default;
 };
 
 class Error : public std::runtime_error {

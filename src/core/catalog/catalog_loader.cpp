@@ -422,7 +422,7 @@ void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view
   catalog = std::move(staged);
 }
 
-Catalog load_default_catalog() {
+Catalog load_default_catalog_yaml() {
   Catalog catalog;
   for (const EmbeddedFile& file : default_catalog_files()) {
     load_catalog_yaml(catalog, file.text, std::string("<embedded>/data/catalog/") + std::string(file.name));

@@ -1,0 +1,21 @@
+#pragma once
+// A loaded catalogue as compact bytes: the build loads the embedded YAML once, with all
+// of its validation, and compiles the bytes in, so that start-up parses no YAML
+// (docs/performance.md). The bytes are read on the machine that wrote them (native byte
+// order and double layout), which a build-time product always is.
+
+#include <mlsize/catalog/catalog.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace mlsize {
+
+// Every device, offering and provider of `catalog`, in order.
+std::string write_catalog_snapshot(const Catalog& catalog);
+
+// The catalogue write_catalog_snapshot wrote; throws Error (input) when `bytes` is not
+// one (a build out of step with its sources).
+Catalog read_catalog_snapshot(std::string_view bytes);
+
+}  // namespace mlsize

@@ -1,0 +1,244 @@
+#include <mlsize/catalog/catalog_snapshot.hpp>
+
+#include <mlsize/support/error.hpp>
+
+#include <cstdint>
+#include <cstring>
+
+namespace mlsize {
+namespace {
+
+// Bumped whenever the layout changes; a mismatch is a stale build, not user input.
+constexpr std::uint32_t k_snapshot_version = 1;
+
+class Writer {
+ public:
+  void u32(std::uint32_t value) { raw(&value, sizeof value); }
+  void i32(int value) { raw(&value, sizeof value); }
+  void f64(double value) { raw(&value, sizeof value); }
+  void text(const std::string& value) {
+    u32(static_cast<std::uint32_t>(value.size()));
+    m_bytes.append(value);
+  }
+  template <class T, class Put>
+  void optional(const std::optional<T>& value, Put put) {
+    u32(value ? 1 : 0);
+    if (value) put(*value);
+  }
+  void location(const SourceLocation& at) {
+    text(at.file);
+    i32(at.line);
+    i32(at.column);
+    text(at.line_text);
+  }
+  std::string take() { return std::move(m_bytes); }
+
+ private:
+  void raw(const void* data, std::size_t size) { m_bytes.append(static_cast<const char*>(data), size); }
+  std::string m_bytes;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view bytes) : m_bytes(bytes) {}
+  std::uint32_t u32() { return raw<std::uint32_t>(); }
+  int i32() { return raw<int>(); }
+  double f64() { return raw<double>(); }
+  std::string text() {
+    const std::uint32_t size = u32();
+    need(size);
+    std::string value(m_bytes.substr(m_at, size));
+    m_at += size;
+    return value;
+  }
+  template <class T, class Get>
+  std::optional<T> optional(Get get) {
+    if (u32() == 0) return std::nullopt;
+    return std::optional<T>(get());
+  }
+  SourceLocation location() {
+    SourceLocation at;
+    at.file = text();
+    at.line = i32();
+    at.column = i32();
+    at.line_text = text();
+    return at;
+  }
+  bool done() const { return m_at == m_bytes.size(); }
+
+ private:
+  template <class T>
+  T raw() {
+    need(sizeof(T));
+    T value;
+    std::memcpy(&value, m_bytes.data() + m_at, sizeof(T));
+    m_at += sizeof(T);
+    return value;
+  }
+  void need(std::size_t size) const {
+    if (m_bytes.size() - m_at < size) {
+      throw Error(ErrorKind::input, "the compiled-in catalogue is truncated", "rebuild mlsize");
+    }
+  }
+  std::string_view m_bytes;
+  std::size_t m_at = 0;
+};
+
+void write_device(Writer& w, const Device& d) {
+  w.text(d.id);
+  w.u32(static_cast<std::uint32_t>(d.aliases.size()));
+  for (const std::string& alias : d.aliases) w.text(alias);
+  w.text(d.name);
+  w.u32(static_cast<std::uint32_t>(d.kind));
+  w.text(d.vendor);
+  w.optional(d.memory, [&](Bytes b) { w.f64(b.value); });
+  w.optional(d.memory_bandwidth_bytes_per_s, [&](double v) { w.f64(v); });
+  for (const std::optional<double>& peak : d.peak_flops_per_s) w.optional(peak, [&](double v) { w.f64(v); });
+  w.optional(d.interconnect, [&](const Interconnect& link) {
+    w.text(link.kind);
+    w.f64(link.bandwidth_bytes_per_s);
+  });
+  w.optional(d.tdp_w, [&](double v) { w.f64(v); });
+  w.optional(d.launch_price, [&](Usd v) { w.f64(v.value); });
+  w.text(d.source);
+  w.text(d.as_of);
+  w.location(d.defined_at);
+}
+
+Device read_device(Reader& r) {
+  Device d;
+  d.id = r.text();
+  d.aliases.resize(r.u32());
+  for (std::string& alias : d.aliases) alias = r.text();
+  d.name = r.text();
+  d.kind = static_cast<DeviceKind>(r.u32());
+  d.vendor = r.text();
+  d.memory = r.optional<Bytes>([&] { return Bytes(r.f64()); });
+  d.memory_bandwidth_bytes_per_s = r.optional<double>([&] { return r.f64(); });
+  for (std::optional<double>& peak : d.peak_flops_per_s) peak = r.optional<double>([&] { return r.f64(); });
+  d.interconnect = r.optional<Interconnect>([&] {
+    Interconnect link;
+    link.kind = r.text();
+    link.bandwidth_bytes_per_s = r.f64();
+    return link;
+  });
+  d.tdp_w = r.optional<double>([&] { return r.f64(); });
+  d.launch_price = r.optional<Usd>([&] { return Usd(r.f64()); });
+  d.source = r.text();
+  d.as_of = r.text();
+  d.defined_at = r.location();
+  return d;
+}
+
+void write_billing(Writer& w, const Billing& b) {
+  w.f64(b.granularity_seconds);
+  w.f64(b.minimum_seconds);
+}
+
+Billing read_billing(Reader& r) {
+  Billing b;
+  b.granularity_seconds = r.f64();
+  b.minimum_seconds = r.f64();
+  return b;
+}
+
+void write_offering(Writer& w, const Offering& o) {
+  const auto number = [&](double v) { w.f64(v); };
+  const auto money = [&](Usd v) { w.f64(v.value); };
+  const auto whole = [&](int v) { w.i32(v); };
+  w.text(o.id);
+  w.text(o.provider);
+  w.u32(static_cast<std::uint32_t>(o.kind));
+  w.text(o.name);
+  w.text(o.device_id);
+  w.i32(o.devices_per_unit);
+  w.optional(o.vcpus, whole);
+  w.optional(o.host_memory, [&](Bytes b) { w.f64(b.value); });
+  w.optional(o.price_per_hour, money);
+  w.optional(o.spot_price_per_hour, money);
+  w.text(o.region);
+  w.optional(o.max_units, whole);
+  w.optional(o.purchase_price, money);
+  w.optional(o.power_w, number);
+  w.optional(o.limits.session_hours, number);
+  w.optional(o.limits.weekly_hours, number);
+  w.text(o.limits.note);
+  w.optional(o.network_gbps, number);
+  write_billing(w, o.billing);
+  w.text(o.source);
+  w.text(o.as_of);
+  w.location(o.defined_at);
+}
+
+Offering read_offering(Reader& r) {
+  const auto number = [&] { return r.f64(); };
+  const auto money = [&] { return Usd(r.f64()); };
+  const auto whole = [&] { return r.i32(); };
+  Offering o;
+  o.id = r.text();
+  o.provider = r.text();
+  o.kind = static_cast<OfferingKind>(r.u32());
+  o.name = r.text();
+  o.device_id = r.text();
+  o.devices_per_unit = r.i32();
+  o.vcpus = r.optional<int>(whole);
+  o.host_memory = r.optional<Bytes>([&] { return Bytes(r.f64()); });
+  o.price_per_hour = r.optional<Usd>(money);
+  o.spot_price_per_hour = r.optional<Usd>(money);
+  o.region = r.text();
+  o.max_units = r.optional<int>(whole);
+  o.purchase_price = r.optional<Usd>(money);
+  o.power_w = r.optional<double>(number);
+  o.limits.session_hours = r.optional<double>(number);
+  o.limits.weekly_hours = r.optional<double>(number);
+  o.limits.note = r.text();
+  o.network_gbps = r.optional<double>(number);
+  o.billing = read_billing(r);
+  o.source = r.text();
+  o.as_of = r.text();
+  o.defined_at = r.location();
+  return o;
+}
+
+}  // namespace
+
+std::string write_catalog_snapshot(const Catalog& catalog) {
+  Writer w;
+  w.u32(k_snapshot_version);
+  w.u32(static_cast<std::uint32_t>(catalog.providers().size()));
+  for (const Provider& p : catalog.providers()) {
+    w.text(p.id);
+    write_billing(w, p.billing);
+    w.text(p.source);
+    w.text(p.as_of);
+    w.location(p.defined_at);
+  }
+  w.u32(static_cast<std::uint32_t>(catalog.devices().size()));
+  for (const Device& d : catalog.devices()) write_device(w, d);
+  w.u32(static_cast<std::uint32_t>(catalog.offerings().size()));
+  for (const Offering& o : catalog.offerings()) write_offering(w, o);
+  return w.take();
+}
+
+Catalog read_catalog_snapshot(std::string_view bytes) {
+  Reader r(bytes);
+  if (r.u32() != k_snapshot_version) {
+    throw Error(ErrorKind::input, "the compiled-in catalogue has another layout", "rebuild mlsize");
+  }
+  Catalog catalog;
+  for (std::uint32_t n = r.u32(); n > 0; --n) {
+    Provider p;
+    p.id = r.text();
+    p.billing = read_billing(r);
+    p.source = r.text();
+    p.as_of = r.text();
+    p.defined_at = r.location();
+    catalog.put(std::move(p));
+  }
+  for (std::uint32_t n = r.u32(); n > 0; --n) catalog.put(read_device(r));
+  for (std::uint32_t n = r.u32(); n > 0; --n) catalog.put(read_offering(r));
+  if (!r.done()) throw Error(ErrorKind::input, "the compiled-in catalogue has trailing bytes", "rebuild mlsize");
+  return catalog;
+}
+
+}  // namespace mlsize

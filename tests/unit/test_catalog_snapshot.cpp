@@ -1,0 +1,49 @@
+// The compiled-in snapshot of the default catalogue (catalog_snapshot.hpp): the binary
+// reads it instead of parsing YAML, so it must be the YAML's catalogue, field for field.
+
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/catalog/catalog_snapshot.hpp>
+#include <mlsize/support/embedded_data.hpp>
+#include <mlsize/support/error.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace mlsize;
+
+namespace {
+
+void check_same(const Catalog& a, const Catalog& b) {
+  REQUIRE(a.devices().size() == b.devices().size());
+  REQUIRE(a.offerings().size() == b.offerings().size());
+  REQUIRE(a.providers().size() == b.providers().size());
+  for (std::size_t i = 0; i < a.devices().size(); ++i) {
+    INFO("device " << a.devices()[i].id);
+    CHECK(a.devices()[i] == b.devices()[i]);
+  }
+  for (std::size_t i = 0; i < a.offerings().size(); ++i) {
+    INFO("offering " << a.offerings()[i].id);
+    CHECK(a.offerings()[i] == b.offerings()[i]);
+  }
+  CHECK(a.providers() == b.providers());
+}
+
+}  // namespace
+
+TEST_CASE("the compiled-in catalogue is the embedded YAML's, every field of every entry", "[snapshot]") {
+  // Defaulted operator== on Device, Offering and Provider compares every member, so a field
+  // added to the structs but not to the snapshot fails here.
+  check_same(load_default_catalog(), load_default_catalog_yaml());
+  CHECK(load_default_catalog().find_device("h100") != nullptr);  // aliases are indexed again
+}
+
+TEST_CASE("a snapshot round-trips, and a damaged one is refused", "[snapshot]") {
+  const Catalog yaml = load_default_catalog_yaml();
+  const std::string bytes = write_catalog_snapshot(yaml);
+  check_same(read_catalog_snapshot(bytes), yaml);
+  CHECK_THROWS_AS(read_catalog_snapshot(std::string_view(bytes).substr(0, bytes.size() / 2)), Error);
+  CHECK_THROWS_AS(read_catalog_snapshot(bytes + "x"), Error);
+  std::string other_version = bytes;
+  other_version[0] = static_cast<char>(other_version[0] + 1);
+  CHECK_THROWS_AS(read_catalog_snapshot(other_version), Error);
+  CHECK(default_catalog_snapshot() == bytes);  // the build compiled in the current data
+}
