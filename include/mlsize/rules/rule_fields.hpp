@@ -64,12 +64,20 @@ constexpr std::size_t field_id(RuleField field) {
   return static_cast<std::size_t>(field);
 }
 
+// Fields before this one describe the workload, the device and the offering; from it on,
+// the plan and its estimate (what changes from one plan of an offering to the next).
+inline constexpr std::size_t k_first_plan_field = field_id(RuleField::plan_device_count);
+
 // Fills `values` (resized to rule_fields().size()) for one evaluation. Any pointer may
 // be null; its fields are then missing (nullopt). When `device` or `offering` is null
 // and `estimate` is not, they are taken from estimate->plan. Reusing one vector across
 // plans avoids reallocating it.
 void fill_rule_fields(FieldValues& values, const Workload& workload, const Device* device, const Offering* offering,
                       const PlanEstimate* estimate);
+
+// Replaces only the plan and estimate fields of `values` (filled by fill_rule_fields for
+// the plan's workload, device and offering) with those of `estimate`.
+void fill_plan_rule_fields(FieldValues& values, const Workload& workload, const PlanEstimate& estimate);
 
 // The same, into a new vector.
 FieldValues rule_field_values(const Workload& workload, const Device* device = nullptr,

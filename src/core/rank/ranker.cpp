@@ -197,21 +197,29 @@ struct OfferingOutcome {
 // records the score on the rest.
 std::vector<RankedPlan> apply_rules(const Workload& workload, std::vector<RankedPlan> plans, const RuleSet& rules,
                                     std::optional<RuleMessage>& first_exclusion) {
+  if (plans.empty()) return plans;
+  // The plans share their workload, device and offering: the rules that read only those
+  // decide once (RuleScope::offering); per plan, only the rules that read plan fields run,
+  // over values whose plan fields alone are refilled. Messages only for what is shown.
   FieldValues values;
+  fill_rule_fields(values, workload, plans.front().plan.device, plans.front().plan.offering, nullptr);
+  RuleOutcome shared;
+  rules.evaluate(values, shared, false, RuleScope::offering);
   RuleOutcome outcome;
   std::vector<RankedPlan> kept;
   kept.reserve(plans.size());
   for (RankedPlan& plan : plans) {
-    fill_rule_fields(values, workload, plan.plan.device, plan.plan.offering, &plan);
-    rules.evaluate(values, outcome, false);  // messages only for what is shown (note_rules)
-    if (outcome.excluded()) {
+    fill_plan_rule_fields(values, workload, plan);
+    rules.evaluate(values, outcome, false, RuleScope::plan);
+    if (shared.excluded() || outcome.excluded()) {
       if (!first_exclusion) {
+        // The first exclusion in rule order, as one evaluation of every rule finds it.
         rules.evaluate(values, outcome, true);
         first_exclusion = outcome.exclusions.front();
       }
       continue;
     }
-    plan.rule_score = outcome.score;
+    plan.rule_score = shared.score * outcome.score;
     kept.push_back(std::move(plan));
   }
   return kept;

@@ -182,6 +182,11 @@ void fill_rule_fields(FieldValues& values, const Workload& workload, const Devic
   if (estimate != nullptr) fill_estimate(values, workload, *estimate);
 }
 
+void fill_plan_rule_fields(FieldValues& values, const Workload& workload, const PlanEstimate& estimate) {
+  std::fill(values.begin() + static_cast<std::ptrdiff_t>(k_first_plan_field), values.end(), std::nullopt);
+  fill_estimate(values, workload, estimate);
+}
+
 FieldValues rule_field_values(const Workload& workload, const Device* device, const Offering* offering,
                               const PlanEstimate* estimate) {
   FieldValues values;
