@@ -108,16 +108,23 @@ std::optional<double> objective_value(const RankedPlan& e, Objective objective) 
   return std::nullopt;
 }
 
+// Within a near-tie: the other axis of the objective first (time for cost, cost for
+// time), then ranks_before.
+template <class RanksBefore>
+bool before_in_tie(const RankedPlan& a, const RankedPlan& b, Objective objective, RanksBefore ranks_before) {
+  const double x = objective == Objective::cost ? a.time.value : (a.cost ? a.cost->value : 0.0);
+  const double y = objective == Objective::cost ? b.time.value : (b.cost ? b.cost->value : 0.0);
+  const int order = compare_values(x, y);
+  return order != 0 ? order < 0 : ranks_before(a, b);
+}
+
 // Reorders `plans`, sorted by `ranks_before`, so that each run of plans whose objective is
 // within k_near_tie of the run's first is ordered by the other axis (then ranks_before).
 template <class RanksBefore>
 void order_near_ties(std::vector<RankedPlan>& plans, Objective objective, RanksBefore ranks_before) {
   if (objective == Objective::balanced) return;
   const auto other_axis = [&](const RankedPlan& a, const RankedPlan& b) {
-    const double x = objective == Objective::cost ? a.time.value : (a.cost ? a.cost->value : 0.0);
-    const double y = objective == Objective::cost ? b.time.value : (b.cost ? b.cost->value : 0.0);
-    const int order = compare_values(x, y);
-    return order != 0 ? order < 0 : ranks_before(a, b);
+    return before_in_tie(a, b, objective, ranks_before);
   };
   for (auto first = plans.begin(); first != plans.end();) {
     const double limit = *objective_value(*first, objective) * (1 + k_near_tie);
@@ -127,6 +134,24 @@ void order_near_ties(std::vector<RankedPlan>& plans, Objective objective, RanksB
     std::stable_sort(first, last, other_axis);
     first = last;
   }
+}
+
+// What sorting `plans` and ordering its near-ties would put first, in one pass and
+// without copies: of the plans within k_near_tie of the best objective, the one the other
+// axis ranks first.
+template <class RanksBefore>
+const RankedPlan& first_of(const std::vector<RankedPlan>& plans, Objective objective, RanksBefore ranks_before) {
+  const RankedPlan& leader = *std::min_element(plans.begin(), plans.end(), ranks_before);
+  if (objective == Objective::balanced) return leader;
+  const double limit = *objective_value(leader, objective) * (1 + k_near_tie);
+  const RankedPlan* first = &leader;
+  for (const RankedPlan& e : plans) {
+    if (compare_values(*objective_value(e, objective), limit) <= 0 &&
+        before_in_tie(e, *first, objective, ranks_before)) {
+      first = &e;
+    }
+  }
+  return *first;
 }
 
 template <class Better>
@@ -362,10 +387,7 @@ std::vector<RankedPlan> rank_outcomes(const std::vector<OfferingOutcome>& outcom
   for (const OfferingOutcome& outcome : outcomes) {
     if (of_kind(outcome) && !outcome.rejection && !outcome.feasible.empty()) {
       // The offering's best plan, near-ties going to the other axis as in the ranking.
-      std::vector<RankedPlan> plans = outcome.feasible;
-      std::sort(plans.begin(), plans.end(), ranks_before);
-      order_near_ties(plans, objective, ranks_before);
-      best.push_back(plans.front());
+      best.push_back(first_of(outcome.feasible, objective, ranks_before));
     }
   }
   std::sort(best.begin(), best.end(), ranks_before);
