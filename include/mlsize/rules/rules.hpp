@@ -101,6 +101,10 @@ class RuleSet {
   // on any problem; a file with an error adds nothing.
   void load_yaml(std::string_view text, std::string_view source_name);
 
+  // Appends `rule` as load_yaml does (replacing the rule with its id in place), unchecked:
+  // for rules that were checked already (read_rules_snapshot).
+  void put(Rule rule);
+
   const std::vector<Rule>& rules() const { return m_rules; }
   std::size_t size() const { return m_rules.size(); }
   const Rule* find(std::string_view id) const;
@@ -125,7 +129,12 @@ class RuleSet {
   std::vector<Rule> m_rules;
 };
 
-// The default rules compiled into the binary from data/rules/*.yaml.
+// The default rules compiled into the binary from data/rules/*.yaml, read from the
+// snapshot the build made of them (rules_snapshot.hpp): no YAML is parsed.
 RuleSet load_default_rules();
+
+// The same rules parsed from their embedded YAML with every check: what the build's
+// snapshot is made from, and what tests compare it with.
+RuleSet load_default_rules_yaml();
 
 }  // namespace mlsize

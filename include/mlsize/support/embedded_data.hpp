@@ -13,8 +13,10 @@ struct EmbeddedFile {
 
 std::span<const EmbeddedFile> default_catalog_files();
 // The default catalogue as written by write_catalog_snapshot at build time
-// (tools/make_catalog_snapshot.cpp).
+// (tools/make_snapshots.cpp).
 std::string_view default_catalog_snapshot();
+// The default rules as written by write_rules_snapshot at build time.
+std::string_view default_rules_snapshot();
 std::span<const EmbeddedFile> default_rule_files();
 // The model presets, data/models/*.json (Hugging Face config.json files).
 std::span<const EmbeddedFile> model_preset_files();

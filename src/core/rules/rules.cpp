@@ -11,6 +11,16 @@ void RuleOutcome::clear() {
   advice.clear();
 }
 
+void RuleSet::put(Rule rule) {
+  for (Rule& existing : m_rules) {
+    if (existing.id == rule.id) {
+      existing = std::move(rule);
+      return;
+    }
+  }
+  m_rules.push_back(std::move(rule));
+}
+
 const Rule* RuleSet::find(std::string_view id) const {
   for (const Rule& rule : m_rules) {
     if (rule.id == id) return &rule;

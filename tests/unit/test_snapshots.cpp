@@ -1,8 +1,10 @@
-// The compiled-in snapshot of the default catalogue (catalog_snapshot.hpp): the binary
+// The compiled-in snapshots of the default catalogue and rules: the binary
 // reads it instead of parsing YAML, so it must be the YAML's catalogue, field for field.
 
 #include <mlsize/catalog/catalog_loader.hpp>
 #include <mlsize/catalog/catalog_snapshot.hpp>
+#include <mlsize/rules/rules.hpp>
+#include <mlsize/rules/rules_snapshot.hpp>
 #include <mlsize/support/embedded_data.hpp>
 #include <mlsize/support/error.hpp>
 
@@ -46,4 +48,31 @@ TEST_CASE("a snapshot round-trips, and a damaged one is refused", "[snapshot]") 
   other_version[0] = static_cast<char>(other_version[0] + 1);
   CHECK_THROWS_AS(read_catalog_snapshot(other_version), Error);
   CHECK(default_catalog_snapshot() == bytes);  // the build compiled in the current data
+}
+
+TEST_CASE("the compiled-in rules are the embedded YAML's, every field of every rule", "[snapshot]") {
+  const RuleSet yaml = load_default_rules_yaml();
+  for (const RuleSet& rules : {load_default_rules(), read_rules_snapshot(write_rules_snapshot(yaml))}) {
+    REQUIRE(rules.size() == yaml.size());
+    for (std::size_t i = 0; i < yaml.size(); ++i) {
+      const Rule& a = rules.rules()[i];
+      const Rule& b = yaml.rules()[i];
+      INFO("rule " << b.id);
+      CHECK(a.id == b.id);
+      CHECK(a.description == b.description);
+      CHECK(a.when.text() == b.when.text());
+      CHECK(a.when.fields() == b.when.fields());
+      CHECK(a.action == b.action);
+      CHECK(a.severity == b.severity);
+      CHECK(a.source == b.source);
+      CHECK(a.message.text() == b.message.text());
+      CHECK(a.factor == b.factor);
+      CHECK(a.require.text() == b.require.text());
+      CHECK(a.set_recompute == b.set_recompute);
+      CHECK(a.defined_at == b.defined_at);
+      CHECK(a.per_plan == b.per_plan);
+    }
+  }
+  CHECK(default_rules_snapshot() == write_rules_snapshot(yaml));
+  CHECK_THROWS_AS(read_rules_snapshot(default_rules_snapshot().substr(0, 10)), Error);
 }
