@@ -1,6 +1,20 @@
 #include "core/support/yaml_documents.hpp"
 
+#include <atomic>
+
 namespace mlsize {
+
+namespace {
+std::atomic<std::size_t> g_yaml_documents{0};
+}  // namespace
+
+std::size_t yaml_documents_parsed() {
+  return g_yaml_documents.load();
+}
+
+void count_yaml_document() {
+  ++g_yaml_documents;
+}
 namespace {
 
 // Calls `visit(line, number)` for each line until it returns false.

@@ -33,6 +33,12 @@ std::optional<int> second_document_line(std::string_view text);
 // Whether the text has any content line.
 bool has_content(std::string_view text);
 
+// How many YAML documents this process has parsed. The embedded catalogue and rules are
+// read from snapshots, so a run given no YAML file parses none; a test holds it to that
+// (tests/cli_unit/test_no_yaml_at_start_up.cpp), a guard that counts rather than times.
+std::size_t yaml_documents_parsed();
+void count_yaml_document();
+
 // Parses `text` as exactly one YAML document with a value. `fail(mark, message, hint)`
 // must throw; `kind` names the file ("catalogue", "rules"), `nesting_hint` is the hint
 // for too-deep nesting and `expected` the hint for an empty or non-mapping file.
@@ -47,6 +53,7 @@ YAML::Node load_one_document(std::string_view text, std::string_view kind, std::
          "remove the \"---\" separator or put each document in its own file");
   }
   YAML::Node root;
+  count_yaml_document();
   try {
     root = YAML::Load(std::string(text));
   } catch (const YAML::DeepRecursion& failure) {
