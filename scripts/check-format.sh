@@ -1,9 +1,9 @@
 #!/bin/sh
-# Checks that src/ and include/ are formatted as .clang-format says (clang-format 14, from
+# Checks that src/, include/ and tools/ are formatted as .clang-format says (clang-format 14, from
 # Debian's clang-format package). With --fix, reformats them in place instead.
 set -eu
 cd "$(dirname "$0")/.."
-files=$(find src include -name '*.cpp' -o -name '*.hpp' | sort)
+files=$(find src include tools -name '*.cpp' -o -name '*.hpp' | sort)
 if [ "${1:-}" = "--fix" ]; then
   clang-format -i $files
 else
