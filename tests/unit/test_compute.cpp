@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "workload_fixture.hpp"
+
 using namespace mlsize;
 
 // Brown et al. 2020 (GPT-3), Table D.1 gives 3.14e23 training FLOPs for 175B parameters on
@@ -80,4 +82,17 @@ TEST_CASE("on-premise hardware is amortised and pays for its power", "[cost]") {
   CHECK(hourly_price_per_unit(card, always_busy)->value == Approx(1.15));
   // At the default 80% use, each hour of use also carries the idle hours' share: $1 / 0.8.
   CHECK(hourly_price_per_unit(card, CostSettings{})->value == Approx(1.25 + 0.15));
+}
+
+TEST_CASE("selective recomputation repeats the attention core's forward: 4·s·h per token and layer",
+          "[compute]") {
+  // Korthikanti et al. 2022, §5: only the QK^T and attention-times-V products are recomputed.
+  Workload w = testing::workload_for_params(7e9, 1e9);
+  w.attention = Attention::standard;
+  const double none = run_flops(w, Recompute::none).value;
+  const double extra = 1e9 * w.model.layers * 4.0 * w.sequence_length * w.model.heads * w.model.head_dim;
+  CHECK(run_flops(w, Recompute::selective).value == Approx(none + extra));
+  CHECK(extra / none < 0.05);  // a few percent, far below full recomputation's 33%
+  w.attention = Attention::flash;  // flash attention recomputes the core anyway: no change
+  CHECK(run_flops(w, Recompute::selective).value == Approx(run_flops(w, Recompute::none).value));
 }

@@ -157,8 +157,12 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
       }
     }
   }
-  // One device: DDP only, with and without recomputation.
-  CHECK(candidate_plans(w, *catalog.find_offering("cloud-big-1"), *catalog.find_device("big"), 1).size() == 2);
+  // One device: DDP only, without recomputation, selective (standard attention: the s²
+  // scores are worth recomputing) and full.
+  CHECK(candidate_plans(w, *catalog.find_offering("cloud-big-1"), *catalog.find_device("big"), 1).size() == 3);
+  Workload flash = w;
+  flash.attention = Attention::flash;  // nothing for selective recomputation to drop
+  CHECK(candidate_plans(flash, *catalog.find_offering("cloud-big-1"), *catalog.find_device("big"), 1).size() == 2);
   // QLoRA's 4-bit base has no tensor- or pipeline-parallel path in PEFT: data parallel only.
   Workload qlora = w;
   qlora.task = Task::qlora;

@@ -20,7 +20,16 @@ Flops inference_flops(double active_params, double tokens) {
 Flops run_flops(const Workload& workload, Recompute recompute) {
   const double active = workload.parameters.active;
   if (workload.task == Task::inference) return inference_flops(active, workload.tokens);
-  return training_flops(active, workload.tokens, recompute, workload.task);
+  Flops flops = training_flops(active, workload.tokens, recompute, workload.task);
+  if (recompute == Recompute::selective && workload.attention == Attention::standard) {
+    // Selective recomputation runs the attention core's forward again (Korthikanti et al.
+    // 2022, §5): QK^T and the product with V, 4·s·h FLOPs per token and layer, which 6·N·D
+    // does not count ("2.7% FLOPs overhead" for GPT-3 175B in their Table 4).
+    const Architecture& m = workload.model;
+    flops = Flops(flops.value + workload.tokens * (m.layers + m.encoder_layers) * 4.0 * workload.sequence_length *
+                                    static_cast<double>(m.heads) * m.head_dim);
+  }
+  return flops;
 }
 
 DType compute_dtype(Precision precision) {

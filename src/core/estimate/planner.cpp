@@ -50,7 +50,10 @@ void add_training_plans(const Workload& workload, const Offering& offering, cons
       const int data = devices / (tensor * pipeline);
       const int highest_stage = data == 1 ? 0 : pipeline > 1 ? 1 : 3;
       for (int stage = 0; stage <= highest_stage; ++stage) {
-        for (Recompute recompute : {Recompute::none, Recompute::full}) {
+        for (Recompute recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
+          // Selective recomputation drops the s² attention scores, which flash attention
+          // never stores: only standard attention has something to gain.
+          if (recompute == Recompute::selective && workload.attention != Attention::standard) continue;
           Strategy strategy;
           strategy.zero_stage = stage;
           strategy.recompute = recompute;
