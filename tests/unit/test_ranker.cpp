@@ -142,9 +142,19 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
       // Pipelines shard the optimizer at most (ZeRO-1); one replica has nothing to shard.
       if (st.pipeline_parallel > 1) CHECK(st.zero_stage <= 1);
       if (st.data_parallel(plan.device_count) == 1) CHECK(st.zero_stage == 0);
-      seen.insert({plan.device_count, st.tensor_parallel, st.pipeline_parallel, st.zero_stage, st.recompute});
+      // Larger micro-batches only where they hide per-micro-step traffic (ZeRO-2/3, no
+      // pipeline), and never past the global batch (the recipe stays the user's).
+      if (st.micro_batch > 0) {
+        CHECK(st.zero_stage >= 2);
+        CHECK(st.pipeline_parallel == 1);
+        CHECK(static_cast<double>(st.data_parallel(plan.device_count)) * st.micro_batch * w.sequence_length <=
+              global_batch_tokens(w, 0));
+      } else {
+        seen.insert({plan.device_count, st.tensor_parallel, st.pipeline_parallel, st.zero_stage, st.recompute});
+      }
     }
-    CHECK(seen.size() == plans.size());  // no plan twice
+    CHECK(std::count_if(plans.begin(), plans.end(), [](const Plan& p) { return p.strategy.micro_batch == 0; }) ==
+          static_cast<std::ptrdiff_t>(seen.size()));  // no plan twice
     for (int devices : {8, 16, 32}) {
       for (int stage = 0; stage <= 3; ++stage) {
         for (Recompute recompute : {Recompute::none, Recompute::full}) {
@@ -489,7 +499,8 @@ TEST_CASE("a deadline buys more devices, and an impossible one is rejected with 
   const Report hurried = recommend(w, catalog, settings);
   const PlanEstimate* plan = find(hurried, "cloud-big-8");
   REQUIRE(plan != nullptr);
-  CHECK(plan->plan.device_count == 16);  // the fewest devices (whole nodes, powers of two) under 100 h
+  // 8 devices take 174 h: the deadline buys more (16 or, within 2% of its cost, faster 32).
+  CHECK(plan->plan.device_count >= 16);
   CHECK(plan->time.value <= 100 * 3600.0);
 
   w.deadline = Seconds(60.0);

@@ -25,6 +25,7 @@ struct Strategy {
   bool sequence_parallel = false;  // Korthikanti et al. 2022: shards the norm/dropout activations by t
   int expert_parallel = 1;         // MoE experts split across this many data-parallel ranks
   Offload offload = Offload::none;
+  int micro_batch = 0;  // sequences per device per forward pass; 0: the workload's (--micro-batch)
 
   int model_parallel() const { return tensor_parallel * pipeline_parallel; }
   int data_parallel(int device_count) const { return device_count / model_parallel(); }

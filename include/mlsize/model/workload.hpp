@@ -160,10 +160,11 @@ struct Workload {
   Optimizer optimizer = Optimizer::adamw;
   Attention attention = Attention::flash;  // docs/methodology.md#activations
   Framework framework = Framework::megatron;
-  int sequence_length = 2048;  // s
-  int micro_batch = 1;         // b: sequences per device per forward pass
-  double mfu = 0.40;           // datacenter NVIDIA GPUs: docs/methodology.md#mfu
-  bool mfu_pinned = false;     // --mfu given: every device runs at `mfu`, whatever its stack
+  int sequence_length = 2048;       // s
+  int micro_batch = 1;              // b: sequences per device per forward pass
+  bool micro_batch_pinned = false;  // --micro-batch given: recommend searches no other
+  double mfu = 0.40;                // datacenter NVIDIA GPUs: docs/methodology.md#mfu
+  bool mfu_pinned = false;          // --mfu given: every device runs at `mfu`, whatever its stack
   // What a run spends besides its compute: provisioning, image pull, data staging, model
   // load, the final checkpoint (docs/methodology.md#efficiency).
   Seconds setup_time{k_default_setup_minutes * 60};

@@ -324,7 +324,10 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   } else if (positions > 0) {
     workload.sequence_length = std::min(workload.sequence_length, positions);
   }
-  if (options.micro_batch) workload.micro_batch = parse_int_flag(*options.micro_batch, "--micro-batch", 1, 1'000'000);
+  if (options.micro_batch) {
+    workload.micro_batch = parse_int_flag(*options.micro_batch, "--micro-batch", 1, 1'000'000);
+    workload.micro_batch_pinned = true;
+  }
   if (options.global_batch) {
     workload.global_batch = parse_flag("--global-batch", [&] { return parse_count(*options.global_batch); });
   }

@@ -53,6 +53,7 @@ std::string describe_strategy(const Strategy& strategy, int device_count, Task t
   if (strategy.sequence_parallel) text += ", SP";
   if (strategy.expert_parallel > 1) text += fmt::format(", EP {}", strategy.expert_parallel);
   if (strategy.offload != Offload::none) text += fmt::format(", offload {}", to_string(strategy.offload));
+  if (strategy.micro_batch > 0) text += fmt::format(", micro-batch {}", strategy.micro_batch);
   return text;
 }
 

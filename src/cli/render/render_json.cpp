@@ -112,7 +112,8 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                       {"expert_parallel", st.expert_parallel},
                       {"zero_stage", st.zero_stage},
                       {"recompute", to_string(st.recompute)},
-                      {"offload", to_string(st.offload)}};
+                      {"offload", to_string(st.offload)},
+                      {"micro_batch", st.micro_batch > 0 ? Json(st.micro_batch) : Json(nullptr)}};
   json["precision"] = to_string(e.precision);
   const MemoryBreakdown& m = e.memory;
   Json memory = {{"per_device",

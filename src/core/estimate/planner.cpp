@@ -20,6 +20,8 @@ std::optional<Bytes> device_capacity(const Device& device, const Offering* offer
 namespace {
 
 constexpr int k_max_serving_tensor_parallel = 8;
+// The largest micro-batch the search tries, as a multiple of the workload's.
+constexpr int k_largest_micro_batch_factor = 8;
 
 // Whether `tensor` ranks can split the model: Megatron-LM needs the query heads and the
 // key/value groups to divide evenly, and a device link to carry the per-layer collectives.
@@ -30,11 +32,53 @@ bool splits_tensors(const Architecture& model, const Device& device, int tensor)
   return model.heads % tensor == 0 && kv_heads % tensor == 0;
 }
 
+// Where a training plan's devices go: units of an offering, split into tensor and
+// pipeline ranks, the rest data parallel.
+struct Layout {
+  const Offering* offering;
+  const Device* device;
+  int units;
+  int devices;
+  int tensor;
+  int pipeline;
+};
+
+// The strategies of one layout: ZeRO 0-3 over the data-parallel ranks (0-1 under
+// pipelining: DeepSpeed's pipeline engine and Megatron-LM's distributed optimizer shard no
+// further), each without recomputation, with selective recomputation where attention is
+// standard (flash attention stores no scores to drop) and with full recomputation. ZeRO-2
+// and -3 communicate every micro-step, so for them larger micro-batches (2, 4, 8 × the
+// workload's, fewer micro-steps to the same global batch, never past it) are tried too:
+// they hide more of it for more activation memory. Pipelines want many micro-batches.
+void add_layout_plans(const Workload& workload, const Layout& layout, std::vector<Plan>& plans) {
+  const int data = layout.devices / (layout.tensor * layout.pipeline);
+  const int highest_stage = data == 1 ? 0 : layout.pipeline > 1 ? 1 : 3;
+  for (int stage = 0; stage <= highest_stage; ++stage) {
+    const bool grows = stage >= 2 && layout.pipeline == 1 && !workload.micro_batch_pinned;
+    for (int factor = 1; factor <= (grows ? k_largest_micro_batch_factor : 1); factor *= 2) {
+      // Never past the global batch: a larger micro-batch would change the recipe (the
+      // batch size a run converges with), not just the hardware plan.
+      const double tokens = static_cast<double>(data) * workload.micro_batch * factor * workload.sequence_length;
+      if (factor > 1 && tokens > global_batch_tokens(workload, 0)) break;
+      for (Recompute recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
+        if (recompute == Recompute::selective && workload.attention != Attention::standard) continue;
+        Strategy strategy;
+        strategy.zero_stage = stage;
+        strategy.recompute = recompute;
+        strategy.tensor_parallel = layout.tensor;
+        strategy.pipeline_parallel = layout.pipeline;
+        strategy.sequence_parallel = layout.tensor > 1;
+        if (factor > 1) strategy.micro_batch = workload.micro_batch * factor;
+        plans.push_back(Plan{layout.offering, layout.device, layout.units, layout.devices, strategy});
+      }
+    }
+  }
+}
+
 // Training plans on `devices` devices of `units` units: tensor parallel within a unit (1,
 // 2, 4, ... devices), pipeline parallel over 1, 2, 4, ... stages (at most one layer each),
-// the rest data parallel with ZeRO 0-3 (0-1 under pipelining: DeepSpeed's pipeline engine
-// and Megatron-LM's distributed optimizer shard no further), each with and without full
-// recomputation. Tensor parallelism comes with sequence parallelism, as Megatron-LM runs it.
+// the rest data parallel (add_layout_plans). Tensor parallelism comes with sequence
+// parallelism, as Megatron-LM runs it.
 void add_training_plans(const Workload& workload, const Offering& offering, const Device& device, int units,
                         int devices, std::vector<Plan>& plans) {
   const int layers = workload.model.layers + workload.model.encoder_layers;
@@ -47,22 +91,7 @@ void add_training_plans(const Workload& workload, const Offering& offering, cons
     for (int pipeline = 1; tensor * pipeline <= most_model_parallel && devices % (tensor * pipeline) == 0 &&
                            (pipeline == 1 || pipeline <= layers);
          pipeline *= 2) {
-      const int data = devices / (tensor * pipeline);
-      const int highest_stage = data == 1 ? 0 : pipeline > 1 ? 1 : 3;
-      for (int stage = 0; stage <= highest_stage; ++stage) {
-        for (Recompute recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
-          // Selective recomputation drops the s² attention scores, which flash attention
-          // never stores: only standard attention has something to gain.
-          if (recompute == Recompute::selective && workload.attention != Attention::standard) continue;
-          Strategy strategy;
-          strategy.zero_stage = stage;
-          strategy.recompute = recompute;
-          strategy.tensor_parallel = tensor;
-          strategy.pipeline_parallel = pipeline;
-          strategy.sequence_parallel = tensor > 1;
-          plans.push_back(Plan{&offering, &device, units, devices, strategy});
-        }
-      }
+      add_layout_plans(workload, Layout{&offering, &device, units, devices, tensor, pipeline}, plans);
     }
   }
 }
@@ -162,7 +191,15 @@ void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstim
 
 }  // namespace
 
-PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const CostSettings& cost_settings) {
+PlanEstimate estimate_plan(const Workload& workload_in, const Plan& plan, const CostSettings& cost_settings) {
+  // A plan may set its own micro-batch (the search tries larger ones where they hide
+  // communication); everything below then sees it.
+  std::optional<Workload> own;
+  if (plan.strategy.micro_batch > 0 && plan.strategy.micro_batch != workload_in.micro_batch) {
+    own = workload_in;
+    own->micro_batch = plan.strategy.micro_batch;
+  }
+  const Workload& workload = own ? *own : workload_in;
   PlanEstimate estimate;
   estimate.plan = plan;
   estimate.precision = workload.precision;

@@ -149,7 +149,8 @@ void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {
   if (s.model_parallel() > 0) {
     const double data_parallel = static_cast<double>(s.data_parallel(plan.device_count));
     put(v, F::plan_tokens_per_step,
-        static_cast<double>(w.micro_batch) * static_cast<double>(w.sequence_length) * data_parallel);
+        static_cast<double>(s.micro_batch > 0 ? s.micro_batch : w.micro_batch) *
+            static_cast<double>(w.sequence_length) * data_parallel);
   }
   put(v, F::estimate_fits, e.fits);
   const Bytes total = e.memory.total();
