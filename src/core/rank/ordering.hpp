@@ -1,0 +1,41 @@
+#pragma once
+// How recommendations are ordered: the objectives, their tie-breaks, the near-ties that go
+// to the other axis, and the time-cost Pareto front (docs/methodology.md#objectives).
+
+#include <mlsize/rank/ranker.hpp>
+#include <mlsize/rank/report.hpp>
+
+#include <vector>
+
+namespace mlsize::ordering {
+
+// -1, 0 or 1; values equal up to rounding (10⁻⁹ of the larger) compare equal.
+int compare_values(double a, double b);
+
+// The corners of the feasible plans' time-cost front: the cheapest and the fastest plan.
+// Costs under $1 count as $1 so that free tiers do not divide by zero.
+struct Minima {
+  double cost = 0;             // of the cheapest plan
+  double seconds = 0;          // of the fastest plan
+  double cost_of_fastest = 0;  // the front's other end on each axis
+  double seconds_of_cheapest = 0;
+};
+
+// A plan's cost as the balanced score reads it: at least $1.
+double dollars(const PlanEstimate& e);
+
+// Negative when `a` ranks before `b` under `objective`, strictly (without near-ties).
+int compare_plans(const RankedPlan& a, const RankedPlan& b, Objective objective, const Minima& minima);
+
+// Reorders `plans`, sorted by compare_plans, so that each run of plans whose objective is
+// within k_near_tie of the run's first is ordered by the other axis (then compare_plans).
+void order_near_ties(std::vector<RankedPlan>& plans, Objective objective, const Minima& minima);
+
+// What sorting `plans` and ordering its near-ties would put first, in one pass and
+// without copies. `plans` must not be empty.
+const RankedPlan& first_of(const std::vector<RankedPlan>& plans, Objective objective, const Minima& minima);
+
+// Flags the recommendations that no other one dominates in (time, cost).
+void mark_pareto_front(std::vector<RankedPlan>& plans);
+
+}  // namespace mlsize::ordering
