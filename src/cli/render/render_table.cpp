@@ -228,19 +228,18 @@ std::string summary_sentence(const Report& report) {
   const RankedPlan& best = report.recommendations.front();
   // Rules scale the objective: a preferred plan can rank first without being the cheapest
   // or the fastest. Say so, rather than claim what is not true.
-  const auto beats = [&](auto figure) {
+  // Whether #1's figure is the best, up to a factor `slack` (1 + k_near_tie: within a
+  // near-tie of the best, where the other axis ranked it first).
+  const auto beats = [&](auto figure, double slack) {
     return std::all_of(report.recommendations.begin(), report.recommendations.end(),
-                       [&](const RankedPlan& other) { return figure(best) <= figure(other); });
+                       [&](const RankedPlan& other) { return figure(best) <= figure(other) * slack; });
   };
-  const bool cheapest = beats([](const RankedPlan& e) { return e.cost->value; });
-  const bool fastest = beats([](const RankedPlan& e) { return e.time.value; });
-  // Within k_near_tie of the best figure, the other axis ranked it first.
-  const auto within_tie = [&](auto figure) {
-    return std::all_of(report.recommendations.begin(), report.recommendations.end(),
-                       [&](const RankedPlan& other) { return figure(best) <= figure(other) * (1 + k_near_tie); });
-  };
-  const bool near_cheapest = within_tie([](const RankedPlan& e) { return e.cost->value; });
-  const bool near_fastest = within_tie([](const RankedPlan& e) { return e.time.value; });
+  const auto cost = [](const RankedPlan& e) { return e.cost->value; };
+  const auto time = [](const RankedPlan& e) { return e.time.value; };
+  const bool cheapest = beats(cost, 1.0);
+  const bool fastest = beats(time, 1.0);
+  const bool near_cheapest = beats(cost, 1 + k_near_tie);
+  const bool near_fastest = beats(time, 1 + k_near_tie);
   const std::string tie = format_percent(k_near_tie);
   std::string role;
   switch (report.objective) {
