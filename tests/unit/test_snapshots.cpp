@@ -70,7 +70,6 @@ TEST_CASE("the compiled-in rules are the embedded YAML's, every field of every r
       CHECK(a.require.text() == b.require.text());
       CHECK(a.set_recompute == b.set_recompute);
       CHECK(a.defined_at == b.defined_at);
-      CHECK(a.per_plan == b.per_plan);
     }
   }
   CHECK(default_rules_snapshot() == write_rules_snapshot(yaml));

@@ -51,6 +51,12 @@ class Expression {
   // that false. A default-constructed Expression is always true.
   bool evaluate(const FieldValues& values) const;
 
+  // Whether the expression is false whatever the fields from id `known_below` on hold:
+  // one of the terms joined by its top-level `and`s reads only fields below that id and is
+  // false for `values` (which need hold only those). A partial evaluation for rules that
+  // can be ruled out before a plan's fields are known; false when it cannot tell.
+  bool refuted(const FieldValues& values, std::size_t known_below) const;
+
   // The ids of the fields the expression reads, ascending, without repeats.
   const std::vector<std::size_t>& fields() const { return m_fields; }
   // The text it was parsed from.
@@ -74,6 +80,8 @@ class Expression {
   std::optional<bool> truth(std::uint32_t node, const FieldValues& values) const;
   bool holds(std::uint32_t node, const FieldValues& values) const;
   const Value* operand(std::uint32_t node, const FieldValues& values) const;
+  bool refutes(std::uint32_t node, const FieldValues& values, std::size_t known_below) const;
+  bool reads_only_below(std::uint32_t node, std::size_t known_below) const;
 
   std::string m_text;
   std::vector<Node> m_nodes;  // the root is the last node; empty means "true"

@@ -64,6 +64,10 @@ constexpr std::size_t field_id(RuleField field) {
   return static_cast<std::size_t>(field);
 }
 
+// Fields before this one describe the workload; from it on, the device, the offering, the
+// plan and its estimate.
+inline constexpr std::size_t k_first_device_field = field_id(RuleField::device_id);
+
 // Fields before this one describe the workload, the device and the offering; from it on,
 // the plan and its estimate (what changes from one plan of an offering to the next).
 inline constexpr std::size_t k_first_plan_field = field_id(RuleField::plan_device_count);

@@ -67,14 +67,7 @@ struct Rule {
   Expression require;                      // require: what the plan must meet
   std::optional<Recompute> set_recompute;  // set: `plan.recompute: full`
   SourceLocation defined_at;
-  // Whether `when` or `require` reads a plan or estimate field; if not, the rule decides
-  // the same for every plan of an offering (RuleScope).
-  bool per_plan = true;
 };
-
-// Which rules an evaluation runs: all; those that read only workload, device and offering
-// fields (once per offering); or those that read plan fields (once per plan).
-enum class RuleScope { all, offering, plan };
 
 // A fired rule and its message, filled from the plan's fields.
 struct RuleMessage {
@@ -112,11 +105,9 @@ class RuleSet {
   // What the exclude/prefer/penalize/require/advise rules do to one plan; `values` from
   // fill_rule_fields. Pointers into this set stay valid until the next load_yaml.
   RuleOutcome evaluate(const FieldValues& values) const;
-  // The same into `outcome` (cleared first), reusing its memory across plans. With
-  // `render_messages` false the messages stay empty: the planner judges thousands of
-  // plans and renders messages only for the ones it shows.
-  void evaluate(const FieldValues& values, RuleOutcome& outcome, bool render_messages = true,
-                RuleScope scope = RuleScope::all) const;
+  // The same into `outcome` (cleared first), reusing its memory across plans. (The
+  // ranking judges its plans with a RuleJudge, without messages.)
+  void evaluate(const FieldValues& values, RuleOutcome& outcome) const;
 
   // The planner defaults of the `set` rules whose condition holds (workload fields only;
   // the last matching rule in order wins).

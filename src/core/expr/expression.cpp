@@ -68,4 +68,31 @@ bool Expression::evaluate(const FieldValues& values) const {
   return holds(static_cast<std::uint32_t>(m_nodes.size() - 1), values);
 }
 
+// --- partial evaluation ---
+
+bool Expression::reads_only_below(std::uint32_t id, std::size_t known_below) const {
+  const Node& node = m_nodes[id];
+  switch (node.op) {
+    case Op::field: return node.field < known_below;
+    case Op::literal: return true;
+    case Op::not_:
+    case Op::in: return reads_only_below(node.lhs, known_below);
+    default: return reads_only_below(node.lhs, known_below) && reads_only_below(node.rhs, known_below);
+  }
+}
+
+bool Expression::refutes(std::uint32_t id, const FieldValues& values, std::size_t known_below) const {
+  const Node& node = m_nodes[id];
+  if (node.op == Op::and_) {
+    return refutes(node.lhs, values, known_below) || refutes(node.rhs, values, known_below);
+  }
+  // A term that reads only known fields evaluates as it will with all of them.
+  return reads_only_below(id, known_below) && !holds(id, values);
+}
+
+bool Expression::refuted(const FieldValues& values, std::size_t known_below) const {
+  if (m_nodes.empty()) return false;
+  return refutes(static_cast<std::uint32_t>(m_nodes.size() - 1), values, known_below);
+}
+
 }  // namespace mlsize

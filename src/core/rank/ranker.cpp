@@ -5,6 +5,7 @@
 #include <mlsize/estimate/planner.hpp>
 #include <mlsize/model/architecture.hpp>
 #include <mlsize/rules/rule_fields.hpp>
+#include <mlsize/rules/rule_judge.hpp>
 
 #include "core/rank/ordering.hpp"
 
@@ -12,6 +13,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -73,32 +75,41 @@ struct OfferingOutcome {
 };
 
 // Applies the rules to each plan: drops the excluded ones (keeping the first exclusion),
-// records the score on the rest.
+// records the score on the rest. `judge` holds the rules as the workload, device and
+// offering leave them (RuleJudge::narrowed); the plans' own fields are filled only for
+// the rules still open.
 std::vector<RankedPlan> apply_rules(const Workload& workload, std::vector<RankedPlan> plans, const RuleSet& rules,
-                                    std::optional<RuleMessage>& first_exclusion) {
+                                    const RuleJudge& judge, std::optional<RuleMessage>& first_exclusion) {
   if (plans.empty()) return plans;
-  // The plans share their workload, device and offering: the rules that read only those
-  // decide once (RuleScope::offering); per plan, only the rules that read plan fields run,
-  // over values whose plan fields alone are refilled. Messages only for what is shown.
   FieldValues values;
+  const auto excluded = [&](const RankedPlan& plan) {
+    if (!first_exclusion) {
+      // The first exclusion in rule order, with its message, as one evaluation of every
+      // rule finds it.
+      fill_rule_fields(values, workload, plan.plan.device, plan.plan.offering, &plan);
+      first_exclusion = rules.evaluate(values).exclusions.front();
+    }
+  };
+  if (!judge.open()) {
+    const Verdict& verdict = judge.decided();
+    if (verdict.excluded) {
+      excluded(plans.front());
+      return {};
+    }
+    for (RankedPlan& plan : plans) plan.rule_score = verdict.score;
+    return plans;
+  }
   fill_rule_fields(values, workload, plans.front().plan.device, plans.front().plan.offering, nullptr);
-  RuleOutcome shared;
-  rules.evaluate(values, shared, false, RuleScope::offering);
-  RuleOutcome outcome;
   std::vector<RankedPlan> kept;
   kept.reserve(plans.size());
   for (RankedPlan& plan : plans) {
     fill_plan_rule_fields(values, workload, plan);
-    rules.evaluate(values, outcome, false, RuleScope::plan);
-    if (shared.excluded() || outcome.excluded()) {
-      if (!first_exclusion) {
-        // The first exclusion in rule order, as one evaluation of every rule finds it.
-        rules.evaluate(values, outcome, true);
-        first_exclusion = outcome.exclusions.front();
-      }
+    const Verdict verdict = judge.judge(values);
+    if (verdict.excluded) {
+      excluded(plan);
       continue;
     }
-    plan.rule_score = shared.score * outcome.score;
+    plan.rule_score = verdict.score;
     kept.push_back(std::move(plan));
   }
   return kept;
@@ -112,9 +123,11 @@ void note_rules(const Workload& workload, RankedPlan& plan, const RuleSet& rules
   plan.rule_notes.insert(plan.rule_notes.end(), outcome.advice.begin(), outcome.advice.end());
 }
 
+// `judge`: the ranking rules as the workload leaves them (null without rules).
 OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offering, const Device& device,
-                                  const RecommendSettings& settings, const std::optional<Recompute>& recompute,
-                                  std::size_t& evaluated, std::optional<PlanEstimate>& fastest_fitting) {
+                                  const RecommendSettings& settings, const RuleJudge* judge,
+                                  const std::optional<Recompute>& recompute, std::size_t& evaluated,
+                                  std::optional<PlanEstimate>& fastest_fitting) {
   OfferingOutcome outcome{&offering, &device, {}, std::nullopt};
   auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
     outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}, {}, {}, 0};
@@ -156,9 +169,13 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
   std::vector<RankedPlan> fitting(std::make_move_iterator(all.begin()), std::make_move_iterator(too_big));
   all.erase(all.begin(), too_big);  // now the plans that do not fit
   std::optional<RuleMessage> exclusion;
-  if (settings.rules != nullptr) fitting = apply_rules(workload, std::move(fitting), *settings.rules, exclusion);
+  std::optional<RuleJudge> offering_judge;
+  if (judge != nullptr) {
+    offering_judge = judge->narrowed(rule_field_values(workload, &device, &offering), k_first_plan_field);
+    fitting = apply_rules(workload, std::move(fitting), *settings.rules, *offering_judge, exclusion);
+  }
   if (fitting.empty()) {
-    if (settings.rules != nullptr) all = apply_rules(workload, std::move(all), *settings.rules, exclusion);
+    if (offering_judge) all = apply_rules(workload, std::move(all), *settings.rules, *offering_judge, exclusion);
     if (all.empty() && exclusion) {
       outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, *exclusion, {}, {}, 0};
       return outcome;
@@ -304,6 +321,18 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   outcomes.reserve(catalog.offerings().size());
   // The workload as each plan runs it: only the precision differs, so one copy serves all.
   Workload planned = workload;
+  // The ranking rules as the workload leaves them, once per run for each precision planned.
+  std::map<Precision, RuleJudge> judges;
+  const auto judge_for = [&](const Workload& w) -> const RuleJudge* {
+    if (settings.rules == nullptr) return nullptr;
+    auto found = judges.find(w.precision);
+    if (found == judges.end()) {
+      found =
+          judges.emplace(w.precision, RuleJudge(*settings.rules).narrowed(rule_field_values(w), k_first_device_field))
+              .first;
+    }
+    return &found->second;
+  };
   for (const Offering& offering : catalog.offerings()) {
     const Device* device = catalog.find_device(offering.device_id);
     if (device == nullptr) continue;  // Catalog::check_references() reports these
@@ -311,8 +340,8 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     // unless the user pinned one (--precision).
     planned.precision =
         settings.precision_per_device ? precision_for(*device, workload, workload.precision) : workload.precision;
-    outcomes.push_back(evaluate_offering(planned, offering, *device, settings, recompute, report.plans_evaluated,
-                                         report.fastest_fitting));
+    outcomes.push_back(evaluate_offering(planned, offering, *device, settings, judge_for(planned), recompute,
+                                         report.plans_evaluated, report.fastest_fitting));
   }
 
   // Rentals (and owned hardware) are ranked among themselves exactly as without purchases;

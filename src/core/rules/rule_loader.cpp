@@ -312,10 +312,6 @@ Rule read_rule(const RuleSource& source, const YAML::Node& node) {
     case RuleAction::advise: break;
   }
   rule.defined_at = source.location(node.Mark());
-  const auto reads_plan = [](const Expression& e) {
-    return !e.fields().empty() && e.fields().back() >= k_first_plan_field;  // ids ascend
-  };
-  rule.per_plan = reads_plan(rule.when) || reads_plan(rule.require);
   return rule;
 }
 

@@ -34,11 +34,10 @@ RuleOutcome RuleSet::evaluate(const FieldValues& values) const {
   return outcome;
 }
 
-void RuleSet::evaluate(const FieldValues& values, RuleOutcome& outcome, bool render_messages, RuleScope scope) const {
+void RuleSet::evaluate(const FieldValues& values, RuleOutcome& outcome) const {
   outcome.clear();
-  const auto message = [&](const Rule& rule) { return render_messages ? rule.message.render(values) : std::string(); };
+  const auto message = [&](const Rule& rule) { return rule.message.render(values); };
   for (const Rule& rule : m_rules) {
-    if (scope != RuleScope::all && rule.per_plan != (scope == RuleScope::plan)) continue;
     if (rule.action == RuleAction::set || !rule.when.evaluate(values)) continue;
     switch (rule.action) {
       case RuleAction::exclude: outcome.exclusions.push_back({&rule, message(rule)}); break;

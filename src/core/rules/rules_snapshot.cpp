@@ -10,7 +10,7 @@ namespace mlsize {
 namespace {
 
 // Bumped whenever the layout changes; a mismatch is a stale build, not user input.
-constexpr std::uint32_t k_rules_snapshot_version = 1;
+constexpr std::uint32_t k_rules_snapshot_version = 2;
 
 }  // namespace
 
@@ -30,7 +30,6 @@ std::string write_rules_snapshot(const RuleSet& rules) {
     w.text(rule.require.text());
     w.optional(rule.set_recompute, [&](Recompute r) { w.u32(static_cast<std::uint32_t>(r)); });
     w.location(rule.defined_at);
-    w.u32(rule.per_plan ? 1 : 0);
   }
   return w.take();
 }
@@ -60,7 +59,6 @@ RuleSet read_rules_snapshot(std::string_view bytes) {
     rule.require = expression(r.text());
     rule.set_recompute = r.optional<Recompute>([&] { return static_cast<Recompute>(r.u32()); });
     rule.defined_at = r.location();
-    rule.per_plan = r.u32() != 0;
     rules.put(std::move(rule));
   }
   if (!r.done()) throw Error(ErrorKind::input, "the compiled-in rules have trailing bytes", "rebuild mlsize");

@@ -1,0 +1,115 @@
+// The ranking judges plans with a RuleJudge: the rules decided as soon as the fields they
+// read are known (once per run from the workload, once per offering from the device and
+// offering), the rest per plan. It must decide exactly what one evaluation of every rule
+// decides (issue 12: "evaluated where their inputs change").
+
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/planner.hpp>
+#include <mlsize/rules/rule_fields.hpp>
+#include <mlsize/rules/rule_judge.hpp>
+#include <mlsize/rules/rules.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "workload_fixture.hpp"
+
+using namespace mlsize;
+
+namespace {
+
+Expression parse(std::string_view text) {
+  return Expression::parse(text, rule_fields());
+}
+
+}  // namespace
+
+TEST_CASE("an expression is refuted by a false term over known fields", "[rules]") {
+  FieldValues values = rule_field_values(testing::workload_for_params(7e9));  // workload fields only
+  const std::size_t known = k_first_device_field;
+  CHECK(parse("workload.params <= 100M and plan.device_count > 1").refuted(values, known));
+  CHECK(parse("plan.device_count > 1 and workload.params <= 100M").refuted(values, known));
+  CHECK(parse("(plan.zero_stage == 3 and workload.task == \"gbdt\") and device.kind == \"gpu\"").refuted(values, known));
+  // Terms that hold, or read unknown fields, cannot refute; neither can `or` or `not` over them.
+  CHECK_FALSE(parse("workload.params > 1B and plan.device_count > 1").refuted(values, known));
+  CHECK_FALSE(parse("workload.params <= 100M or plan.device_count > 1").refuted(values, known));
+  CHECK_FALSE(parse("not (workload.params > 1B and plan.device_count > 1)").refuted(values, known));
+  CHECK_FALSE(parse("device.kind == \"tpu\"").refuted(values, known));
+  CHECK_FALSE(Expression().refuted(values, known));
+  // A term over known fields that reads a missing value is false, as it will be then.
+  CHECK(parse("workload.budget_usd > 100 and plan.device_count > 1").refuted(values, known));
+  CHECK(parse("not (workload.params > 1B) and plan.device_count > 1").refuted(values, known));
+}
+
+TEST_CASE("the judge decides what one evaluation of every rule decides", "[rules]") {
+  const Catalog catalog = load_default_catalog();
+  RuleSet rules = load_default_rules();
+  // Rules of the kinds users write: a require over plan fields, an or across scopes.
+  rules.load_yaml(R"(rules:
+  - id: test-require-small-tp
+    description: tensor parallelism of at most 4 on GPUs
+    when: device.kind == "gpu" and workload.params > 1B
+    action: require
+    require: plan.tensor_parallel <= 4
+    message: at most 4
+  - id: test-prefer-fits-or-cheap
+    description: an or across scopes
+    when: estimate.memory_fraction < 0.5 or offering.kind == "on-prem"
+    action: prefer
+    factor: 1.5
+  - id: test-penalize-big
+    description: a workload term that holds, then a plan term
+    when: workload.tokens > 0 and plan.device_count >= 16
+    action: penalize
+    factor: 2
+)",
+                  "<test>");
+  std::vector<Workload> workloads{testing::workload_for_params(7e9, 50e9), testing::workload_for_params(1e8, 1e8),
+                                  testing::workload_for_params(1e9, 1e9), testing::workload_for_params(70e9, 1e9)};
+  workloads[1].task = Task::finetune;
+  workloads[1].deadline = Seconds(3600);
+  workloads[1].profile = Profile::startup;
+  workloads[3].task = Task::qlora;
+  std::size_t compared = 0;
+  std::size_t excluded = 0;
+  std::size_t scored = 0;
+  for (const Workload& w : workloads) {
+    const RuleJudge run = RuleJudge(rules).narrowed(rule_field_values(w), k_first_device_field);
+    for (const Offering& offering : catalog.offerings()) {
+      const Device* device = catalog.find_device(offering.device_id);
+      if (device == nullptr || !peak_flops_per_s(*device, w) || !device_capacity(*device, &offering)) continue;
+      const RuleJudge judge = run.narrowed(rule_field_values(w, device, &offering), k_first_plan_field);
+      for (const Plan& plan : candidate_plans(w, offering, *device, 64)) {
+        const PlanEstimate e = estimate_plan(w, plan, CostSettings{});
+        const FieldValues values = rule_field_values(w, device, &offering, &e);
+        const Verdict verdict = judge.judge(values);
+        const RuleOutcome all = rules.evaluate(values);
+        INFO(offering.id << ", " << plan.device_count << " devices");
+        CHECK(verdict.excluded == all.excluded());
+        if (!all.excluded()) CHECK(verdict.score == Approx(all.score));
+        if (!judge.open()) CHECK(verdict.excluded == judge.decided().excluded);
+        if (all.excluded()) ++excluded;
+        if (all.score != 1.0) ++scored;
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared > 1000);
+  CHECK(excluded > 100);  // the comparison saw both verdicts, and scores
+  CHECK(scored > 100);
+}
+
+TEST_CASE("with the default rules, the main job judges no plan by its own fields", "[rules]") {
+  // The point of narrowing: `recommend --params 7B --data 200GB` needs no per-plan rule
+  // (the plan-field rules are advice, or ruled out by the model's size).
+  const Catalog catalog = load_default_catalog();
+  const RuleSet rules = load_default_rules();
+  const Workload w = testing::workload_for_params(7e9, 50e9);
+  const RuleJudge run = RuleJudge(rules).narrowed(rule_field_values(w), k_first_device_field);
+  for (const Offering& offering : catalog.offerings()) {
+    const Device* device = catalog.find_device(offering.device_id);
+    if (device == nullptr) continue;
+    INFO(offering.id);
+    CHECK_FALSE(run.narrowed(rule_field_values(w, device, &offering), k_first_plan_field).open());
+  }
+}
