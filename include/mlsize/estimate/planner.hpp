@@ -7,6 +7,7 @@
 #include <mlsize/model/architecture.hpp>
 #include <mlsize/model/workload.hpp>
 
+#include <array>
 #include <optional>
 #include <span>
 #include <vector>
@@ -29,8 +30,35 @@ int max_plan_units(const Workload& workload, const Offering& offering, int max_d
 std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
                                   int max_devices, std::span<const int> device_counts = {});
 
-// Estimates `plan`; throws a usage Error when the device has no peak throughput for the
-// workload's compute datatype.
+// Estimates the plans of one workload on one device (and offering), computing what they
+// share once: the device's peak and MFU, the run's FLOPs, the capacity and the price.
+class PlanEstimator {
+ public:
+  // `offering` may be null (a device alone); all three must outlive the estimator.
+  PlanEstimator(const Workload& workload, const Device& device, const Offering* offering,
+                const CostSettings& cost_settings);
+
+  // Estimates `plan`, which runs on this device and offering; throws a usage Error when
+  // the device has no peak throughput for the workload's compute datatype.
+  PlanEstimate estimate(const Plan& plan);
+
+ private:
+  Flops flops(Recompute recompute);
+  void estimate_network_time(const Plan& plan, PlanEstimate& estimate);
+
+  Workload m_workload;  // its micro-batch is the plan's (Strategy::micro_batch)
+  int m_micro_batch;    // the workload's own
+  const Device& m_device;
+  const Offering* m_offering;
+  const CostSettings& m_cost;
+  std::optional<double> m_peak;
+  double m_mfu;
+  Bytes m_capacity;
+  std::optional<Usd> m_price;
+  std::array<std::optional<Flops>, 3> m_flops;  // by Recompute: none, selective, full
+};
+
+// Estimates one plan (PlanEstimator, for a plan alone).
 PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const CostSettings& cost_settings);
 
 }  // namespace mlsize

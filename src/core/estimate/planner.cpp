@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <string>
 
 namespace mlsize {
@@ -151,22 +152,40 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
   return plans;
 }
 
-namespace {
+PlanEstimator::PlanEstimator(const Workload& workload, const Device& device, const Offering* offering,
+                             const CostSettings& cost_settings)
+    : m_workload(workload),
+      m_micro_batch(workload.micro_batch),
+      m_device(device),
+      m_offering(offering),
+      m_cost(cost_settings),
+      m_peak(workload.task == Task::gbdt ? std::nullopt : peak_flops_per_s(device, workload)),
+      m_mfu(effective_mfu(device, workload)),
+      m_capacity(device_capacity(device, offering).value_or(Bytes(0))) {
+  if (offering != nullptr) m_price = hourly_price_per_unit(*offering, cost_settings);
+}
+
+Flops PlanEstimator::flops(Recompute recompute) {
+  std::optional<Flops>& flops = m_flops[static_cast<std::size_t>(recompute)];
+  if (!flops) flops = run_flops(m_workload, recompute);
+  return *flops;
+}
 
 // FLOPs, time and communication of a neural network plan (training or inference).
-void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate) {
-  const std::optional<double> peak = peak_flops_per_s(*plan.device, workload);
-  if (!peak) {
+void PlanEstimator::estimate_network_time(const Plan& plan, PlanEstimate& estimate) {
+  const Workload& workload = m_workload;
+  if (!m_peak) {
     const std::string dtype = workload.task == Task::inference
                                   ? std::string("bf16 or fp16")
                                   : std::string(to_string(compute_dtype(workload.precision)));
-    const bool fp16 = plan.device->peak(DType::fp16).has_value() && workload.precision != Precision::fp16_mixed;
-    throw Error(ErrorKind::usage, "device \"" + plan.device->id + "\" has no " + dtype + " throughput in the catalogue",
+    const bool fp16 = m_device.peak(DType::fp16).has_value() && workload.precision != Precision::fp16_mixed;
+    throw Error(ErrorKind::usage, "device \"" + m_device.id + "\" has no " + dtype + " throughput in the catalogue",
                 fp16 ? "it trains with --precision fp16-mixed (with loss scaling), or choose another device"
                      : "choose another --precision or device");
   }
-  estimate.peak_flops_per_s = *peak;
-  estimate.flops = run_flops(workload, plan.strategy.recompute);
+  const double peak = *m_peak;
+  estimate.peak_flops_per_s = peak;
+  estimate.flops = flops(plan.strategy.recompute);
   if (workload.task == Task::inference) {
     // Replicas split the sequences, not the tokens of one sequence: past one replica per
     // batch of sequences the others idle (and still cost).
@@ -174,48 +193,42 @@ void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstim
     const int busy = static_cast<int>(
         std::min<double>(plan.strategy.data_parallel(plan.device_count), std::ceil(sequences / workload.batch)));
     const int replicas = std::max(1, busy);
-    estimate.compute_time = inference_seconds(workload, replicas * plan.strategy.model_parallel(), replicas, *peak,
-                                              plan.device->memory_bandwidth_bytes_per_s,
-                                              estimate.memory.weights + estimate.memory.kv_cache);
+    estimate.compute_time =
+        inference_seconds(workload, replicas * plan.strategy.model_parallel(), replicas, peak,
+                          m_device.memory_bandwidth_bytes_per_s, estimate.memory.weights + estimate.memory.kv_cache);
     estimate.time = estimate.compute_time;
   } else {
-    estimate.mfu = effective_mfu(*plan.device, workload);
-    estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *peak, estimate.mfu);
+    estimate.mfu = m_mfu;
+    estimate.compute_time = training_seconds(estimate.flops, plan.device_count, peak, estimate.mfu);
     Topology topology{plan.device_count, std::nullopt};
-    if (plan.offering != nullptr) topology = {plan.offering->devices_per_unit, plan.offering->network_gbps};
-    estimate.communication = training_communication(workload, plan.strategy, plan.device_count, *plan.device, topology,
-                                                    estimate.compute_time);
+    if (m_offering != nullptr) topology = {m_offering->devices_per_unit, m_offering->network_gbps};
+    estimate.communication =
+        training_communication(workload, plan.strategy, plan.device_count, m_device, topology, estimate.compute_time);
     estimate.time = estimate.compute_time + estimate.communication.exposed();
   }
 }
 
-}  // namespace
-
-PlanEstimate estimate_plan(const Workload& workload_in, const Plan& plan, const CostSettings& cost_settings) {
+PlanEstimate PlanEstimator::estimate(const Plan& plan) {
   // A plan may set its own micro-batch (the search tries larger ones where they hide
   // communication); everything below then sees it.
-  std::optional<Workload> own;
-  if (plan.strategy.micro_batch > 0 && plan.strategy.micro_batch != workload_in.micro_batch) {
-    own = workload_in;
-    own->micro_batch = plan.strategy.micro_batch;
-  }
-  const Workload& workload = own ? *own : workload_in;
+  m_workload.micro_batch = plan.strategy.micro_batch > 0 ? plan.strategy.micro_batch : m_micro_batch;
+  const Workload& workload = m_workload;
   PlanEstimate estimate;
   estimate.plan = plan;
   estimate.precision = workload.precision;
   estimate.memory = estimate_memory(workload, plan.device_count, plan.strategy);
-  estimate.capacity = device_capacity(*plan.device, plan.offering).value_or(Bytes(0));
+  estimate.capacity = m_capacity;
   // A plan must leave the headroom free: what max_memory_allocated reports is not all a
   // process needs (docs/methodology.md#capacity).
   estimate.fits = estimate.memory.total().value <= estimate.capacity.value * (1 - workload.memory_headroom);
-  if (plan.strategy.offload != Offload::none && plan.offering != nullptr && plan.offering->host_memory) {
-    const int devices_per_unit = std::min(plan.device_count, plan.offering->devices_per_unit);
-    estimate.host_fits = estimate.memory.host * devices_per_unit <= *plan.offering->host_memory;
+  if (plan.strategy.offload != Offload::none && m_offering != nullptr && m_offering->host_memory) {
+    const int devices_per_unit = std::min(plan.device_count, m_offering->devices_per_unit);
+    estimate.host_fits = estimate.memory.host * devices_per_unit <= *m_offering->host_memory;
   }
   if (workload.task == Task::gbdt) {
-    const std::optional<GbdtThroughput> throughput = gbdt_throughput(*plan.device, plan.offering, plan.device_count);
+    const std::optional<GbdtThroughput> throughput = gbdt_throughput(m_device, m_offering, plan.device_count);
     if (!throughput) {
-      throw Error(ErrorKind::usage, "device \"" + plan.device->id + "\" has no gradient-boosting throughput",
+      throw Error(ErrorKind::usage, "device \"" + m_device.id + "\" has no gradient-boosting throughput",
                   "XGBoost and LightGBM run on CPU offerings that state their vCPUs and on NVIDIA GPUs "
                   "(docs/methodology.md#gbdt-run-time)");
     }
@@ -223,21 +236,23 @@ PlanEstimate estimate_plan(const Workload& workload_in, const Plan& plan, const 
     estimate.compute_time = estimate.gbdt->seconds();
     estimate.time = estimate.compute_time;
   } else {
-    estimate_network_time(workload, plan, estimate);
+    estimate_network_time(plan, estimate);
   }
   // Every run also provisions, loads and checkpoints: minutes that matter for short runs.
   if (estimate.time.value > 0) {
     estimate.setup = workload.setup_time;
     estimate.time = Seconds(estimate.time.value + estimate.setup.value);
   }
-  if (plan.offering != nullptr) {
-    estimate.purchase = purchase_cash(*plan.offering, plan.units, cost_settings);
-    estimate.price_per_unit_hour = hourly_price_per_unit(*plan.offering, cost_settings);
-    if (estimate.price_per_unit_hour) {
-      estimate.cost = run_cost(*estimate.price_per_unit_hour, plan.units, estimate.time, plan.offering->billing);
-    }
+  if (m_offering != nullptr) {
+    estimate.purchase = purchase_cash(*m_offering, plan.units, m_cost);
+    estimate.price_per_unit_hour = m_price;
+    if (m_price) estimate.cost = run_cost(*m_price, plan.units, estimate.time, m_offering->billing);
   }
   return estimate;
+}
+
+PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const CostSettings& cost_settings) {
+  return PlanEstimator(workload, *plan.device, plan.offering, cost_settings).estimate(plan);
 }
 
 }  // namespace mlsize

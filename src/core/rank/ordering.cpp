@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -138,6 +139,29 @@ const RankedPlan& first_of(const std::vector<RankedPlan>& plans, Objective objec
     }
   }
   return *first;
+}
+
+Contenders::Contenders(Objective objective) : m_objective(objective), m_best(std::numeric_limits<double>::infinity()) {}
+
+bool Contenders::beyond(double value) const {
+  // first_of's limit is at most m_best × (1 + k_near_tie), compared up to 10⁻⁹ of the
+  // larger: 10⁻⁶ more keeps every plan that compare may let in.
+  constexpr double k_margin = 1e-6;
+  return value > m_best * (1 + k_near_tie) * (1 + k_margin);
+}
+
+void Contenders::offer(const RankedPlan& plan) {
+  const std::optional<double> value = objective_value(plan, m_objective);
+  if (!value) {
+    m_plans.push_back(plan);
+    return;
+  }
+  if (beyond(*value)) return;
+  if (*value < m_best) {
+    m_best = *value;
+    std::erase_if(m_plans, [&](const RankedPlan& e) { return beyond(*objective_value(e, m_objective)); });
+  }
+  m_plans.push_back(plan);
 }
 
 // Figures within k_near_tie count as equal, as in the ranking: a few cents of billing

@@ -35,6 +35,26 @@ void order_near_ties(std::vector<RankedPlan>& plans, Objective objective, const 
 // without copies. `plans` must not be empty.
 const RankedPlan& first_of(const std::vector<RankedPlan>& plans, Objective objective, const Minima& minima);
 
+// The plans of one offering that first_of could still choose, offered one at a time in
+// plan order, so that an offering's thousands of plans need not all be kept. Under cost
+// and time: those whose objective is within k_near_tie of the best offered so far (with a
+// margin for rounding), in the order offered; under balanced, whose score needs the minima
+// of every offering's plans: all. first_of over what is kept chooses what it chooses over
+// every plan offered (the leader and its near-ties are never dropped).
+class Contenders {
+ public:
+  explicit Contenders(Objective objective);
+  void offer(const RankedPlan& plan);
+  std::vector<RankedPlan>& plans() { return m_plans; }
+
+ private:
+  bool beyond(double value) const;
+
+  Objective m_objective;
+  double m_best;  // the lowest objective offered so far
+  std::vector<RankedPlan> m_plans;
+};
+
 // Flags the recommendations that no other one dominates in (time, cost).
 void mark_pareto_front(std::vector<RankedPlan>& plans);
 

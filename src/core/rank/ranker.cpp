@@ -74,47 +74,6 @@ struct OfferingOutcome {
   std::optional<Rejection> rejection;
 };
 
-// Applies the rules to each plan: drops the excluded ones (keeping the first exclusion),
-// records the score on the rest. `judge` holds the rules as the workload, device and
-// offering leave them (RuleJudge::narrowed); the plans' own fields are filled only for
-// the rules still open.
-std::vector<RankedPlan> apply_rules(const Workload& workload, std::vector<RankedPlan> plans, const RuleSet& rules,
-                                    const RuleJudge& judge, std::optional<RuleMessage>& first_exclusion) {
-  if (plans.empty()) return plans;
-  FieldValues values;
-  const auto excluded = [&](const RankedPlan& plan) {
-    if (!first_exclusion) {
-      // The first exclusion in rule order, with its message, as one evaluation of every
-      // rule finds it.
-      fill_rule_fields(values, workload, plan.plan.device, plan.plan.offering, &plan);
-      first_exclusion = rules.evaluate(values).exclusions.front();
-    }
-  };
-  if (!judge.open()) {
-    const Verdict& verdict = judge.decided();
-    if (verdict.excluded) {
-      excluded(plans.front());
-      return {};
-    }
-    for (RankedPlan& plan : plans) plan.rule_score = verdict.score;
-    return plans;
-  }
-  fill_rule_fields(values, workload, plans.front().plan.device, plans.front().plan.offering, nullptr);
-  std::vector<RankedPlan> kept;
-  kept.reserve(plans.size());
-  for (RankedPlan& plan : plans) {
-    fill_plan_rule_fields(values, workload, plan);
-    const Verdict verdict = judge.judge(values);
-    if (verdict.excluded) {
-      excluded(plan);
-      continue;
-    }
-    plan.rule_score = verdict.score;
-    kept.push_back(std::move(plan));
-  }
-  return kept;
-}
-
 // The messages of the prefer, penalize and advise rules that fired on a shown plan.
 void note_rules(const Workload& workload, RankedPlan& plan, const RuleSet& rules) {
   const FieldValues values = rule_field_values(workload, plan.plan.device, plan.plan.offering, &plan);
@@ -156,67 +115,82 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
     outcome.rejection->max_units = max_plan_units(workload, offering, settings.max_devices);
     return outcome;
   }
-  std::vector<RankedPlan> all;
-  for (const Plan& plan : planned) {
-    if (recompute && plan.strategy.recompute != *recompute) continue;  // decided by a `set` rule
-    all.emplace_back(estimate_plan(workload, plan, settings.cost));
-  }
-  evaluated += all.size();
-  // Rules judge the plans that fit; the others only when none of those is left, to tell a
-  // rule's rejection from a memory one (exclusions come before the memory check). The
-  // outcome is that of judging every plan, for fewer evaluations.
-  const auto too_big = std::stable_partition(all.begin(), all.end(), [](const RankedPlan& e) { return e.fits; });
-  std::vector<RankedPlan> fitting(std::make_move_iterator(all.begin()), std::make_move_iterator(too_big));
-  all.erase(all.begin(), too_big);  // now the plans that do not fit
-  std::optional<RuleMessage> exclusion;
   std::optional<RuleJudge> offering_judge;
   if (judge != nullptr) {
     offering_judge = judge->narrowed(rule_field_values(workload, &device, &offering), k_first_plan_field);
-    fitting = apply_rules(workload, std::move(fitting), *settings.rules, *offering_judge, exclusion);
   }
-  if (fitting.empty()) {
-    if (offering_judge) all = apply_rules(workload, std::move(all), *settings.rules, *offering_judge, exclusion);
-    if (all.empty() && exclusion) {
-      outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, *exclusion, {}, {}, 0};
-      return outcome;
+  // The plans stream through the checks of docs/methodology.md#checks-in-order; kept are
+  // only the contenders for the offering's best plan, and for each check the plan nearest
+  // to passing it, which a rejection shows.
+  const double session_seconds = offering.limits.session_hours ? *offering.limits.session_hours * k_seconds_per_hour
+                                                               : std::numeric_limits<double>::infinity();
+  const Seconds time_limit = workload.deadline ? *workload.deadline : settings.max_run_time;
+  const auto improves = [](std::optional<RankedPlan>& best, const RankedPlan& plan, auto better) {
+    if (!best || better(plan, *best)) best = plan;
+  };
+  std::optional<RankedPlan> excluded_fitting;    // the first plan a rule excluded, of those that fit
+  std::optional<RankedPlan> excluded_too_big;    // ... of those that do not
+  std::optional<RankedPlan> least_memory;        // not excluded, too big: the nearest to fitting
+  std::optional<RankedPlan> fastest;             // fits, not excluded: nearest to the session limit
+  std::optional<RankedPlan> fastest_in_session;  // within the session: nearest to the time limit
+  std::optional<RankedPlan> least_cash;          // within the time limit: nearest to the budget
+  ordering::Contenders contenders(settings.objective);
+  FieldValues values;
+  if (offering_judge && offering_judge->open()) fill_rule_fields(values, workload, &device, &offering, nullptr);
+  PlanEstimator estimator(workload, device, &offering, settings.cost);
+  for (const Plan& plan : planned) {
+    if (recompute && plan.strategy.recompute != *recompute) continue;  // decided by a `set` rule
+    RankedPlan e(estimator.estimate(plan));
+    ++evaluated;
+    if (offering_judge) {
+      Verdict verdict = offering_judge->decided();
+      if (offering_judge->open()) {
+        fill_plan_rule_fields(values, workload, e);
+        verdict = offering_judge->judge(values);
+      }
+      if (verdict.excluded) {
+        std::optional<RankedPlan>& first = e.fits ? excluded_fitting : excluded_too_big;
+        if (!first) first = std::move(e);
+        continue;
+      }
+      e.rule_score = verdict.score;
     }
-    if (all.empty()) return reject(RejectionReason::device_count, std::nullopt);  // a `set` rule left no plan
-    return reject(RejectionReason::memory, best_of(all, lower_memory_fraction));
+    if (!e.fits) {
+      improves(least_memory, e, lower_memory_fraction);
+      continue;
+    }
+    improves(fastest, e, faster);
+    if (e.time.value > session_seconds) continue;
+    improves(fastest_in_session, e, faster);
+    if (e.time > time_limit) continue;
+    improves(least_cash, e, needs_less_cash);
+    if (workload.budget && cash(e) > *workload.budget) continue;
+    contenders.offer(e);
+  }
+  if (!fastest) {
+    // Nothing fits (rules judged every plan, so a rule's rejection is told from a memory
+    // one: exclusions come before the memory check).
+    if (least_memory) return reject(RejectionReason::memory, std::move(least_memory));
+    const std::optional<RankedPlan>& excluded = excluded_fitting ? excluded_fitting : excluded_too_big;
+    if (!excluded) return reject(RejectionReason::device_count, std::nullopt);  // a `set` rule left no plan
+    // The first exclusion in rule order, with its message, as one evaluation of every rule
+    // finds it.
+    fill_rule_fields(values, workload, &device, &offering, &*excluded);
+    const RuleMessage exclusion = settings.rules->evaluate(values).exclusions.front();
+    outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, exclusion, {}, {}, 0};
+    return outcome;
   }
   // The summary's "fastest plan that fits" speaks of the ranking, which purchases are not in.
-  if (auto fastest = best_of(fitting, faster); !to_buy && (!fastest_fitting || faster(*fastest, *fastest_fitting))) {
-    fastest_fitting = fastest;
+  if (!to_buy && (!fastest_fitting || faster(*fastest, *fastest_fitting))) fastest_fitting = *fastest;
+  if (!fastest_in_session) return reject(RejectionReason::session_limit, std::move(fastest));
+  if (!least_cash) {
+    if (workload.deadline) return reject(RejectionReason::deadline, std::move(fastest_in_session));
+    reject(RejectionReason::run_time, std::move(fastest_in_session));
+    outcome.rejection->run_time_limit = settings.max_run_time;
+    return outcome;
   }
-
-  auto keep = [](std::vector<RankedPlan>& plans, auto predicate) {
-    std::erase_if(plans, [&](const PlanEstimate& e) { return !predicate(e); });
-  };
-  std::vector<RankedPlan> candidates = fitting;
-  if (offering.limits.session_hours) {
-    const Seconds session(*offering.limits.session_hours * k_seconds_per_hour);
-    keep(candidates, [&](const PlanEstimate& e) { return e.time <= session; });
-    if (candidates.empty()) return reject(RejectionReason::session_limit, best_of(fitting, faster));
-  }
-  if (!workload.deadline) {
-    const std::vector<RankedPlan> before = candidates;
-    keep(candidates, [&](const PlanEstimate& e) { return e.time <= settings.max_run_time; });
-    if (candidates.empty()) {
-      reject(RejectionReason::run_time, best_of(before, faster));
-      outcome.rejection->run_time_limit = settings.max_run_time;
-      return outcome;
-    }
-  }
-  if (workload.deadline) {
-    const std::vector<RankedPlan> before = candidates;
-    keep(candidates, [&](const PlanEstimate& e) { return e.time <= *workload.deadline; });
-    if (candidates.empty()) return reject(RejectionReason::deadline, best_of(before, faster));
-  }
-  if (workload.budget) {
-    const std::vector<RankedPlan> before = candidates;
-    keep(candidates, [&](const PlanEstimate& e) { return cash(e) <= *workload.budget; });
-    if (candidates.empty()) return reject(RejectionReason::budget, best_of(before, needs_less_cash));
-  }
-  outcome.feasible = std::move(candidates);
+  if (contenders.plans().empty()) return reject(RejectionReason::budget, std::move(least_cash));
+  outcome.feasible = std::move(contenders.plans());
   return outcome;
 }
 
