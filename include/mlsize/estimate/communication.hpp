@@ -26,7 +26,15 @@ inline constexpr double k_collective_efficiency = 0.8;
 struct Topology {
   int devices_per_node = 1;
   std::optional<double> network_gbps;
+  // Whether the devices reach each other's memory directly (peer_to_peer(device)); absent:
+  // found from the device on each call, which a caller timing many plans does once.
+  std::optional<bool> peer_to_peer = std::nullopt;
 };
+
+// GeForce cards have no peer-to-peer access in NVIDIA's driver (the reason for
+// tinygrad/open-gpu-kernel-modules, which patches it back for the RTX 4090): NCCL stages
+// each transfer through host memory, so it crosses PCIe twice.
+bool peer_to_peer(const Device& device);
 
 struct Communication {
   Seconds data_parallel{0};          // gradient and parameter synchronisation not hidden

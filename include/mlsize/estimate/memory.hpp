@@ -75,5 +75,10 @@ Bytes kv_cache_bytes(const Workload& workload, const Strategy& strategy);
 // With `explain`, each term is also written out with its formula and inputs.
 MemoryBreakdown estimate_memory(const Workload& workload, int device_count, const Strategy& strategy,
                                 Explanation* explain = nullptr);
+// The same for a training plan whose activations are known already
+// (training_activation_bytes(workload, strategy)): the planner shares them between the
+// plans that differ only in ZeRO stage or device count.
+MemoryBreakdown estimate_memory(const Workload& workload, int device_count, const Strategy& strategy,
+                                Bytes activations);
 
 }  // namespace mlsize

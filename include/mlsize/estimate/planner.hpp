@@ -8,8 +8,10 @@
 #include <mlsize/model/workload.hpp>
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace mlsize {
@@ -30,20 +32,29 @@ int max_plan_units(const Workload& workload, const Offering& offering, int max_d
 std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
                                   int max_devices, std::span<const int> device_counts = {});
 
+// Training activations per device by precision, tensor and pipeline degree, sequence
+// parallelism, recomputation and micro-batch (ActivationKey), which is all they depend on
+// for one workload: shared by the estimators of one run, across devices and offerings.
+using ActivationCache = std::unordered_map<std::uint64_t, double>;
+
 // Estimates the plans of one workload on one device (and offering), computing what they
 // share once: the device's peak and MFU, the run's FLOPs, the capacity and the price.
 class PlanEstimator {
  public:
-  // `offering` may be null (a device alone); all three must outlive the estimator.
+  // `offering` may be null (a device alone); all must outlive the estimator. `activations`
+  // may be null; given, it must serve this workload only (its precision may differ).
   PlanEstimator(const Workload& workload, const Device& device, const Offering* offering,
-                const CostSettings& cost_settings);
+                const CostSettings& cost_settings, ActivationCache* activations = nullptr);
 
   // Estimates `plan`, which runs on this device and offering; throws a usage Error when
   // the device has no peak throughput for the workload's compute datatype.
   PlanEstimate estimate(const Plan& plan);
+  // The same into `estimate`, which is overwritten (the planner reuses one).
+  void estimate_into(const Plan& plan, PlanEstimate& estimate);
 
  private:
   Flops flops(Recompute recompute);
+  MemoryBreakdown memory(const Plan& plan);
   void estimate_network_time(const Plan& plan, PlanEstimate& estimate);
 
   Workload m_workload;  // its micro-batch is the plan's (Strategy::micro_batch)
@@ -54,8 +65,10 @@ class PlanEstimator {
   std::optional<double> m_peak;
   double m_mfu;
   Bytes m_capacity;
+  Topology m_topology;  // devices_per_node: the plan's own without an offering
   std::optional<Usd> m_price;
   std::array<std::optional<Flops>, 3> m_flops;  // by Recompute: none, selective, full
+  ActivationCache* m_activations;
 };
 
 // Estimates one plan (PlanEstimator, for a plan alone).

@@ -41,6 +41,10 @@ struct RecommendSettings {
   // cost; the budget is then checked against the purchase price. Off: only what can be
   // rented and what the user owns (CostSettings::owned) is ranked.
   bool include_purchase = false;
+  // Skip the training plans a fitting plan of the same layout dominates, unestimated
+  // (docs/methodology.md#pruning): the same report, from fewer estimates. Off only to
+  // check that claim.
+  bool prune = true;
   // Train each device at the best precision it supports (precision_for), starting from the
   // workload's; off when the user pins --precision.
   bool precision_per_device = true;

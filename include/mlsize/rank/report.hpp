@@ -113,8 +113,9 @@ struct Report {
   // Hardware to buy that meets the constraints (--include-purchase), one plan per offering,
   // ordered as the recommendations are; never among the recommendations.
   std::vector<PurchasePlan> purchases;
-  bool purchases_weighed = false;  // RecommendSettings::include_purchase: `purchases` was asked for
-  std::size_t plans_evaluated = 0;
+  bool purchases_weighed = false;               // RecommendSettings::include_purchase: `purchases` was asked for
+  std::size_t plans_evaluated = 0;              // estimated
+  std::size_t plans_pruned = 0;                 // skipped unestimated: dominated (RecommendSettings::prune)
   std::optional<PlanEstimate> fastest_fitting;  // over every offering, before deadline and budget
   // `set` rules that chose a default, then the rules that fired (prefer, penalize, advise)
   // on the first RecommendSettings::advice_from recommendations, once per rule, in rank

@@ -269,6 +269,7 @@ std::string render_recommend_json(const Report& report, int top) {
   json["objective"] = to_string(report.objective);
   json["max_devices"] = report.max_devices;
   json["plans_evaluated"] = report.plans_evaluated;
+  json["plans_pruned"] = report.plans_pruned;
   json["summary"] = summary_sentence(report);
   Json recommendations = Json::array();
   const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));

@@ -46,10 +46,8 @@ struct Links {
 Links links_of(const Device& device, const Topology& topology, int device_count) {
   Links links;
   if (device.interconnect) links.node = device.interconnect->bandwidth_bytes_per_s / 2 * k_collective_efficiency;
-  // GeForce cards have no peer-to-peer access in NVIDIA's driver (the reason for
-  // tinygrad/open-gpu-kernel-modules, which patches it back for the RTX 4090): NCCL stages
-  // each transfer through host memory, so it crosses PCIe twice.
-  if (stack_of(device) == Stack::cuda_consumer) links.node /= 2;
+  const bool direct = topology.peer_to_peer ? *topology.peer_to_peer : peer_to_peer(device);
+  if (!direct) links.node /= 2;
   links.per_node = std::max(1, std::min(topology.devices_per_node, device_count));
   links.multi_node = device_count > links.per_node;
   links.assumed = !topology.network_gbps;
@@ -151,6 +149,10 @@ void pipeline_schedule(const Workload& w, const Strategy& st, double micro_batch
 }
 
 }  // namespace
+
+bool peer_to_peer(const Device& device) {
+  return stack_of(device) != Stack::cuda_consumer;
+}
 
 double global_batch_tokens(const Workload& w, int data_parallel) {
   const double micro_step = static_cast<double>(data_parallel) * w.micro_batch * w.sequence_length;

@@ -237,4 +237,10 @@ MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strat
   return estimate(w, device_count, st, rows);
 }
 
+MemoryBreakdown estimate_memory(const Workload& w, int device_count, const Strategy& st, Bytes activations) {
+  memory_detail::ExplainRows<double> rows;
+  rows.activations = activations.value;
+  return memory_detail::estimate(w, device_count, st, rows);
+}
+
 }  // namespace mlsize

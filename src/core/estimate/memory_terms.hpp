@@ -6,6 +6,7 @@
 #include <mlsize/estimate/formula.hpp>
 #include <mlsize/estimate/memory.hpp>
 
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -21,6 +22,9 @@ class ExplainRows {
   Bytes term(const char* /*term*/, double value, const Inputs& /*inputs*/) {
     return Bytes(value);
   }
+  // The training activations when the caller knows them already (estimate_memory's
+  // overload for the planner), else computed.
+  std::optional<double> activations;
 };
 
 template <>
@@ -36,6 +40,15 @@ class ExplainRows<Formula> {
  private:
   Explanation& rows_;
 };
+
+// training_activation_bytes(w, st), or what the caller of estimate_memory knew of it.
+template <class T>
+double activation_bytes(const Workload& w, const Strategy& st, const ExplainRows<T>& rows) {
+  if constexpr (std::is_same_v<T, double>) {
+    if (rows.activations) return *rows.activations;
+  }
+  return training_activation_bytes(w, st).value;
+}
 
 // The parallel degrees of a plan as formula inputs. On one device nothing is split: they
 // are plain numbers (all 1), which formulas leave out.

@@ -140,7 +140,7 @@ void full_training_memory(const Workload& w, int device_count, const Strategy& s
   if (temporaries > 0) {
     const PerParamBytes<T> step_bytes{0.0, 0.0, T(0.0) + T(temporaries)};
     const ShardedStates<T> step = shard(parameters, experts, step_bytes, st, split);
-    const T activations = named<T>("activations", training_activation_bytes(w, st).value);
+    const T activations = named<T>("activations", activation_bytes(w, st, rows));
     const T step_extra = maximum(T(0.0), step.optimizer - cast_cache - activations);
     // Nothing beyond the backward peak adds nothing (and shows nothing).
     if (value_of(step_extra) > 0) {
@@ -160,8 +160,7 @@ void full_training_memory(const Workload& w, int device_count, const Strategy& s
 template <class T>
 void add_training_tail(const Workload& w, const Strategy& st, MemoryBreakdown& memory, ExplainRows<T>& rows) {
   const Architecture& m = w.model;
-  const T activations =
-      named<T>(training_activation_summary(w.framework, st.recompute), training_activation_bytes(w, st).value);
+  const T activations = named<T>(training_activation_summary(w.framework, st.recompute), activation_bytes(w, st, rows));
   memory.activations = rows.term("activations", activations, [&] {
     return "s " + format_general(w.sequence_length) + ", b " + format_general(w.micro_batch) + ", h " +
            format_general(m.hidden) + ", a " + format_general(m.heads) + ", L " + format_general(m.layers) + ", V " +

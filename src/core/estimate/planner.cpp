@@ -153,7 +153,7 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
 }
 
 PlanEstimator::PlanEstimator(const Workload& workload, const Device& device, const Offering* offering,
-                             const CostSettings& cost_settings)
+                             const CostSettings& cost_settings, ActivationCache* activations)
     : m_workload(workload),
       m_micro_batch(workload.micro_batch),
       m_device(device),
@@ -161,14 +161,40 @@ PlanEstimator::PlanEstimator(const Workload& workload, const Device& device, con
       m_cost(cost_settings),
       m_peak(workload.task == Task::gbdt ? std::nullopt : peak_flops_per_s(device, workload)),
       m_mfu(effective_mfu(device, workload)),
-      m_capacity(device_capacity(device, offering).value_or(Bytes(0))) {
-  if (offering != nullptr) m_price = hourly_price_per_unit(*offering, cost_settings);
+      m_capacity(device_capacity(device, offering).value_or(Bytes(0))),
+      m_activations(activations) {
+  m_topology.peer_to_peer = peer_to_peer(device);
+  if (offering != nullptr) {
+    m_price = hourly_price_per_unit(*offering, cost_settings);
+    m_topology.devices_per_node = offering->devices_per_unit;
+    m_topology.network_gbps = offering->network_gbps;
+  }
 }
 
 Flops PlanEstimator::flops(Recompute recompute) {
   std::optional<Flops>& flops = m_flops[static_cast<std::size_t>(recompute)];
   if (!flops) flops = run_flops(m_workload, recompute);
   return *flops;
+}
+
+MemoryBreakdown PlanEstimator::memory(const Plan& plan) {
+  const Workload& w = m_workload;
+  const Strategy& st = plan.strategy;
+  // The key packs what the activations depend on besides the workload; degrees too large
+  // for it are not cached.
+  constexpr std::uint64_t k_max = 1u << 16;
+  const auto degree = [](int value) { return static_cast<std::uint64_t>(value); };
+  if (m_activations == nullptr || !w.is_training() || degree(st.tensor_parallel) >= k_max ||
+      degree(st.pipeline_parallel) >= k_max || degree(w.micro_batch) >= k_max) {
+    return estimate_memory(w, plan.device_count, st);
+  }
+  const std::uint64_t key = degree(st.tensor_parallel) | degree(st.pipeline_parallel) << 16 |
+                            degree(w.micro_batch) << 32 | static_cast<std::uint64_t>(st.recompute) << 48 |
+                            static_cast<std::uint64_t>(st.sequence_parallel) << 50 |
+                            static_cast<std::uint64_t>(w.precision) << 51;
+  auto [at, added] = m_activations->try_emplace(key, 0.0);
+  if (added) at->second = training_activation_bytes(w, st).value;
+  return estimate_memory(w, plan.device_count, st, Bytes(at->second));
 }
 
 // FLOPs, time and communication of a neural network plan (training or inference).
@@ -200,8 +226,8 @@ void PlanEstimator::estimate_network_time(const Plan& plan, PlanEstimate& estima
   } else {
     estimate.mfu = m_mfu;
     estimate.compute_time = training_seconds(estimate.flops, plan.device_count, peak, estimate.mfu);
-    Topology topology{plan.device_count, std::nullopt};
-    if (m_offering != nullptr) topology = {m_offering->devices_per_unit, m_offering->network_gbps};
+    Topology topology = m_topology;
+    if (m_offering == nullptr) topology.devices_per_node = plan.device_count;
     estimate.communication =
         training_communication(workload, plan.strategy, plan.device_count, m_device, topology, estimate.compute_time);
     estimate.time = estimate.compute_time + estimate.communication.exposed();
@@ -209,14 +235,31 @@ void PlanEstimator::estimate_network_time(const Plan& plan, PlanEstimate& estima
 }
 
 PlanEstimate PlanEstimator::estimate(const Plan& plan) {
+  PlanEstimate estimate;
+  estimate_into(plan, estimate);
+  return estimate;
+}
+
+void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
   // A plan may set its own micro-batch (the search tries larger ones where they hide
   // communication); everything below then sees it.
   m_workload.micro_batch = plan.strategy.micro_batch > 0 ? plan.strategy.micro_batch : m_micro_batch;
   const Workload& workload = m_workload;
-  PlanEstimate estimate;
+  // Every field is set below but these, which only some plans have (assigning a whole new
+  // PlanEstimate costs as much as a third of the estimate).
+  estimate.host_fits.reset();
+  estimate.gbdt.reset();
+  estimate.communication = Communication{};
+  estimate.flops = Flops(0);
+  estimate.peak_flops_per_s = 0;
+  estimate.mfu = 0;
+  estimate.setup = Seconds(0);
+  estimate.purchase.reset();
+  estimate.price_per_unit_hour.reset();
+  estimate.cost.reset();
   estimate.plan = plan;
   estimate.precision = workload.precision;
-  estimate.memory = estimate_memory(workload, plan.device_count, plan.strategy);
+  estimate.memory = memory(plan);
   estimate.capacity = m_capacity;
   // A plan must leave the headroom free: what max_memory_allocated reports is not all a
   // process needs (docs/methodology.md#capacity).
@@ -248,7 +291,6 @@ PlanEstimate PlanEstimator::estimate(const Plan& plan) {
     estimate.price_per_unit_hour = m_price;
     if (m_price) estimate.cost = run_cost(*m_price, plan.units, estimate.time, m_offering->billing);
   }
-  return estimate;
 }
 
 PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const CostSettings& cost_settings) {

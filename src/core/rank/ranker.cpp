@@ -10,6 +10,7 @@
 #include "core/rank/ordering.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -27,28 +28,79 @@ using ordering::compare_values;
 using ordering::dollars;
 using ordering::Minima;
 
-template <class Better>
-std::optional<RankedPlan> best_of(const std::vector<RankedPlan>& plans, Better better) {
-  const RankedPlan* best = nullptr;
-  for (const RankedPlan& plan : plans) {
-    if (best == nullptr || better(plan, *best)) best = &plan;
-  }
-  return best ? std::optional<RankedPlan>(*best) : std::nullopt;
-}
-
+// Figures equal up to rounding (compare_values) are no better: the first plan keeps its
+// place, whatever the last bits of a sum (and whichever plans pruning skipped).
 bool lower_memory_fraction(const PlanEstimate& a, const PlanEstimate& b) {
-  return a.memory.total() / a.capacity < b.memory.total() / b.capacity;
+  return compare_values(a.memory.total() / a.capacity, b.memory.total() / b.capacity) < 0;
 }
 bool faster(const PlanEstimate& a, const PlanEstimate& b) {
-  return a.time < b.time;
+  return compare_values(a.time.value, b.time.value) < 0;
 }
 // What a budget is checked against: the purchase for hardware to buy, else the run's cost.
 Usd cash(const PlanEstimate& e) {
   return e.purchase ? *e.purchase : *e.cost;
 }
 bool needs_less_cash(const PlanEstimate& a, const PlanEstimate& b) {
-  return cash(a) < cash(b);
+  return compare_values(cash(a).value, cash(b).value) < 0;
 }
+
+// The training plans a fitting plan of the same layout dominates, skipped unestimated
+// (docs/methodology.md#pruning). In the time model, more recomputation never makes a plan
+// faster (the FLOPs it adds are at least the communication they hide), and neither does
+// ZeRO-1 over DDP or ZeRO-2 over ZeRO-1 at the same micro-batch (each sends what the lower
+// stage sends, and more, hiding no more of it); the cost follows the time, and ties rank
+// the lower stage and less recomputation first. So once a plan fits, its variants with
+// more recomputation, and with stage 1 or 2 at the workload's micro-batch, can neither
+// rank above it nor be nearer a limit. Valid only while every plan of the offering gets
+// the same rule verdict. Plans come grouped by layout, in candidate_plans' order.
+class Dominance {
+ public:
+  // Whether a plan already seen dominates `plan`; a dominated plan counts as fitting for
+  // the plans after it, which its dominator dominates too.
+  bool dominated(const Plan& plan) {
+    const Strategy& st = plan.strategy;
+    if (plan.device_count != m_devices || st.tensor_parallel != m_tensor || st.pipeline_parallel != m_pipeline) {
+      m_devices = plan.device_count;
+      m_tensor = st.tensor_parallel;
+      m_pipeline = st.pipeline_parallel;
+      m_fits = {};
+      m_group_micro_batch = -1;
+    }
+    if (st.micro_batch != m_group_micro_batch || st.zero_stage != m_group_stage) {
+      m_group_micro_batch = st.micro_batch;
+      m_group_stage = st.zero_stage;
+      m_group_fits = false;
+    }
+    const auto recompute = static_cast<std::size_t>(st.recompute);
+    bool dominated = m_group_fits;  // the same stage and micro-batch, less recomputation
+    if (st.micro_batch == 0 && st.zero_stage <= 2) {
+      for (std::size_t stage = 0; stage < static_cast<std::size_t>(st.zero_stage) && !dominated; ++stage) {
+        for (std::size_t r = 0; r <= recompute && !dominated; ++r) dominated = m_fits[stage][r];
+      }
+    }
+    if (dominated) fits(plan);
+    return dominated;
+  }
+  // Records that `plan` fits (and no rule excludes it).
+  void fits(const Plan& plan) {
+    m_group_fits = true;
+    if (plan.strategy.micro_batch == 0) {
+      m_fits[static_cast<std::size_t>(plan.strategy.zero_stage)][static_cast<std::size_t>(plan.strategy.recompute)] =
+          true;
+    }
+  }
+
+ private:
+  int m_devices = 0;
+  int m_tensor = 0;
+  int m_pipeline = 0;
+  // At the workload's micro-batch: by ZeRO stage and Recompute, whether a plan fits.
+  std::array<std::array<bool, 3>, 4> m_fits{};
+  // The plans of one stage and micro-batch: whether one with less recomputation fits.
+  int m_group_micro_batch = -1;
+  int m_group_stage = -1;
+  bool m_group_fits = false;
+};
 
 // On-premise hardware the user does not own: a purchase, weighed apart from the ranking.
 bool is_purchase(const Offering& offering, const CostSettings& cost) {
@@ -72,6 +124,7 @@ struct OfferingOutcome {
   const Device* device = nullptr;
   std::vector<RankedPlan> feasible;
   std::optional<Rejection> rejection;
+  std::size_t pruned = 0;  // plans skipped as dominated
 };
 
 // The messages of the prefer, penalize and advise rules that fired on a shown plan.
@@ -85,9 +138,9 @@ void note_rules(const Workload& workload, RankedPlan& plan, const RuleSet& rules
 // `judge`: the ranking rules as the workload leaves them (null without rules).
 OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offering, const Device& device,
                                   const RecommendSettings& settings, const RuleJudge* judge,
-                                  const std::optional<Recompute>& recompute, std::size_t& evaluated,
-                                  std::optional<PlanEstimate>& fastest_fitting) {
-  OfferingOutcome outcome{&offering, &device, {}, std::nullopt};
+                                  ActivationCache& activations, const std::optional<Recompute>& recompute,
+                                  std::size_t& evaluated, std::optional<PlanEstimate>& fastest_fitting) {
+  OfferingOutcome outcome{&offering, &device, {}, std::nullopt, 0};
   auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
     outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}, {}, {}, 0};
     return outcome;
@@ -137,10 +190,19 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
   ordering::Contenders contenders(settings.objective);
   FieldValues values;
   if (offering_judge && offering_judge->open()) fill_rule_fields(values, workload, &device, &offering, nullptr);
-  PlanEstimator estimator(workload, device, &offering, settings.cost);
+  PlanEstimator estimator(workload, device, &offering, settings.cost, &activations);
+  const bool prunes = settings.prune && workload.is_training() &&
+                      (!offering_judge || (!offering_judge->open() && !offering_judge->decided().excluded));
+  Dominance dominance;
+  RankedPlan e;
   for (const Plan& plan : planned) {
     if (recompute && plan.strategy.recompute != *recompute) continue;  // decided by a `set` rule
-    RankedPlan e(estimator.estimate(plan));
+    if (prunes && dominance.dominated(plan)) {
+      ++outcome.pruned;
+      continue;
+    }
+    estimator.estimate_into(plan, e);
+    e.rule_score = 1.0;
     ++evaluated;
     if (offering_judge) {
       Verdict verdict = offering_judge->decided();
@@ -150,7 +212,7 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
       }
       if (verdict.excluded) {
         std::optional<RankedPlan>& first = e.fits ? excluded_fitting : excluded_too_big;
-        if (!first) first = std::move(e);
+        if (!first) first = e;
         continue;
       }
       e.rule_score = verdict.score;
@@ -159,6 +221,7 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
       improves(least_memory, e, lower_memory_fraction);
       continue;
     }
+    if (prunes) dominance.fits(plan);
     improves(fastest, e, faster);
     if (e.time.value > session_seconds) continue;
     improves(fastest_in_session, e, faster);
@@ -297,6 +360,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   Workload planned = workload;
   // The ranking rules as the workload leaves them, once per run for each precision planned.
   std::map<Precision, RuleJudge> judges;
+  ActivationCache activations;
   const auto judge_for = [&](const Workload& w) -> const RuleJudge* {
     if (settings.rules == nullptr) return nullptr;
     auto found = judges.find(w.precision);
@@ -314,8 +378,9 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     // unless the user pinned one (--precision).
     planned.precision =
         settings.precision_per_device ? precision_for(*device, workload, workload.precision) : workload.precision;
-    outcomes.push_back(evaluate_offering(planned, offering, *device, settings, judge_for(planned), recompute,
-                                         report.plans_evaluated, report.fastest_fitting));
+    outcomes.push_back(evaluate_offering(planned, offering, *device, settings, judge_for(planned), activations,
+                                         recompute, report.plans_evaluated, report.fastest_fitting));
+    report.plans_pruned += outcomes.back().pruned;
   }
 
   // Rentals (and owned hardware) are ranked among themselves exactly as without purchases;

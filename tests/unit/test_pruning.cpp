@@ -1,0 +1,159 @@
+// The planner skips the training plans a fitting plan of the same layout dominates
+// (docs/methodology.md#pruning). The search stays exhaustive over the documented space:
+// with and without pruning, recommend() must say the same thing, figure for figure
+// (issue 12, must-have 3).
+
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/model/model_config.hpp>
+#include <mlsize/model/parameter_count.hpp>
+#include <mlsize/rank/ranker.hpp>
+#include <mlsize/rules/rules.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "workload_fixture.hpp"
+
+#include <string>
+
+using namespace mlsize;
+
+namespace {
+
+Workload preset(const char* name, double tokens) {
+  Workload w;
+  w.model = *model_preset(name);
+  w.parameters = count_parameters(w.model);
+  w.tokens = tokens;
+  return w;
+}
+
+void check_same_plan(const PlanEstimate& a, const PlanEstimate& b) {
+  CHECK(a.plan.offering == b.plan.offering);
+  CHECK(a.plan.device_count == b.plan.device_count);
+  CHECK(a.plan.strategy.zero_stage == b.plan.strategy.zero_stage);
+  CHECK(a.plan.strategy.recompute == b.plan.strategy.recompute);
+  CHECK(a.plan.strategy.tensor_parallel == b.plan.strategy.tensor_parallel);
+  CHECK(a.plan.strategy.pipeline_parallel == b.plan.strategy.pipeline_parallel);
+  CHECK(a.plan.strategy.micro_batch == b.plan.strategy.micro_batch);
+  CHECK(a.precision == b.precision);
+  CHECK(a.time.value == b.time.value);
+  CHECK(a.cost.has_value() == b.cost.has_value());
+  if (a.cost && b.cost) CHECK(a.cost->value == b.cost->value);
+  CHECK(a.memory.total().value == b.memory.total().value);
+}
+
+void check_same_report(const Report& a, const Report& b) {
+  REQUIRE(a.recommendations.size() == b.recommendations.size());
+  for (std::size_t i = 0; i < a.recommendations.size(); ++i) {
+    INFO("recommendation " << i << ": " << a.recommendations[i].plan.offering->id);
+    check_same_plan(a.recommendations[i], b.recommendations[i]);
+    CHECK(a.recommendations[i].rule_score == b.recommendations[i].rule_score);
+    CHECK(a.recommendations[i].pareto == b.recommendations[i].pareto);
+  }
+  REQUIRE(a.purchases.size() == b.purchases.size());
+  for (std::size_t i = 0; i < a.purchases.size(); ++i) check_same_plan(a.purchases[i], b.purchases[i]);
+  REQUIRE(a.rejected.size() == b.rejected.size());
+  for (std::size_t i = 0; i < a.rejected.size(); ++i) {
+    const Rejection& x = a.rejected[i];
+    const Rejection& y = b.rejected[i];
+    INFO("rejection " << x.offering->id);
+    CHECK(x.offering == y.offering);
+    CHECK(x.reason == y.reason);
+    REQUIRE(x.nearest.has_value() == y.nearest.has_value());
+    if (x.nearest) check_same_plan(*x.nearest, *y.nearest);
+  }
+  REQUIRE(a.fastest_fitting.has_value() == b.fastest_fitting.has_value());
+  if (a.fastest_fitting) check_same_plan(*a.fastest_fitting, *b.fastest_fitting);
+  REQUIRE(a.advice.size() == b.advice.size());
+  for (std::size_t i = 0; i < a.advice.size(); ++i) CHECK(a.advice[i].rule == b.advice[i].rule);
+}
+
+}  // namespace
+
+TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pruning]") {
+  const Catalog catalog = load_default_catalog();
+  const RuleSet rules = load_default_rules();
+  struct Case {
+    std::string name;
+    Workload workload;
+    RecommendSettings settings;
+  };
+  std::vector<Case> cases;
+  const auto add = [&](std::string name, Workload w) {
+    RecommendSettings settings;
+    settings.rules = &rules;
+    cases.push_back({std::move(name), std::move(w), settings});
+    return &cases.back();
+  };
+  add("7B pre-training, 50B tokens (the main job)", testing::workload_for_params(7e9, 50e9));
+  add("Llama-3-70B pre-training within a week", preset("llama-3-70b", 2e11))->workload.deadline =
+      Seconds(7 * 86400.0);
+  {
+    Workload w = preset("llama-2-7b", 2e9);
+    w.task = Task::finetune;
+    w.framework = Framework::hf;
+    w.budget = Usd(500);
+    add("Llama-2-7B fine-tuning (transformers) under $500", w);
+  }
+  {
+    Workload w = preset("llama-2-13b", 1e8);
+    w.task = Task::lora;
+    add("Llama-2-13B LoRA", w);
+  }
+  {
+    Workload w = preset("llama-2-70b", 1e8);
+    w.task = Task::qlora;
+    add("Llama-2-70B QLoRA", w);
+  }
+  add("1B pre-training, optimised for time", testing::workload_for_params(1e9, 2e10))->settings.objective =
+      Objective::time;
+  add("13B pre-training, balanced", testing::workload_for_params(13e9, 1e11))->settings.objective =
+      Objective::balanced;
+  {
+    Workload w = testing::workload_for_params(3e9, 1e10);
+    w.precision = Precision::fp32;
+    add("3B fp32, no rules, purchases too", w);
+    cases.back().settings.rules = nullptr;
+    cases.back().settings.include_purchase = true;
+    cases.back().settings.precision_per_device = false;
+  }
+  {
+    Workload w = preset("llama-3-8b", 5e10);
+    w.deadline = Seconds(3600);
+    add("Llama-3-8B within an hour: nothing meets it", w);
+  }
+  std::size_t pruned = 0;
+  for (Case& c : cases) {
+    INFO(c.name);
+    RecommendSettings unpruned = c.settings;
+    unpruned.prune = false;
+    const Report with = recommend(c.workload, catalog, c.settings);
+    const Report without = recommend(c.workload, catalog, unpruned);
+    CHECK(without.plans_pruned == 0);
+    CHECK(with.plans_evaluated + with.plans_pruned == without.plans_evaluated);
+    check_same_report(with, without);
+    pruned += with.plans_pruned;
+  }
+  CHECK(pruned > 10000);  // the comparison is not vacuous
+}
+
+TEST_CASE("a rule that reads plan fields turns pruning off for the plans it judges", "[ranker][pruning]") {
+  // A rule could prefer exactly the plans pruning would skip: with it open, nothing is.
+  const Catalog catalog = load_default_catalog();
+  RuleSet rules = load_default_rules();
+  rules.load_yaml(R"(rules:
+  - id: test-prefer-recompute
+    description: prefers full recomputation
+    when: plan.recompute == "full"
+    action: prefer
+    factor: 3
+)",
+                  "<test>");
+  RecommendSettings settings;
+  settings.rules = &rules;
+  const Workload w = testing::workload_for_params(7e9, 5e10);
+  const Report report = recommend(w, catalog, settings);
+  CHECK(report.plans_pruned == 0);
+  REQUIRE_FALSE(report.recommendations.empty());
+  CHECK(report.recommendations.front().plan.strategy.recompute == Recompute::full);
+}
