@@ -11,3 +11,6 @@ mlsize_require(yaml-cpp libyaml-cpp-dev)
 mlsize_require(CLI11 libcli11-dev)
 mlsize_require(nlohmann_json nlohmann-json3-dev 3.11)
 mlsize_require(fmt libfmt-dev)
+# recommend() plans offerings on several threads (glibc: part of libc6).
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+mlsize_require(Threads libc6-dev)

@@ -1,7 +1,7 @@
 // The planner skips the training plans a fitting plan of the same layout dominates
 // (docs/methodology.md#pruning). The search stays exhaustive over the documented space:
 // with and without pruning, recommend() must say the same thing, figure for figure
-// (issue 12, must-have 3).
+// (issue 12, must-have 3). Nor may the number of threads that plan the offerings.
 
 #include <mlsize/catalog/catalog_loader.hpp>
 #include <mlsize/model/model_config.hpp>
@@ -156,4 +156,22 @@ TEST_CASE("a rule that reads plan fields turns pruning off for the plans it judg
   CHECK(report.plans_pruned == 0);
   REQUIRE_FALSE(report.recommendations.empty());
   CHECK(report.recommendations.front().plan.strategy.recompute == Recompute::full);
+}
+
+TEST_CASE("the report is the same on any number of threads", "[ranker]") {
+  const Catalog catalog = load_default_catalog();
+  const RuleSet rules = load_default_rules();
+  RecommendSettings settings;
+  settings.rules = &rules;
+  Workload deadline = preset("llama-3-8b", 5e10);
+  deadline.deadline = Seconds(3600);
+  for (const Workload& w : {testing::workload_for_params(7e9, 5e10), deadline}) {
+    const Report one = recommend(w, catalog, settings);
+    RecommendSettings many = settings;
+    many.threads = 4;
+    const Report four = recommend(w, catalog, many);
+    CHECK(one.plans_evaluated == four.plans_evaluated);
+    CHECK(one.plans_pruned == four.plans_pruned);
+    check_same_report(one, four);
+  }
 }

@@ -31,6 +31,9 @@ int max_plan_units(const Workload& workload, const Offering& offering, int max_d
 // over 1, 2, 4, ... devices of a unit, the other devices serving as replicas.
 std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
                                   int max_devices, std::span<const int> device_counts = {});
+// The same into `plans` (cleared first), whose memory a caller planning many offerings reuses.
+void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const Offering& offering, const Device& device,
+                     int max_devices, std::span<const int> device_counts = {});
 
 // Training activations per device by precision, tensor and pipeline degree, sequence
 // parallelism, recomputation and micro-batch (ActivationKey), which is all they depend on

@@ -45,6 +45,9 @@ struct RecommendSettings {
   // (docs/methodology.md#pruning): the same report, from fewer estimates. Off only to
   // check that claim.
   bool prune = true;
+  // Offerings planned at once, on this many threads (at most one per 16 offerings); the
+  // report is the same for any number. The library runs on the caller's thread unless told.
+  std::size_t threads = 1;
   // Train each device at the best precision it supports (precision_for), starting from the
   // workload's; off when the user pins --precision.
   bool precision_per_device = true;

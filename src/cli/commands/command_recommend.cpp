@@ -9,7 +9,9 @@
 #include <mlsize/support/quantity.hpp>
 #include <mlsize/support/text_distance.hpp>
 
+#include <algorithm>
 #include <memory>
+#include <thread>
 
 namespace mlsize::cli {
 
@@ -78,6 +80,8 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   settings.include_purchase = options.include_purchase;
   settings.advice_from = static_cast<std::size_t>(run->top);
   settings.tips = options.verbose;
+  // One planning thread per core (the report is the same for any number).
+  settings.threads = std::max(1u, std::thread::hardware_concurrency());
   settings.precision_per_device = !options.workload.precision;
   if (options.max_run_time) {
     settings.max_run_time = parse_flag("--max-run-time", [&] { return parse_duration(*options.max_run_time); });

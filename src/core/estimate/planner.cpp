@@ -114,6 +114,13 @@ int max_plan_units(const Workload& workload, const Offering& offering, int max_d
 std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
                                   int max_devices, std::span<const int> device_counts) {
   std::vector<Plan> plans;
+  candidate_plans(plans, workload, offering, device, max_devices, device_counts);
+  return plans;
+}
+
+void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const Offering& offering, const Device& device,
+                     int max_devices, std::span<const int> device_counts) {
+  plans.clear();
   auto add_plans = [&](int units) {
     const int devices = units * offering.devices_per_unit;
     if (workload.task == Task::gbdt) {
@@ -137,7 +144,7 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
   const int most_units = max_plan_units(workload, offering, max_devices);
   if (device_counts.empty()) {
     for (int units = 1; units <= most_units; units *= 2) add_plans(units);
-    return plans;
+    return;
   }
   // Counts the user asked for (--gpus h100:8): any whole number of units, not only powers of
   // two, since the user chose it.
@@ -149,7 +156,6 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
     const int units = count / offering.devices_per_unit;
     if (units >= 1 && units <= most_units) add_plans(units);
   }
-  return plans;
 }
 
 PlanEstimator::PlanEstimator(const Workload& workload, const Device& device, const Offering* offering,

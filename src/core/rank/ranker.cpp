@@ -11,13 +11,16 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cctype>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <map>
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <tuple>
 
 namespace mlsize {
@@ -102,6 +105,9 @@ class Dominance {
   bool m_group_fits = false;
 };
 
+// A worker thread is worth starting for this many offerings or more.
+constexpr std::size_t k_offerings_per_thread = 16;
+
 // On-premise hardware the user does not own: a purchase, weighed apart from the ranking.
 bool is_purchase(const Offering& offering, const CostSettings& cost) {
   return offering.kind == OfferingKind::on_prem && !cost.owns(offering);
@@ -124,7 +130,18 @@ struct OfferingOutcome {
   const Device* device = nullptr;
   std::vector<RankedPlan> feasible;
   std::optional<Rejection> rejection;
-  std::size_t pruned = 0;  // plans skipped as dominated
+  std::size_t evaluated = 0;  // plans estimated
+  std::size_t pruned = 0;     // plans skipped as dominated
+  // The fastest plan that fits (and no rule excludes), for Report::fastest_fitting;
+  // purchases have none.
+  std::optional<PlanEstimate> fastest;
+};
+
+// What one worker of recommend() reuses from one offering to the next.
+struct Scratch {
+  Workload workload;  // the run's, at the precision of the offering in hand
+  ActivationCache activations;
+  std::vector<Plan> plans;
 };
 
 // The messages of the prefer, penalize and advise rules that fired on a shown plan.
@@ -136,11 +153,11 @@ void note_rules(const Workload& workload, RankedPlan& plan, const RuleSet& rules
 }
 
 // `judge`: the ranking rules as the workload leaves them (null without rules).
-OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offering, const Device& device,
+OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, const Device& device,
                                   const RecommendSettings& settings, const RuleJudge* judge,
-                                  ActivationCache& activations, const std::optional<Recompute>& recompute,
-                                  std::size_t& evaluated, std::optional<PlanEstimate>& fastest_fitting) {
-  OfferingOutcome outcome{&offering, &device, {}, std::nullopt, 0};
+                                  const std::optional<Recompute>& recompute) {
+  const Workload& workload = scratch.workload;
+  OfferingOutcome outcome{&offering, &device, {}, std::nullopt, 0, 0, std::nullopt};
   auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
     outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}, {}, {}, 0};
     return outcome;
@@ -161,7 +178,8 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
   if (auto wanted = settings.device_counts.find(device.id); wanted != settings.device_counts.end()) {
     counts = wanted->second;
   }
-  const std::vector<Plan> planned = candidate_plans(workload, offering, device, settings.max_devices, counts);
+  std::vector<Plan>& planned = scratch.plans;
+  candidate_plans(planned, workload, offering, device, settings.max_devices, counts);
   if (planned.empty()) {
     reject(RejectionReason::device_count, std::nullopt);
     outcome.rejection->device_counts.assign(counts.begin(), counts.end());
@@ -190,7 +208,7 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
   ordering::Contenders contenders(settings.objective);
   FieldValues values;
   if (offering_judge && offering_judge->open()) fill_rule_fields(values, workload, &device, &offering, nullptr);
-  PlanEstimator estimator(workload, device, &offering, settings.cost, &activations);
+  PlanEstimator estimator(workload, device, &offering, settings.cost, &scratch.activations);
   const bool prunes = settings.prune && workload.is_training() &&
                       (!offering_judge || (!offering_judge->open() && !offering_judge->decided().excluded));
   Dominance dominance;
@@ -203,7 +221,7 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
     }
     estimator.estimate_into(plan, e);
     e.rule_score = 1.0;
-    ++evaluated;
+    ++outcome.evaluated;
     if (offering_judge) {
       Verdict verdict = offering_judge->decided();
       if (offering_judge->open()) {
@@ -244,7 +262,7 @@ OfferingOutcome evaluate_offering(const Workload& workload, const Offering& offe
     return outcome;
   }
   // The summary's "fastest plan that fits" speaks of the ranking, which purchases are not in.
-  if (!to_buy && (!fastest_fitting || faster(*fastest, *fastest_fitting))) fastest_fitting = *fastest;
+  if (!to_buy) outcome.fastest = *fastest;
   if (!fastest_in_session) return reject(RejectionReason::session_limit, std::move(fastest));
   if (!least_cash) {
     if (workload.deadline) return reject(RejectionReason::deadline, std::move(fastest_in_session));
@@ -354,34 +372,73 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
                                "recomputation set to " + std::string(to_string(*decided.recompute)) + " by this rule"});
     }
   }
-  std::vector<OfferingOutcome> outcomes;
-  outcomes.reserve(catalog.offerings().size());
-  // The workload as each plan runs it: only the precision differs, so one copy serves all.
-  Workload planned = workload;
   // The ranking rules as the workload leaves them, once per run for each precision planned.
   std::map<Precision, RuleJudge> judges;
-  ActivationCache activations;
-  const auto judge_for = [&](const Workload& w) -> const RuleJudge* {
+  const auto judge_for = [&](Precision precision) -> const RuleJudge* {
     if (settings.rules == nullptr) return nullptr;
-    auto found = judges.find(w.precision);
+    auto found = judges.find(precision);
     if (found == judges.end()) {
+      Workload at = workload;
+      at.precision = precision;
       found =
-          judges.emplace(w.precision, RuleJudge(*settings.rules).narrowed(rule_field_values(w), k_first_device_field))
+          judges.emplace(precision, RuleJudge(*settings.rules).narrowed(rule_field_values(at), k_first_device_field))
               .first;
     }
     return &found->second;
   };
+  struct Job {
+    const Offering* offering;
+    const Device* device;
+    Precision precision;
+    const RuleJudge* judge;
+  };
+  std::vector<Job> jobs;
+  jobs.reserve(catalog.offerings().size());
   for (const Offering& offering : catalog.offerings()) {
     const Device* device = catalog.find_device(offering.device_id);
     if (device == nullptr) continue;  // Catalog::check_references() reports these
     // Precision is a plan dimension: each device trains at the best precision it supports
     // unless the user pinned one (--precision).
-    planned.precision =
+    const Precision precision =
         settings.precision_per_device ? precision_for(*device, workload, workload.precision) : workload.precision;
-    outcomes.push_back(evaluate_offering(planned, offering, *device, settings, judge_for(planned), activations,
-                                         recompute, report.plans_evaluated, report.fastest_fitting));
-    report.plans_pruned += outcomes.back().pruned;
+    jobs.push_back(Job{&offering, device, precision, judge_for(precision)});
   }
+  // Offerings are independent: workers take them in turn, each outcome lands in its
+  // offering's place, and they are merged in catalogue order, so that the report is the
+  // same for any number of threads.
+  std::vector<OfferingOutcome> outcomes(jobs.size());
+  std::vector<std::exception_ptr> errors(jobs.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    Scratch scratch{workload, {}, {}};
+    for (std::size_t i = next++; i < jobs.size(); i = next++) {
+      const Job& job = jobs[i];
+      scratch.workload.precision = job.precision;
+      try {
+        outcomes[i] = evaluate_offering(scratch, *job.offering, *job.device, settings, job.judge, recompute);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  {
+    const std::size_t threads = std::clamp<std::size_t>(settings.threads, 1, jobs.size() / k_offerings_per_thread + 1);
+    std::vector<std::jthread> helpers;
+    for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+    work();
+  }
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);  // the first in catalogue order, as one thread would
+  }
+  for (const OfferingOutcome& outcome : outcomes) {
+    report.plans_evaluated += outcome.evaluated;
+    report.plans_pruned += outcome.pruned;
+    if (outcome.fastest && (!report.fastest_fitting || faster(*outcome.fastest, *report.fastest_fitting))) {
+      report.fastest_fitting = outcome.fastest;
+    }
+  }
+  // The workload as each shown plan ran it: only the precision differs.
+  Workload planned = workload;
 
   // Rentals (and owned hardware) are ranked among themselves exactly as without purchases;
   // purchases are ordered among themselves by the same objective.

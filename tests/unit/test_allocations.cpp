@@ -1,0 +1,52 @@
+// A CI guard for the planner's speed that cannot flake (issue 12, must-have 5): instead of
+// timing recommend(), count what its hot path does. Estimating a plan must not allocate:
+// the allocations of a whole recommend() are those of its offerings (their candidate
+// lists, contenders and outcomes) and of the report, far fewer than its plans.
+
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/rank/ranker.hpp>
+#include <mlsize/rules/rules.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "workload_fixture.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+std::atomic<std::size_t> g_allocations{0};
+}  // namespace
+
+// Counting replacements of the global allocation functions (the array and nothrow forms
+// call these).
+void* operator new(std::size_t size) {
+  ++g_allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+using namespace mlsize;
+
+TEST_CASE("recommend allocates per offering, not per plan", "[ranker][speed]") {
+  const Catalog catalog = load_default_catalog();
+  const RuleSet rules = load_default_rules();
+  RecommendSettings settings;
+  settings.rules = &rules;
+  const Workload w = testing::workload_for_params(7e9, 5e10);  // the main job's size
+  const std::size_t before = g_allocations.load();
+  const Report report = recommend(w, catalog, settings);
+  const std::size_t allocations = g_allocations.load() - before;
+  const std::size_t plans = report.plans_evaluated + report.plans_pruned;
+  INFO(allocations << " allocations for " << plans << " plans over " << catalog.offerings().size() << " offerings");
+  REQUIRE(plans > 10000);
+  CHECK(allocations < plans / 10);
+  CHECK(allocations < 30 * catalog.offerings().size());
+}
