@@ -87,14 +87,14 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
     settings.max_run_time = parse_flag("--max-run-time", [&] { return parse_duration(*options.max_run_time); });
   }
   run->format = report_format(options.workload);
-  const Catalog full_catalog = build_catalog(options.workload);
+  Catalog full_catalog = build_catalog(options.workload);
   settings.cost = build_cost_settings(options.workload, full_catalog);
   const HardwareFilter hardware(options.hardware, full_catalog);
   settings.device_counts = hardware.device_counts();
   apply_device_counts(settings, options.max_devices.has_value());
   // The ranker sees only the wanted providers' offerings.
-  run->catalog =
-      filter_hardware(filter_providers(full_catalog, options.providers, options.excluded_providers), hardware);
+  run->catalog = filter_hardware(
+      filter_providers(std::move(full_catalog), options.providers, options.excluded_providers), hardware);
   run->rules = build_rule_set(options.rules);
   settings.rules = &run->rules;
   run->report = recommend(workload, run->catalog, settings);

@@ -31,7 +31,7 @@ bool provider_has_cloud_prices(const std::string& provider, const Catalog& catal
   });
 }
 
-Catalog filter_providers(const Catalog& catalog, const std::vector<std::string>& only,
+Catalog filter_providers(Catalog catalog, const std::vector<std::string>& only,
                          const std::vector<std::string>& excluded) {
   for (const std::string& provider : only) check_provider("--provider", provider, catalog);
   for (const std::string& provider : excluded) {
@@ -41,6 +41,7 @@ Catalog filter_providers(const Catalog& catalog, const std::vector<std::string>&
                  "name a provider in only one of --provider and --exclude-provider");
     }
   }
+  if (only.empty() && excluded.empty()) return catalog;  // the common case: no copy
   Catalog filtered;
   for (const Device& device : catalog.devices()) filtered.put(device);
   for (const Offering& offering : catalog.offerings()) {

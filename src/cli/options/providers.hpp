@@ -18,8 +18,9 @@ void check_provider(const std::string& flag, const std::string& provider, const 
 bool provider_has_cloud_prices(const std::string& provider, const Catalog& catalog);
 
 // Every device, and the offerings whose provider is in `only` (when not empty) and not in
-// `excluded`. Each name must be a provider of the catalogue (checked, naming the flag).
-Catalog filter_providers(const Catalog& catalog, const std::vector<std::string>& only,
+// `excluded`; `catalog` itself when neither names one (no copy at start-up). Each name must
+// be a provider of the catalogue (checked, naming the flag).
+Catalog filter_providers(Catalog catalog, const std::vector<std::string>& only,
                          const std::vector<std::string>& excluded);
 
 }  // namespace mlsize::cli
