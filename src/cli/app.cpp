@@ -10,11 +10,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <exception>
 #include <new>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 namespace mlsize::cli {
 namespace {
@@ -33,16 +36,22 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
   app.require_subcommand(1);
   app.fallthrough(false);
 
+  // Only the command named first gets its options; the others are names for --help and
+  // "did you mean". Anything else first (--help, a typo): every command in full.
+  constexpr std::array<std::string_view, 5> k_commands{"recommend", "estimate", "catalog", "explain", "rules"};
+  const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
+  const bool one = std::find(k_commands.begin(), k_commands.end(), first) != k_commands.end();
+  const auto full = [&](std::string_view name) { return !one || first == name; };
   RecommendOptions recommend_options;
   EstimateOptions estimate_options;
-  CLI::App* recommend = add_recommend_command(app, recommend_options);
-  CLI::App* estimate = add_estimate_command(app, estimate_options);
+  CLI::App* recommend = add_recommend_command(app, recommend_options, full("recommend"));
+  CLI::App* estimate = add_estimate_command(app, estimate_options, full("estimate"));
   CatalogOptions catalog_options;
-  CLI::App* catalog = add_catalog_command(app, catalog_options);
+  CLI::App* catalog = add_catalog_command(app, catalog_options, full("catalog"));
   ExplainOptions explain_options;
-  CLI::App* explain = add_explain_command(app, explain_options);
+  CLI::App* explain = add_explain_command(app, explain_options, full("explain"));
   RulesOptions rules_options;
-  CLI::App* rules = add_rules_command(app, rules_options);
+  CLI::App* rules = add_rules_command(app, rules_options, full("rules"));
 
   try {
     app.parse(argc, argv);

@@ -141,8 +141,9 @@ CommandOutput run_export(const CatalogOptions& options) {
 
 }  // namespace
 
-CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options) {
+CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_options) {
   CLI::App* command = app.add_subcommand("catalog", "List, show, validate or export the hardware catalogue");
+  if (!with_options) return command;
   command->require_subcommand(1);
   // A subcommand named by the action's table entry, which sets the action when parsed.
   auto add_action = [&options, command](CatalogAction action, std::string description) {

@@ -36,7 +36,7 @@ struct CatalogOptions {
   std::optional<std::string> export_format;
 };
 
-CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options);
+CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_options = true);  // see commands.hpp
 CommandOutput run_catalog(const CatalogOptions& options);
 
 }  // namespace mlsize::cli

@@ -104,8 +104,9 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
 
 }  // namespace
 
-CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options) {
+CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool with_options) {
   CLI::App* command = app.add_subcommand("estimate", "Estimate memory, time and cost of one explicit plan");
+  if (!with_options) return command;
   add_workload_options(*command, options.workload);
   command->add_option("--offering", options.offering, "Offering id from the catalogue, e.g. aws-p4de.24xlarge");
   command->add_option("--device", options.device, "Device id from the catalogue, e.g. a100-80gb-sxm");

@@ -103,8 +103,9 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
 
 }  // namespace
 
-CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options) {
+CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options, bool with_options) {
   CLI::App* command = app.add_subcommand("recommend", "Rank hardware plans for a workload");
+  if (!with_options) return command;
   add_recommend_options(*command, options);
   return command;
 }
@@ -122,9 +123,10 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   return output;
 }
 
-CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options) {
+CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options, bool with_options) {
   CLI::App* command =
       app.add_subcommand("explain", "Show which rules fired on which plans of a recommendation, and what they changed");
+  if (!with_options) return command;
   add_recommend_options(*command, options.recommend);
   command->add_option("--offering", options.offering, "Explain this offering only, e.g. aws-p4de.24xlarge");
   return command;

@@ -10,8 +10,9 @@
 
 namespace mlsize::cli {
 
-CLI::App* add_rules_command(CLI::App& app, RulesOptions& options) {
+CLI::App* add_rules_command(CLI::App& app, RulesOptions& options, bool with_options) {
   CLI::App* command = app.add_subcommand("rules", "List the rules, or check rules files");
+  if (!with_options) return command;
   command->require_subcommand(1);
   options.list = command->add_subcommand("list", "List the rules in force (defaults and --rules files)");
   add_rule_options(*options.list, options.rules);

@@ -20,7 +20,7 @@ struct RulesOptions {
   CLI::App* check = nullptr;
 };
 
-CLI::App* add_rules_command(CLI::App& app, RulesOptions& options);
+CLI::App* add_rules_command(CLI::App& app, RulesOptions& options, bool with_options = true);  // see commands.hpp
 CommandOutput run_rules(const RulesOptions& options);
 
 }  // namespace mlsize::cli

@@ -50,13 +50,16 @@ struct EstimateOptions {
   bool explain = false;
 };
 
-CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options);
+// Each add_*_command adds its subcommand; with `with_options` false, only its name and
+// description: the commands not being run need no more (building every command's options
+// costs more than the rest of `mlsize --version`).
+CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options, bool with_options = true);
 CommandOutput run_recommend(const RecommendOptions& options);
 
-CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options);
+CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options, bool with_options = true);
 CommandOutput run_explain(const ExplainOptions& options);
 
-CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options);
+CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool with_options = true);
 CommandOutput run_estimate(const EstimateOptions& options);
 
 }  // namespace mlsize::cli
