@@ -54,6 +54,9 @@ struct RecommendSettings {
   // Report::advice gathers the rules that fired on this many recommendations, from #1
   // down: the ones shown (--top).
   std::size_t advice_from = std::numeric_limits<std::size_t>::max();
+  // The recommendations, from #1 down, that get their rule_notes (rendering every rule's
+  // message costs more than ranking an offering): the ones shown. Purchases all get them.
+  std::size_t notes_for = std::numeric_limits<std::size_t>::max();
   // Whether Report::advice also gathers tips (Severity::tip): practice that holds for any
   // plan, such as watching utilisation. Off, the advice is about this ranking only.
   bool tips = false;

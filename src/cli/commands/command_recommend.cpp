@@ -68,7 +68,9 @@ struct RecommendRun {
   OutputFormat format = k_report_formats.front();
 };
 
-std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options) {
+// `all_notes`: every recommendation gets its rule notes, not only the --top shown (explain
+// --offering explains any).
+std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options, bool all_notes = false) {
   auto run = std::make_unique<RecommendRun>();
   RecommendSettings settings;
   const Workload workload = build_workload(options.workload);
@@ -79,6 +81,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   }
   settings.include_purchase = options.include_purchase;
   settings.advice_from = static_cast<std::size_t>(run->top);
+  if (!all_notes) settings.notes_for = static_cast<std::size_t>(run->top);
   settings.tips = options.verbose;
   // One planning thread per core (the report is the same for any number).
   settings.threads = std::max(1u, std::thread::hardware_concurrency());
@@ -133,7 +136,7 @@ CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options, bool with_
 }
 
 CommandOutput run_explain(const ExplainOptions& options) {
-  const std::unique_ptr<RecommendRun> run = run_recommendation(options.recommend);
+  const std::unique_ptr<RecommendRun> run = run_recommendation(options.recommend, true);
   if (options.offering && run->catalog.find_offering(*options.offering) == nullptr) {
     std::vector<std::string> ids;
     for (const Offering& offering : run->catalog.offerings()) ids.push_back(offering.id);

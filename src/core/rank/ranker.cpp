@@ -453,7 +453,8 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   }
   ordering::mark_pareto_front(report.recommendations);
   if (settings.rules != nullptr) {
-    for (RankedPlan& e : report.recommendations) {
+    for (RankedPlan& e :
+         std::span(report.recommendations).first(std::min(report.recommendations.size(), settings.notes_for))) {
       planned.precision = e.precision;
       note_rules(planned, e, *settings.rules);
     }
