@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace mlsize {
@@ -35,10 +34,29 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
 void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const Offering& offering, const Device& device,
                      int max_devices, std::span<const int> device_counts = {});
 
-// Training activations per device by precision, tensor and pipeline degree, sequence
-// parallelism, recomputation and micro-batch (ActivationKey), which is all they depend on
-// for one workload: shared by the estimators of one run, across devices and offerings.
-using ActivationCache = std::unordered_map<std::uint64_t, double>;
+// Training activations per device, remembered by what they depend on for one workload:
+// precision, tensor and pipeline degree, sequence parallelism, recomputation and
+// micro-batch. Shared by the estimators of one run, across devices and offerings (plans
+// that differ only in ZeRO stage or device count have the same). Direct-mapped: a key
+// that collides is computed again, so no entry is ever wrong and nothing is allocated.
+class ActivationCache {
+ public:
+  // The activations under `key`, from `compute` when not remembered.
+  template <class Compute>
+  double get(std::uint64_t key, const Compute& compute) {
+    Slot& slot = m_slots[(key * 0x9E3779B97F4A7C15ull) >> (64 - k_bits)];
+    if (slot.key != key) slot = {key, compute()};
+    return slot.value;
+  }
+
+ private:
+  static constexpr int k_bits = 10;
+  struct Slot {
+    std::uint64_t key = ~std::uint64_t{0};  // no key packs to all ones
+    double value = 0;
+  };
+  std::array<Slot, std::size_t{1} << k_bits> m_slots{};
+};
 
 // Estimates the plans of one workload on one device (and offering), computing what they
 // share once: the device's peak and MFU, the run's FLOPs, the capacity and the price.

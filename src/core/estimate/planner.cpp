@@ -198,9 +198,8 @@ MemoryBreakdown PlanEstimator::memory(const Plan& plan) {
                             degree(w.micro_batch) << 32 | static_cast<std::uint64_t>(st.recompute) << 48 |
                             static_cast<std::uint64_t>(st.sequence_parallel) << 50 |
                             static_cast<std::uint64_t>(w.precision) << 51;
-  auto [at, added] = m_activations->try_emplace(key, 0.0);
-  if (added) at->second = training_activation_bytes(w, st).value;
-  return estimate_memory(w, plan.device_count, st, Bytes(at->second));
+  const double activations = m_activations->get(key, [&] { return training_activation_bytes(w, st).value; });
+  return estimate_memory(w, plan.device_count, st, Bytes(activations));
 }
 
 // FLOPs, time and communication of a neural network plan (training or inference).
