@@ -46,6 +46,9 @@ struct Communication {
   double bandwidth_bytes_per_s = 0;  // data parallel: per device, one direction, the slowest link
   double tensor_bytes_per_step = 0;  // tensor parallel: sent by each device per optimizer step
   bool network_assumed = false;      // multi-node and the offering states no network_gbps
+  // ZeRO-2 and -3: whether the compute hides all of the micro-steps' communication (what
+  // is left is ZeRO-2's all-gather after the step, which no micro-batch hides).
+  bool micro_steps_hidden = true;
 
   // What the run adds to its compute time.
   Seconds exposed() const { return Seconds(data_parallel.value + tensor_parallel.value + pipeline.value); }

@@ -76,6 +76,7 @@ void data_parallel_sync(const Workload& w, const Strategy& st, int dp, const Lin
   const double psi = gradient_bytes_per_replica(w, st) * ring;
   const double link = psi / bandwidth;  // one reduce-scatter or all-gather of the gradients
   double exposed_per_step = 0;
+  double micro_steps_exposed = 0;  // what the micro-steps leave exposed (ZeRO-2 and -3)
   switch (st.zero_stage) {
     case 0:
       // DDP all-reduces (2Ψ) once per step, in buckets behind the last micro-step's backward
@@ -93,7 +94,8 @@ void data_parallel_sync(const Workload& w, const Strategy& st, int dp, const Lin
       // ZeRO-2 reduce-scatters gradients every micro-step (Ψ) and all-gathers the updated
       // parameters after the step (Ψ), which nothing hides.
       c.bytes_per_step = psi * (c.micro_steps_per_step + 1);
-      exposed_per_step = c.micro_steps_per_step * std::max(0.0, link - backward) + link;
+      micro_steps_exposed = c.micro_steps_per_step * std::max(0.0, link - backward);
+      exposed_per_step = micro_steps_exposed + link;
       break;
     default: {
       // ZeRO-3 gathers the parameters for forward and backward, frozen ones too, and
@@ -101,11 +103,13 @@ void data_parallel_sync(const Workload& w, const Strategy& st, int dp, const Lin
       const double gathered = gathered_bytes_per_replica(w, st) * ring;
       const double micro_bytes = 2 * gathered + psi;
       c.bytes_per_step = micro_bytes * c.micro_steps_per_step;
-      exposed_per_step = c.micro_steps_per_step * std::max(0.0, micro_bytes / bandwidth - micro_compute);
+      micro_steps_exposed = c.micro_steps_per_step * std::max(0.0, micro_bytes / bandwidth - micro_compute);
+      exposed_per_step = micro_steps_exposed;
       break;
     }
   }
   c.data_parallel = Seconds(c.steps * exposed_per_step);
+  c.micro_steps_hidden = micro_steps_exposed == 0;
 }
 
 // Tensor parallelism (Shoeybi et al. 2019, §3): two all-reduces of the b·s·h activations

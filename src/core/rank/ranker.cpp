@@ -51,11 +51,13 @@ bool needs_less_cash(const PlanEstimate& a, const PlanEstimate& b) {
 // (docs/methodology.md#pruning). In the time model, more recomputation never makes a plan
 // faster (the FLOPs it adds are at least the communication they hide), and neither does
 // ZeRO-1 over DDP or ZeRO-2 over ZeRO-1 at the same micro-batch (each sends what the lower
-// stage sends, and more, hiding no more of it); the cost follows the time, and ties rank
-// the lower stage and less recomputation first. So once a plan fits, its variants with
-// more recomputation, and with stage 1 or 2 at the workload's micro-batch, can neither
-// rank above it nor be nearer a limit. Valid only while every plan of the offering gets
-// the same rule verdict. Plans come grouped by layout, in candidate_plans' order.
+// stage sends, and more, hiding no more of it), nor a larger micro-batch once the
+// workload's hides all the micro-steps' communication (nothing is left to hide, and the
+// tensor-parallel collectives never shrink); the cost follows the time, and ties rank the
+// lower stage and less recomputation first, and the workload's micro-batch before larger
+// ones (candidate_plans' order). So once a plan fits, those variants can neither rank
+// above it nor be nearer a limit. Valid only while every plan of the offering gets the
+// same rule verdict. Plans come grouped by layout, in candidate_plans' order.
 class Dominance {
  public:
   // Whether a plan already seen dominates `plan`; a dominated plan counts as fitting for
@@ -67,6 +69,7 @@ class Dominance {
       m_tensor = st.tensor_parallel;
       m_pipeline = st.pipeline_parallel;
       m_fits = {};
+      m_hidden = {};
       m_group_micro_batch = -1;
     }
     if (st.micro_batch != m_group_micro_batch || st.zero_stage != m_group_stage) {
@@ -75,22 +78,27 @@ class Dominance {
       m_group_fits = false;
     }
     const auto recompute = static_cast<std::size_t>(st.recompute);
+    const auto stage = static_cast<std::size_t>(st.zero_stage);
     bool dominated = m_group_fits;  // the same stage and micro-batch, less recomputation
+    // A larger micro-batch than one that fits and hides its micro-steps, as much recomputation or more.
+    if (st.micro_batch > 0 && m_hidden[stage] && *m_hidden[stage] <= recompute) dominated = true;
     if (st.micro_batch == 0 && st.zero_stage <= 2) {
-      for (std::size_t stage = 0; stage < static_cast<std::size_t>(st.zero_stage) && !dominated; ++stage) {
-        for (std::size_t r = 0; r <= recompute && !dominated; ++r) dominated = m_fits[stage][r];
+      for (std::size_t lower = 0; lower < stage && !dominated; ++lower) {
+        for (std::size_t r = 0; r <= recompute && !dominated; ++r) dominated = m_fits[lower][r];
       }
     }
-    if (dominated) fits(plan);
+    if (dominated) fits(plan, false);
     return dominated;
   }
-  // Records that `plan` fits (and no rule excludes it).
-  void fits(const Plan& plan) {
+  // Records that `plan` fits (and no rule excludes it), and whether its micro-steps'
+  // communication is all hidden (Communication::micro_steps_hidden).
+  void fits(const Plan& plan, bool micro_steps_hidden) {
     m_group_fits = true;
-    if (plan.strategy.micro_batch == 0) {
-      m_fits[static_cast<std::size_t>(plan.strategy.zero_stage)][static_cast<std::size_t>(plan.strategy.recompute)] =
-          true;
-    }
+    if (plan.strategy.micro_batch != 0) return;
+    const auto stage = static_cast<std::size_t>(plan.strategy.zero_stage);
+    const auto recompute = static_cast<std::size_t>(plan.strategy.recompute);
+    m_fits[stage][recompute] = true;
+    if (micro_steps_hidden && (!m_hidden[stage] || recompute < *m_hidden[stage])) m_hidden[stage] = recompute;
   }
 
  private:
@@ -99,6 +107,9 @@ class Dominance {
   int m_pipeline = 0;
   // At the workload's micro-batch: by ZeRO stage and Recompute, whether a plan fits.
   std::array<std::array<bool, 3>, 4> m_fits{};
+  // By ZeRO stage: the least recomputation at which a plan at the workload's micro-batch
+  // fits and hides its micro-steps' communication.
+  std::array<std::optional<std::size_t>, 4> m_hidden{};
   // The plans of one stage and micro-batch: whether one with less recomputation fits.
   int m_group_micro_batch = -1;
   int m_group_stage = -1;
@@ -239,7 +250,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       improves(least_memory, e, lower_memory_fraction);
       continue;
     }
-    if (prunes) dominance.fits(plan);
+    if (prunes) dominance.fits(plan, e.communication.micro_steps_hidden);
     improves(fastest, e, faster);
     if (e.time.value > session_seconds) continue;
     improves(fastest_in_session, e, faster);
