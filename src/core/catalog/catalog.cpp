@@ -9,12 +9,13 @@ namespace {
 
 template <class Entry>
 void put_entry(std::vector<Entry>& entries, std::map<std::string, std::size_t, std::less<>>& index, Entry entry) {
-  if (auto found = index.find(entry.id); found != index.end()) {
-    entries[found->second] = std::move(entry);
-    return;
+  // One search of the index: a new id is inserted where the search ended.
+  const auto [at, added] = index.try_emplace(entry.id, entries.size());
+  if (added) {
+    entries.push_back(std::move(entry));
+  } else {
+    entries[at->second] = std::move(entry);
   }
-  index.emplace(entry.id, entries.size());
-  entries.push_back(std::move(entry));
 }
 
 }  // namespace

@@ -10,23 +10,12 @@
 namespace mlsize::ordering {
 namespace {
 
-// Costs and times equal up to rounding count as ties (cost hardly depends on device count
-// when time scales linearly with it).
-constexpr double k_relative_tolerance = 1e-9;
-
 // k_near_tie (ranker.hpp): costs within 2% of each other are as good as equal to whoever
 // pays (a day's price swing, a discount, the billing step), and so are times within 2%:
 // among them the objective's other axis decides. This keeps a plan 16-30x faster for 1-3%
 // more (a TPU v6e-256 slice against a v6e-8) from losing to the cheapest by cents.
 
 }  // namespace
-
-int compare_values(double a, double b) {
-  const double tolerance = k_relative_tolerance * std::max(std::abs(a), std::abs(b));
-  if (a < b - tolerance) return -1;
-  if (a > b + tolerance) return 1;
-  return 0;
-}
 
 double dollars(const PlanEstimate& e) {
   return std::max(1.0, e.cost->value);

@@ -5,12 +5,24 @@
 #include <mlsize/rank/ranker.hpp>
 #include <mlsize/rank/report.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace mlsize::ordering {
 
-// -1, 0 or 1; values equal up to rounding (10⁻⁹ of the larger) compare equal.
-int compare_values(double a, double b);
+// Costs and times equal up to rounding count as ties (cost hardly depends on device count
+// when time scales linearly with it).
+inline constexpr double k_relative_tolerance = 1e-9;
+
+// -1, 0 or 1; values equal up to rounding (k_relative_tolerance of the larger) compare
+// equal. Inline: the planner compares every plan it keeps.
+inline int compare_values(double a, double b) {
+  const double tolerance = k_relative_tolerance * std::max(std::abs(a), std::abs(b));
+  if (a < b - tolerance) return -1;
+  if (a > b + tolerance) return 1;
+  return 0;
+}
 
 // The corners of the feasible plans' time-cost front: the cheapest and the fastest plan.
 // Costs under $1 count as $1 so that free tiers do not divide by zero.
