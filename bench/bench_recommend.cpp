@@ -56,6 +56,9 @@ void run(benchmark::State& state, const mlsize::Workload& workload, const mlsize
          const mlsize::RuleSet* rules) {
   mlsize::RecommendSettings settings;
   settings.rules = rules;  // threads = 1: per core
+  // As `mlsize recommend` runs it: advice and rule notes for the --top 10 shown.
+  settings.advice_from = 10;
+  settings.notes_for = 10;
   mlsize::Report report;
   for (auto _ : state) {
     report = mlsize::recommend(workload, catalog, settings);

@@ -34,19 +34,30 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
 void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const Offering& offering, const Device& device,
                      int max_devices, std::span<const int> device_counts = {});
 
-// Training activations per device, remembered by what they depend on for one workload:
-// precision, tensor and pipeline degree, sequence parallelism, recomputation and
-// micro-batch. Shared by the estimators of one run, across devices and offerings (plans
-// that differ only in ZeRO stage or device count have the same). Direct-mapped: a key
-// that collides is computed again, so no entry is ever wrong and nothing is allocated.
-class ActivationCache {
+// What the plans of one run share across devices and offerings, remembered by what it
+// depends on besides the workload (the same for all of them but its precision):
+// - training activations per device, by precision, tensor and pipeline degree, sequence
+//   parallelism, recomputation and micro-batch (plans that differ only in ZeRO stage,
+//   device count or device have the same); direct-mapped: a key that collides is computed
+//   again, so no entry is ever wrong and nothing is allocated;
+// - serving memory per device, by precision and tensor degree (the other devices are
+//   replicas: the same at every device count, on every device).
+class EstimateCache {
  public:
   // The activations under `key`, from `compute` when not remembered.
   template <class Compute>
-  double get(std::uint64_t key, const Compute& compute) {
+  double activations(std::uint64_t key, const Compute& compute) {
     Slot& slot = m_slots[(key * 0x9E3779B97F4A7C15ull) >> (64 - k_bits)];
     if (slot.key != key) slot = {key, compute()};
     return slot.value;
+  }
+  // The serving memory at `precision` and tensor degree 2^`log2_tensor` (< 8), from
+  // `compute` when not remembered.
+  template <class Compute>
+  const MemoryBreakdown& serving_memory(Precision precision, int log2_tensor, const Compute& compute) {
+    ServingSlot& slot = m_serving[static_cast<std::size_t>(log2_tensor)];
+    if (!slot.memory || slot.precision != precision) slot = {precision, compute()};
+    return *slot.memory;
   }
 
  private:
@@ -56,16 +67,21 @@ class ActivationCache {
     double value = 0;
   };
   std::array<Slot, std::size_t{1} << k_bits> m_slots{};
+  struct ServingSlot {
+    Precision precision = Precision::bf16_mixed;
+    std::optional<MemoryBreakdown> memory;
+  };
+  std::array<ServingSlot, 8> m_serving{};
 };
 
 // Estimates the plans of one workload on one device (and offering), computing what they
 // share once: the device's peak and MFU, the run's FLOPs, the capacity and the price.
 class PlanEstimator {
  public:
-  // `offering` may be null (a device alone); all must outlive the estimator. `activations`
-  // may be null; given, it must serve this workload only (its precision may differ).
+  // `offering` may be null (a device alone); all must outlive the estimator. `cache` may be
+  // null; given, it must serve this workload only (its precision may differ).
   PlanEstimator(const Workload& workload, const Device& device, const Offering* offering,
-                const CostSettings& cost_settings, ActivationCache* activations = nullptr);
+                const CostSettings& cost_settings, EstimateCache* cache = nullptr);
 
   // Estimates `plan`, which runs on this device and offering; throws a usage Error when
   // the device has no peak throughput for the workload's compute datatype.
@@ -74,12 +90,13 @@ class PlanEstimator {
   void estimate_into(const Plan& plan, PlanEstimate& estimate);
 
  private:
+  const Workload& workload_of(const Plan& plan);
   Flops flops(Recompute recompute);
-  MemoryBreakdown memory(const Plan& plan);
-  void estimate_network_time(const Plan& plan, PlanEstimate& estimate);
+  MemoryBreakdown memory(const Workload& workload, const Plan& plan);
+  void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate);
 
-  Workload m_workload;  // its micro-batch is the plan's (Strategy::micro_batch)
-  int m_micro_batch;    // the workload's own
+  const Workload* m_workload;
+  std::optional<Workload> m_grown;  // the workload at a plan's own micro-batch
   const Device& m_device;
   const Offering* m_offering;
   const CostSettings& m_cost;
@@ -89,7 +106,7 @@ class PlanEstimator {
   Topology m_topology;  // devices_per_node: the plan's own without an offering
   std::optional<Usd> m_price;
   std::array<std::optional<Flops>, 3> m_flops;  // by Recompute: none, selective, full
-  ActivationCache* m_activations;
+  EstimateCache* m_cache;
 };
 
 // Estimates one plan (PlanEstimator, for a plan alone).

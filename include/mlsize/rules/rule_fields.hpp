@@ -79,6 +79,11 @@ inline constexpr std::size_t k_first_plan_field = field_id(RuleField::plan_devic
 void fill_rule_fields(FieldValues& values, const Workload& workload, const Device* device, const Offering* offering,
                       const PlanEstimate* estimate);
 
+// Replaces the device, offering, plan and estimate fields of `values` (filled by
+// fill_rule_fields for a workload) with those of `device` and `offering`: the planner
+// fills the workload's once for all its offerings.
+void fill_offering_rule_fields(FieldValues& values, const Device& device, const Offering& offering);
+
 // Replaces only the plan and estimate fields of `values` (filled by fill_rule_fields for
 // the plan's workload, device and offering) with those of `estimate`.
 void fill_plan_rule_fields(FieldValues& values, const Workload& workload, const PlanEstimate& estimate);

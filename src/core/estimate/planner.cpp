@@ -6,6 +6,7 @@
 #include <mlsize/support/error.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <string>
@@ -159,16 +160,15 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
 }
 
 PlanEstimator::PlanEstimator(const Workload& workload, const Device& device, const Offering* offering,
-                             const CostSettings& cost_settings, ActivationCache* activations)
-    : m_workload(workload),
-      m_micro_batch(workload.micro_batch),
+                             const CostSettings& cost_settings, EstimateCache* cache)
+    : m_workload(&workload),
       m_device(device),
       m_offering(offering),
       m_cost(cost_settings),
       m_peak(workload.task == Task::gbdt ? std::nullopt : peak_flops_per_s(device, workload)),
       m_mfu(effective_mfu(device, workload)),
       m_capacity(device_capacity(device, offering).value_or(Bytes(0))),
-      m_activations(activations) {
+      m_cache(cache) {
   m_topology.peer_to_peer = peer_to_peer(device);
   if (offering != nullptr) {
     m_price = hourly_price_per_unit(*offering, cost_settings);
@@ -179,18 +179,31 @@ PlanEstimator::PlanEstimator(const Workload& workload, const Device& device, con
 
 Flops PlanEstimator::flops(Recompute recompute) {
   std::optional<Flops>& flops = m_flops[static_cast<std::size_t>(recompute)];
-  if (!flops) flops = run_flops(m_workload, recompute);
+  if (!flops) flops = run_flops(*m_workload, recompute);
   return *flops;
 }
 
-MemoryBreakdown PlanEstimator::memory(const Plan& plan) {
-  const Workload& w = m_workload;
+const Workload& PlanEstimator::workload_of(const Plan& plan) {
+  if (plan.strategy.micro_batch <= 0 || plan.strategy.micro_batch == m_workload->micro_batch) return *m_workload;
+  // A plan may set its own micro-batch (the search tries larger ones where they hide
+  // communication); everything then sees it. One copy serves every such plan.
+  if (!m_grown) m_grown = *m_workload;
+  m_grown->micro_batch = plan.strategy.micro_batch;
+  return *m_grown;
+}
+
+MemoryBreakdown PlanEstimator::memory(const Workload& w, const Plan& plan) {
   const Strategy& st = plan.strategy;
+  const int log2_tensor = std::countr_zero(static_cast<unsigned>(st.tensor_parallel));
+  if (m_cache != nullptr && w.task == Task::inference && st.pipeline_parallel == 1 &&
+      std::has_single_bit(static_cast<unsigned>(st.tensor_parallel)) && log2_tensor < 8) {
+    return m_cache->serving_memory(w.precision, log2_tensor, [&] { return estimate_memory(w, plan.device_count, st); });
+  }
   // The key packs what the activations depend on besides the workload; degrees too large
   // for it are not cached.
   constexpr std::uint64_t k_max = 1u << 16;
   const auto degree = [](int value) { return static_cast<std::uint64_t>(value); };
-  if (m_activations == nullptr || !w.is_training() || degree(st.tensor_parallel) >= k_max ||
+  if (m_cache == nullptr || !w.is_training() || degree(st.tensor_parallel) >= k_max ||
       degree(st.pipeline_parallel) >= k_max || degree(w.micro_batch) >= k_max) {
     return estimate_memory(w, plan.device_count, st);
   }
@@ -198,13 +211,12 @@ MemoryBreakdown PlanEstimator::memory(const Plan& plan) {
                             degree(w.micro_batch) << 32 | static_cast<std::uint64_t>(st.recompute) << 48 |
                             static_cast<std::uint64_t>(st.sequence_parallel) << 50 |
                             static_cast<std::uint64_t>(w.precision) << 51;
-  const double activations = m_activations->get(key, [&] { return training_activation_bytes(w, st).value; });
+  const double activations = m_cache->activations(key, [&] { return training_activation_bytes(w, st).value; });
   return estimate_memory(w, plan.device_count, st, Bytes(activations));
 }
 
 // FLOPs, time and communication of a neural network plan (training or inference).
-void PlanEstimator::estimate_network_time(const Plan& plan, PlanEstimate& estimate) {
-  const Workload& workload = m_workload;
+void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate) {
   if (!m_peak) {
     const std::string dtype = workload.task == Task::inference
                                   ? std::string("bf16 or fp16")
@@ -246,10 +258,7 @@ PlanEstimate PlanEstimator::estimate(const Plan& plan) {
 }
 
 void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
-  // A plan may set its own micro-batch (the search tries larger ones where they hide
-  // communication); everything below then sees it.
-  m_workload.micro_batch = plan.strategy.micro_batch > 0 ? plan.strategy.micro_batch : m_micro_batch;
-  const Workload& workload = m_workload;
+  const Workload& workload = workload_of(plan);
   // Every field is set below but these, which only some plans have (assigning a whole new
   // PlanEstimate costs as much as a third of the estimate).
   estimate.host_fits.reset();
@@ -264,7 +273,7 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
   estimate.cost.reset();
   estimate.plan = plan;
   estimate.precision = workload.precision;
-  estimate.memory = memory(plan);
+  estimate.memory = memory(workload, plan);
   estimate.capacity = m_capacity;
   // A plan must leave the headroom free: what max_memory_allocated reports is not all a
   // process needs (docs/methodology.md#capacity).
@@ -284,7 +293,7 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
     estimate.compute_time = estimate.gbdt->seconds();
     estimate.time = estimate.compute_time;
   } else {
-    estimate_network_time(plan, estimate);
+    estimate_network_time(workload, plan, estimate);
   }
   // Every run also provisions, loads and checkpoints: minutes that matter for short runs.
   if (estimate.time.value > 0) {

@@ -151,8 +151,10 @@ struct OfferingOutcome {
 // What one worker of recommend() reuses from one offering to the next.
 struct Scratch {
   Workload workload;  // the run's, at the precision of the offering in hand
-  ActivationCache activations;
+  EstimateCache estimates;
   std::vector<Plan> plans;
+  FieldValues values;  // rule fields: the workload's at values_precision, then an offering's
+  std::optional<Precision> values_precision;
 };
 
 // The messages of the prefer, penalize and advise rules that fired on a shown plan.
@@ -197,9 +199,15 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     outcome.rejection->max_units = max_plan_units(workload, offering, settings.max_devices);
     return outcome;
   }
+  FieldValues& values = scratch.values;  // the workload's, device's and offering's
   std::optional<RuleJudge> offering_judge;
   if (judge != nullptr) {
-    offering_judge = judge->narrowed(rule_field_values(workload, &device, &offering), k_first_plan_field);
+    if (scratch.values_precision != workload.precision) {
+      fill_rule_fields(values, workload, nullptr, nullptr, nullptr);
+      scratch.values_precision = workload.precision;
+    }
+    fill_offering_rule_fields(values, device, offering);
+    offering_judge = judge->narrowed(values, k_first_plan_field);
   }
   // The plans stream through the checks of docs/methodology.md#checks-in-order; kept are
   // only the contenders for the offering's best plan, and for each check the plan nearest
@@ -217,9 +225,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   std::optional<RankedPlan> fastest_in_session;  // within the session: nearest to the time limit
   std::optional<RankedPlan> least_cash;          // within the time limit: nearest to the budget
   ordering::Contenders contenders(settings.objective);
-  FieldValues values;
-  if (offering_judge && offering_judge->open()) fill_rule_fields(values, workload, &device, &offering, nullptr);
-  PlanEstimator estimator(workload, device, &offering, settings.cost, &scratch.activations);
+  PlanEstimator estimator(workload, device, &offering, settings.cost, &scratch.estimates);
   const bool prunes = settings.prune && workload.is_training() &&
                       (!offering_judge || (!offering_judge->open() && !offering_judge->decided().excluded));
   Dominance dominance;
@@ -267,8 +273,8 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     if (!excluded) return reject(RejectionReason::device_count, std::nullopt);  // a `set` rule left no plan
     // The first exclusion in rule order, with its message, as one evaluation of every rule
     // finds it.
-    fill_rule_fields(values, workload, &device, &offering, &*excluded);
-    const RuleMessage exclusion = settings.rules->evaluate(values).exclusions.front();
+    const RuleMessage exclusion =
+        settings.rules->evaluate(rule_field_values(workload, &device, &offering, &*excluded)).exclusions.front();
     outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, exclusion, {}, {}, 0};
     return outcome;
   }
@@ -421,7 +427,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   std::vector<std::exception_ptr> errors(jobs.size());
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
-    Scratch scratch{workload, {}, {}};
+    Scratch scratch{workload, {}, {}, {}, std::nullopt};
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
       const Job& job = jobs[i];
       scratch.workload.precision = job.precision;

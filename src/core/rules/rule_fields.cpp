@@ -183,6 +183,13 @@ void fill_rule_fields(FieldValues& values, const Workload& workload, const Devic
   if (estimate != nullptr) fill_estimate(values, workload, *estimate);
 }
 
+void fill_offering_rule_fields(FieldValues& values, const Device& device, const Offering& offering) {
+  values.resize(rule_fields().size());
+  std::fill(values.begin() + static_cast<std::ptrdiff_t>(k_first_device_field), values.end(), std::nullopt);
+  fill_device(values, device);
+  fill_offering(values, offering);
+}
+
 void fill_plan_rule_fields(FieldValues& values, const Workload& workload, const PlanEstimate& estimate) {
   std::fill(values.begin() + static_cast<std::ptrdiff_t>(k_first_plan_field), values.end(), std::nullopt);
   fill_estimate(values, workload, estimate);
