@@ -122,7 +122,20 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
     w.deadline = Seconds(3600);
     add("Llama-3-8B within an hour: nothing meets it", w);
   }
+  {
+    Workload w = preset("llama-3-70b", 1e9);
+    w.task = Task::inference;
+    add("Llama-3-70B serving a billion tokens", w);
+  }
+  {
+    Workload w = preset("llama-3-8b", 2e6);
+    w.task = Task::inference;
+    w.batch = 64;
+    w.deadline = Seconds(600);
+    add("Llama-3-8B serving a few batches within ten minutes: replicas idle", w);
+  }
   std::size_t pruned = 0;
+  std::size_t serving_pruned = 0;
   for (Case& c : cases) {
     INFO(c.name);
     RecommendSettings unpruned = c.settings;
@@ -133,8 +146,10 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
     CHECK(with.plans_evaluated + with.plans_pruned == without.plans_evaluated);
     check_same_report(with, without);
     pruned += with.plans_pruned;
+    if (c.workload.task == Task::inference) serving_pruned += with.plans_pruned;
   }
   CHECK(pruned > 10000);  // the comparison is not vacuous
+  CHECK(serving_pruned > 500);
 }
 
 TEST_CASE("a rule that reads plan fields turns pruning off for the plans it judges", "[ranker][pruning]") {

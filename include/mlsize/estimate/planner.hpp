@@ -34,6 +34,10 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
 void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const Offering& offering, const Device& device,
                      int max_devices, std::span<const int> device_counts = {});
 
+// Inference: the replicas of `plan` that have sequences to serve (at least one); the
+// others idle, and still cost.
+int busy_replicas(const Workload& workload, const Plan& plan);
+
 // What the plans of one run share across devices and offerings, remembered by what it
 // depends on besides the workload (the same for all of them but its precision):
 // - training activations per device, by precision, tensor and pipeline degree, sequence

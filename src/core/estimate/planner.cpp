@@ -159,6 +159,15 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
   }
 }
 
+int busy_replicas(const Workload& workload, const Plan& plan) {
+  // Replicas split the sequences, not the tokens of one sequence: past one replica per
+  // batch of sequences the others idle (and still cost).
+  const double sequences = std::max(1.0, std::ceil(workload.tokens / std::max(1, workload.context)));
+  const int busy = static_cast<int>(
+      std::min<double>(plan.strategy.data_parallel(plan.device_count), std::ceil(sequences / workload.batch)));
+  return std::max(1, busy);
+}
+
 PlanEstimator::PlanEstimator(const Workload& workload, const Device& device, const Offering* offering,
                              const CostSettings& cost_settings, EstimateCache* cache)
     : m_workload(&workload),
@@ -230,12 +239,7 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
   estimate.peak_flops_per_s = peak;
   estimate.flops = flops(plan.strategy.recompute);
   if (workload.task == Task::inference) {
-    // Replicas split the sequences, not the tokens of one sequence: past one replica per
-    // batch of sequences the others idle (and still cost).
-    const double sequences = std::max(1.0, std::ceil(workload.tokens / std::max(1, workload.context)));
-    const int busy = static_cast<int>(
-        std::min<double>(plan.strategy.data_parallel(plan.device_count), std::ceil(sequences / workload.batch)));
-    const int replicas = std::max(1, busy);
+    const int replicas = busy_replicas(workload, plan);
     estimate.compute_time =
         inference_seconds(workload, replicas * plan.strategy.model_parallel(), replicas, peak,
                           m_device.memory_bandwidth_bytes_per_s, estimate.memory.weights + estimate.memory.kv_cache);

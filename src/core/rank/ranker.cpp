@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <exception>
@@ -118,6 +119,30 @@ class Dominance {
 
 // A worker thread is worth starting for this many offerings or more.
 constexpr std::size_t k_offerings_per_thread = 16;
+
+// The serving plans of an offering that an earlier one dominates (docs/methodology.md#pruning).
+// A serving plan's memory depends on its tensor degree only (the other devices are
+// replicas), so a degree that does not fit at one unit count fits at none; and once a
+// degree's plan fits with replicas idle (busy_replicas), more units add only idle
+// replicas: the same time for more cost, and ties go to fewer devices. Plans come by unit
+// count, then tensor degree (candidate_plans' order).
+class ServingDominance {
+ public:
+  bool dominated(const Plan& plan) const { return m_done[slot(plan)]; }
+  // After estimating `plan`: whether it fits, and (fitting) whether replicas idle.
+  void estimated(const Plan& plan, bool fits, bool idle) {
+    if (!fits || idle) m_done[slot(plan)] = true;
+  }
+
+ private:
+  static std::size_t slot(const Plan& plan) {
+    return std::min<std::size_t>(
+        static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(plan.strategy.tensor_parallel))),
+        k_degrees - 1);
+  }
+  static constexpr std::size_t k_degrees = 16;
+  std::array<bool, k_degrees> m_done{};  // by log2 of the tensor degree
+};
 
 // On-premise hardware the user does not own: a purchase, weighed apart from the ranking.
 bool is_purchase(const Offering& offering, const CostSettings& cost) {
@@ -226,13 +251,15 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   std::optional<RankedPlan> least_cash;          // within the time limit: nearest to the budget
   ordering::Contenders contenders(settings.objective);
   PlanEstimator estimator(workload, device, &offering, settings.cost, &scratch.estimates);
-  const bool prunes = settings.prune && workload.is_training() &&
+  const bool prunes = settings.prune && workload.task != Task::gbdt &&
                       (!offering_judge || (!offering_judge->open() && !offering_judge->decided().excluded));
+  const bool serving = workload.task == Task::inference;
   Dominance dominance;
+  ServingDominance serving_dominance;
   RankedPlan e;
   for (const Plan& plan : planned) {
     if (recompute && plan.strategy.recompute != *recompute) continue;  // decided by a `set` rule
-    if (prunes && dominance.dominated(plan)) {
+    if (prunes && (serving ? serving_dominance.dominated(plan) : dominance.dominated(plan))) {
       ++outcome.pruned;
       continue;
     }
@@ -252,11 +279,15 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       }
       e.rule_score = verdict.score;
     }
+    if (prunes && serving) {
+      serving_dominance.estimated(
+          plan, e.fits, e.fits && busy_replicas(workload, plan) < plan.strategy.data_parallel(plan.device_count));
+    }
     if (!e.fits) {
       improves(least_memory, e, lower_memory_fraction);
       continue;
     }
-    if (prunes) dominance.fits(plan, e.communication.micro_steps_hidden);
+    if (prunes && !serving) dominance.fits(plan, e.communication.micro_steps_hidden);
     improves(fastest, e, faster);
     if (e.time.value > session_seconds) continue;
     improves(fastest_in_session, e, faster);
