@@ -226,7 +226,8 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   }
   FieldValues& values = scratch.values;  // the workload's, device's and offering's
   std::optional<RuleJudge> offering_judge;
-  if (judge != nullptr) {
+  if (judge != nullptr && !judge->open()) offering_judge = *judge;  // the workload decided every rule
+  if (judge != nullptr && judge->open()) {
     if (scratch.values_precision != workload.precision) {
       fill_rule_fields(values, workload, nullptr, nullptr, nullptr);
       scratch.values_precision = workload.precision;
