@@ -19,11 +19,12 @@ using namespace mlsize;
 
 namespace {
 
-Workload preset(const char* name, double tokens) {
+Workload preset(const char* name, double tokens, Task task = Task::pretrain) {
   Workload w;
   w.model = *model_preset(name);
   w.parameters = count_parameters(w.model);
   w.tokens = tokens;
+  w.task = task;
   return w;
 }
 
@@ -89,22 +90,13 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
   add("Llama-3-70B pre-training within a week", preset("llama-3-70b", 2e11))->workload.deadline =
       Seconds(7 * 86400.0);
   {
-    Workload w = preset("llama-2-7b", 2e9);
-    w.task = Task::finetune;
+    Workload w = preset("llama-2-7b", 2e9, Task::finetune);
     w.framework = Framework::hf;
     w.budget = Usd(500);
     add("Llama-2-7B fine-tuning (transformers) under $500", w);
   }
-  {
-    Workload w = preset("llama-2-13b", 1e8);
-    w.task = Task::lora;
-    add("Llama-2-13B LoRA", w);
-  }
-  {
-    Workload w = preset("llama-2-70b", 1e8);
-    w.task = Task::qlora;
-    add("Llama-2-70B QLoRA", w);
-  }
+  add("Llama-2-13B LoRA", preset("llama-2-13b", 1e8, Task::lora));
+  add("Llama-2-70B QLoRA", preset("llama-2-70b", 1e8, Task::qlora));
   add("1B pre-training, optimised for time", testing::workload_for_params(1e9, 2e10))->settings.objective =
       Objective::time;
   add("13B pre-training, balanced", testing::workload_for_params(13e9, 1e11))->settings.objective =
@@ -122,14 +114,9 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
     w.deadline = Seconds(3600);
     add("Llama-3-8B within an hour: nothing meets it", w);
   }
+  add("Llama-3-70B serving a billion tokens", preset("llama-3-70b", 1e9, Task::inference));
   {
-    Workload w = preset("llama-3-70b", 1e9);
-    w.task = Task::inference;
-    add("Llama-3-70B serving a billion tokens", w);
-  }
-  {
-    Workload w = preset("llama-3-8b", 2e6);
-    w.task = Task::inference;
+    Workload w = preset("llama-3-8b", 2e6, Task::inference);
     w.batch = 64;
     w.deadline = Seconds(600);
     add("Llama-3-8B serving a few batches within ten minutes: replicas idle", w);
