@@ -92,11 +92,17 @@ class PlanEstimator {
   PlanEstimate estimate(const Plan& plan);
   // The same into `estimate`, which is overwritten (the planner reuses one).
   void estimate_into(const Plan& plan, PlanEstimate& estimate);
+  // `plan`'s memory per device alone (PlanEstimate::memory), and whether it fits its device
+  // with the headroom free (PlanEstimate::fits).
+  MemoryBreakdown memory(const Plan& plan) { return memory(workload_of(plan), plan); }
+  bool fits(const Plan& plan);
+  Bytes capacity() const { return m_capacity; }
 
  private:
   const Workload& workload_of(const Plan& plan);
   Flops flops(Recompute recompute);
   MemoryBreakdown memory(const Workload& workload, const Plan& plan);
+  bool within_capacity(const Workload& workload, const MemoryBreakdown& memory) const;
   void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate);
 
   const Workload* m_workload;

@@ -255,6 +255,15 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
   }
 }
 
+bool PlanEstimator::within_capacity(const Workload& workload, const MemoryBreakdown& memory) const {
+  return memory.total().value <= m_capacity.value * (1 - workload.memory_headroom);
+}
+
+bool PlanEstimator::fits(const Plan& plan) {
+  const Workload& workload = workload_of(plan);
+  return within_capacity(workload, memory(workload, plan));
+}
+
 PlanEstimate PlanEstimator::estimate(const Plan& plan) {
   PlanEstimate estimate;
   estimate_into(plan, estimate);
@@ -281,7 +290,7 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
   estimate.capacity = m_capacity;
   // A plan must leave the headroom free: what max_memory_allocated reports is not all a
   // process needs (docs/methodology.md#capacity).
-  estimate.fits = estimate.memory.total().value <= estimate.capacity.value * (1 - workload.memory_headroom);
+  estimate.fits = within_capacity(workload, estimate.memory);
   if (plan.strategy.offload != Offload::none && m_offering != nullptr && m_offering->host_memory) {
     const int devices_per_unit = std::min(plan.device_count, m_offering->devices_per_unit);
     estimate.host_fits = estimate.memory.host * devices_per_unit <= *m_offering->host_memory;

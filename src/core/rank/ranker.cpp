@@ -120,6 +120,31 @@ class Dominance {
 // A worker thread is worth starting for this many offerings or more.
 constexpr std::size_t k_offerings_per_thread = 16;
 
+// Whether any plan of the layout (device count, t and p) that starts at `plans[first]`
+// can fit, from the memory of a few of them only (docs/methodology.md#pruning): memory
+// never grows with the ZeRO stage nor shrinks with the micro-batch, so a layout's least
+// memory is that of its highest stage at the workload's micro-batch, with whichever
+// recomputation holds least.
+bool layout_can_fit(const std::vector<Plan>& plans, std::size_t first, PlanEstimator& estimator,
+                    const std::optional<Recompute>& recompute) {
+  const auto same_layout = [&](const Plan& plan) {
+    return plan.device_count == plans[first].device_count &&
+           plan.strategy.tensor_parallel == plans[first].strategy.tensor_parallel &&
+           plan.strategy.pipeline_parallel == plans[first].strategy.pipeline_parallel;
+  };
+  const auto searched = [&](const Plan& plan) { return !recompute || plan.strategy.recompute == *recompute; };
+  std::size_t last = first;
+  int highest = 0;
+  for (; last < plans.size() && same_layout(plans[last]); ++last) {
+    if (searched(plans[last])) highest = std::max(highest, plans[last].strategy.zero_stage);
+  }
+  for (std::size_t i = first; i < last; ++i) {
+    const Strategy& st = plans[i].strategy;
+    if (searched(plans[i]) && st.zero_stage == highest && st.micro_batch == 0 && estimator.fits(plans[i])) return true;
+  }
+  return false;
+}
+
 // The serving plans of an offering that an earlier one dominates (docs/methodology.md#pruning).
 // A serving plan's memory depends on its tensor degree only (the other devices are
 // replicas), so a degree that does not fit at one unit count fits at none; and once a
@@ -257,9 +282,32 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   const bool serving = workload.task == Task::inference;
   Dominance dominance;
   ServingDominance serving_dominance;
+  // Training layouts whose first plan does not fit are checked for any plan that can
+  // (layout_can_fit); the rest of one that cannot is skipped. A rejection for memory shows
+  // the plan nearest to fitting: when nothing fits after skipping, it is found from every
+  // plan's memory below.
+  const bool skips_layouts = prunes && !serving;
+  enum class Layout { unknown, fits, too_big } layout = Layout::unknown;
+  // By t and p (log2, capped): whether a layout of theirs at a smaller device count can fit.
+  std::array<std::array<bool, 16>, 16> fits_from_here{};
+  const auto degree_slot = [](int degree) {
+    return std::min<std::size_t>(static_cast<std::size_t>(std::bit_width(static_cast<unsigned>(degree))), 15);
+  };
+  bool skipped_layout = false;
   RankedPlan e;
-  for (const Plan& plan : planned) {
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    const Plan& plan = planned[i];
+    if (i == 0 || plan.device_count != planned[i - 1].device_count ||
+        plan.strategy.tensor_parallel != planned[i - 1].strategy.tensor_parallel ||
+        plan.strategy.pipeline_parallel != planned[i - 1].strategy.pipeline_parallel) {
+      layout = Layout::unknown;
+    }
     if (recompute && plan.strategy.recompute != *recompute) continue;  // decided by a `set` rule
+    if (skips_layouts && layout == Layout::too_big) {
+      ++outcome.pruned;
+      skipped_layout = true;
+      continue;
+    }
     if (prunes && (serving ? serving_dominance.dominated(plan) : dominance.dominated(plan))) {
       ++outcome.pruned;
       continue;
@@ -280,6 +328,15 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       }
       e.rule_score = verdict.score;
     }
+    if (skips_layouts && layout == Layout::unknown) {
+      // Memory never grows with the device count either (ZeRO shards over more ranks): a
+      // t×p layout that can fit at one device count can at every larger one, which come
+      // later.
+      bool& known =
+          fits_from_here[degree_slot(plan.strategy.tensor_parallel)][degree_slot(plan.strategy.pipeline_parallel)];
+      known = known || e.fits || layout_can_fit(planned, i, estimator, recompute);
+      layout = known ? Layout::fits : Layout::too_big;
+    }
     if (prunes && serving) {
       serving_dominance.estimated(
           plan, e.fits, e.fits && busy_replicas(workload, plan) < plan.strategy.data_parallel(plan.device_count));
@@ -296,6 +353,26 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     improves(least_cash, e, needs_less_cash);
     if (workload.budget && cash(e) > *workload.budget) continue;
     contenders.offer(e);
+  }
+  if (!fastest && skipped_layout) {
+    // Nothing fits: the plan nearest to fitting, over every plan (those of skipped layouts
+    // too), from their memory alone, in plan order as improves() would find it; only that
+    // one is estimated in full.
+    std::optional<std::size_t> nearest;
+    double least = 0;
+    outcome.evaluated = 0;
+    outcome.pruned = 0;
+    for (std::size_t i = 0; i < planned.size(); ++i) {
+      if (recompute && planned[i].strategy.recompute != *recompute) continue;
+      ++outcome.evaluated;
+      const double fraction = estimator.memory(planned[i]).total() / estimator.capacity();
+      if (!nearest || compare_values(fraction, least) < 0) {
+        nearest = i;
+        least = fraction;
+      }
+    }
+    least_memory = RankedPlan(estimator.estimate(planned[*nearest]));
+    if (offering_judge) least_memory->rule_score = offering_judge->decided().score;
   }
   if (!fastest) {
     // Nothing fits (rules judged every plan, so a rule's rejection is told from a memory
