@@ -1,8 +1,10 @@
-// The compiled-in snapshots of the default catalogue and rules: the binary
+// The compiled-in snapshots of the default catalogue, rules and model presets: the binary
 // reads it instead of parsing YAML, so it must be the YAML's catalogue, field for field.
 
 #include <mlsize/catalog/catalog_loader.hpp>
 #include <mlsize/catalog/catalog_snapshot.hpp>
+#include <mlsize/model/model_config.hpp>
+#include <mlsize/model/model_snapshot.hpp>
 #include <mlsize/rules/rules.hpp>
 #include <mlsize/rules/rules_snapshot.hpp>
 #include <mlsize/support/embedded_data.hpp>
@@ -74,4 +76,24 @@ TEST_CASE("the compiled-in rules are the embedded YAML's, every field of every r
   }
   CHECK(default_rules_snapshot() == write_rules_snapshot(yaml));
   CHECK_THROWS_AS(read_rules_snapshot(default_rules_snapshot().substr(0, 10)), Error);
+}
+
+TEST_CASE("the compiled-in model presets are their config.json's, every field", "[snapshot]") {
+  const std::vector<std::string> names = model_preset_names();
+  REQUIRE(names.size() >= 18);
+  for (const std::string& name : names) {
+    INFO(name);
+    const std::optional<Architecture> compiled = model_preset(name);
+    const std::optional<Architecture> parsed = load_model_preset_json(name);
+    REQUIRE(compiled.has_value());
+    REQUIRE(parsed.has_value());
+    CHECK(*compiled == *parsed);
+  }
+  // MoE, MLA, sliding windows and encoder-decoder shapes are among them.
+  CHECK(model_preset("mixtral-8x7b")->moe.experts == 8);
+  CHECK(model_preset("deepseek-v2-lite")->mla.has_value());
+  CHECK(model_preset("mistral-7b")->sliding_window.has_value());
+  CHECK(model_preset("t5-base")->encoder_layers == 12);
+  CHECK_FALSE(model_preset("no-such-model").has_value());
+  CHECK_THROWS_AS(read_model_snapshot(default_models_snapshot().substr(1)), Error);
 }

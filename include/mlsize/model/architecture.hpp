@@ -23,6 +23,7 @@ struct MoeShape {
   int first_dense_layers = 0;       // DeepSeek: first_k_dense_replace
   int layer_frequency = 1;          // every n-th layer (after the dense ones) is an MoE layer
   int layer_offset = 0;             // layer i is MoE when (i + offset) % frequency == 0 (Qwen-MoE: 1)
+  bool operator==(const MoeShape&) const = default;
 };
 
 // DeepSeek multi-head latent attention; present only for MLA models.
@@ -32,6 +33,7 @@ struct MlaShape {
   int qk_nope_head_dim = 0;
   int qk_rope_head_dim = 0;  // decoupled RoPE key, also cached per token
   int v_head_dim = 0;
+  bool operator==(const MlaShape&) const = default;
 };
 
 struct Architecture {
@@ -72,6 +74,7 @@ struct Architecture {
 
   bool is_moe() const { return moe.experts > 0; }
   int kv_dim() const { return kv_heads * head_dim; }
+  bool operator==(const Architecture&) const = default;
 };
 
 // The name of a shape estimated from a parameter count (architecture_from_params).

@@ -24,8 +24,13 @@ inline constexpr double k_max_config_dimension = 1e7;
 // names the text in errors. Throws Error (input) with file:line:column and a hint.
 Architecture architecture_from_hf_config(std::string_view json_text, std::string_view source_name);
 
-// The built-in model called `name` (data/models/<name>.json), or nothing.
+// The built-in model called `name` (data/models/<name>.json), or nothing: read from the
+// snapshot the build made of the presets (model_snapshot.hpp), no JSON is parsed.
 std::optional<Architecture> model_preset(std::string_view name);
+
+// The same parsed from its embedded config.json with every check: what the build's
+// snapshot is made from, and what tests compare it with.
+std::optional<Architecture> load_model_preset_json(std::string_view name);
 
 // The preset names, sorted.
 std::vector<std::string> model_preset_names();

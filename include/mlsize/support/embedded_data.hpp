@@ -17,6 +17,8 @@ std::span<const EmbeddedFile> default_catalog_files();
 std::string_view default_catalog_snapshot();
 // The default rules as written by write_rules_snapshot at build time.
 std::string_view default_rules_snapshot();
+// The model presets as written by write_model_snapshot at build time.
+std::string_view default_models_snapshot();
 std::span<const EmbeddedFile> default_rule_files();
 // The model presets, data/models/*.json (Hugging Face config.json files).
 std::span<const EmbeddedFile> model_preset_files();

@@ -1,9 +1,19 @@
 #include "core/model/config_reader.hpp"
 
+#include <atomic>
+
 namespace mlsize {
+namespace {
+std::atomic<std::size_t> g_json_documents{0};
+}  // namespace
+
+std::size_t json_documents_parsed() {
+  return g_json_documents.load();
+}
 
 Json parse_json(const ConfigText& source) {
   source.check_limits();
+  ++g_json_documents;
   try {
     return Json::parse(source.text());
   } catch (const Json::parse_error& failure) {

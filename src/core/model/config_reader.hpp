@@ -220,4 +220,8 @@ class ConfigReader {
 // Parses the text, turning nlohmann's errors (byte offsets) into file:line:column.
 Json parse_json(const ConfigText& source);
 
+// How many JSON documents parse_json has parsed in this process: a test holds start-up to
+// parsing none of the embedded presets, as yaml_documents_parsed() does for YAML.
+std::size_t json_documents_parsed();
+
 }  // namespace mlsize

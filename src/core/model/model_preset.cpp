@@ -41,7 +41,7 @@ std::string_view preset_name(std::string_view file_name) {
 
 }  // namespace
 
-std::optional<Architecture> model_preset(std::string_view name) {
+std::optional<Architecture> load_model_preset_json(std::string_view name) {
   for (const EmbeddedFile& file : model_preset_files()) {
     if (name.empty() || preset_name(file.name) != name) continue;
     Architecture a = architecture_from_hf_config(file.text, "<embedded>/data/models/" + std::string(file.name));
