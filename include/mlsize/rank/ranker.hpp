@@ -45,7 +45,7 @@ struct RecommendSettings {
   // (docs/methodology.md#pruning): the same report, from fewer estimates. Off only to
   // check that claim.
   bool prune = true;
-  // Offerings planned at once, on this many threads (at most one per 16 offerings); the
+  // Offerings planned at once, on this many threads (at most one per 40 offerings); the
   // report is the same for any number. The library runs on the caller's thread unless told.
   std::size_t threads = 1;
   // Train each device at the best precision it supports (precision_for), starting from the

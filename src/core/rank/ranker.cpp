@@ -117,8 +117,10 @@ class Dominance {
   bool m_group_fits = false;
 };
 
-// A worker thread is worth starting for this many offerings or more.
-constexpr std::size_t k_offerings_per_thread = 16;
+// A worker thread is worth starting for this many offerings or more: starting one costs
+// about what planning a few offerings does (tens of microseconds), so the default
+// catalogue's ~300 offerings take at most 8 threads on a many-core machine.
+constexpr std::size_t k_offerings_per_thread = 40;
 
 // Whether any plan of the layout (device count, t and p) that starts at `plans[first]`
 // can fit, from the memory of a few of them only (docs/methodology.md#pruning): memory
