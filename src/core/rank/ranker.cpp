@@ -8,6 +8,7 @@
 #include <mlsize/rules/rule_judge.hpp>
 
 #include "core/rank/ordering.hpp"
+#include "core/rank/pruning.hpp"
 
 #include <algorithm>
 #include <array>
@@ -48,128 +49,10 @@ bool needs_less_cash(const PlanEstimate& a, const PlanEstimate& b) {
   return compare_values(cash(a).value, cash(b).value) < 0;
 }
 
-// The training plans a fitting plan of the same layout dominates, skipped unestimated
-// (docs/methodology.md#pruning). In the time model, more recomputation never makes a plan
-// faster (the FLOPs it adds are at least the communication they hide), and neither does
-// ZeRO-1 over DDP or ZeRO-2 over ZeRO-1 at the same micro-batch (each sends what the lower
-// stage sends, and more, hiding no more of it), nor a larger micro-batch once the
-// workload's hides all the micro-steps' communication (nothing is left to hide, and the
-// tensor-parallel collectives never shrink); the cost follows the time, and ties rank the
-// lower stage and less recomputation first, and the workload's micro-batch before larger
-// ones (candidate_plans' order). So once a plan fits, those variants can neither rank
-// above it nor be nearer a limit. Valid only while every plan of the offering gets the
-// same rule verdict. Plans come grouped by layout, in candidate_plans' order.
-class Dominance {
- public:
-  // Whether a plan already seen dominates `plan`; a dominated plan counts as fitting for
-  // the plans after it, which its dominator dominates too.
-  bool dominated(const Plan& plan) {
-    const Strategy& st = plan.strategy;
-    if (plan.device_count != m_devices || st.tensor_parallel != m_tensor || st.pipeline_parallel != m_pipeline) {
-      m_devices = plan.device_count;
-      m_tensor = st.tensor_parallel;
-      m_pipeline = st.pipeline_parallel;
-      m_fits = {};
-      m_hidden = {};
-      m_group_micro_batch = -1;
-    }
-    if (st.micro_batch != m_group_micro_batch || st.zero_stage != m_group_stage) {
-      m_group_micro_batch = st.micro_batch;
-      m_group_stage = st.zero_stage;
-      m_group_fits = false;
-    }
-    const auto recompute = static_cast<std::size_t>(st.recompute);
-    const auto stage = static_cast<std::size_t>(st.zero_stage);
-    bool dominated = m_group_fits;  // the same stage and micro-batch, less recomputation
-    // A larger micro-batch than one that fits and hides its micro-steps, as much recomputation or more.
-    if (st.micro_batch > 0 && m_hidden[stage] && *m_hidden[stage] <= recompute) dominated = true;
-    if (st.micro_batch == 0 && st.zero_stage <= 2) {
-      for (std::size_t lower = 0; lower < stage && !dominated; ++lower) {
-        for (std::size_t r = 0; r <= recompute && !dominated; ++r) dominated = m_fits[lower][r];
-      }
-    }
-    if (dominated) fits(plan, false);
-    return dominated;
-  }
-  // Records that `plan` fits (and no rule excludes it), and whether its micro-steps'
-  // communication is all hidden (Communication::micro_steps_hidden).
-  void fits(const Plan& plan, bool micro_steps_hidden) {
-    m_group_fits = true;
-    if (plan.strategy.micro_batch != 0) return;
-    const auto stage = static_cast<std::size_t>(plan.strategy.zero_stage);
-    const auto recompute = static_cast<std::size_t>(plan.strategy.recompute);
-    m_fits[stage][recompute] = true;
-    if (micro_steps_hidden && (!m_hidden[stage] || recompute < *m_hidden[stage])) m_hidden[stage] = recompute;
-  }
-
- private:
-  int m_devices = 0;
-  int m_tensor = 0;
-  int m_pipeline = 0;
-  // At the workload's micro-batch: by ZeRO stage and Recompute, whether a plan fits.
-  std::array<std::array<bool, 3>, 4> m_fits{};
-  // By ZeRO stage: the least recomputation at which a plan at the workload's micro-batch
-  // fits and hides its micro-steps' communication.
-  std::array<std::optional<std::size_t>, 4> m_hidden{};
-  // The plans of one stage and micro-batch: whether one with less recomputation fits.
-  int m_group_micro_batch = -1;
-  int m_group_stage = -1;
-  bool m_group_fits = false;
-};
-
 // A worker thread is worth starting for this many offerings or more: starting one costs
 // about what planning a few offerings does (tens of microseconds), so the default
 // catalogue's ~300 offerings take at most 8 threads on a many-core machine.
 constexpr std::size_t k_offerings_per_thread = 40;
-
-// Whether any plan of the layout (device count, t and p) that starts at `plans[first]`
-// can fit, from the memory of a few of them only (docs/methodology.md#pruning): memory
-// never grows with the ZeRO stage nor shrinks with the micro-batch, so a layout's least
-// memory is that of its highest stage at the workload's micro-batch, with whichever
-// recomputation holds least.
-bool layout_can_fit(const std::vector<Plan>& plans, std::size_t first, PlanEstimator& estimator,
-                    const std::optional<Recompute>& recompute) {
-  const auto same_layout = [&](const Plan& plan) {
-    return plan.device_count == plans[first].device_count &&
-           plan.strategy.tensor_parallel == plans[first].strategy.tensor_parallel &&
-           plan.strategy.pipeline_parallel == plans[first].strategy.pipeline_parallel;
-  };
-  const auto searched = [&](const Plan& plan) { return !recompute || plan.strategy.recompute == *recompute; };
-  std::size_t last = first;
-  int highest = 0;
-  for (; last < plans.size() && same_layout(plans[last]); ++last) {
-    if (searched(plans[last])) highest = std::max(highest, plans[last].strategy.zero_stage);
-  }
-  for (std::size_t i = first; i < last; ++i) {
-    const Strategy& st = plans[i].strategy;
-    if (searched(plans[i]) && st.zero_stage == highest && st.micro_batch == 0 && estimator.fits(plans[i])) return true;
-  }
-  return false;
-}
-
-// The serving plans of an offering that an earlier one dominates (docs/methodology.md#pruning).
-// A serving plan's memory depends on its tensor degree only (the other devices are
-// replicas), so a degree that does not fit at one unit count fits at none; and once a
-// degree's plan fits with replicas idle (busy_replicas), more units add only idle
-// replicas: the same time for more cost, and ties go to fewer devices. Plans come by unit
-// count, then tensor degree (candidate_plans' order).
-class ServingDominance {
- public:
-  bool dominated(const Plan& plan) const { return m_done[slot(plan)]; }
-  // After estimating `plan`: whether it fits, and (fitting) whether replicas idle.
-  void estimated(const Plan& plan, bool fits, bool idle) {
-    if (!fits || idle) m_done[slot(plan)] = true;
-  }
-
- private:
-  static std::size_t slot(const Plan& plan) {
-    return std::min<std::size_t>(
-        static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(plan.strategy.tensor_parallel))),
-        k_degrees - 1);
-  }
-  static constexpr std::size_t k_degrees = 16;
-  std::array<bool, k_degrees> m_done{};  // by log2 of the tensor degree
-};
 
 // On-premise hardware the user does not own: a purchase, weighed apart from the ranking.
 bool is_purchase(const Offering& offering, const CostSettings& cost) {
@@ -279,38 +162,16 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   std::optional<RankedPlan> least_cash;          // within the time limit: nearest to the budget
   ordering::Contenders contenders(settings.objective);
   PlanEstimator estimator(workload, device, &offering, settings.cost, &scratch.estimates);
+  // Pruning needs every plan of the offering to get the same rule verdict.
   const bool prunes = settings.prune && workload.task != Task::gbdt &&
                       (!offering_judge || (!offering_judge->open() && !offering_judge->decided().excluded));
-  const bool serving = workload.task == Task::inference;
-  Dominance dominance;
-  ServingDominance serving_dominance;
-  // Training layouts whose first plan does not fit are checked for any plan that can
-  // (layout_can_fit); the rest of one that cannot is skipped. A rejection for memory shows
-  // the plan nearest to fitting: when nothing fits after skipping, it is found from every
-  // plan's memory below.
-  const bool skips_layouts = prunes && !serving;
-  enum class Layout { unknown, fits, too_big } layout = Layout::unknown;
-  // By t and p (log2, capped): whether a layout of theirs at a smaller device count can fit.
-  std::array<std::array<bool, 16>, 16> fits_from_here{};
-  const auto degree_slot = [](int degree) {
-    return std::min<std::size_t>(static_cast<std::size_t>(std::bit_width(static_cast<unsigned>(degree))), 15);
-  };
-  bool skipped_layout = false;
+  std::optional<pruning::Pruner> pruner;
+  if (prunes) pruner.emplace(planned, estimator, recompute, workload);
   RankedPlan e;
   for (std::size_t i = 0; i < planned.size(); ++i) {
     const Plan& plan = planned[i];
-    if (i == 0 || plan.device_count != planned[i - 1].device_count ||
-        plan.strategy.tensor_parallel != planned[i - 1].strategy.tensor_parallel ||
-        plan.strategy.pipeline_parallel != planned[i - 1].strategy.pipeline_parallel) {
-      layout = Layout::unknown;
-    }
     if (recompute && plan.strategy.recompute != *recompute) continue;  // decided by a `set` rule
-    if (skips_layouts && layout == Layout::too_big) {
-      ++outcome.pruned;
-      skipped_layout = true;
-      continue;
-    }
-    if (prunes && (serving ? serving_dominance.dominated(plan) : dominance.dominated(plan))) {
+    if (pruner && pruner->skips(i)) {
       ++outcome.pruned;
       continue;
     }
@@ -330,24 +191,11 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       }
       e.rule_score = verdict.score;
     }
-    if (skips_layouts && layout == Layout::unknown) {
-      // Memory never grows with the device count either (ZeRO shards over more ranks): a
-      // t×p layout that can fit at one device count can at every larger one, which come
-      // later.
-      bool& known =
-          fits_from_here[degree_slot(plan.strategy.tensor_parallel)][degree_slot(plan.strategy.pipeline_parallel)];
-      known = known || e.fits || layout_can_fit(planned, i, estimator, recompute);
-      layout = known ? Layout::fits : Layout::too_big;
-    }
-    if (prunes && serving) {
-      serving_dominance.estimated(
-          plan, e.fits, e.fits && busy_replicas(workload, plan) < plan.strategy.data_parallel(plan.device_count));
-    }
+    if (pruner) pruner->estimated(i, e);
     if (!e.fits) {
       improves(least_memory, e, lower_memory_fraction);
       continue;
     }
-    if (prunes && !serving) dominance.fits(plan, e.communication.micro_steps_hidden);
     improves(fastest, e, faster);
     if (e.time.value > session_seconds) continue;
     improves(fastest_in_session, e, faster);
@@ -356,7 +204,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     if (workload.budget && cash(e) > *workload.budget) continue;
     contenders.offer(e);
   }
-  if (!fastest && skipped_layout) {
+  if (!fastest && pruner && pruner->skipped_a_layout()) {
     // Nothing fits: the plan nearest to fitting, over every plan (those of skipped layouts
     // too), from their memory alone, in plan order as improves() would find it; only that
     // one is estimated in full.

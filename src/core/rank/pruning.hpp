@@ -1,0 +1,165 @@
+#pragma once
+// Which plans of one offering the planner may skip unestimated: those a plan it has
+// estimated dominates, and those of a training layout none of whose plans can fit. The
+// report is what estimating every plan gives (docs/methodology.md#pruning; a test
+// compares). Valid only while every plan of the offering gets the same rule verdict.
+
+#include <mlsize/estimate/planner.hpp>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace mlsize::pruning {
+
+// Training plans a fitting plan of the same layout dominates. In the time model, more
+// recomputation never makes a plan faster (the FLOPs it adds are at least the
+// communication they hide), and neither does ZeRO-1 over DDP or ZeRO-2 over ZeRO-1 at the
+// same micro-batch (each sends what the lower stage sends, and more, hiding no more of
+// it), nor a larger micro-batch once the workload's hides all the micro-steps'
+// communication (nothing is left to hide, and the tensor-parallel collectives never
+// shrink); the cost follows the time, and ties rank the lower stage and less
+// recomputation first, and the workload's micro-batch before larger ones. So once a plan
+// fits, those variants can neither rank above it nor be nearer a limit.
+class Dominance {
+ public:
+  // Whether a plan already seen dominates `plan`; a dominated plan counts as fitting for
+  // the plans after it, which its dominator dominates too.
+  bool dominated(const Plan& plan);
+  // Records that `plan` fits, and whether its micro-steps' communication is all hidden
+  // (Communication::micro_steps_hidden).
+  void fits(const Plan& plan, bool micro_steps_hidden);
+
+ private:
+  int m_devices = 0;
+  int m_tensor = 0;
+  int m_pipeline = 0;
+  // At the workload's micro-batch: by ZeRO stage and Recompute, whether a plan fits.
+  std::array<std::array<bool, 3>, 4> m_fits{};
+  // By ZeRO stage: the least recomputation at which a plan at the workload's micro-batch
+  // fits and hides its micro-steps' communication.
+  std::array<std::optional<std::size_t>, 4> m_hidden{};
+  // The plans of one stage and micro-batch: whether one with less recomputation fits.
+  int m_group_micro_batch = -1;
+  int m_group_stage = -1;
+  bool m_group_fits = false;
+};
+
+// Serving plans an earlier one dominates. A serving plan's memory depends on its tensor
+// degree only (the other devices are replicas), so a degree that does not fit at one unit
+// count fits at none; and once a degree's plan fits with replicas idle (busy_replicas),
+// more units add only idle replicas: the same time for more cost, and ties go to fewer
+// devices.
+class ServingDominance {
+ public:
+  bool dominated(const Plan& plan) const { return m_done[slot(plan)]; }
+  // After estimating `plan`: whether it fits, and (fitting) whether replicas idle.
+  void estimated(const Plan& plan, bool fits, bool idle);
+
+ private:
+  static constexpr std::size_t k_degrees = 16;
+  static std::size_t slot(const Plan& plan);
+  std::array<bool, k_degrees> m_done{};  // by log2 of the tensor degree
+};
+
+// The plans of one offering, in candidate_plans' order (by unit count, then layout, then
+// stage, micro-batch and recomputation), as the planner goes through them.
+class Pruner {
+ public:
+  // `plans` and `estimator` must outlive the pruner; `recompute`: the one a `set` rule
+  // decided (plans with another are not searched).
+  Pruner(const std::vector<Plan>& plans, PlanEstimator& estimator, const std::optional<Recompute>& recompute,
+         const Workload& workload);
+
+  // Before estimating plans[i] (a searched one): whether to skip it.
+  bool skips(std::size_t i);
+  // After estimating plans[i]: what it tells of the plans after it.
+  void estimated(std::size_t i, const PlanEstimate& estimate);
+  // Whether a whole layout was skipped for memory: when nothing of the offering fits, the
+  // plan nearest to fitting is then to be found from every plan's memory.
+  bool skipped_a_layout() const { return m_skipped_layout; }
+
+ private:
+  // Training layouts whose first plan does not fit are checked for any plan that can
+  // (layout_can_fit); the rest of one that cannot is skipped.
+  enum class Layout { unknown, fits, too_big };
+  bool layout_can_fit(std::size_t first) const;
+
+  const std::vector<Plan>& m_plans;
+  PlanEstimator& m_estimator;
+  std::optional<Recompute> m_recompute;
+  const Workload& m_workload;
+  bool m_serving;
+  Dominance m_dominance;
+  ServingDominance m_serving_dominance;
+  std::optional<std::size_t> m_layout_start;  // the first plan of the layout in hand
+  Layout m_layout = Layout::unknown;
+  // By t and p (log2, capped): whether a layout of theirs at a smaller device count can fit.
+  std::array<std::array<bool, 16>, 16> m_fits_from_here{};
+  bool m_skipped_layout = false;
+};
+
+// Inline: called for every plan of the search.
+
+inline bool same_layout(const Plan& a, const Plan& b) {
+  return a.device_count == b.device_count && a.strategy.tensor_parallel == b.strategy.tensor_parallel &&
+         a.strategy.pipeline_parallel == b.strategy.pipeline_parallel;
+}
+
+inline bool Dominance::dominated(const Plan& plan) {
+  const Strategy& st = plan.strategy;
+  if (plan.device_count != m_devices || st.tensor_parallel != m_tensor || st.pipeline_parallel != m_pipeline) {
+    m_devices = plan.device_count;
+    m_tensor = st.tensor_parallel;
+    m_pipeline = st.pipeline_parallel;
+    m_fits = {};
+    m_hidden = {};
+    m_group_micro_batch = -1;
+  }
+  if (st.micro_batch != m_group_micro_batch || st.zero_stage != m_group_stage) {
+    m_group_micro_batch = st.micro_batch;
+    m_group_stage = st.zero_stage;
+    m_group_fits = false;
+  }
+  const auto recompute = static_cast<std::size_t>(st.recompute);
+  const auto stage = static_cast<std::size_t>(st.zero_stage);
+  bool dominated = m_group_fits;  // the same stage and micro-batch, less recomputation
+  // A larger micro-batch than one that fits and hides its micro-steps, with as much
+  // recomputation or more.
+  if (st.micro_batch > 0 && m_hidden[stage] && *m_hidden[stage] <= recompute) dominated = true;
+  // ZeRO-1 and -2 at the workload's micro-batch: a lower stage that fits, with as much
+  // recomputation or less.
+  if (st.micro_batch == 0 && st.zero_stage <= 2) {
+    for (std::size_t lower = 0; lower < stage && !dominated; ++lower) {
+      for (std::size_t r = 0; r <= recompute && !dominated; ++r) dominated = m_fits[lower][r];
+    }
+  }
+  if (dominated) fits(plan, false);
+  return dominated;
+}
+
+inline void Dominance::fits(const Plan& plan, bool micro_steps_hidden) {
+  m_group_fits = true;
+  if (plan.strategy.micro_batch != 0) return;
+  const auto stage = static_cast<std::size_t>(plan.strategy.zero_stage);
+  const auto recompute = static_cast<std::size_t>(plan.strategy.recompute);
+  m_fits[stage][recompute] = true;
+  if (micro_steps_hidden && (!m_hidden[stage] || recompute < *m_hidden[stage])) m_hidden[stage] = recompute;
+}
+
+inline bool Pruner::skips(std::size_t i) {
+  const Plan& plan = m_plans[i];
+  if (m_serving) return m_serving_dominance.dominated(plan);
+  if (!m_layout_start || !same_layout(plan, m_plans[*m_layout_start])) {
+    m_layout_start = i;
+    m_layout = Layout::unknown;
+  }
+  if (m_layout == Layout::too_big) {
+    m_skipped_layout = true;
+    return true;
+  }
+  return m_dominance.dominated(plan);
+}
+
+}  // namespace mlsize::pruning
