@@ -11,11 +11,8 @@
 #include "core/rank/pruning.hpp"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
-#include <bit>
 #include <cctype>
-#include <cmath>
 #include <exception>
 #include <limits>
 #include <map>
@@ -136,8 +133,9 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   }
   FieldValues& values = scratch.values;  // the workload's, device's and offering's
   std::optional<RuleJudge> offering_judge;
-  if (judge != nullptr && !judge->open()) offering_judge = *judge;  // the workload decided every rule
-  if (judge != nullptr && judge->open()) {
+  if (judge != nullptr && !judge->open()) {
+    offering_judge = *judge;  // the workload decided every rule
+  } else if (judge != nullptr) {
     if (scratch.values_precision != workload.precision) {
       fill_rule_fields(values, workload, nullptr, nullptr, nullptr);
       scratch.values_precision = workload.precision;
@@ -429,8 +427,10 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   }
   ordering::mark_pareto_front(report.recommendations);
   if (settings.rules != nullptr) {
-    for (RankedPlan& e :
-         std::span(report.recommendations).first(std::min(report.recommendations.size(), settings.notes_for))) {
+    // The advice is gathered from the notes (below): those plans need them too.
+    const std::size_t noted =
+        std::min(report.recommendations.size(), std::max(settings.notes_for, settings.advice_from));
+    for (RankedPlan& e : std::span(report.recommendations).first(noted)) {
       planned.precision = e.precision;
       note_rules(planned, e, *settings.rules);
     }
