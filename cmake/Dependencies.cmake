@@ -14,3 +14,26 @@ mlsize_require(fmt libfmt-dev)
 # recommend() plans offerings on several threads (glibc: part of libc6).
 set(THREADS_PREFER_PTHREAD_FLAG ON)
 mlsize_require(Threads libc6-dev)
+
+# mlsize starts in two thirds of the time with its C++ libraries linked in: the dynamic
+# loader then maps and relocates libstdc++, yaml-cpp and fmt no more, and binds none of
+# their symbols (docs/performance.md#start-up). libyaml-cpp-dev ships the archive; fmt is
+# compiled in from its headers. Sanitizer and fuzz builds link dynamically, as their
+# runtimes expect.
+if(MLSIZE_SANITIZE OR MLSIZE_BUILD_FUZZ)
+  set(mlsize_static_default OFF)
+else()
+  set(mlsize_static_default ON)
+endif()
+option(MLSIZE_STATIC_LIBS "Link libstdc++, libgcc, yaml-cpp and fmt into mlsize" ${mlsize_static_default})
+if(MLSIZE_STATIC_LIBS)
+  find_library(MLSIZE_YAML_CPP_ARCHIVE libyaml-cpp.a)
+  if(NOT MLSIZE_YAML_CPP_ARCHIVE)
+    message(FATAL_ERROR "libyaml-cpp.a not found: install libyaml-cpp-dev, or configure with -DMLSIZE_STATIC_LIBS=OFF")
+  endif()
+  set(MLSIZE_YAML_CPP ${MLSIZE_YAML_CPP_ARCHIVE})
+  set(MLSIZE_FMT fmt::fmt-header-only)
+else()
+  set(MLSIZE_YAML_CPP yaml-cpp)
+  set(MLSIZE_FMT fmt::fmt)
+endif()

@@ -1,9 +1,10 @@
-// The planner skips the training plans a fitting plan of the same layout dominates
-// (docs/methodology.md#pruning). The search stays exhaustive over the documented space:
+// The planner skips the training plans a fitting plan dominates (docs/methodology.md#pruning). The search stays exhaustive over the documented space:
 // with and without pruning, recommend() must say the same thing, figure for figure
 // (issue 12, must-have 3). Nor may the number of threads that plan the offerings.
 
 #include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/planner.hpp>
 #include <mlsize/model/model_config.hpp>
 #include <mlsize/model/parameter_count.hpp>
 #include <mlsize/rank/ranker.hpp>
@@ -114,6 +115,27 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
     w.deadline = Seconds(3600);
     add("Llama-3-8B within an hour: nothing meets it", w);
   }
+  {
+    // Clusters over the network, where data-parallel communication is exposed and other
+    // layouts compete with plain data parallelism.
+    Workload w = preset("llama-3-70b", 1e11);
+    w.budget = Usd(400000);
+    Case* c = add("Llama-3-70B on 16, 32 or 64 H100s under $400k", w);
+    c->settings.device_counts["h100-sxm"] = {16, 32, 64};
+  }
+  {
+    // Everything hides at this size: times tie at the compute, and the tie-breaks decide.
+    Case* c = add("125M pre-training, balanced", testing::workload_for_params(1.25e8, 2.5e9));
+    c->settings.objective = Objective::balanced;
+  }
+  {
+    Workload w = preset("llama-3-8b", 1e9, Task::finetune);
+    w.micro_batch = 4;
+    w.micro_batch_pinned = true;
+    w.global_batch = 4.0 * 1024 * 1024;
+    Case* c = add("Llama-3-8B fine-tuning, micro-batch 4 pinned, 4M-token batches, for time", w);
+    c->settings.objective = Objective::time;
+  }
   add("Llama-3-70B serving a billion tokens", preset("llama-3-70b", 1e9, Task::inference));
   {
     Workload w = preset("llama-3-8b", 2e6, Task::inference);
@@ -137,6 +159,40 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
   }
   CHECK(pruned > 10000);  // the comparison is not vacuous
   CHECK(serving_pruned > 500);
+}
+
+TEST_CASE("no training plan is faster than its least time, and hidden communication meets it", "[pruning]") {
+  // Slowness prunes on PlanEstimator::least_time: it must bound every plan's time from
+  // below, and meet it when only the unhidden communication shows (the ties it breaks).
+  const Catalog catalog = load_default_catalog();
+  const CostSettings cost;
+  std::size_t met = 0;
+  std::size_t checked = 0;
+  for (const Workload& w : {testing::workload_for_params(7e9, 5e10), preset("llama-3-70b", 1e11),
+                            preset("llama-2-13b", 1e8, Task::lora)}) {
+    for (const Offering& offering : catalog.offerings()) {
+      const Device& device = *catalog.find_device(offering.device_id);
+      if (!peak_flops_per_s(device, w) || !device_capacity(device, &offering)) continue;
+      PlanEstimator estimator(w, device, &offering, cost);
+      for (const Plan& plan : candidate_plans(w, offering, device, 64, {})) {
+        INFO(offering.id << " on " << plan.device_count << ", t" << plan.strategy.tensor_parallel << " p"
+                         << plan.strategy.pipeline_parallel << " ZeRO-" << plan.strategy.zero_stage);
+        const std::optional<Seconds> least = estimator.least_time(plan);
+        REQUIRE(least.has_value());
+        const PlanEstimate e = estimator.estimate(plan);
+        CHECK(least->value <= e.time.value * (1 + 1e-12));
+        // The least of the layout: at the workload's micro-batch without recomputation.
+        const bool least_of_layout = plan.strategy.micro_batch == 0 && plan.strategy.recompute == Recompute::none;
+        if (least_of_layout && e.communication.data_parallel.value == 0) {
+          CHECK(least->value == Approx(e.time.value).epsilon(1e-12));
+          ++met;
+        }
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 10000);
+  CHECK(met > 1000);
 }
 
 TEST_CASE("a rule that reads plan fields turns pruning off for the plans it judges", "[ranker][pruning]") {

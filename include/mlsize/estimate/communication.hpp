@@ -64,4 +64,9 @@ double global_batch_tokens(const Workload& workload, int data_parallel);
 Communication training_communication(const Workload& workload, const Strategy& strategy, int device_count,
                                      const Device& device, const Topology& topology, Seconds compute);
 
+// What of training_communication nothing hides, the tensor-parallel collectives and the
+// pipeline's bubble and sends: the least time communication adds to the plan.
+Seconds unhidden_communication(const Workload& workload, const Strategy& strategy, int device_count,
+                               const Device& device, const Topology& topology, Seconds compute);
+
 }  // namespace mlsize

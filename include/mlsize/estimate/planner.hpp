@@ -97,9 +97,16 @@ class PlanEstimator {
   MemoryBreakdown memory(const Plan& plan) { return memory(workload_of(plan), plan); }
   bool fits(const Plan& plan);
   Bytes capacity() const { return m_capacity; }
+  // The least time a training plan can take: its compute and what of its communication
+  // nothing hides (unhidden_communication), as estimate_into adds them up. Absent for
+  // inference and gradient-boosted trees, and when the device has no throughput for the
+  // workload.
+  std::optional<Seconds> least_time(const Plan& plan);
 
  private:
   const Workload& workload_of(const Plan& plan);
+  Topology topology_of(const Plan& plan) const;
+  Seconds least_unhidden_communication(const Plan& plan);
   Flops flops(Recompute recompute);
   MemoryBreakdown memory(const Workload& workload, const Plan& plan);
   bool within_capacity(const Workload& workload, const MemoryBreakdown& memory) const;
@@ -117,6 +124,13 @@ class PlanEstimator {
   std::optional<Usd> m_price;
   std::array<std::optional<Flops>, 3> m_flops;  // by Recompute: none, selective, full
   EstimateCache* m_cache;
+  struct UnhiddenCommunication {
+    int devices = 0;  // the layout: device count, tensor and pipeline degrees
+    int tensor = 0;
+    int pipeline = 0;
+    Seconds seconds;
+  };
+  UnhiddenCommunication m_unhidden;  // least_unhidden_communication's, for one layout
 };
 
 // Estimates one plan (PlanEstimator, for a plan alone).

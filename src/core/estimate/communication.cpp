@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace mlsize {
 namespace {
@@ -168,25 +169,56 @@ double global_batch_tokens(const Workload& w, int data_parallel) {
   return std::max(wanted, micro_step);
 }
 
-Communication training_communication(const Workload& w, const Strategy& st, int device_count, const Device& device,
-                                     const Topology& topology, Seconds compute) {
-  Communication c;
+namespace {
+
+// What every collective of a plan depends on; absent when the plan communicates nothing.
+struct Schedule {
+  int data_parallel = 1;
+  double micro_batches = 0;  // per pipeline (each replica)
+  double micro_compute = 0;  // one device's share of one micro-batch
+  Links links;
+};
+
+// Sets the steps and micro-steps of `c`.
+std::optional<Schedule> schedule_of(const Workload& w, const Strategy& st, int device_count, const Device& device,
+                                    const Topology& topology, Seconds compute, Communication& c) {
   const int dp = st.data_parallel(device_count);
-  if (!w.is_training() || dp < 1 || w.tokens <= 0 || compute.value <= 0) return c;
-  if (dp == 1 && st.model_parallel() == 1) return c;
+  if (!w.is_training() || dp < 1 || w.tokens <= 0 || compute.value <= 0) return std::nullopt;
+  if (dp == 1 && st.model_parallel() == 1) return std::nullopt;
 
   const double batch = global_batch_tokens(w, dp);
   const double micro_tokens = static_cast<double>(dp) * w.micro_batch * w.sequence_length;
   c.steps = w.tokens / batch;
   c.micro_steps_per_step = std::ceil(batch / micro_tokens);
-  const double micro_batches = c.steps * c.micro_steps_per_step;  // per pipeline (each replica)
-  const double micro_compute = compute.value / micro_batches;     // one device's share of one
+  Schedule schedule;
+  schedule.data_parallel = dp;
+  schedule.micro_batches = c.steps * c.micro_steps_per_step;
+  schedule.micro_compute = compute.value / schedule.micro_batches;
+  schedule.links = links_of(device, topology, device_count);
+  return schedule;
+}
 
-  const Links links = links_of(device, topology, device_count);
-  if (dp > 1) data_parallel_sync(w, st, dp, links, micro_compute, c);
-  if (st.tensor_parallel > 1) tensor_parallel_collectives(w, st, micro_batches, links, c);
-  if (st.pipeline_parallel > 1) pipeline_schedule(w, st, micro_batches, links, compute, c);
+}  // namespace
+
+Communication training_communication(const Workload& w, const Strategy& st, int device_count, const Device& device,
+                                     const Topology& topology, Seconds compute) {
+  Communication c;
+  const std::optional<Schedule> s = schedule_of(w, st, device_count, device, topology, compute, c);
+  if (!s) return c;
+  if (s->data_parallel > 1) data_parallel_sync(w, st, s->data_parallel, s->links, s->micro_compute, c);
+  if (st.tensor_parallel > 1) tensor_parallel_collectives(w, st, s->micro_batches, s->links, c);
+  if (st.pipeline_parallel > 1) pipeline_schedule(w, st, s->micro_batches, s->links, compute, c);
   return c;
+}
+
+Seconds unhidden_communication(const Workload& w, const Strategy& st, int device_count, const Device& device,
+                               const Topology& topology, Seconds compute) {
+  Communication c;
+  const std::optional<Schedule> s = schedule_of(w, st, device_count, device, topology, compute, c);
+  if (!s) return Seconds(0);
+  if (st.tensor_parallel > 1) tensor_parallel_collectives(w, st, s->micro_batches, s->links, c);
+  if (st.pipeline_parallel > 1) pipeline_schedule(w, st, s->micro_batches, s->links, compute, c);
+  return Seconds(c.tensor_parallel.value + c.pipeline.value);
 }
 
 }  // namespace mlsize

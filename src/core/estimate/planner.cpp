@@ -192,6 +192,43 @@ Flops PlanEstimator::flops(Recompute recompute) {
   return *flops;
 }
 
+std::optional<Seconds> PlanEstimator::least_time(const Plan& plan) {
+  const Workload& workload = *m_workload;
+  if (!m_peak || workload.task == Task::inference || workload.task == Task::gbdt) return std::nullopt;
+  // The same sums as estimate_network_time and estimate_into, with the data-parallel
+  // communication at none (what hides behind compute may hide entirely).
+  Seconds time = training_seconds(flops(plan.strategy.recompute), plan.device_count, *m_peak, m_mfu);
+  if (plan.strategy.model_parallel() > 1) time = time + least_unhidden_communication(plan);
+  if (time.value > 0) time = Seconds(time.value + workload.setup_time.value);
+  return time;
+}
+
+// The unhidden communication of the plan's layout at the workload's micro-batch without
+// recomputation: the least of its plans, since recomputation adds compute to the bubble
+// and full recomputation collectives, and a larger micro-batch sends as much over as many
+// or more micro-steps (2·⌈n/2⌉ ≥ ⌈n⌉). Kept for the layout in hand.
+Seconds PlanEstimator::least_unhidden_communication(const Plan& plan) {
+  const Strategy& st = plan.strategy;
+  UnhiddenCommunication& kept = m_unhidden;
+  if (kept.devices == plan.device_count && kept.tensor == st.tensor_parallel && kept.pipeline == st.pipeline_parallel) {
+    return kept.seconds;
+  }
+  Strategy layout;
+  layout.tensor_parallel = st.tensor_parallel;
+  layout.pipeline_parallel = st.pipeline_parallel;
+  layout.sequence_parallel = st.sequence_parallel;
+  const Seconds compute = training_seconds(flops(Recompute::none), plan.device_count, *m_peak, m_mfu);
+  kept = {plan.device_count, st.tensor_parallel, st.pipeline_parallel,
+          unhidden_communication(*m_workload, layout, plan.device_count, m_device, topology_of(plan), compute)};
+  return kept.seconds;
+}
+
+Topology PlanEstimator::topology_of(const Plan& plan) const {
+  Topology topology = m_topology;
+  if (m_offering == nullptr) topology.devices_per_node = plan.device_count;
+  return topology;
+}
+
 const Workload& PlanEstimator::workload_of(const Plan& plan) {
   if (plan.strategy.micro_batch <= 0 || plan.strategy.micro_batch == m_workload->micro_batch) return *m_workload;
   // A plan may set its own micro-batch (the search tries larger ones where they hide
@@ -247,10 +284,8 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
   } else {
     estimate.mfu = m_mfu;
     estimate.compute_time = training_seconds(estimate.flops, plan.device_count, peak, estimate.mfu);
-    Topology topology = m_topology;
-    if (m_offering == nullptr) topology.devices_per_node = plan.device_count;
-    estimate.communication =
-        training_communication(workload, plan.strategy, plan.device_count, m_device, topology, estimate.compute_time);
+    estimate.communication = training_communication(workload, plan.strategy, plan.device_count, m_device,
+                                                    topology_of(plan), estimate.compute_time);
     estimate.time = estimate.compute_time + estimate.communication.exposed();
   }
 }

@@ -130,7 +130,11 @@ const RankedPlan& first_of(const std::vector<RankedPlan>& plans, Objective objec
   return *first;
 }
 
-Contenders::Contenders(Objective objective) : m_objective(objective), m_best(std::numeric_limits<double>::infinity()) {}
+Contenders::Contenders(Objective objective) : m_objective(objective), m_best(std::numeric_limits<double>::infinity()) {
+  // An offering keeps a few contenders: one allocation for them, not one per doubling.
+  constexpr std::size_t k_expected = 8;
+  m_plans.reserve(k_expected);
+}
 
 bool Contenders::beyond(double value) const {
   // first_of's limit is at most m_best × (1 + k_near_tie), compared up to 10⁻⁹ of the

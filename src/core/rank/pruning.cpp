@@ -1,5 +1,7 @@
 #include "core/rank/pruning.hpp"
 
+#include "core/rank/ordering.hpp"
+
 #include <algorithm>
 #include <bit>
 
@@ -21,13 +23,41 @@ void ServingDominance::estimated(const Plan& plan, bool fits, bool idle) {
   if (!fits || idle) m_done[slot(plan)] = true;
 }
 
+Slowness::Rank Slowness::rank(const Plan& plan) {
+  return {plan.strategy.zero_stage, static_cast<int>(plan.strategy.recompute)};
+}
+
+void Slowness::enter(int device_count) {
+  if (device_count == m_devices) return;
+  m_devices = device_count;
+  m_fastest.reset();
+}
+
+bool Slowness::dominated(const Plan& plan, PlanEstimator& estimator) {
+  enter(plan.device_count);
+  if (!m_fastest) return false;
+  const std::optional<Seconds> least_time = estimator.least_time(plan);
+  if (!least_time) return false;
+  const int order = ordering::compare_values(least_time->value, m_fastest->first);
+  if (order > 0 && m_objective != Objective::balanced) return true;
+  return order >= 0 && rank(plan) >= m_fastest->second;
+}
+
+void Slowness::fits(const Plan& plan, Seconds time) {
+  enter(plan.device_count);
+  // Ties keep the plan the ranking puts first, so that a tie dominates only what it would.
+  const int order = m_fastest ? ordering::compare_values(time.value, m_fastest->first) : -1;
+  if (order < 0 || (order == 0 && rank(plan) < m_fastest->second)) m_fastest = {{time.value, rank(plan)}};
+}
+
 Pruner::Pruner(const std::vector<Plan>& plans, PlanEstimator& estimator, const std::optional<Recompute>& recompute,
-               const Workload& workload)
+               const Workload& workload, Objective objective)
     : m_plans(plans),
       m_estimator(estimator),
       m_recompute(recompute),
       m_workload(workload),
-      m_serving(workload.task == Task::inference) {}
+      m_serving(workload.task == Task::inference),
+      m_slowness(objective) {}
 
 // Memory never grows with the ZeRO stage nor shrinks with the micro-batch, so a layout's
 // least memory is that of its highest stage at the workload's micro-batch, with whichever
@@ -64,7 +94,9 @@ void Pruner::estimated(std::size_t i, const PlanEstimate& e) {
     known = known || e.fits || layout_can_fit(i);
     m_layout = known ? Layout::fits : Layout::too_big;
   }
-  if (e.fits) m_dominance.fits(plan, e.communication.micro_steps_hidden);
+  if (!e.fits) return;
+  m_dominance.fits(plan, e.communication.micro_steps_hidden);
+  m_slowness.fits(plan, e.time);
 }
 
 }  // namespace mlsize::pruning

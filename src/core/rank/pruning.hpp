@@ -5,10 +5,12 @@
 // compares). Valid only while every plan of the offering gets the same rule verdict.
 
 #include <mlsize/estimate/planner.hpp>
+#include <mlsize/rank/report.hpp>
 
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace mlsize::pruning {
@@ -63,14 +65,39 @@ class ServingDominance {
   std::array<bool, k_degrees> m_done{};  // by log2 of the tensor degree
 };
 
+// Training plans the fastest fitting plan of their device count dominates: those whose
+// least time (PlanEstimator::least_time: their compute, all communication hidden) is
+// already beyond its time. At one device count the cost follows the time, so such a plan
+// is slower and no cheaper, and can neither rank above the fastest nor be nearer a limit.
+// On a tie the ranking's tie-break decides (compare_plans: the lower ZeRO stage and less
+// recomputation first), and under the balanced objective always, since a span of times
+// of zero makes its score blind to time.
+class Slowness {
+ public:
+  explicit Slowness(Objective objective) : m_objective(objective) {}
+  // Whether `plan` is dominated (`estimator` tells its least time).
+  bool dominated(const Plan& plan, PlanEstimator& estimator);
+  // Records a fitting plan that was estimated.
+  void fits(const Plan& plan, Seconds time);
+
+ private:
+  using Rank = std::pair<int, int>;  // ZeRO stage and recomputation, as compare_plans ties them
+  static Rank rank(const Plan& plan);
+  void enter(int device_count);
+
+  Objective m_objective;
+  int m_devices = 0;
+  std::optional<std::pair<double, Rank>> m_fastest;  // at m_devices: its time and rank
+};
+
 // The plans of one offering, in candidate_plans' order (by unit count, then layout, then
 // stage, micro-batch and recomputation), as the planner goes through them.
 class Pruner {
  public:
   // `plans` and `estimator` must outlive the pruner; `recompute`: the one a `set` rule
-  // decided (plans with another are not searched).
+  // decided (plans with another are not searched); `objective`: the ranking's.
   Pruner(const std::vector<Plan>& plans, PlanEstimator& estimator, const std::optional<Recompute>& recompute,
-         const Workload& workload);
+         const Workload& workload, Objective objective);
 
   // Before estimating plans[i] (a searched one): whether to skip it.
   bool skips(std::size_t i);
@@ -92,6 +119,7 @@ class Pruner {
   const Workload& m_workload;
   bool m_serving;
   Dominance m_dominance;
+  Slowness m_slowness;
   ServingDominance m_serving_dominance;
   std::optional<std::size_t> m_layout_start;  // the first plan of the layout in hand
   Layout m_layout = Layout::unknown;
@@ -159,7 +187,7 @@ inline bool Pruner::skips(std::size_t i) {
     m_skipped_layout = true;
     return true;
   }
-  return m_dominance.dominated(plan);
+  return m_dominance.dominated(plan) || m_slowness.dominated(plan, m_estimator);
 }
 
 }  // namespace mlsize::pruning

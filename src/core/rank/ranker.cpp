@@ -164,7 +164,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   const bool prunes = settings.prune && workload.task != Task::gbdt &&
                       (!offering_judge || (!offering_judge->open() && !offering_judge->decided().excluded));
   std::optional<pruning::Pruner> pruner;
-  if (prunes) pruner.emplace(planned, estimator, recompute, workload);
+  if (prunes) pruner.emplace(planned, estimator, recompute, workload, settings.objective);
   RankedPlan e;
   for (std::size_t i = 0; i < planned.size(); ++i) {
     const Plan& plan = planned[i];
@@ -422,9 +422,17 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   for (RankedPlan& plan : rank_outcomes(outcomes, settings.objective, purchase_outcome)) {
     report.purchases.emplace_back(std::move(plan));
   }
+  // Rejections by reason, then offering id: their order sorted, then each moved once (a
+  // Rejection is large to swap about).
+  std::vector<Rejection*> rejected;
   for (OfferingOutcome& outcome : outcomes) {
-    if (outcome.rejection) report.rejected.push_back(std::move(*outcome.rejection));
+    if (outcome.rejection) rejected.push_back(&*outcome.rejection);
   }
+  std::sort(rejected.begin(), rejected.end(), [](const Rejection* a, const Rejection* b) {
+    return std::tie(a->reason, a->offering->id) < std::tie(b->reason, b->offering->id);
+  });
+  report.rejected.reserve(rejected.size());
+  for (Rejection* rejection : rejected) report.rejected.push_back(std::move(*rejection));
   ordering::mark_pareto_front(report.recommendations);
   if (settings.rules != nullptr) {
     // The advice is gathered from the notes (below): those plans need them too.
@@ -440,9 +448,6 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     }
   }
   weigh_purchases(report);
-  std::sort(report.rejected.begin(), report.rejected.end(), [](const Rejection& a, const Rejection& b) {
-    return std::tie(a.reason, a.offering->id) < std::tie(b.reason, b.offering->id);
-  });
   // Advice comes from the plans the user sees, led by #1: a warning about TPUs under a
   // ranking that shows none is noise.
   const std::size_t advising = std::min(report.recommendations.size(), settings.advice_from);
