@@ -148,6 +148,21 @@ constexpr bool is_lora_group(LoraTarget target) {
   return std::popcount(static_cast<unsigned>(target)) > 1;
 }
 
+// A load to serve (--rate): requests of a prompt and an output length, with latency targets
+// (docs/methodology.md#serving). Without one, inference is a batch run over --tokens.
+struct ServingLoad {
+  double requests_per_s = 1.0;
+  int prompt_tokens = 1000;  // per request
+  int output_tokens = 200;
+  std::optional<Seconds> ttft;  // time to first token, p50 without queueing
+  std::optional<Seconds> tpot;  // time per output token after the first
+  // The most sequences a replica decodes at once: vLLM's default max_num_seqs.
+  int max_batch = 256;
+  // The share of a replica's throughput the load may take: the rest absorbs bursts and
+  // keeps requests from queueing (docs/methodology.md#serving).
+  double utilisation = 0.8;
+};
+
 struct Workload {
   Architecture model;                  // the shape
   ParameterCount parameters;           // N = parameters.total; compute uses parameters.active
@@ -175,8 +190,9 @@ struct Workload {
 
   WeightFormat weight_format = WeightFormat::bf16;  // inference
   KvFormat kv_format = KvFormat::bf16;
-  int context = 4096;  // inference: tokens per sequence (prompt + output)
-  int batch = 1;       // inference: concurrent sequences
+  int context = 4096;                  // inference: tokens per sequence (prompt + output)
+  int batch = 1;                       // inference: concurrent sequences
+  std::optional<ServingLoad> serving;  // inference: a load to serve rather than a batch run
 
   // Gradient-boosted trees (docs/methodology.md#gbdt-run-time). Defaults: XGBoost's
   // max_depth (6); 500 rounds as in the LightGBM and XGBoost Higgs experiments.

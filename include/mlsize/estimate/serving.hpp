@@ -1,0 +1,99 @@
+#pragma once
+// Serving a load (docs/methodology.md#serving): replicas of t tensor-parallel devices, each
+// running continuous batching. Prefill is compute-bound, decode reads the weights and the
+// KV cache every step; the batch is what the KV memory holds, the latency targets allow
+// and the engine admits; the replicas are what the load needs.
+
+#include <mlsize/catalog/catalog.hpp>
+#include <mlsize/estimate/memory.hpp>
+#include <mlsize/model/workload.hpp>
+#include <mlsize/support/names.hpp>
+#include <mlsize/support/units.hpp>
+
+#include <array>
+#include <optional>
+
+namespace mlsize {
+
+// An all-reduce of a decode step's few kilobytes costs its latency, not its bytes: 10 µs
+// (NCCL on NVLink A100s, nccl-tests; vLLM's custom all-reduce on H100, 9–10 µs).
+inline constexpr double k_all_reduce_latency_s = 10e-6;
+// Prefill and compute-bound decode reach this fraction of the dense peak in a serving
+// engine unless --mfu says otherwise: TensorRT-LLM's batch-1 first token for 2,048-token
+// prompts is 61–69% of the A100's 16-bit peak and 40–46% of the H100's FP8 peak
+// (docs/methodology.md#serving).
+inline constexpr double k_serving_mfu_16bit = 0.6;
+inline constexpr double k_serving_mfu_fp8 = 0.43;
+
+// What bounded a replica's batch.
+enum class BatchLimit {
+  kv_memory,  // the KV cache of more sequences does not fit beside the weights
+  max_batch,  // the engine admits no more sequences (--max-batch)
+  tpot,       // a larger batch would decode slower than --tpot
+  ttft,       // a larger batch would delay the first token past --ttft
+};
+constexpr auto enum_names(BatchLimit) {
+  using enum BatchLimit;
+  return std::to_array<EnumName<BatchLimit>>(
+      {{kv_memory, "kv_memory"}, {max_batch, "max_batch"}, {tpot, "tpot"}, {ttft, "ttft"}});
+}
+
+// Why a replica cannot serve: a target its smallest batch misses.
+enum class ServingMiss { tpot, ttft };
+
+// One replica: t devices of one unit, and how fast it decodes and prefills.
+struct Replica {
+  const Device* device = nullptr;
+  int tensor_parallel = 1;
+  DType compute_dtype = DType::bf16;  // the weights' compute type
+  double peak_flops_per_s = 0;        // per device, at that type
+  double bandwidth_bytes_per_s = 0;   // per device
+  double link_bytes_per_s = 0;        // all-reduce bus bandwidth within the unit; 0 with t = 1
+  Bytes capacity;                     // per device
+};
+
+// A replica at one batch: its memory per device and its speed.
+struct ReplicaEstimate {
+  int batch = 0;                   // sequences decoded together
+  int batch_capacity = 0;          // sequences the KV memory holds (0: the weights do not fit)
+  MemoryBreakdown memory;          // per device, at `batch` sequences of full context
+  Seconds decode_step;             // TPOT: one token for each sequence of the batch
+  Seconds prefill;                 // one prompt alone
+  Seconds ttft;                    // the prompt's prefill, after half a decode step when busy (p50)
+  bool memory_bound = false;       // the decode step reads more than it computes
+  Seconds all_reduce;              // of the decode step (tensor parallelism)
+  double output_tokens_per_s = 0;  // batch ÷ decode step
+  double requests_per_s = 0;       // output tokens/s ÷ output tokens per request
+};
+
+// The figures of a serving plan (PlanEstimate::serving).
+struct ServingEstimate {
+  ReplicaEstimate replica;
+  BatchLimit limit = BatchLimit::kv_memory;
+  std::optional<ServingMiss> miss;       // the plan misses a target at any batch
+  int replicas = 0;                      // what the rented units hold
+  int replicas_needed = 0;               // what the load needs at the utilisation
+  double utilisation = 0;                // of the replicas at the load
+  double fleet_output_tokens_per_s = 0;  // what the replicas can give
+  Usd per_hour;                          // the fleet
+  Usd per_million_output_tokens;         // at the load
+};
+
+// The replica at `batch` sequences (1 ≤ batch); capacity and speed per the docs.
+ReplicaEstimate estimate_replica(const Workload& workload, const ServingLoad& load, const Replica& replica, int batch);
+
+// The largest batch a replica can run under the load's targets and the engine's limit,
+// with what bounded it; a miss when even one sequence misses a target. batch_capacity 0:
+// nothing fits.
+struct ChosenBatch {
+  ReplicaEstimate replica;
+  BatchLimit limit = BatchLimit::kv_memory;
+  std::optional<ServingMiss> miss;
+};
+ChosenBatch choose_batch(const Workload& workload, const ServingLoad& load, const Replica& replica);
+
+// The replica a device makes at `tensor` ranks on an offering (`offering` may be null);
+// absent when the device has no peak for the weights' compute type or no bandwidth.
+std::optional<Replica> replica_of(const Workload& workload, const Device& device, const Offering* offering, int tensor);
+
+}  // namespace mlsize

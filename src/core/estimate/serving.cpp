@@ -1,0 +1,197 @@
+#include <mlsize/estimate/serving.hpp>
+
+#include <mlsize/estimate/communication.hpp>
+#include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/planner.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace mlsize {
+namespace {
+
+// The memory of one sequence of full context (prompt + output) on a replica's device: the
+// weights, that sequence's KV cache, the activations of its prefill, the overhead.
+MemoryBreakdown one_sequence(const Workload& workload, const ServingLoad& load, int tensor) {
+  Workload w = workload;
+  w.batch = 1;
+  w.context = load.prompt_tokens + load.output_tokens;
+  Strategy strategy;
+  strategy.tensor_parallel = tensor;
+  return estimate_memory(w, tensor, strategy);
+}
+
+// The two all-reduces per layer of tensor parallelism (Shoeybi et al. 2019, §3) over
+// `tokens` tokens of hidden activations in 16 bits: latency-bound for a decode step's
+// few tokens, bandwidth-bound for a prompt's thousands.
+Seconds all_reduce(const Workload& w, const Replica& replica, double tokens) {
+  if (replica.tensor_parallel <= 1 || replica.link_bytes_per_s <= 0) return Seconds(0);
+  const double t = replica.tensor_parallel;
+  const double bytes = tokens * w.model.hidden * 2.0;
+  const double one = k_all_reduce_latency_s + 2 * (t - 1) / t * bytes / replica.link_bytes_per_s;
+  return Seconds(2.0 * (w.model.layers + w.model.encoder_layers) * one);
+}
+
+// FLOPs of attention's two matrix products (QKᵀ and the weighted sum of V) for one query
+// token over `context` keys: 2 × 2 × context × (heads × head_dim) per layer.
+double attention_flops(const Workload& w, double context) {
+  const double q = static_cast<double>(w.model.heads) * w.model.head_dim;
+  return 4.0 * w.model.layers * q * context;
+}
+
+double compute_rate(const Workload& w, const Replica& replica) {
+  const double mfu = w.mfu_pinned                          ? w.mfu
+                     : replica.compute_dtype == DType::fp8 ? k_serving_mfu_fp8
+                                                           : k_serving_mfu_16bit;
+  return replica.peak_flops_per_s * mfu;
+}
+
+double bandwidth_rate(const Replica& replica) {
+  return replica.bandwidth_bytes_per_s * k_bandwidth_efficiency;
+}
+
+}  // namespace
+
+std::optional<Replica> replica_of(const Workload& workload, const Device& device, const Offering* offering,
+                                  int tensor) {
+  const std::optional<DType> dtype = compute_dtype(device, workload);
+  const std::optional<Bytes> capacity = device_capacity(device, offering);
+  if (!dtype || !device.memory_bandwidth_bytes_per_s || !capacity) return std::nullopt;
+  Replica replica;
+  replica.device = &device;
+  replica.tensor_parallel = tensor;
+  replica.compute_dtype = *dtype;
+  replica.peak_flops_per_s = *device.peak(*dtype);
+  replica.bandwidth_bytes_per_s = *device.memory_bandwidth_bytes_per_s;
+  replica.capacity = *capacity;
+  if (tensor > 1 && device.interconnect) {
+    // The bus bandwidth NCCL reaches: half the bidirectional link, at the collectives'
+    // efficiency, halved again without direct peer-to-peer (as for training).
+    replica.link_bytes_per_s = device.interconnect->bandwidth_bytes_per_s / 2 * k_collective_efficiency;
+    if (!peer_to_peer(device)) replica.link_bytes_per_s /= 2;
+  }
+  return replica;
+}
+
+namespace {
+
+// A replica's figures that do not depend on the batch, computed once.
+class ReplicaModel {
+ public:
+  ReplicaModel(const Workload& w, const ServingLoad& load, const Replica& replica)
+      : m_w(w), m_load(load), m_replica(replica), m_one(one_sequence(w, load, replica.tensor_parallel)) {
+    // The KV cache is paged (vLLM, Kwon et al. 2023): sequences take what they use, and
+    // the engine admits as many as the memory left after the weights, one prefill's
+    // activations and the overhead holds at full context.
+    const double usable = replica.capacity.value * (1 - w.memory_headroom);
+    const double free = usable - m_one.weights.value - m_one.activations.value - m_one.overhead.value;
+    const double per_sequence = m_one.kv_cache.value;
+    m_capacity = free <= 0           ? 0
+                 : per_sequence <= 0 ? load.max_batch
+                                     : static_cast<int>(std::min(1e9, std::floor(free / per_sequence)));
+    // A prompt alone: 2·N·P plus causal attention (each token over half the prompt on
+    // average), reading the weights once; compute-bound past a few hundred tokens.
+    const double prompt = load.prompt_tokens;
+    const double flops =
+        (2.0 * w.parameters.active * prompt + attention_flops(w, prompt / 2) * prompt) / replica.tensor_parallel;
+    m_prefill = Seconds(std::max(flops / compute_rate(w, replica), m_one.weights.value / bandwidth_rate(replica)) +
+                        all_reduce(w, replica, prompt).value);
+  }
+
+  int capacity() const { return m_capacity; }
+
+  ReplicaEstimate at(int batch) const {
+    const Workload& w = m_w;
+    const double prompt = m_load.prompt_tokens;
+    const double output = m_load.output_tokens;
+    const double per_sequence = m_one.kv_cache.value;
+    ReplicaEstimate r;
+    r.batch = batch;
+    r.batch_capacity = m_capacity;
+    r.memory = m_one;
+    r.memory.kv_cache = Bytes(per_sequence * batch);
+    // Decode (Pope et al. 2022, §2): every step reads the weights and the batch's KV
+    // cache, the sequences at their average context (prompt + half the output).
+    const double average_context = prompt + output / 2;
+    const double step_bytes = m_one.weights.value + per_sequence * batch * average_context / (prompt + output);
+    // Continuous batching with chunked prefill (Sarathi-Serve, Agrawal et al. 2024): in
+    // the steady state batch ÷ output sequences finish each step and as many start, so each
+    // step also prefills their prompts, which add FLOPs but read no more weights.
+    const double prefill_tokens = batch * prompt / output;
+    const double step_flops =
+        (2.0 * w.parameters.active * (batch + prefill_tokens) + attention_flops(w, average_context) * batch +
+         attention_flops(w, prompt / 2) * prefill_tokens) /
+        m_replica.tensor_parallel;
+    const double memory_time = step_bytes / bandwidth_rate(m_replica);
+    const double compute_time = step_flops / compute_rate(w, m_replica);
+    r.memory_bound = memory_time >= compute_time;
+    r.all_reduce = all_reduce(w, m_replica, batch + prefill_tokens);
+    r.decode_step = Seconds(std::max(memory_time, compute_time) + r.all_reduce.value);
+    r.prefill = m_prefill;
+    // The prefill's last position gives the first token. On a busy replica the prompt
+    // first waits for the step in progress, half a step on average; an idle one (batch 1)
+    // starts it at once.
+    r.ttft = Seconds(m_prefill.value + (batch > 1 ? r.decode_step.value / 2 : 0.0));
+    r.output_tokens_per_s = batch / r.decode_step.value;
+    r.requests_per_s = r.output_tokens_per_s / output;
+    return r;
+  }
+
+ private:
+  const Workload& m_w;
+  const ServingLoad& m_load;
+  const Replica& m_replica;
+  MemoryBreakdown m_one;
+  int m_capacity = 0;
+  Seconds m_prefill;
+};
+
+}  // namespace
+
+ReplicaEstimate estimate_replica(const Workload& w, const ServingLoad& load, const Replica& replica, int batch) {
+  return ReplicaModel(w, load, replica).at(batch);
+}
+
+ChosenBatch choose_batch(const Workload& w, const ServingLoad& load, const Replica& replica) {
+  const ReplicaModel model(w, load, replica);
+  const auto misses = [&](const ReplicaEstimate& r) -> std::optional<ServingMiss> {
+    if (load.tpot && r.decode_step > *load.tpot) return ServingMiss::tpot;
+    if (load.ttft && r.ttft > *load.ttft) return ServingMiss::ttft;
+    return std::nullopt;
+  };
+  const auto limit_of = [](ServingMiss miss) {
+    return miss == ServingMiss::tpot ? BatchLimit::tpot : BatchLimit::ttft;
+  };
+  ChosenBatch chosen;
+  chosen.replica = model.at(1);
+  if (model.capacity() < 1) return chosen;  // the weights leave no room for one sequence
+  if (const std::optional<ServingMiss> miss = misses(chosen.replica)) {
+    chosen.miss = miss;
+    chosen.limit = limit_of(*miss);
+    return chosen;
+  }
+  int largest = std::min(load.max_batch, model.capacity());
+  chosen.limit = model.capacity() <= load.max_batch ? BatchLimit::kv_memory : BatchLimit::max_batch;
+  if (const std::optional<ServingMiss> miss = misses(model.at(largest))) {
+    // Decode steps and first tokens only slow down as the batch grows: the largest batch
+    // that meets the targets, by bisection between 1 (meets) and `largest` (misses).
+    int low = 1;
+    int high = largest;
+    std::optional<ServingMiss> at_high = miss;
+    while (high - low > 1) {
+      const int middle = low + (high - low) / 2;
+      if (const std::optional<ServingMiss> at_middle = misses(model.at(middle))) {
+        high = middle;
+        at_high = at_middle;
+      } else {
+        low = middle;
+      }
+    }
+    chosen.limit = limit_of(*at_high);
+    largest = low;
+  }
+  chosen.replica = model.at(largest);
+  return chosen;
+}
+
+}  // namespace mlsize
