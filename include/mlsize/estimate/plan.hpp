@@ -5,6 +5,7 @@
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/memory.hpp>
+#include <mlsize/estimate/serving.hpp>
 #include <mlsize/estimate/strategy.hpp>
 #include <mlsize/model/workload.hpp>
 #include <mlsize/support/units.hpp>
@@ -44,6 +45,9 @@ struct PlanEstimate {
   std::optional<Usd> cost;                      // absent when the plan has no price
   std::optional<Usd> purchase;                  // cash up front: on-premise hardware not owned (purchase_cash)
   Precision precision = Precision::bf16_mixed;  // the workload's, as the plan was estimated
+  // Serving a load (Workload::serving): the replicas' batch, latencies and throughput.
+  // `time` is then the time per output token and `cost` the fleet's cost per hour.
+  std::optional<ServingEstimate> serving;
 };
 
 }  // namespace mlsize

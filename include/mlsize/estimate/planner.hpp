@@ -111,6 +111,7 @@ class PlanEstimator {
   MemoryBreakdown memory(const Workload& workload, const Plan& plan);
   bool within_capacity(const Workload& workload, const MemoryBreakdown& memory) const;
   void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate);
+  void estimate_serving(const Plan& plan, PlanEstimate& estimate);
 
   const Workload* m_workload;
   std::optional<Workload> m_grown;  // the workload at a plan's own micro-batch

@@ -25,6 +25,10 @@ inline constexpr double k_all_reduce_latency_s = 10e-6;
 inline constexpr double k_serving_mfu_16bit = 0.6;
 inline constexpr double k_serving_mfu_fp8 = 0.43;
 
+// The fraction of the dense peak inference computes at: --mfu when given, else the
+// serving engine's for the compute type.
+double serving_mfu(const Workload& workload, DType compute_dtype);
+
 // What bounded a replica's batch.
 enum class BatchLimit {
   kv_memory,  // the KV cache of more sequences does not fit beside the weights
@@ -91,6 +95,20 @@ struct ChosenBatch {
   std::optional<ServingMiss> miss;
 };
 ChosenBatch choose_batch(const Workload& workload, const ServingLoad& load, const Replica& replica);
+
+// One decode step of `batch` sequences holding `context` tokens each, with nothing else in
+// the step: what a batch run's step takes, and what a batch-1 benchmark measures.
+struct DecodeStep {
+  Seconds step;                     // memory or compute, whichever is slower, plus the all-reduces
+  Bytes bytes;                      // read per device: the weights and the batch's KV cache
+  double flops = 0;                 // per device
+  double bandwidth_efficiency = 0;  // of the device's memory bandwidth
+  double compute_efficiency = 0;    // of its peak (the MFU)
+  Seconds all_reduce;
+  bool memory_bound = false;
+  double tokens_per_s_per_sequence() const { return 1 / step.value; }
+};
+DecodeStep decode_step(const Workload& workload, const Replica& replica, int batch, int context);
 
 // The replica a device makes at `tensor` ranks on an offering (`offering` may be null);
 // absent when the device has no peak for the weights' compute type or no bandwidth.

@@ -34,6 +34,9 @@ enum class RejectionReason {
                   // that whole units of the offering cannot make
   rule,           // every plan was excluded by a rule (exclude, or require not met)
   memory,         // no plan fits in device memory
+  ttft,           // serving: no replica meets --ttft, even one sequence at a time
+  tpot,           // serving: no replica meets --tpot, even one sequence at a time
+  load,           // serving: the load needs more units than the offering has (or --max-devices allows)
   session_limit,  // a free tier's session is shorter than the fastest fitting plan
   run_time,       // without a deadline: no fitting plan finishes within the run-time limit
   deadline,       // no fitting plan finishes before the deadline
@@ -50,6 +53,9 @@ constexpr auto enum_names(RejectionReason) {
                                                    {device_count, "device_count"},
                                                    {rule, "rule"},
                                                    {memory, "memory"},
+                                                   {ttft, "ttft"},
+                                                   {tpot, "tpot"},
+                                                   {load, "load"},
                                                    {session_limit, "session_limit"},
                                                    {run_time, "run_time"},
                                                    {deadline, "deadline"},
@@ -93,7 +99,8 @@ struct Rejection {
   const Device* device = nullptr;
   RejectionReason reason = RejectionReason::memory;
   // The plan that came nearest: least memory for `memory`, fastest for `session_limit`
-  // and `deadline`, cheapest for `budget`; absent for `precision` and `no_price`.
+  // and `deadline`, cheapest for `budget`, the quickest replica for `ttft` and `tpot`, the
+  // fleet of most throughput per unit for `load`; absent for `precision` and `no_price`.
   std::optional<PlanEstimate> nearest;
   RuleMessage rule;                       // for `rule`: the rule that excluded the offering's first plan, and why
   std::optional<Seconds> run_time_limit;  // for `run_time`: the limit it was over

@@ -22,6 +22,8 @@ Usd parse_money(std::string_view text);
 
 // 90s, 90m, 36h, 7d, 2w (a unit is required: a bare number is ambiguous).
 Seconds parse_duration(std::string_view text);
+// The same, with a latency's examples in the error (50ms, 0.5s, 2s).
+Seconds parse_latency(std::string_view text);
 
 // A positive finite decimal number such as 0.4 or 4; `what` names it in the error.
 double parse_positive_number(std::string_view text, std::string_view what);

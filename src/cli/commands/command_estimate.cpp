@@ -157,6 +157,12 @@ CommandOutput run_estimate(const EstimateOptions& options) {
       error.at_flag("--precision");
       throw;
     }
+    if (workload.task == Task::inference && !workload.serving) {
+      if (const std::optional<Replica> replica =
+              replica_of(workload, *plan.device, plan.offering, plan.strategy.tensor_parallel)) {
+        result.decode = decode_step(workload, *replica, workload.batch, workload.context);
+      }
+    }
     if (!result.timed()) result.estimate.cost.reset();
     if (workload.deadline && result.timed()) result.meets_deadline = result.estimate.time <= *workload.deadline;
     if (workload.budget && result.estimate.cost) result.within_budget = *result.estimate.cost <= *workload.budget;

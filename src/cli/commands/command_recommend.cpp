@@ -79,6 +79,10 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   if (options.max_devices) {
     settings.max_devices = parse_int_flag(*options.max_devices, "--max-devices", 1, 1'000'000);
   }
+  if (options.include_purchase && workload.serving) {
+    flag_error("--include-purchase", "buying is weighed against renting for a run, not for a service",
+               "drop it; --owned ranks hardware you have at its electricity");
+  }
   settings.include_purchase = options.include_purchase;
   settings.advice_from = static_cast<std::size_t>(run->top);
   if (!all_notes) settings.notes_for = static_cast<std::size_t>(run->top);

@@ -44,6 +44,14 @@ struct WorkloadOptions {
   std::optional<std::string> kv_cache_dtype;
   std::optional<std::string> context;
   std::optional<std::string> batch;
+  std::optional<std::string> rate;  // serving a load (--task inference)
+  std::optional<std::string> tokens_per_day;
+  std::optional<std::string> prompt_tokens;
+  std::optional<std::string> output_tokens;
+  std::optional<std::string> ttft;
+  std::optional<std::string> tpot;
+  std::optional<std::string> max_batch;
+  std::optional<std::string> replica_utilisation;
   std::optional<std::string> rows;  // --task gbdt
   std::optional<std::string> features;
   std::optional<std::string> rounds;

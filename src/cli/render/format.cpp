@@ -92,6 +92,19 @@ std::string describe_device_count(const Rejection& rejection, const Workload& wo
                      rejection.max_units == 1 ? "" : "s", unit, why);
 }
 
+// What would bring a replica within a latency target: a wider split where the unit has
+// the devices, a faster device, smaller weights (decode reads them every step).
+std::string serving_remedies(const PlanEstimate& nearest, bool decode) {
+  std::vector<std::string> remedies;
+  const int t = nearest.plan.strategy.tensor_parallel;
+  if (nearest.plan.offering != nullptr && t < std::min(nearest.plan.offering->devices_per_unit, 8)) {
+    remedies.push_back("more tensor parallelism");
+  }
+  remedies.push_back(decode ? "a device with more memory bandwidth" : "a faster device");
+  const std::string last = decode ? "smaller weights (--quant fp8, int8, int4)" : "fp8 weights (--quant fp8)";
+  return join(remedies, ", ") + " or " + last;
+}
+
 }  // namespace
 
 std::string describe_rejection(const Rejection& rejection, const Workload& workload) {
@@ -138,7 +151,30 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
           format_gb(nearest.capacity), format_percent(workload.memory_headroom),
           headroom_only ? ": a smaller --memory-headroom would fit it" : "");
     }
+    case RejectionReason::ttft: {
+      const PlanEstimate& nearest = *rejection.nearest;
+      return fmt::format("a {}-token prompt takes {} to its first token on {}; --ttft is {}: {} would shorten it",
+                         workload.serving->prompt_tokens, format_latency(nearest.serving->replica.ttft),
+                         describe_strategy(nearest.plan.strategy, nearest.plan.strategy.tensor_parallel, workload.task),
+                         format_latency(*workload.serving->ttft), serving_remedies(nearest, false));
+    }
+    case RejectionReason::tpot: {
+      const PlanEstimate& nearest = *rejection.nearest;
+      return fmt::format("one sequence alone decodes at {} per token on {}; --tpot is {}: {} would speed it",
+                         format_latency(nearest.serving->replica.decode_step),
+                         describe_strategy(nearest.plan.strategy, nearest.plan.strategy.tensor_parallel, workload.task),
+                         format_latency(*workload.serving->tpot), serving_remedies(nearest, true));
+    }
+    case RejectionReason::load: {
+      const PlanEstimate& nearest = *rejection.nearest;
+      return fmt::format(
+          "the load needs {} units ({} replicas of {} device{} at batch {}); at most {} (the offering's "
+          "units, or --max-devices)",
+          nearest.plan.units, nearest.serving->replicas_needed, nearest.plan.strategy.tensor_parallel,
+          nearest.plan.strategy.tensor_parallel == 1 ? "" : "s", nearest.serving->replica.batch, rejection.max_units);
+    }
     case RejectionReason::session_limit: {
+      if (!rejection.nearest) return "a free tier's sessions end: a service stays up";
       const PlanEstimate& nearest = *rejection.nearest;
       return fmt::format("takes {} but a session lasts at most {} h", format_duration(nearest.time),
                          format_general(*rejection.offering->limits.session_hours));

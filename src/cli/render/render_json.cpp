@@ -70,6 +70,16 @@ Json workload_json(const Workload& workload) {
     json["kv_cache_dtype"] = to_string(workload.kv_format);
     json["context"] = workload.context;
     json["batch"] = workload.batch;
+    if (workload.serving) {
+      const ServingLoad& load = *workload.serving;
+      json["serving"] = {{"requests_per_s", load.requests_per_s},
+                         {"prompt_tokens", load.prompt_tokens},
+                         {"output_tokens", load.output_tokens},
+                         {"ttft_seconds", load.ttft ? Json(load.ttft->value) : Json(nullptr)},
+                         {"tpot_seconds", load.tpot ? Json(load.tpot->value) : Json(nullptr)},
+                         {"max_batch", load.max_batch},
+                         {"utilisation", load.utilisation}};
+    }
   }
   json["mfu"] = workload.mfu;
   json["mfu_pinned"] = workload.mfu_pinned;
@@ -81,6 +91,29 @@ Json workload_json(const Workload& workload) {
   json["deadline_seconds"] = workload.deadline ? Json(workload.deadline->value) : Json(nullptr);
   json["model"] = model_json(workload.model);
   return json;
+}
+
+// A serving plan's replicas and fleet (docs/cli.md#serving-fields).
+Json serving_json(const ServingEstimate& s, int tensor_parallel) {
+  const ReplicaEstimate& r = s.replica;
+  return {{"replicas", s.replicas},
+          {"replicas_needed", s.replicas_needed},
+          {"tensor_parallel", tensor_parallel},
+          {"batch", r.batch},
+          {"batch_limit", to_string(s.limit)},
+          {"batch_capacity", r.batch_capacity},
+          {"ttft_seconds", r.ttft.value},
+          {"tpot_seconds", r.decode_step.value},
+          {"prefill_seconds", r.prefill.value},
+          {"all_reduce_seconds_per_step", r.all_reduce.value},
+          {"decode_memory_bound", r.memory_bound},
+          {"output_tokens_per_s_per_replica", r.output_tokens_per_s},
+          {"requests_per_s_per_replica", r.requests_per_s},
+          {"fleet_output_tokens_per_s", s.fleet_output_tokens_per_s},
+          {"utilisation", s.utilisation},
+          {"usd_per_hour", s.per_hour.value > 0 ? Json(s.per_hour.value) : Json(nullptr)},
+          {"usd_per_million_output_tokens",
+           s.per_hour.value > 0 ? Json(s.per_million_output_tokens.value) : Json(nullptr)}};
 }
 
 Json plan_json(const PlanEstimate& e, bool timed) {
@@ -160,6 +193,12 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   }
   json["cost"] = {{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
                   {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)}};
+  if (e.serving) {
+    // A service is not a run: its figures are per hour and per token (`serving`).
+    json["time"] = Json{{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}};
+    json["cost"]["usd"] = nullptr;
+    json["serving"] = serving_json(*e.serving, st.tensor_parallel);
+  }
   return json;
 }
 
@@ -222,6 +261,16 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
         return {{"quantity", "purchase_usd"}, {"value", nearest.purchase->value}, {"limit", workload.budget->value}};
       }
       return {{"quantity", "cost_usd"}, {"value", nearest.cost->value}, {"limit", workload.budget->value}};
+    case RejectionReason::ttft:
+      return {{"quantity", "ttft_seconds"},
+              {"value", nearest.serving->replica.ttft.value},
+              {"limit", workload.serving->ttft->value}};
+    case RejectionReason::tpot:
+      return {{"quantity", "tpot_seconds"},
+              {"value", nearest.serving->replica.decode_step.value},
+              {"limit", workload.serving->tpot->value}};
+    case RejectionReason::load:
+      return {{"quantity", "units"}, {"value", nearest.plan.units}, {"limit", rejection.max_units}};
     case RejectionReason::purchase:
     case RejectionReason::cards_only:
     case RejectionReason::precision:
@@ -319,6 +368,17 @@ std::string render_estimate_json(const EstimateResult& result) {
                        {"bytes", whole(term.value.value)}});
     }
     json["explain"] = std::move(terms);
+  }
+  if (result.decode) {
+    const DecodeStep& d = *result.decode;
+    json["decode"] = {{"step_seconds", d.step.value},
+                      {"tokens_per_s_per_sequence", d.tokens_per_s_per_sequence()},
+                      {"bytes_per_device_per_step", whole(d.bytes.value)},
+                      {"flops_per_device_per_step", d.flops},
+                      {"bandwidth_efficiency", d.bandwidth_efficiency},
+                      {"compute_efficiency", d.compute_efficiency},
+                      {"all_reduce_seconds", d.all_reduce.value},
+                      {"memory_bound", d.memory_bound}};
   }
   json["constraints"] = {{"meets_deadline", result.meets_deadline ? Json(*result.meets_deadline) : Json(nullptr)},
                          {"within_budget", result.within_budget ? Json(*result.within_budget) : Json(nullptr)},

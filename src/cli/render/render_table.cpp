@@ -50,7 +50,19 @@ std::string workload_line(const Workload& workload) {
   const bool estimated_shape = m.name == k_estimated_model_name;
   std::string model = estimated_shape ? "" : m.name + ", ";
   std::string text;
-  if (workload.task == Task::inference) {
+  if (workload.task == Task::inference && workload.serving) {
+    const ServingLoad& load = *workload.serving;
+    std::vector<std::string> targets;
+    if (load.ttft) targets.push_back("TTFT ≤ " + format_latency(*load.ttft));
+    if (load.tpot) targets.push_back("TPOT ≤ " + format_latency(*load.tpot));
+    text = fmt::format(
+        "Workload: {}{}, serving {} requests/s of {} prompt + {} output tokens{} with {} weights ({} bits), {} KV "
+        "cache; at most {} sequences per replica, replicas sized for {} utilisation.\n",
+        model, params, format_general(load.requests_per_s, 4), load.prompt_tokens, load.output_tokens,
+        targets.empty() ? "" : " (" + join(targets, ", ") + ")", to_string(workload.weight_format),
+        format_general(bits_per_weight(workload.weight_format)), to_string(workload.kv_format), load.max_batch,
+        format_percent(load.utilisation));
+  } else if (workload.task == Task::inference) {
     text = fmt::format(
         "Workload: {}{}, inference with {} weights ({} bits), {} KV cache; context {}, batch {}; "
         "{} tokens to generate.\n",
@@ -81,6 +93,11 @@ std::string workload_line(const Workload& workload) {
   if (workload.is_training()) {
     text += fmt::format("; sequence {}, micro-batch {}", workload.sequence_length, workload.micro_batch);
     if (workload.framework == Framework::hf) text += "; framework hf (autocast, fp32 weights)";
+  }
+  if (workload.task == Task::inference && !workload.mfu_pinned) {
+    // docs/methodology.md#serving
+    return text + fmt::format("; MFU {} (16-bit), {} (FP8) in a serving engine.\n", format_percent(k_serving_mfu_16bit),
+                              format_percent(k_serving_mfu_fp8));
   }
   if (workload.mfu_pinned || !workload.is_training())
     return text + fmt::format("; MFU {}.\n", format_percent(workload.mfu));
@@ -192,7 +209,37 @@ std::string purchases_table(const Report& report, int top) {
 }
 
 // Why nothing is ranked: the fastest plan that fits and the limit it is over, if any.
+// Serving: the replica nearest to the latency targets, or the load too big for every
+// offering; empty when memory is what failed.
+std::string no_serving_sentence(const Report& report, std::string_view none) {
+  const Rejection* nearest = nullptr;
+  for (const Rejection& rejection : report.rejected) {
+    const bool target = rejection.reason == RejectionReason::tpot || rejection.reason == RejectionReason::ttft;
+    if (!target || !rejection.nearest) continue;
+    const auto latency = [](const Rejection& r) {
+      const ReplicaEstimate& replica = r.nearest->serving->replica;
+      return r.reason == RejectionReason::tpot ? replica.decode_step.value : replica.ttft.value;
+    };
+    if (nearest == nullptr || latency(rejection) < latency(*nearest)) nearest = &rejection;
+  }
+  if (nearest != nullptr) {
+    return fmt::format("{} meets the latency targets. The nearest: {}", none,
+                       describe_rejection(*nearest, report.workload) + " (" + nearest->offering->id + ").");
+  }
+  const bool load = std::any_of(report.rejected.begin(), report.rejected.end(),
+                                [](const Rejection& r) { return r.reason == RejectionReason::load; });
+  if (load) {
+    return std::string(none) +
+           " serves the load within the units an offering has (--max-devices raises the limit; rejected ones and why: "
+           "--format json).";
+  }
+  return {};
+}
+
 std::string no_plan_sentence(const Report& report, std::string_view none) {
+  if (report.workload.serving) {
+    if (std::string text = no_serving_sentence(report, none); !text.empty()) return text;
+  }
   // The fastest plan that fits, and the time limit it is over.
   const auto over = [&](Seconds limit, std::string_view what) {
     const PlanEstimate& fastest = *report.fastest_fitting;
@@ -213,7 +260,68 @@ std::string no_plan_sentence(const Report& report, std::string_view none) {
 
 }  // namespace
 
+namespace {
+
+std::string advice_text(const Report& report) {
+  if (report.advice.empty()) return {};
+  std::string text = "\nRules that shaped this ranking, and advice (--format json for sources):\n";
+  for (const RuleMessage& note : report.advice) {
+    text += fmt::format("  [{}] {}{}\n", note.rule->id, note.rule->severity == Severity::warn ? "warning: " : "",
+                        note.message);
+  }
+  return text;
+}
+
+// A serving fleet in a few words: "2 replicas of TP 4, batch 37 (tpot)".
+std::string fleet_text(const PlanEstimate& e) {
+  const ServingEstimate& s = *e.serving;
+  const int t = e.plan.strategy.tensor_parallel;
+  return fmt::format("{} replica{} of {}, batch {} ({})", s.replicas, s.replicas == 1 ? "" : "s",
+                     t == 1 ? "1 device" : fmt::format("TP {}", t), s.replica.batch, to_string(s.limit));
+}
+
+std::string serving_summary(const Report& report) {
+  const RankedPlan& best = report.recommendations.front();
+  const ServingEstimate& s = *best.serving;
+  std::string text = fmt::format(
+      "{} serves the load for {}/hour ({} per million output tokens): {}; TTFT {}, TPOT {}, {} output tokens/s at "
+      "{} utilisation",
+      describe_hardware(best.plan), format_usd(s.per_hour), format_usd(s.per_million_output_tokens), fleet_text(best),
+      format_latency(s.replica.ttft), format_latency(s.replica.decode_step), format_count(s.fleet_output_tokens_per_s),
+      format_percent(s.utilisation));
+  if (report.recommendations.size() > 1) {
+    const RankedPlan& next = report.recommendations[1];
+    text += fmt::format("; #2 {}/hour", format_usd(next.serving->per_hour));
+  }
+  return text +
+         fmt::format(" ({} of {} offerings can serve it).", report.recommendations.size(), offering_count(report));
+}
+
+std::string serving_table(const Report& report, int top) {
+  const std::vector<TableColumn> columns{{"rank", true},       {"hardware", false},       {"devices", true},
+                                         {"replicas", false},  {"batch", true},           {"TTFT", true},
+                                         {"TPOT", true},       {"tokens/s", true},        {"$/hour", true},
+                                         {"$/M tokens", true}, {"memory/device GB", true}};
+  std::vector<std::vector<std::string>> rows;
+  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  for (std::size_t i = 0; i < shown; ++i) {
+    const RankedPlan& e = report.recommendations[i];
+    const ServingEstimate& s = *e.serving;
+    const int t = e.plan.strategy.tensor_parallel;
+    rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan),
+                    std::to_string(e.plan.device_count),
+                    fmt::format("{} × {}", s.replicas, t == 1 ? "1 device" : fmt::format("TP {}", t)),
+                    fmt::format("{} {}", s.replica.batch, to_string(s.limit)), format_latency(s.replica.ttft),
+                    format_latency(s.replica.decode_step), format_count(s.fleet_output_tokens_per_s),
+                    format_usd(s.per_hour), format_usd(s.per_million_output_tokens), memory_cell(e)});
+  }
+  return rows.empty() ? std::string() : render_text_table(columns, rows) + "\n";
+}
+
+}  // namespace
+
 std::string summary_sentence(const Report& report) {
+  if (!report.recommendations.empty() && report.recommendations.front().serving) return serving_summary(report);
   if (report.recommendations.empty()) {
     // Purchases are not in the ranking; when some meet the constraints, say where they are.
     std::string to_buy;
@@ -281,6 +389,18 @@ std::string summary_sentence(const Report& report) {
 
 std::string render_recommend_table(const Report& report, int top) {
   std::string text = workload_line(report.workload) + "\n";
+  if (report.workload.serving) {
+    // docs/cli.md#serving-fields
+    text += serving_table(report, top);
+    text += summary_sentence(report) + "\n";
+    text += fmt::format(
+        "Ranked by {} (--optimize: cost is the fleet's $/hour, time the TPOT). tokens/s: output tokens the fleet can "
+        "give; $/M tokens: per million output tokens at the load. batch: sequences per replica and what bounds it "
+        "(kv_memory, max_batch, tpot, ttft). TTFT: p50 without queueing. GB = 10^9 bytes.\n",
+        to_string(report.objective));
+    text += rejected_summary(report);
+    return text + advice_text(report);
+  }
   const std::vector<TableColumn> columns{{"rank", true},      {"hardware", false},        {"devices", true},
                                          {"strategy", false}, {"memory/device GB", true}, {"time", true},
                                          {"cost USD", true}};
@@ -306,15 +426,60 @@ std::string render_recommend_table(const Report& report, int top) {
   if (pareto_shown) text += "* on the time-cost Pareto front: no other recommendation is both cheaper and faster.\n";
   text += rejected_summary(report);
   text += purchases_table(report, top);
-  if (!report.advice.empty()) {
-    text += "\nRules that shaped this ranking, and advice (--format json for sources):\n";
-    for (const RuleMessage& note : report.advice) {
-      text += fmt::format("  [{}] {}{}\n", note.rule->id, note.rule->severity == Severity::warn ? "warning: " : "",
-                          note.message);
-    }
+  return text + advice_text(report);
+}
+
+namespace {
+
+// docs/methodology.md#serving: a decode step's figures and the roofline it stays under.
+std::string decode_line(const DecodeStep& d, const PlanEstimate& e, const Workload& w) {
+  const double bandwidth = *e.plan.device->memory_bandwidth_bytes_per_s;
+  return fmt::format(
+      "Decode: {} tokens/s per sequence at batch {}, {} for the batch (a step of {}: reads {} GB per device at {} "
+      "GB/s × {} bandwidth efficiency, {} TFLOP/s × {}{}; {}). The bandwidth roofline is {} tokens/s per sequence "
+      "({} GB/s ÷ {} GB).\n",
+      format_general(d.tokens_per_s_per_sequence(), 4), w.batch,
+      format_general(d.tokens_per_s_per_sequence() * w.batch, 4), format_latency(d.step), format_gb(d.bytes),
+      format_general(bandwidth / 1e9, 4), format_percent(d.bandwidth_efficiency),
+      format_general(e.peak_flops_per_s / 1e12, 4), format_percent(d.compute_efficiency),
+      d.all_reduce.value > 0 ? ", all-reduces " + format_latency(d.all_reduce) : "",
+      d.memory_bound ? "memory-bound" : "compute-bound", format_general(bandwidth / d.bytes.value, 4),
+      format_general(bandwidth / 1e9, 4), format_gb(d.bytes));
+}
+
+std::string serving_lines(const PlanEstimate& e, const ServingLoad& load) {
+  const ServingEstimate& s = *e.serving;
+  const ReplicaEstimate& r = s.replica;
+  if (r.batch_capacity < 1) return "Serving: the weights leave no room for one sequence's KV cache.\n";
+  const int t = e.plan.strategy.tensor_parallel;
+  std::string text = fmt::format(
+      "Serving: {} replica{} of {} on {} device{} (the load needs {} at {} utilisation), batch {} (bound: {}; the KV "
+      "memory holds {}).\n",
+      s.replicas, s.replicas == 1 ? "" : "s", t == 1 ? "1 device" : fmt::format("TP {}", t), e.plan.device_count,
+      e.plan.device_count == 1 ? "" : "s", s.replicas_needed, format_percent(load.utilisation), r.batch,
+      to_string(s.limit), r.batch_capacity);
+  text += fmt::format("Latency: TTFT {} (prefill {}), TPOT {} ({}{}){}.\n", format_latency(r.ttft),
+                      format_latency(r.prefill), format_latency(r.decode_step),
+                      r.memory_bound ? "memory-bound" : "compute-bound",
+                      r.all_reduce.value > 0 ? ", all-reduces " + format_latency(r.all_reduce) : "",
+                      s.miss ? fmt::format(": MISSES --{}", *s.miss == ServingMiss::tpot ? "tpot" : "ttft") : "");
+  text += fmt::format(
+      "Throughput: {} output tokens/s per replica ({} requests/s), {} for the fleet; the load of {} requests/s is {} "
+      "of it.\n",
+      format_general(r.output_tokens_per_s, 4), format_general(r.requests_per_s, 3),
+      format_general(s.fleet_output_tokens_per_s, 4), format_general(load.requests_per_s, 4),
+      format_percent(s.utilisation));
+  if (e.cost) {
+    text += fmt::format("Cost: {}/hour ({}/unit-hour × {} unit{}), {} per million output tokens.\n",
+                        format_usd(s.per_hour), format_usd(*e.price_per_unit_hour), e.plan.units,
+                        e.plan.units == 1 ? "" : "s", format_usd(s.per_million_output_tokens));
+  } else {
+    text += "Cost: no price (a device without an offering, or no price of the requested kind).\n";
   }
   return text;
 }
+
+}  // namespace
 
 std::string render_estimate_table(const EstimateResult& result) {
   const PlanEstimate& e = result.estimate;
@@ -357,6 +522,11 @@ std::string render_estimate_table(const EstimateResult& result) {
                         format_gb(m.host * std::min(e.plan.device_count, e.plan.offering->devices_per_unit)),
                         *e.host_fits ? "fits" : "DOES NOT FIT");
   }
+  if (e.serving) {
+    text += serving_lines(e, *result.workload.serving);
+    return text + "GB = 10^9 bytes.\n";
+  }
+  if (result.decode) text += decode_line(*result.decode, e, result.workload);
   if (!result.timed()) {
     text += "Time and cost: give --data or --tokens.\nGB = 10^9 bytes.\n";
     return text;

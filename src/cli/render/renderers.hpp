@@ -19,6 +19,9 @@ struct EstimateResult {
   Explanation explanation;             // filled with --explain
   std::optional<bool> meets_deadline;  // absent without --deadline
   std::optional<bool> within_budget;   // absent without --budget or without a price
+  // Inference on a device, without a load to serve: one decode step at --batch and
+  // --context (docs/methodology.md#serving).
+  std::optional<DecodeStep> decode;
   bool has_device() const { return estimate.plan.device != nullptr; }
   // Time and cost need a device and a number of tokens (--data or --tokens).
   bool timed() const { return has_device() && workload.tokens > 0; }

@@ -98,6 +98,20 @@ void add_training_plans(const Workload& workload, const Offering& offering, cons
   }
 }
 
+// Serving a load: a replica is t devices of one unit (1, 2, 4, 8 as vLLM splits within a
+// node), the query and key/value heads divided evenly, and a device link for t > 1.
+void add_serving_plans(const Workload& workload, const Offering& offering, const Device& device,
+                       std::vector<Plan>& plans) {
+  for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, k_max_serving_tensor_parallel) &&
+                       offering.devices_per_unit % tensor == 0;
+       tensor *= 2) {
+    if (!splits_tensors(workload.model, device, tensor)) break;
+    Strategy strategy;
+    strategy.tensor_parallel = tensor;
+    plans.push_back(Plan{&offering, &device, 1, offering.devices_per_unit, strategy});
+  }
+}
+
 }  // namespace
 
 int max_plan_units(const Workload& workload, const Offering& offering, int max_devices) {
@@ -126,6 +140,10 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
     const int devices = units * offering.devices_per_unit;
     if (workload.task == Task::gbdt) {
       plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
+    } else if (workload.task == Task::inference && workload.serving) {
+      // Serving a load: one plan per tensor degree; the estimate sizes the fleet, so the
+      // units here are a placeholder (docs/methodology.md#serving).
+      if (units == 1) add_serving_plans(workload, offering, device, plans);
     } else if (workload.task == Task::inference) {
       // Tensor parallel within a unit (1, 2, 4, ... devices, at most the 8 of a GPU node:
       // vLLM serves with "tensor parallel size = the number of GPUs in each node"; its
@@ -279,6 +297,7 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
     const int replicas = busy_replicas(workload, plan);
     estimate.compute_time =
         inference_seconds(workload, replicas * plan.strategy.model_parallel(), replicas, peak,
+                          serving_mfu(workload, *compute_dtype(m_device, workload)),
                           m_device.memory_bandwidth_bytes_per_s, estimate.memory.weights + estimate.memory.kv_cache);
     estimate.time = estimate.compute_time;
   } else {
@@ -321,6 +340,11 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
   estimate.cost.reset();
   estimate.plan = plan;
   estimate.precision = workload.precision;
+  estimate.serving.reset();
+  if (workload.task == Task::inference && workload.serving) {
+    estimate_serving(plan, estimate);
+    return;
+  }
   estimate.memory = memory(workload, plan);
   estimate.capacity = m_capacity;
   // A plan must leave the headroom free: what max_memory_allocated reports is not all a
@@ -353,6 +377,54 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
     estimate.price_per_unit_hour = m_price;
     if (m_price) estimate.cost = run_cost(*m_price, plan.units, estimate.time, m_offering->billing);
   }
+}
+
+// A fleet of replicas for the load (docs/methodology.md#serving): the batch each runs, the
+// replicas the load needs at its utilisation, whole units of the offering for them.
+void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
+  const Workload& workload = *m_workload;
+  const ServingLoad& load = *workload.serving;
+  const int tensor = plan.strategy.tensor_parallel;
+  const std::optional<Replica> replica = replica_of(workload, m_device, m_offering, tensor);
+  if (!replica) {
+    throw Error(ErrorKind::usage,
+                "device \"" + m_device.id + "\" has no memory bandwidth or 16-bit throughput in the catalogue",
+                "serving needs both: choose another device");
+  }
+  const ChosenBatch chosen = choose_batch(workload, load, *replica);
+  ServingEstimate serving;
+  serving.replica = chosen.replica;
+  serving.limit = chosen.limit;
+  serving.miss = chosen.miss;
+  estimate.memory = chosen.replica.memory;
+  estimate.capacity = m_capacity;
+  estimate.fits = chosen.replica.batch_capacity >= 1;
+  estimate.peak_flops_per_s = replica->peak_flops_per_s;
+  estimate.compute_time = chosen.replica.decode_step;
+  estimate.time = chosen.replica.decode_step;
+  const double per_replica = chosen.replica.requests_per_s;
+  serving.replicas_needed =
+      per_replica > 0 ? static_cast<int>(std::ceil(load.requests_per_s / (load.utilisation * per_replica))) : 0;
+  if (m_offering != nullptr) {
+    // Replicas fill whole units; the devices of the last one serve too.
+    const int per_unit = m_offering->devices_per_unit / tensor;
+    estimate.plan.units = std::max(1, (serving.replicas_needed + per_unit - 1) / per_unit);
+    estimate.plan.device_count = estimate.plan.units * m_offering->devices_per_unit;
+  }
+  serving.replicas = estimate.plan.device_count / tensor;
+  serving.fleet_output_tokens_per_s = serving.replicas * chosen.replica.output_tokens_per_s;
+  serving.utilisation = per_replica > 0 ? load.requests_per_s / (serving.replicas * per_replica) : 0;
+  if (m_offering != nullptr) {
+    estimate.purchase = purchase_cash(*m_offering, estimate.plan.units, m_cost);
+    estimate.price_per_unit_hour = m_price;
+    if (m_price) {
+      serving.per_hour = Usd(m_price->value * estimate.plan.units);
+      const double tokens_per_hour = load.requests_per_s * load.output_tokens * k_seconds_per_hour;
+      serving.per_million_output_tokens = Usd(serving.per_hour.value / tokens_per_hour * 1e6);
+      estimate.cost = serving.per_hour;
+    }
+  }
+  estimate.serving = serving;
 }
 
 PlanEstimate estimate_plan(const Workload& workload, const Plan& plan, const CostSettings& cost_settings) {

@@ -40,10 +40,7 @@ double attention_flops(const Workload& w, double context) {
 }
 
 double compute_rate(const Workload& w, const Replica& replica) {
-  const double mfu = w.mfu_pinned                          ? w.mfu
-                     : replica.compute_dtype == DType::fp8 ? k_serving_mfu_fp8
-                                                           : k_serving_mfu_16bit;
-  return replica.peak_flops_per_s * mfu;
+  return replica.peak_flops_per_s * serving_mfu(w, replica.compute_dtype);
 }
 
 double bandwidth_rate(const Replica& replica) {
@@ -51,6 +48,11 @@ double bandwidth_rate(const Replica& replica) {
 }
 
 }  // namespace
+
+double serving_mfu(const Workload& workload, DType compute_dtype) {
+  if (workload.mfu_pinned) return workload.mfu;
+  return compute_dtype == DType::fp8 ? k_serving_mfu_fp8 : k_serving_mfu_16bit;
+}
 
 std::optional<Replica> replica_of(const Workload& workload, const Device& device, const Offering* offering,
                                   int tensor) {
@@ -147,6 +149,26 @@ class ReplicaModel {
 };
 
 }  // namespace
+
+DecodeStep decode_step(const Workload& workload, const Replica& replica, int batch, int context) {
+  Workload w = workload;
+  w.batch = batch;
+  w.context = context;
+  Strategy strategy;
+  strategy.tensor_parallel = replica.tensor_parallel;
+  const MemoryBreakdown memory = estimate_memory(w, replica.tensor_parallel, strategy);
+  DecodeStep d;
+  d.bytes = memory.weights + memory.kv_cache;
+  d.flops = (2.0 * w.parameters.active + attention_flops(w, context)) * batch / replica.tensor_parallel;
+  d.bandwidth_efficiency = k_bandwidth_efficiency;
+  d.compute_efficiency = serving_mfu(w, replica.compute_dtype);
+  const double memory_time = d.bytes.value / bandwidth_rate(replica);
+  const double compute_time = d.flops / compute_rate(w, replica);
+  d.memory_bound = memory_time >= compute_time;
+  d.all_reduce = all_reduce(w, replica, batch);
+  d.step = Seconds(std::max(memory_time, compute_time) + d.all_reduce.value);
+  return d;
+}
 
 ReplicaEstimate estimate_replica(const Workload& w, const ServingLoad& load, const Replica& replica, int batch) {
   return ReplicaModel(w, load, replica).at(batch);

@@ -42,6 +42,9 @@ bool faster(const PlanEstimate& a, const PlanEstimate& b) {
 Usd cash(const PlanEstimate& e) {
   return e.purchase ? *e.purchase : *e.cost;
 }
+bool sooner_first_token(const PlanEstimate& a, const PlanEstimate& b) {
+  return compare_values(a.serving->replica.ttft.value, b.serving->replica.ttft.value) < 0;
+}
 bool needs_less_cash(const PlanEstimate& a, const PlanEstimate& b) {
   return compare_values(cash(a).value, cash(b).value) < 0;
 }
@@ -111,12 +114,17 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   const bool to_buy = is_purchase(offering, settings.cost);
   if (to_buy && !settings.include_purchase) return reject(RejectionReason::purchase, std::nullopt);
   if (to_buy && cards_only(offering)) return reject(RejectionReason::cards_only, std::nullopt);
+  // Serving a load also needs the memory bandwidth its decode steps are bound by.
+  const bool serves = workload.task == Task::inference && workload.serving;
   const bool computes = workload.task == Task::gbdt
                             ? gbdt_throughput(device, &offering, offering.devices_per_unit).has_value()
-                            : peak_flops_per_s(device, workload).has_value();
+                            : peak_flops_per_s(device, workload).has_value() &&
+                                  (!serves || device.memory_bandwidth_bytes_per_s.has_value());
   if (!computes) return reject(RejectionReason::precision, std::nullopt);
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
+  // A service stays up: a free tier's sessions end (Colab, Kaggle).
+  if (serves && offering.limits.session_hours) return reject(RejectionReason::session_limit, std::nullopt);
 
   // The counts asked for this device (--gpus h100:8), or any.
   std::span<const int> counts;
@@ -158,10 +166,13 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   std::optional<RankedPlan> fastest;             // fits, not excluded: nearest to the session limit
   std::optional<RankedPlan> fastest_in_session;  // within the session: nearest to the time limit
   std::optional<RankedPlan> least_cash;          // within the time limit: nearest to the budget
+  std::optional<RankedPlan> quickest_replica;    // serving, missing a target: nearest to it
+  std::optional<RankedPlan> most_per_unit;       // serving, too many units: the fewest needed
+  const int most_units = max_plan_units(workload, offering, settings.max_devices);
   ordering::Contenders contenders(settings.objective);
   PlanEstimator estimator(workload, device, &offering, settings.cost, &scratch.estimates);
   // Pruning needs every plan of the offering to get the same rule verdict.
-  const bool prunes = settings.prune && workload.task != Task::gbdt &&
+  const bool prunes = settings.prune && workload.task != Task::gbdt && !serves &&
                       (!offering_judge || (!offering_judge->open() && !offering_judge->decided().excluded));
   std::optional<pruning::Pruner> pruner;
   if (prunes) pruner.emplace(planned, estimator, recompute, workload, settings.objective);
@@ -194,6 +205,15 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       improves(least_memory, e, lower_memory_fraction);
       continue;
     }
+    if (e.serving && e.serving->miss) {
+      improves(quickest_replica, e, *e.serving->miss == ServingMiss::tpot ? faster : sooner_first_token);
+      continue;
+    }
+    if (e.serving && e.plan.units > most_units) {
+      improves(most_per_unit, e,
+               [](const PlanEstimate& a, const PlanEstimate& b) { return a.plan.units < b.plan.units; });
+      continue;
+    }
     improves(fastest, e, faster);
     if (e.time.value > session_seconds) continue;
     improves(fastest_in_session, e, faster);
@@ -224,7 +244,18 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   }
   if (!fastest) {
     // Nothing fits (rules judged every plan, so a rule's rejection is told from a memory
-    // one: exclusions come before the memory check).
+    // one: exclusions come before the memory check), or no replica that fits meets the
+    // serving targets, or the load needs too many units.
+    if (quickest_replica) {
+      const RejectionReason reason =
+          *quickest_replica->serving->miss == ServingMiss::tpot ? RejectionReason::tpot : RejectionReason::ttft;
+      return reject(reason, std::move(quickest_replica));
+    }
+    if (most_per_unit) {
+      reject(RejectionReason::load, std::move(most_per_unit));
+      outcome.rejection->max_units = most_units;
+      return outcome;
+    }
     if (least_memory) return reject(RejectionReason::memory, std::move(least_memory));
     const std::optional<RankedPlan>& excluded = excluded_fitting ? excluded_fitting : excluded_too_big;
     if (!excluded) return reject(RejectionReason::device_count, std::nullopt);  // a `set` rule left no plan

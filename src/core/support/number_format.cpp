@@ -80,6 +80,12 @@ std::string format_duration(Seconds seconds) {
   return format_fixed(s / (365.0 * k_seconds_per_day), 1) + " y";
 }
 
+std::string format_latency(Seconds seconds) {
+  const double s = seconds.value;
+  if (s < 1.0) return format_general(s * 1e3, 3) + " ms";
+  return format_general(s, 3) + " s";
+}
+
 std::string format_usd(Usd amount) {
   const double value = amount.value;
   // Appended, not `"$" + ...`: that trips GCC 12's false -Wrestrict.

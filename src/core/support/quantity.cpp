@@ -104,15 +104,17 @@ constexpr std::array k_byte_units{Unit{"", 1.0},
                                   Unit{"TiB", 1024.0 * 1024.0 * 1024.0 * 1024.0},
                                   Unit{"PiB", 1024.0 * 1024.0 * 1024.0 * 1024.0 * 1024.0}};
 constexpr std::array k_money_units{Unit{"", 1.0}, Unit{"k", 1e3}, Unit{"K", 1e3}, Unit{"M", 1e6}, Unit{"m", 1e6}};
-constexpr std::array k_duration_units{Unit{"s", 1.0},         Unit{"sec", 1.0},          Unit{"m", 60.0},
-                                      Unit{"min", 60.0},      Unit{"h", 3600.0},         Unit{"hr", 3600.0},
-                                      Unit{"d", 86400.0},     Unit{"day", 86400.0},      Unit{"days", 86400.0},
-                                      Unit{"w", 7 * 86400.0}, Unit{"week", 7 * 86400.0}, Unit{"weeks", 7 * 86400.0}};
+constexpr std::array k_duration_units{Unit{"ms", 1e-3},          Unit{"s", 1.0},         Unit{"sec", 1.0},
+                                      Unit{"m", 60.0},           Unit{"min", 60.0},      Unit{"h", 3600.0},
+                                      Unit{"hr", 3600.0},        Unit{"d", 86400.0},     Unit{"day", 86400.0},
+                                      Unit{"days", 86400.0},     Unit{"w", 7 * 86400.0}, Unit{"week", 7 * 86400.0},
+                                      Unit{"weeks", 7 * 86400.0}};
 
 constexpr std::string_view k_count_examples = "7B, 350M, 1.5T, 6.7e9, 12k";
 constexpr std::string_view k_bytes_examples = "200GB, 500MB, 1.5TiB, 64GiB (GB = 10^9 bytes, GiB = 2^30 bytes)";
 constexpr std::string_view k_money_examples = "20000, 20k, $1.5M";
 constexpr std::string_view k_duration_examples = "90m, 36h, 7d, 2w";
+constexpr std::string_view k_latency_examples = "50ms, 0.5s, 2s";
 
 }  // namespace
 
@@ -162,6 +164,11 @@ Bytes parse_bytes_or_zero(std::string_view text) {
 Seconds parse_duration(std::string_view text) {
   return Seconds(parse_with_units(
       text, text, QuantityKind{"a duration", k_duration_examples, k_duration_units, false, k_max_seconds}));
+}
+
+Seconds parse_latency(std::string_view text) {
+  return Seconds(parse_with_units(
+      text, text, QuantityKind{"a duration", k_latency_examples, k_duration_units, false, k_max_seconds}));
 }
 
 double parse_non_negative_number(std::string_view text, std::string_view what) {
