@@ -129,7 +129,7 @@ TEST_CASE("decode never beats the bandwidth roofline", "[serving]") {
     INFO(device);
     CHECK(r.memory_bound);
     CHECK(1 / r.decode_step.value <= bandwidth / r.memory.weights.value);
-    CHECK(1 / r.decode_step.value <= bandwidth * k_bandwidth_efficiency / r.memory.weights.value * 1.000001);
+    CHECK(1 / r.decode_step.value <= bandwidth * w.bandwidth_efficiency / r.memory.weights.value * 1.000001);
   }
 }
 

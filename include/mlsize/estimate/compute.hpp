@@ -9,11 +9,6 @@
 
 namespace mlsize {
 
-// Memory-bound decode reaches about this fraction of the datasheet bandwidth: 69–70% on
-// an A100 and 57% on an H100 at batch 1 (PyTorch gpt-fast and torchao), 55–60% in
-// Databricks' TensorRT-LLM runs (docs/methodology.md#inference-time).
-inline constexpr double k_bandwidth_efficiency = 0.65;
-
 // Training FLOPs for `active_params` over `tokens`: 6·N·D (Kaplan et al. 2020, §2.1);
 // full recomputation adds a forward pass (8·N·D). Adapter tuning skips the frozen
 // weights' gradients: 4·N·D (6·N·D with full recomputation).

@@ -66,6 +66,9 @@ struct ReplicaEstimate {
   Seconds ttft;                    // the prompt's prefill, after half a decode step when busy (p50)
   bool memory_bound = false;       // the decode step reads more than it computes
   Seconds all_reduce;              // of the decode step (tensor parallelism)
+  Bytes step_bytes;                // a decode step reads per device: weights and the batch's KV cache
+  double step_flops = 0;           // a decode step computes per device, prompts riding along included
+  double prefill_flops = 0;        // one prompt's prefill per device
   double output_tokens_per_s = 0;  // batch ÷ decode step
   double requests_per_s = 0;       // output tokens/s ÷ output tokens per request
 };

@@ -193,6 +193,10 @@ struct Workload {
   int context = 4096;                  // inference: tokens per sequence (prompt + output)
   int batch = 1;                       // inference: concurrent sequences
   std::optional<ServingLoad> serving;  // inference: a load to serve rather than a batch run
+  // Inference: the fraction of the datasheet memory bandwidth decoding reaches. 69–70% on
+  // an A100 and 57% on an H100 at batch 1 (PyTorch gpt-fast and torchao), 55–60% in
+  // Databricks' TensorRT-LLM runs (docs/methodology.md#inference-time).
+  double bandwidth_efficiency = 0.65;
 
   // Gradient-boosted trees (docs/methodology.md#gbdt-run-time). Defaults: XGBoost's
   // max_depth (6); 500 rounds as in the LightGBM and XGBoost Higgs experiments.

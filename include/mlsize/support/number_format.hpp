@@ -35,7 +35,7 @@ std::string format_bytes(Bytes bytes);
 // "45 s", "12 min", "3.2 h" (below two days), "3.8 d" (below a year), "2.1 y".
 std::string format_duration(Seconds seconds);
 
-// A latency: "18.1 ms" below a second, "1.25 s" above (3 significant digits).
+// A latency: "10 µs", "18.1 ms" below a second, "1.25 s" above (3 significant digits).
 std::string format_latency(Seconds seconds);
 
 // "$3.42" below $100, else whole dollars with thousands separators: "$1,761".

@@ -106,6 +106,9 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
       "Inference: tokens per sequence, prompt + output (default " + std::to_string(defaults.context) + ")");
   command.add_option("--batch", options.batch,
                      "Inference: concurrent sequences (default " + std::to_string(defaults.batch) + ")");
+  command.add_option("--bandwidth-efficiency", options.bandwidth_efficiency,
+                     "Inference: share of memory bandwidth decoding reaches (default " +
+                         format_general(defaults.bandwidth_efficiency) + ")");
   const ServingLoad load;
   command.add_option("--rate", options.rate,
                      "Serving: requests per second to size a fleet for, e.g. 20 (with --task inference)");
@@ -415,6 +418,13 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
     if (workload.mfu > 1.0) {
       flag_error("--mfu", "\"" + *options.mfu + "\" is above 1", "a fraction such as 0.4 (40% of peak)");
     }
+  }
+  if (options.bandwidth_efficiency) {
+    workload.bandwidth_efficiency = parse_flag("--bandwidth-efficiency", [&] {
+      const double fraction = parse_positive_number(*options.bandwidth_efficiency, "a fraction above 0, at most 1");
+      if (fraction > 1) throw Error(ErrorKind::usage, "\"" + *options.bandwidth_efficiency + "\" is above 1");
+      return fraction;
+    });
   }
   if (options.budget) workload.budget = parse_flag("--budget", [&] { return parse_money(*options.budget); });
   if (options.deadline) {

@@ -34,6 +34,7 @@ struct WorkloadOptions {
   std::optional<std::string> sequence_length;
   std::optional<std::string> micro_batch;
   std::optional<std::string> mfu;
+  std::optional<std::string> bandwidth_efficiency;
   std::optional<std::string> setup_time;
   std::optional<std::string> global_batch;
   std::optional<std::string> attention;

@@ -70,6 +70,7 @@ Json workload_json(const Workload& workload) {
     json["kv_cache_dtype"] = to_string(workload.kv_format);
     json["context"] = workload.context;
     json["batch"] = workload.batch;
+    json["bandwidth_efficiency"] = workload.bandwidth_efficiency;
     if (workload.serving) {
       const ServingLoad& load = *workload.serving;
       json["serving"] = {{"requests_per_s", load.requests_per_s},

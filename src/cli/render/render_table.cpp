@@ -2,6 +2,7 @@
 #include "cli/render/renderers.hpp"
 #include "cli/render/text_table.hpp"
 
+#include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/rank/ranker.hpp>
@@ -23,6 +24,7 @@ namespace {
 // dequantisation (docs/methodology.md#efficiency).
 std::string mfu_basis(const PlanEstimate& e, const Workload& workload) {
   if (workload.mfu_pinned || e.mfu <= 0) return "";
+  if (workload.task == Task::inference) return " (a serving engine's, docs/methodology.md#serving)";
   std::vector<std::string> why;
   const Stack stack = stack_of(*e.plan.device);
   if (stack_efficiency(stack) != 1.0) {
@@ -447,6 +449,57 @@ std::string decode_line(const DecodeStep& d, const PlanEstimate& e, const Worklo
       format_general(bandwidth / 1e9, 4), format_gb(d.bytes));
 }
 
+// --explain: the serving formulas with their inputs (docs/methodology.md#serving).
+std::string serving_formulas(const PlanEstimate& e, const Workload& w) {
+  const ServingEstimate& s = *e.serving;
+  const ReplicaEstimate& r = s.replica;
+  const ServingLoad& load = *w.serving;
+  const Device& device = *e.plan.device;
+  const double bandwidth = *device.memory_bandwidth_bytes_per_s;
+  const double mfu = serving_mfu(w, *compute_dtype(device, w));
+  const MemoryBreakdown& m = r.memory;
+  const double per_sequence = r.batch > 0 ? m.kv_cache.value / r.batch : 0;
+  std::string text = "Serving formulas (docs/methodology.md#serving):\n";
+  text += fmt::format(
+      "  batch capacity = ⌊(capacity × (1 − headroom) − weights − activations − overhead) / KV per sequence⌋\n"
+      "                 = ⌊({} × {} − {} − {} − {}) GB / {} GB⌋ = {}\n",
+      format_gb(e.capacity), format_general(1 - w.memory_headroom), format_gb(m.weights), format_gb(m.activations),
+      format_gb(m.overhead), format_general(per_sequence / 1e9, 3), r.batch_capacity);
+  text += fmt::format(
+      "  TPOT = max(bytes read / (bandwidth × efficiency), FLOPs / (peak × MFU)) + all-reduces\n"
+      "       = max({} GB / ({} GB/s × {}), {} / ({} TFLOP/s × {})) + {} = {}\n"
+      "    bytes read = weights + batch {} × KV per sequence at the average context {} + {}/2 tokens;\n"
+      "    FLOPs = (2 × {} active params × (batch + batch × {}/{} prompt tokens riding along) + attention) / t {}\n",
+      format_gb(r.step_bytes), format_general(bandwidth / 1e9, 4), format_percent(w.bandwidth_efficiency),
+      format_general(r.step_flops, 3), format_general(e.peak_flops_per_s / 1e12, 4), format_percent(mfu),
+      format_latency(r.all_reduce), format_latency(r.decode_step), r.batch, load.prompt_tokens, load.output_tokens,
+      format_count(w.parameters.active), load.prompt_tokens, load.output_tokens, e.plan.strategy.tensor_parallel);
+  if (e.plan.strategy.tensor_parallel > 1) {
+    text +=
+        fmt::format("    all-reduces = 2 × {} layers × ({} latency + 2(t − 1)/t × tokens × hidden × 2 bytes / link)\n",
+                    w.model.layers + w.model.encoder_layers, format_latency(Seconds(k_all_reduce_latency_s)));
+  }
+  text += fmt::format(
+      "  prefill = max(FLOPs / (peak × MFU), weights / (bandwidth × efficiency)) + all-reduces = max({} / ({} "
+      "TFLOP/s × {}), …) = {}\n"
+      "  TTFT = prefill{} = {}\n",
+      format_general(r.prefill_flops, 3), format_general(e.peak_flops_per_s / 1e12, 4), format_percent(mfu),
+      format_latency(r.prefill), r.batch > 1 ? " + TPOT / 2" : "", format_latency(r.ttft));
+  text += fmt::format(
+      "  throughput = batch / TPOT = {} / {} = {} output tokens/s per replica = {} requests/s of {} tokens\n"
+      "  replicas needed = ⌈rate / (utilisation × requests/s per replica)⌉ = ⌈{} / ({} × {})⌉ = {}\n",
+      r.batch, format_latency(r.decode_step), format_general(r.output_tokens_per_s, 4),
+      format_general(r.requests_per_s, 4), load.output_tokens, format_general(load.requests_per_s, 4),
+      format_general(load.utilisation), format_general(r.requests_per_s, 4), s.replicas_needed);
+  if (e.cost) {
+    text += fmt::format(
+        "  $/hour = units × price = {} × {} = {}; $/M output tokens = $/hour / (rate × output × 3600) × 10^6 = {}\n",
+        e.plan.units, format_usd(*e.price_per_unit_hour), format_usd(s.per_hour),
+        format_usd(s.per_million_output_tokens));
+  }
+  return text;
+}
+
 std::string serving_lines(const PlanEstimate& e, const ServingLoad& load) {
   const ServingEstimate& s = *e.serving;
   const ReplicaEstimate& r = s.replica;
@@ -509,7 +562,10 @@ std::string render_estimate_table(const EstimateResult& result) {
     for (const ExplainedTerm& term : result.explanation) {
       explained.push_back({term.term, format_gb(term.value), term.formula, term.inputs});
     }
-    text += render_text_table({{"term", false}, {"GB", true}, {"formula", false}, {"inputs", false}}, explained) + "\n";
+    text += render_text_table({{"term", false}, {"GB", true}, {"formula", false}, {"inputs", false}}, explained);
+    // Serving: one sequence's terms, from which the batch capacity follows (below).
+    if (e.serving) text += "(one sequence of prompt + output tokens: the KV cache above is the batch's)\n";
+    text += "\n";
   }
   if (!has_device) {
     text += fmt::format("Compute: {} FLOPs.\nGB = 10^9 bytes.\n", format_general(e.flops.value, 3));
@@ -524,9 +580,28 @@ std::string render_estimate_table(const EstimateResult& result) {
   }
   if (e.serving) {
     text += serving_lines(e, *result.workload.serving);
+    if (!result.explanation.empty() && e.serving->replica.batch_capacity > 0) {
+      text += serving_formulas(e, result.workload);
+    }
     return text + "GB = 10^9 bytes.\n";
   }
-  if (result.decode) text += decode_line(*result.decode, e, result.workload);
+  if (result.decode) {
+    text += decode_line(*result.decode, e, result.workload);
+    if (!result.explanation.empty()) {
+      const DecodeStep& d = *result.decode;
+      const Workload& w = result.workload;
+      text += fmt::format(
+          "  step = max(bytes read / (bandwidth × efficiency), FLOPs / (peak × MFU)) + all-reduces = max({} GB / ({} "
+          "GB/s × {}), {} / ({} TFLOP/s × {})) + {} = {}\n"
+          "    bytes read = weights + KV cache of {} × {} tokens; FLOPs = (2 × {} active params + attention over {} "
+          "tokens) × {} / t {}\n",
+          format_gb(d.bytes), format_general(*e.plan.device->memory_bandwidth_bytes_per_s / 1e9, 4),
+          format_percent(d.bandwidth_efficiency), format_general(d.flops, 3),
+          format_general(e.peak_flops_per_s / 1e12, 4), format_percent(d.compute_efficiency),
+          format_latency(d.all_reduce), format_latency(d.step), w.batch, w.context, format_count(w.parameters.active),
+          w.context, w.batch, e.plan.strategy.tensor_parallel);
+    }
+  }
   if (!result.timed()) {
     text += "Time and cost: give --data or --tokens.\nGB = 10^9 bytes.\n";
     return text;

@@ -84,7 +84,7 @@ Seconds inference_seconds(const Workload& workload, int devices, int replicas, d
   double step = step_flops_per_device / (peak_flops_per_s_per_device * mfu);
   // Pope et al. 2022 (§2): small-batch decoding is bound by reading weights and KV cache.
   if (bandwidth_bytes_per_s)
-    step = std::max(step, bytes_per_device.value / (*bandwidth_bytes_per_s * k_bandwidth_efficiency));
+    step = std::max(step, bytes_per_device.value / (*bandwidth_bytes_per_s * workload.bandwidth_efficiency));
   return Seconds(steps * step);
 }
 

@@ -43,8 +43,8 @@ double compute_rate(const Workload& w, const Replica& replica) {
   return replica.peak_flops_per_s * serving_mfu(w, replica.compute_dtype);
 }
 
-double bandwidth_rate(const Replica& replica) {
-  return replica.bandwidth_bytes_per_s * k_bandwidth_efficiency;
+double bandwidth_rate(const Workload& w, const Replica& replica) {
+  return replica.bandwidth_bytes_per_s * w.bandwidth_efficiency;
 }
 
 }  // namespace
@@ -94,10 +94,11 @@ class ReplicaModel {
     // A prompt alone: 2·N·P plus causal attention (each token over half the prompt on
     // average), reading the weights once; compute-bound past a few hundred tokens.
     const double prompt = load.prompt_tokens;
-    const double flops =
+    m_prefill_flops =
         (2.0 * w.parameters.active * prompt + attention_flops(w, prompt / 2) * prompt) / replica.tensor_parallel;
-    m_prefill = Seconds(std::max(flops / compute_rate(w, replica), m_one.weights.value / bandwidth_rate(replica)) +
-                        all_reduce(w, replica, prompt).value);
+    m_prefill =
+        Seconds(std::max(m_prefill_flops / compute_rate(w, replica), m_one.weights.value / bandwidth_rate(w, replica)) +
+                all_reduce(w, replica, prompt).value);
   }
 
   int capacity() const { return m_capacity; }
@@ -124,7 +125,10 @@ class ReplicaModel {
         (2.0 * w.parameters.active * (batch + prefill_tokens) + attention_flops(w, average_context) * batch +
          attention_flops(w, prompt / 2) * prefill_tokens) /
         m_replica.tensor_parallel;
-    const double memory_time = step_bytes / bandwidth_rate(m_replica);
+    r.step_bytes = Bytes(step_bytes);
+    r.step_flops = step_flops;
+    r.prefill_flops = m_prefill_flops;
+    const double memory_time = step_bytes / bandwidth_rate(w, m_replica);
     const double compute_time = step_flops / compute_rate(w, m_replica);
     r.memory_bound = memory_time >= compute_time;
     r.all_reduce = all_reduce(w, m_replica, batch + prefill_tokens);
@@ -145,6 +149,7 @@ class ReplicaModel {
   const Replica& m_replica;
   MemoryBreakdown m_one;
   int m_capacity = 0;
+  double m_prefill_flops = 0;
   Seconds m_prefill;
 };
 
@@ -160,9 +165,9 @@ DecodeStep decode_step(const Workload& workload, const Replica& replica, int bat
   DecodeStep d;
   d.bytes = memory.weights + memory.kv_cache;
   d.flops = (2.0 * w.parameters.active + attention_flops(w, context)) * batch / replica.tensor_parallel;
-  d.bandwidth_efficiency = k_bandwidth_efficiency;
+  d.bandwidth_efficiency = w.bandwidth_efficiency;
   d.compute_efficiency = serving_mfu(w, replica.compute_dtype);
-  const double memory_time = d.bytes.value / bandwidth_rate(replica);
+  const double memory_time = d.bytes.value / bandwidth_rate(w, replica);
   const double compute_time = d.flops / compute_rate(w, replica);
   d.memory_bound = memory_time >= compute_time;
   d.all_reduce = all_reduce(w, replica, batch);

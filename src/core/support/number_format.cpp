@@ -82,6 +82,7 @@ std::string format_duration(Seconds seconds) {
 
 std::string format_latency(Seconds seconds) {
   const double s = seconds.value;
+  if (s < 1e-3) return format_general(s * 1e6, 3) + " µs";
   if (s < 1.0) return format_general(s * 1e3, 3) + " ms";
   return format_general(s, 3) + " s";
 }
