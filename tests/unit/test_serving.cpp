@@ -133,6 +133,23 @@ TEST_CASE("decode never beats the bandwidth roofline", "[serving]") {
   }
 }
 
+TEST_CASE("a mixture of experts reads the experts its tokens choose", "[serving]") {
+  // Mixtral-8x7B routes each token to 2 of 8 experts: one sequence's decode step reads
+  // the active parameters' weights (12.9B of 46.7B), a large batch nearly all of them.
+  const Workload w = serving("mixtral-8x7b");
+  const Replica h200 = replica(w, "h200-sxm", 1);
+  const double weights = at(w, "h200-sxm", 1, 1, 100, 100).memory.weights.value;
+  const DecodeStep one = decode_step(w, h200, 1, 200);
+  const double kv = estimate_replica(w, lengths(100, 100), h200, 1).memory.kv_cache.value;
+  CHECK((one.bytes.value - kv) / weights == Approx(w.parameters.active / w.parameters.total).epsilon(1e-9));
+  const DecodeStep many = decode_step(w, h200, 64, 200);
+  CHECK((many.bytes.value - kv * 64) / weights > 0.99);
+  // A dense model reads all its weights at any batch.
+  const Workload dense = serving("llama-3-8b");
+  const DecodeStep dense_one = decode_step(dense, replica(dense, "h200-sxm", 1), 1, 200);
+  CHECK(dense_one.bytes.value >= at(dense, "h200-sxm", 1, 1, 100, 100).memory.weights.value);
+}
+
 TEST_CASE("the batch is the largest the KV memory, the engine and the targets allow", "[serving]") {
   const Workload w = serving("llama-3-8b");
   const Replica a100 = replica(w, "a100-80gb-sxm", 1);

@@ -39,6 +39,21 @@ double attention_flops(const Workload& w, double context) {
   return 4.0 * w.model.layers * q * context;
 }
 
+// The share of the weights a step over `tokens` tokens reads. A dense model reads them
+// all. A mixture of experts reads its shared weights and the routed experts any token
+// chose: with k of E experts per token, drawn evenly, a given expert escapes all `tokens`
+// with probability (1 − k/E)^tokens (Mixtral at batch 1 reads 2 of its 8 experts).
+double weights_read(const Workload& w, double tokens) {
+  const Architecture& m = w.model;
+  if (!m.is_moe() || m.moe.experts <= m.moe.experts_per_token || w.parameters.total <= 0) return 1.0;
+  const double experts = m.moe.experts;
+  const double chosen = m.moe.experts_per_token;
+  const double per_expert = (w.parameters.total - w.parameters.active) / (experts - chosen);
+  const double routed = experts * per_expert;
+  const double touched = 1.0 - std::pow(1.0 - chosen / experts, tokens);
+  return (w.parameters.total - routed + routed * touched) / w.parameters.total;
+}
+
 double compute_rate(const Workload& w, const Replica& replica) {
   return replica.peak_flops_per_s * serving_mfu(w, replica.compute_dtype);
 }
@@ -96,9 +111,9 @@ class ReplicaModel {
     const double prompt = load.prompt_tokens;
     m_prefill_flops =
         (2.0 * w.parameters.active * prompt + attention_flops(w, prompt / 2) * prompt) / replica.tensor_parallel;
-    m_prefill =
-        Seconds(std::max(m_prefill_flops / compute_rate(w, replica), m_one.weights.value / bandwidth_rate(w, replica)) +
-                all_reduce(w, replica, prompt).value);
+    m_prefill = Seconds(std::max(m_prefill_flops / compute_rate(w, replica),
+                                 m_one.weights.value * weights_read(w, prompt) / bandwidth_rate(w, replica)) +
+                        all_reduce(w, replica, prompt).value);
   }
 
   int capacity() const { return m_capacity; }
@@ -116,11 +131,13 @@ class ReplicaModel {
     // Decode (Pope et al. 2022, §2): every step reads the weights and the batch's KV
     // cache, the sequences at their average context (prompt + half the output).
     const double average_context = prompt + output / 2;
-    const double step_bytes = m_one.weights.value + per_sequence * batch * average_context / (prompt + output);
+    const double prefill_tokens = batch * prompt / output;
+    const double step_bytes = m_one.weights.value * weights_read(w, batch + prefill_tokens) +
+                              per_sequence * batch * average_context / (prompt + output);
     // Continuous batching with chunked prefill (Sarathi-Serve, Agrawal et al. 2024): in
     // the steady state batch ÷ output sequences finish each step and as many start, so each
-    // step also prefills their prompts, which add FLOPs but read no more weights.
-    const double prefill_tokens = batch * prompt / output;
+    // step also prefills their prompts, which add FLOPs but read no more weights (of a
+    // mixture of experts, the experts those tokens choose too).
     const double step_flops =
         (2.0 * w.parameters.active * (batch + prefill_tokens) + attention_flops(w, average_context) * batch +
          attention_flops(w, prompt / 2) * prefill_tokens) /
@@ -163,7 +180,7 @@ DecodeStep decode_step(const Workload& workload, const Replica& replica, int bat
   strategy.tensor_parallel = replica.tensor_parallel;
   const MemoryBreakdown memory = estimate_memory(w, replica.tensor_parallel, strategy);
   DecodeStep d;
-  d.bytes = memory.weights + memory.kv_cache;
+  d.bytes = Bytes(memory.weights.value * weights_read(w, batch) + memory.kv_cache.value);
   d.flops = (2.0 * w.parameters.active + attention_flops(w, context)) * batch / replica.tensor_parallel;
   d.bandwidth_efficiency = w.bandwidth_efficiency;
   d.compute_efficiency = serving_mfu(w, replica.compute_dtype);
