@@ -259,3 +259,29 @@ TEST_CASE("tighter latency, more load or wider weights never make the fleet chea
   // Four times the load for at most four times the cost: fuller units, no loss of scale.
   CHECK(more <= loose * 4 * 1.0001);
 }
+
+TEST_CASE("at a light load a replica holds few sequences and answers faster", "[serving]") {
+  // Little's law: the sequences in flight are the arrival rate × output tokens × TPOT.
+  const Workload w = serving("llama-3-8b");
+  const ServingLoad load = lengths(1000, 200);
+  const Replica h100 = replica(w, "h100-sxm", 1);
+  const ChosenBatch most = choose_batch(w, load, h100);
+  const ReplicaEstimate light = estimate_at_load(w, load, h100, most.replica.batch, 0.5);
+  const ReplicaEstimate busy = estimate_at_load(w, load, h100, most.replica.batch, most.replica.requests_per_s * 0.8);
+  CHECK(light.batch < busy.batch);
+  CHECK(busy.batch <= most.replica.batch);
+  CHECK(light.decode_step < busy.decode_step);
+  CHECK(busy.decode_step <= most.replica.decode_step);
+  CHECK(most.replica.requests_per_s * 0.8 * load.output_tokens * busy.decode_step.value <= busy.batch);
+}
+
+TEST_CASE("prompts beyond a step's tokens queue, and throughput follows them", "[serving]") {
+  // 20,000-token prompts for 10-token answers: a step takes at most 8,192 tokens, so each
+  // prompt needs three mixed steps and sequences finish only as fast as prompts get in.
+  const Workload w = serving("llama-3-8b");
+  const ServingLoad load = lengths(20000, 10);
+  const ReplicaEstimate r = estimate_replica(w, load, replica(w, "h200-sxm", 1), 32);
+  const double room = k_max_step_tokens - 32;
+  CHECK(r.requests_per_s * r.decode_step.value <= room / 20000 * 1.000001);
+  CHECK(r.ttft > r.prefill);
+}

@@ -29,6 +29,11 @@ inline constexpr double k_serving_mfu_fp8 = 0.43;
 // serving engine's for the compute type.
 double serving_mfu(const Workload& workload, DType compute_dtype);
 
+// The most tokens an engine puts through one step, decode and prompt chunks together: the
+// default of TensorRT-LLM's max_num_tokens (8,192) and of vLLM's max_num_batched_tokens on
+// datacenter GPUs (docs/methodology.md#serving).
+inline constexpr double k_max_step_tokens = 8192;
+
 // What bounded a replica's batch.
 enum class BatchLimit {
   kv_memory,  // the KV cache of more sequences does not fit beside the weights
@@ -75,7 +80,8 @@ struct ReplicaEstimate {
 
 // The figures of a serving plan (PlanEstimate::serving).
 struct ServingEstimate {
-  ReplicaEstimate replica;
+  ReplicaEstimate replica;  // at the largest batch the targets allow: its capacity
+  ReplicaEstimate at_load;  // at the batch the load keeps in flight: its latencies
   BatchLimit limit = BatchLimit::kv_memory;
   std::optional<ServingMiss> miss;       // the plan misses a target at any batch
   int replicas = 0;                      // what the rented units hold
@@ -112,6 +118,11 @@ struct DecodeStep {
   double tokens_per_s_per_sequence() const { return 1 / step.value; }
 };
 DecodeStep decode_step(const Workload& workload, const Replica& replica, int batch, int context);
+
+// The replica under `requests_per_s` (below its capacity at `largest`): the batch in
+// flight by Little's law, the smallest b with requests/s × output tokens × TPOT(b) ≤ b.
+ReplicaEstimate estimate_at_load(const Workload& workload, const ServingLoad& load, const Replica& replica, int largest,
+                                 double requests_per_s);
 
 // The replica a device makes at `tensor` ranks on an offering (`offering` may be null);
 // absent when the device has no peak for the weights' compute type or no bandwidth.

@@ -54,7 +54,9 @@ struct Architecture {
   bool attention_bias = false;         // biases on q, k and v (Qwen2, GPT-2, BERT; Llama attention_bias)
   bool attention_output_bias = false;  // a bias on the output projection too (GPT-2, BERT; not Qwen2)
   bool mlp_bias = false;
-  int learned_positions = 0;    // rows of a learned absolute position table (GPT-2, BERT)
+  int learned_positions = 0;  // rows of a learned absolute position table (GPT-2, BERT)
+  // Tokens of context the model takes (max_position_embeddings, n_positions); 0: unstated.
+  int max_positions = 0;
   int token_types = 0;          // rows of a token-type (segment) table (BERT: 2)
   int norms_per_layer = 2;      // per decoder-only/encoder layer (Falcon-7B 1, Gemma 2 4); +1 for cross-attention
   bool norm_bias = false;       // LayerNorm with a bias (GPT-2, BERT, Falcon) rather than RMSNorm

@@ -320,6 +320,25 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
   workload.serving = load;
 }
 
+// Inference holds at most the positions the model takes: a default --context shrinks to
+// them (GPT-2's 1024), a longer prompt + output or --context is an error, not an estimate
+// for a model that cannot read it.
+void check_context(const WorkloadOptions& options, Workload& workload) {
+  const int positions = workload.model.max_positions;
+  if (workload.task != Task::inference || positions <= 0 || workload.context <= positions) return;
+  if (!workload.serving && !options.context) {
+    workload.context = positions;
+    if (!options.tokens && !options.data) workload.tokens = static_cast<double>(workload.context) * workload.batch;
+    return;
+  }
+  const std::string flag =
+      workload.serving ? (options.prompt_tokens ? "--prompt-tokens" : "--output-tokens") : "--context";
+  const std::string what = workload.serving ? fmt::format("prompt + output ({} tokens)", workload.context)
+                                            : fmt::format("{} tokens", workload.context);
+  flag_error(flag, fmt::format("{} is more than the {} positions {} takes", what, positions, workload.model.name),
+             fmt::format("at most {} tokens (a model with a longer context takes more)", positions));
+}
+
 // Training needs a dataset size; inference defaults to one full batch of contexts.
 void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool require_data) {
   check_gbdt_flags(options, workload);
@@ -389,8 +408,9 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
     workload.bytes_per_token = parse_flag(
         "--bytes-per-token", [&] { return parse_positive_number(*options.bytes_per_token, "a number of bytes"); });
   }
-  resolve_tokens(options, workload, require_data);
   resolve_serving(options, workload);
+  resolve_tokens(options, workload, require_data);
+  check_context(options, workload);
   // A learned absolute position table (BERT 512, GPT-2 1024) bounds the sequence: the
   // default shrinks to it, and a longer --seq-len is an error, not a silent estimate.
   const int positions = workload.model.learned_positions;

@@ -100,9 +100,15 @@ std::string serving_remedies(const PlanEstimate& nearest, bool decode) {
   if (nearest.plan.offering != nullptr && t < std::min(nearest.plan.offering->devices_per_unit, 8)) {
     remedies.push_back("more tensor parallelism");
   }
-  remedies.push_back(decode ? "a device with more memory bandwidth" : "a faster device");
-  const std::string last = decode ? "smaller weights (--quant fp8, int8, int4)" : "fp8 weights (--quant fp8)";
-  return join(remedies, ", ") + " or " + last;
+  // Prefill computes: only FP8 compute shortens it. Decode reads: any smaller weights do.
+  const bool fp8 = nearest.plan.device->peak(DType::fp8).has_value();
+  if (decode) {
+    remedies.push_back("a device with more memory bandwidth");
+    return join(remedies, ", ") + " or smaller weights (--quant " + (fp8 ? "fp8, " : "") + "int8, int4)";
+  }
+  if (!fp8) return join(remedies, ", ") + (remedies.empty() ? "" : " or ") + "a faster device";
+  remedies.push_back("a faster device");
+  return join(remedies, ", ") + " or fp8 weights (--quant fp8)";
 }
 
 }  // namespace
@@ -141,6 +147,16 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
       return fmt::format("excluded by rule {}: {}", rejection.rule.rule->id, rejection.rule.message);
     case RejectionReason::memory: {
       const PlanEstimate& nearest = *rejection.nearest;
+      if (nearest.serving) {
+        // A replica, not a fleet: its widest split could not hold one sequence.
+        return fmt::format(
+            "needs {} GB per device for the weights, the overhead and one sequence of {} tokens even with {}; {} GB "
+            "of its {} GB are usable ({} kept free)",
+            format_gb(nearest.memory.total()), workload.context,
+            describe_strategy(nearest.plan.strategy, nearest.plan.strategy.tensor_parallel, workload.task),
+            format_gb(nearest.capacity * (1 - workload.memory_headroom)), format_gb(nearest.capacity),
+            format_percent(workload.memory_headroom));
+      }
       const bool headroom_only = nearest.memory.total() <= nearest.capacity;
       return fmt::format(
           "needs {} GB per device even with {} on {} device{}; {} GB of its {} GB are usable ({} kept "

@@ -36,6 +36,7 @@ Json model_json(const Architecture& m) {
   json["mlp"] = m.mlp == MlpKind::gated ? "gated" : "standard";
   json["tied_embeddings"] = m.tied_embeddings;
   json["sliding_window"] = m.sliding_window ? Json(*m.sliding_window) : Json(nullptr);
+  json["max_positions"] = m.max_positions > 0 ? Json(m.max_positions) : Json(nullptr);
   json["experts"] = m.moe.experts;
   json["experts_per_token"] = m.moe.experts_per_token;
   json["mla_kv_lora_rank"] = m.mla ? Json(m.mla->kv_lora_rank) : Json(nullptr);
@@ -103,8 +104,11 @@ Json serving_json(const ServingEstimate& s, int tensor_parallel) {
           {"batch", r.batch},
           {"batch_limit", to_string(s.limit)},
           {"batch_capacity", r.batch_capacity},
-          {"ttft_seconds", r.ttft.value},
-          {"tpot_seconds", r.decode_step.value},
+          {"batch_at_load", s.at_load.batch},
+          {"ttft_seconds", s.at_load.ttft.value},
+          {"tpot_seconds", s.at_load.decode_step.value},
+          {"ttft_seconds_at_batch", r.ttft.value},
+          {"tpot_seconds_at_batch", r.decode_step.value},
           {"prefill_seconds", r.prefill.value},
           {"all_reduce_seconds_per_step", r.all_reduce.value},
           {"decode_memory_bound", r.memory_bound},

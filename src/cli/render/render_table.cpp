@@ -278,8 +278,9 @@ std::string advice_text(const Report& report) {
 std::string fleet_text(const PlanEstimate& e) {
   const ServingEstimate& s = *e.serving;
   const int t = e.plan.strategy.tensor_parallel;
-  return fmt::format("{} replica{} of {}, batch {} ({})", s.replicas, s.replicas == 1 ? "" : "s",
-                     t == 1 ? "1 device" : fmt::format("TP {}", t), s.replica.batch, to_string(s.limit));
+  return fmt::format("{} replica{} of {}, {} sequences each in flight at the load (at most {}: {})", s.replicas,
+                     s.replicas == 1 ? "" : "s", t == 1 ? "1 device" : fmt::format("TP {}", t), s.at_load.batch,
+                     s.replica.batch, to_string(s.limit));
 }
 
 std::string serving_summary(const Report& report) {
@@ -289,7 +290,7 @@ std::string serving_summary(const Report& report) {
       "{} serves the load for {}/hour ({} per million output tokens): {}; TTFT {}, TPOT {}, {} output tokens/s at "
       "{} utilisation",
       describe_hardware(best.plan), format_usd(s.per_hour), format_usd(s.per_million_output_tokens), fleet_text(best),
-      format_latency(s.replica.ttft), format_latency(s.replica.decode_step), format_count(s.fleet_output_tokens_per_s),
+      format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step), format_count(s.fleet_output_tokens_per_s),
       format_percent(s.utilisation));
   if (report.recommendations.size() > 1) {
     const RankedPlan& next = report.recommendations[1];
@@ -301,7 +302,7 @@ std::string serving_summary(const Report& report) {
 
 std::string serving_table(const Report& report, int top) {
   const std::vector<TableColumn> columns{{"rank", true},       {"hardware", false},       {"devices", true},
-                                         {"replicas", false},  {"batch", true},           {"TTFT", true},
+                                         {"replicas", false},  {"batch load/max", true},  {"TTFT", true},
                                          {"TPOT", true},       {"tokens/s", true},        {"$/hour", true},
                                          {"$/M tokens", true}, {"memory/device GB", true}};
   std::vector<std::vector<std::string>> rows;
@@ -310,12 +311,12 @@ std::string serving_table(const Report& report, int top) {
     const RankedPlan& e = report.recommendations[i];
     const ServingEstimate& s = *e.serving;
     const int t = e.plan.strategy.tensor_parallel;
-    rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan),
-                    std::to_string(e.plan.device_count),
-                    fmt::format("{} × {}", s.replicas, t == 1 ? "1 device" : fmt::format("TP {}", t)),
-                    fmt::format("{} {}", s.replica.batch, to_string(s.limit)), format_latency(s.replica.ttft),
-                    format_latency(s.replica.decode_step), format_count(s.fleet_output_tokens_per_s),
-                    format_usd(s.per_hour), format_usd(s.per_million_output_tokens), memory_cell(e)});
+    rows.push_back(
+        {std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan), std::to_string(e.plan.device_count),
+         fmt::format("{} × {}", s.replicas, t == 1 ? "1 device" : fmt::format("TP {}", t)),
+         fmt::format("{}/{} {}", s.at_load.batch, s.replica.batch, to_string(s.limit)), format_latency(s.at_load.ttft),
+         format_latency(s.at_load.decode_step), format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour),
+         format_usd(s.per_million_output_tokens), memory_cell(e)});
   }
   return rows.empty() ? std::string() : render_text_table(columns, rows) + "\n";
 }
@@ -396,9 +397,10 @@ std::string render_recommend_table(const Report& report, int top) {
     text += serving_table(report, top);
     text += summary_sentence(report) + "\n";
     text += fmt::format(
-        "Ranked by {} (--optimize: cost is the fleet's $/hour, time the TPOT). tokens/s: output tokens the fleet can "
-        "give; $/M tokens: per million output tokens at the load. batch: sequences per replica and what bounds it "
-        "(kv_memory, max_batch, tpot, ttft). TTFT: p50 without queueing. GB = 10^9 bytes.\n",
+        "Ranked by {} (--optimize: cost is the fleet's $/hour, time the TPOT). batch: sequences a replica holds in "
+        "flight at the load, and at most (sized for), with what bounds the most (kv_memory, max_batch, tpot, ttft). "
+        "TTFT and TPOT at the load; TTFT p50 without queueing. tokens/s: output tokens the fleet can give; $/M "
+        "tokens: per million output tokens at the load. GB = 10^9 bytes.\n",
         to_string(report.objective));
     text += rejected_summary(report);
     return text + advice_text(report);
@@ -511,7 +513,9 @@ std::string serving_lines(const PlanEstimate& e, const ServingLoad& load) {
       s.replicas, s.replicas == 1 ? "" : "s", t == 1 ? "1 device" : fmt::format("TP {}", t), e.plan.device_count,
       e.plan.device_count == 1 ? "" : "s", s.replicas_needed, format_percent(load.utilisation), r.batch,
       to_string(s.limit), r.batch_capacity);
-  text += fmt::format("Latency: TTFT {} (prefill {}), TPOT {} ({}{}){}.\n", format_latency(r.ttft),
+  text += fmt::format("At the load: {} sequences in flight per replica, TTFT {}, TPOT {}.\n", s.at_load.batch,
+                      format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step));
+  text += fmt::format("At batch {}: TTFT {} (prefill {}), TPOT {} ({}{}){}.\n", r.batch, format_latency(r.ttft),
                       format_latency(r.prefill), format_latency(r.decode_step),
                       r.memory_bound ? "memory-bound" : "compute-bound",
                       r.all_reduce.value > 0 ? ", all-reduces " + format_latency(r.all_reduce) : "",

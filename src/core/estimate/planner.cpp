@@ -400,18 +400,21 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
   estimate.capacity = m_capacity;
   estimate.fits = chosen.replica.batch_capacity >= 1;
   estimate.peak_flops_per_s = replica->peak_flops_per_s;
-  estimate.compute_time = chosen.replica.decode_step;
-  estimate.time = chosen.replica.decode_step;
+
   const double per_replica = chosen.replica.requests_per_s;
   serving.replicas_needed =
       per_replica > 0 ? static_cast<int>(std::ceil(load.requests_per_s / (load.utilisation * per_replica))) : 0;
-  if (m_offering != nullptr) {
+  if (m_offering != nullptr && estimate.fits) {
     // Replicas fill whole units; the devices of the last one serve too.
     const int per_unit = m_offering->devices_per_unit / tensor;
     estimate.plan.units = std::max(1, (serving.replicas_needed + per_unit - 1) / per_unit);
     estimate.plan.device_count = estimate.plan.units * m_offering->devices_per_unit;
   }
   serving.replicas = estimate.plan.device_count / tensor;
+  serving.at_load =
+      serving.replicas > 0 && estimate.fits && !serving.miss
+          ? estimate_at_load(workload, load, *replica, chosen.replica.batch, load.requests_per_s / serving.replicas)
+          : chosen.replica;
   serving.fleet_output_tokens_per_s = serving.replicas * chosen.replica.output_tokens_per_s;
   serving.utilisation = per_replica > 0 ? load.requests_per_s / (serving.replicas * per_replica) : 0;
   if (m_offering != nullptr) {
@@ -424,6 +427,9 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
       estimate.cost = serving.per_hour;
     }
   }
+  // The ranking's time: what a user of the loaded fleet waits per token.
+  estimate.compute_time = serving.at_load.decode_step;
+  estimate.time = serving.at_load.decode_step;
   estimate.serving = serving;
 }
 

@@ -118,45 +118,74 @@ class ReplicaModel {
 
   int capacity() const { return m_capacity; }
 
-  ReplicaEstimate at(int batch) const {
+  // One step: `batch` sequences decode a token each and `chunk` prompt tokens are
+  // prefilled. It reads the weights (of a mixture of experts, those its tokens choose) and
+  // the batch's KV cache, the sequences at their average context (prompt + half the
+  // output), and computes 2·N_active per token plus attention.
+  struct Step {
+    Seconds time;
+    Bytes bytes;
+    double flops = 0;
+    Seconds all_reduce;
+    bool memory_bound = false;
+  };
+  Step step(int batch, double chunk) const {
     const Workload& w = m_w;
     const double prompt = m_load.prompt_tokens;
     const double output = m_load.output_tokens;
-    const double per_sequence = m_one.kv_cache.value;
+    const double average_context = prompt + output / 2;
+    Step st;
+    st.bytes = Bytes(m_one.weights.value * weights_read(w, batch + chunk) +
+                     m_one.kv_cache.value * batch * average_context / (prompt + output));
+    st.flops = (2.0 * w.parameters.active * (batch + chunk) + attention_flops(w, average_context) * batch +
+                attention_flops(w, prompt / 2) * chunk) /
+               m_replica.tensor_parallel;
+    const double memory_time = st.bytes.value / bandwidth_rate(w, m_replica);
+    const double compute_time = st.flops / compute_rate(w, m_replica);
+    st.memory_bound = memory_time >= compute_time;
+    st.all_reduce = all_reduce(w, m_replica, batch + chunk);
+    st.time = Seconds(std::max(memory_time, compute_time) + st.all_reduce.value);
+    return st;
+  }
+
+  ReplicaEstimate at(int batch) const {
+    const double prompt = m_load.prompt_tokens;
+    const double output = m_load.output_tokens;
     ReplicaEstimate r;
     r.batch = batch;
     r.batch_capacity = m_capacity;
     r.memory = m_one;
-    r.memory.kv_cache = Bytes(per_sequence * batch);
-    // Decode (Pope et al. 2022, §2): every step reads the weights and the batch's KV
-    // cache, the sequences at their average context (prompt + half the output).
-    const double average_context = prompt + output / 2;
-    const double prefill_tokens = batch * prompt / output;
-    const double step_bytes = m_one.weights.value * weights_read(w, batch + prefill_tokens) +
-                              per_sequence * batch * average_context / (prompt + output);
+    r.memory.kv_cache = Bytes(m_one.kv_cache.value * batch);
     // Continuous batching with chunked prefill (Sarathi-Serve, Agrawal et al. 2024): in
-    // the steady state batch ÷ output sequences finish each step and as many start, so each
-    // step also prefills their prompts, which add FLOPs but read no more weights (of a
-    // mixture of experts, the experts those tokens choose too).
-    const double step_flops =
-        (2.0 * w.parameters.active * (batch + prefill_tokens) + attention_flops(w, average_context) * batch +
-         attention_flops(w, prompt / 2) * prefill_tokens) /
-        m_replica.tensor_parallel;
-    r.step_bytes = Bytes(step_bytes);
-    r.step_flops = step_flops;
+    // the steady state batch ÷ output sequences finish each step and as many start, whose
+    // prompts ride along in the steps, up to the engine's tokens per step. Below one new
+    // sequence per step a prompt comes whole in one step of `chunk` tokens and the other
+    // steps decode only; above, every step carries its share.
+    const double demand = batch * prompt / output;  // prompt tokens per step
+    const double room = std::max(1.0, k_max_step_tokens - batch);
+    const double chunk = std::min(room, std::max(demand, prompt));
+    const double mixed = std::min(1.0, demand / chunk);  // the share of steps carrying prompts
+    const Step decode = step(batch, 0);
+    const Step with_prompt = step(batch, chunk);
+    // A sequence waits for every step, decode-only or mixed: its TPOT is their average.
+    r.decode_step = Seconds((1 - mixed) * decode.time.value + mixed * with_prompt.time.value);
+    r.step_bytes = Bytes((1 - mixed) * decode.bytes.value + mixed * with_prompt.bytes.value);
+    r.step_flops = (1 - mixed) * decode.flops + mixed * with_prompt.flops;
+    r.all_reduce = Seconds((1 - mixed) * decode.all_reduce.value + mixed * with_prompt.all_reduce.value);
+    r.memory_bound = decode.memory_bound && (mixed < 1 || with_prompt.memory_bound);
     r.prefill_flops = m_prefill_flops;
-    const double memory_time = step_bytes / bandwidth_rate(w, m_replica);
-    const double compute_time = step_flops / compute_rate(w, m_replica);
-    r.memory_bound = memory_time >= compute_time;
-    r.all_reduce = all_reduce(w, m_replica, batch + prefill_tokens);
-    r.decode_step = Seconds(std::max(memory_time, compute_time) + r.all_reduce.value);
     r.prefill = m_prefill;
-    // The prefill's last position gives the first token. On a busy replica the prompt
-    // first waits for the step in progress, half a step on average; an idle one (batch 1)
-    // starts it at once.
-    r.ttft = Seconds(m_prefill.value + (batch > 1 ? r.decode_step.value / 2 : 0.0));
-    r.output_tokens_per_s = batch / r.decode_step.value;
-    r.requests_per_s = r.output_tokens_per_s / output;
+    // Sequences finish as fast as prompts get in: past the step's room, prompts queue and
+    // throughput follows them.
+    const double finished_per_step = std::min(batch / output, chunk * mixed / prompt);
+    r.requests_per_s = finished_per_step / r.decode_step.value;
+    r.output_tokens_per_s = r.requests_per_s * output;
+    // The prefill's last position gives the first token. A prompt longer than the room
+    // takes several mixed steps; on a busy replica it first waits for the step in progress,
+    // half a step on average; an idle one (batch 1) starts it at once.
+    const double prompt_steps = std::ceil(prompt / chunk);
+    const double prefill = std::max(m_prefill.value, prompt_steps * with_prompt.time.value);
+    r.ttft = Seconds(prefill + (batch > 1 ? r.decode_step.value / 2 : 0.0));
     return r;
   }
 
@@ -194,6 +223,25 @@ DecodeStep decode_step(const Workload& workload, const Replica& replica, int bat
 
 ReplicaEstimate estimate_replica(const Workload& w, const ServingLoad& load, const Replica& replica, int batch) {
   return ReplicaModel(w, load, replica).at(batch);
+}
+
+ReplicaEstimate estimate_at_load(const Workload& w, const ServingLoad& load, const Replica& replica, int largest,
+                                 double requests_per_s) {
+  const ReplicaModel model(w, load, replica);
+  // Steps only slow down as the batch grows, so once the load's sequences fit in flight
+  // at b they do at every larger b: bisect between 1 and `largest`.
+  const auto holds = [&](const ReplicaEstimate& r) {
+    return requests_per_s * load.output_tokens * r.decode_step.value <= r.batch;
+  };
+  ReplicaEstimate low = model.at(1);
+  if (holds(low) || largest <= 1) return low;
+  int lo = 1;
+  int hi = largest;
+  while (hi - lo > 1) {
+    const int middle = lo + (hi - lo) / 2;
+    (holds(model.at(middle)) ? hi : lo) = middle;
+  }
+  return model.at(hi);
 }
 
 ChosenBatch choose_batch(const Workload& w, const ServingLoad& load, const Replica& replica) {

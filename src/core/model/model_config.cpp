@@ -260,6 +260,9 @@ Architecture read_architecture(const ConfigReader& config, std::string_view sour
   read_moe(config, a);
   read_mla(config, a);
   a.sliding_window = read_sliding_window(config, a);
+  // The context it was trained for, rope scaling included (Llama 3.1: 131072); T5's
+  // relative positions state none.
+  a.max_positions = config.count({"max_position_embeddings", "n_positions"}, 0).value_or(0);
 
   if (const std::optional<bool> tied = config.flag("tie_word_embeddings")) {
     a.tied_embeddings = *tied;

@@ -6,7 +6,7 @@ namespace mlsize {
 namespace {
 
 // Bumped whenever the layout below changes.
-constexpr std::uint32_t k_model_snapshot_version = 1;
+constexpr std::uint32_t k_model_snapshot_version = 2;
 
 void write_ints(snapshot::Writer& w, std::initializer_list<int> values) {
   for (int value : values) w.i32(value);
@@ -36,6 +36,7 @@ std::string write_model_snapshot(const std::vector<Architecture>& presets) {
                    a.attention_output_bias,
                    a.mlp_bias,
                    a.learned_positions,
+                   a.max_positions,
                    a.token_types,
                    a.norms_per_layer,
                    a.norm_bias,
@@ -84,6 +85,7 @@ std::vector<Architecture> read_model_snapshot(std::string_view bytes) {
     a.attention_output_bias = flag();
     a.mlp_bias = flag();
     a.learned_positions = r.i32();
+    a.max_positions = r.i32();
     a.token_types = r.i32();
     a.norms_per_layer = r.i32();
     a.norm_bias = flag();

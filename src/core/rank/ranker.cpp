@@ -246,15 +246,17 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     // Nothing fits (rules judged every plan, so a rule's rejection is told from a memory
     // one: exclusions come before the memory check), or no replica that fits meets the
     // serving targets, or the load needs too many units.
-    if (quickest_replica) {
-      const RejectionReason reason =
-          *quickest_replica->serving->miss == ServingMiss::tpot ? RejectionReason::tpot : RejectionReason::ttft;
-      return reject(reason, std::move(quickest_replica));
-    }
+    // A replica that meets the targets but needs too many units says more than one that
+    // misses them.
     if (most_per_unit) {
       reject(RejectionReason::load, std::move(most_per_unit));
       outcome.rejection->max_units = most_units;
       return outcome;
+    }
+    if (quickest_replica) {
+      const RejectionReason reason =
+          *quickest_replica->serving->miss == ServingMiss::tpot ? RejectionReason::tpot : RejectionReason::ttft;
+      return reject(reason, std::move(quickest_replica));
     }
     if (least_memory) return reject(RejectionReason::memory, std::move(least_memory));
     const std::optional<RankedPlan>& excluded = excluded_fitting ? excluded_fitting : excluded_too_big;
