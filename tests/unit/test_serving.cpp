@@ -285,3 +285,28 @@ TEST_CASE("prompts beyond a step's tokens queue, and throughput follows them", "
   CHECK(r.requests_per_s * r.decode_step.value <= room / 20000 * 1.000001);
   CHECK(r.ttft > r.prefill);
 }
+
+TEST_CASE("an offline job runs every replica at its largest batch and is costed as a run", "[serving][ranker]") {
+  // Scoring a data set: 1B output tokens of Llama-3-8B, no latency target. An engineer
+  // fills each GPU with as many sequences as fit and rents what finishes cheapest.
+  static const RuleSet rules = load_default_rules();
+  Workload w = serving("llama-3-8b");
+  ServingLoad load = lengths(500, 100);
+  load.requests_per_s = 0;
+  w.serving = load;
+  w.context = 600;
+  w.tokens = 1e9;
+  RecommendSettings settings;
+  settings.rules = &rules;
+  const Report report = recommend(w, catalog(), settings);
+  REQUIRE_FALSE(report.recommendations.empty());
+  for (const RankedPlan& e : report.recommendations) {
+    INFO(e.plan.offering->id);
+    const ServingEstimate& s = *e.serving;
+    CHECK(s.replica.batch == std::min(load.max_batch, s.replica.batch_capacity));
+    CHECK(e.time.value == Approx(w.tokens / s.fleet_output_tokens_per_s + w.setup_time.value).epsilon(1e-9));
+    CHECK(s.per_million_output_tokens.value == Approx(e.cost->value / w.tokens * 1e6).epsilon(1e-9));
+  }
+  // Batches of a few hundred sequences cost cents per million tokens on a rented GPU.
+  CHECK(report.recommendations.front().serving->per_million_output_tokens.value < 0.5);
+}

@@ -112,6 +112,8 @@ class PlanEstimator {
   bool within_capacity(const Workload& workload, const MemoryBreakdown& memory) const;
   void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate);
   void estimate_serving(const Plan& plan, PlanEstimate& estimate);
+  void add_setup_and_cost(const Plan& plan, PlanEstimate& estimate);
+  void estimate_offline(const Plan& plan, const ChosenBatch& chosen, ServingEstimate& serving, PlanEstimate& estimate);
 
   const Workload* m_workload;
   std::optional<Workload> m_grown;  // the workload at a plan's own micro-batch

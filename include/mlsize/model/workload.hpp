@@ -151,6 +151,8 @@ constexpr bool is_lora_group(LoraTarget target) {
 // A load to serve (--rate): requests of a prompt and an output length, with latency targets
 // (docs/methodology.md#serving). Without one, inference is a batch run over --tokens.
 struct ServingLoad {
+  // Requests per second; 0: an offline job, --tokens output tokens as fast as the
+  // hardware gives them (scoring a data set), costed as a run.
   double requests_per_s = 1.0;
   int prompt_tokens = 1000;  // per request
   int output_tokens = 200;
@@ -161,6 +163,7 @@ struct ServingLoad {
   // The share of a replica's throughput the load may take: the rest absorbs bursts and
   // keeps requests from queueing (docs/methodology.md#serving).
   double utilisation = 0.8;
+  bool offline() const { return requests_per_s <= 0; }
 };
 
 struct Workload {

@@ -79,7 +79,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   if (options.max_devices) {
     settings.max_devices = parse_int_flag(*options.max_devices, "--max-devices", 1, 1'000'000);
   }
-  if (options.include_purchase && workload.serving) {
+  if (options.include_purchase && workload.serving && !workload.serving->offline()) {
     flag_error("--include-purchase", "buying is weighed against renting for a run, not for a service",
                "drop it; --owned ranks hardware you have at its electricity");
   }

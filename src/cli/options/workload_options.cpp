@@ -281,16 +281,21 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
   if (options.rate && options.tokens_per_day) {
     flag_error("--tokens-per-day", "--rate and --tokens-per-day both give the load", "give one of them");
   }
-  if (!options.rate && !options.tokens_per_day) {
+  // Without a rate, an offline job: --tokens output tokens as fast as they come.
+  const bool offline = !options.rate && !options.tokens_per_day;
+  if (offline && !options.tokens && !options.data) {
     flag_error(given->second, "the load to serve is missing",
-               "give --rate (requests per second, e.g. 20) or --tokens-per-day (e.g. 2B)");
+               "give --rate (requests per second, e.g. 20) or --tokens-per-day (e.g. 2B); or, for an offline job, "
+               "--tokens (output tokens to generate)");
   }
   // A service runs on: what bounds a run does not apply.
-  if (options.budget)
+  if (!offline && options.budget) {
     flag_error("--budget", "--budget bounds a run's cost, not a service's",
                "drop it: the ranking gives $/hour and $ per million tokens");
-  if (options.deadline)
+  }
+  if (!offline && options.deadline) {
     flag_error("--deadline", "--deadline bounds a run, not a service", "give latency targets with --ttft and --tpot");
+  }
   ServingLoad load;
   if (options.prompt_tokens) {
     load.prompt_tokens = parse_int_flag(*options.prompt_tokens, "--prompt-tokens", 1, 10'000'000);
@@ -298,7 +303,9 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
   if (options.output_tokens) {
     load.output_tokens = parse_int_flag(*options.output_tokens, "--output-tokens", 1, 10'000'000);
   }
-  if (options.rate) {
+  if (offline) {
+    load.requests_per_s = 0;
+  } else if (options.rate) {
     load.requests_per_s =
         parse_flag("--rate", [&] { return parse_positive_number(*options.rate, "requests per second"); });
   } else {

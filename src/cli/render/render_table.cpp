@@ -52,7 +52,15 @@ std::string workload_line(const Workload& workload) {
   const bool estimated_shape = m.name == k_estimated_model_name;
   std::string model = estimated_shape ? "" : m.name + ", ";
   std::string text;
-  if (workload.task == Task::inference && workload.serving) {
+  if (workload.task == Task::inference && workload.serving && workload.serving->offline()) {
+    const ServingLoad& load = *workload.serving;
+    text = fmt::format(
+        "Workload: {}{}, an offline job: {} output tokens in requests of {} prompt + {} output tokens with {} weights "
+        "({} bits), {} KV cache; at most {} sequences per replica.\n",
+        model, params, format_count(workload.tokens), load.prompt_tokens, load.output_tokens,
+        to_string(workload.weight_format), format_general(bits_per_weight(workload.weight_format)),
+        to_string(workload.kv_format), load.max_batch);
+  } else if (workload.task == Task::inference && workload.serving) {
     const ServingLoad& load = *workload.serving;
     std::vector<std::string> targets;
     if (load.ttft) targets.push_back("TTFT ≤ " + format_latency(*load.ttft));
@@ -278,8 +286,11 @@ std::string advice_text(const Report& report) {
 std::string fleet_text(const PlanEstimate& e) {
   const ServingEstimate& s = *e.serving;
   const int t = e.plan.strategy.tensor_parallel;
-  return fmt::format("{} replica{} of {}, {} sequences each in flight at the load (at most {}: {})", s.replicas,
-                     s.replicas == 1 ? "" : "s", t == 1 ? "1 device" : fmt::format("TP {}", t), s.at_load.batch,
+  const std::string replicas = fmt::format("{} replica{} of {}", s.replicas, s.replicas == 1 ? "" : "s",
+                                           t == 1 ? "1 device" : fmt::format("TP {}", t));
+  if (s.at_load.batch == s.replica.batch)
+    return fmt::format("{} at batch {} ({})", replicas, s.replica.batch, to_string(s.limit));
+  return fmt::format("{}, {} sequences each in flight at the load (at most {}: {})", replicas, s.at_load.batch,
                      s.replica.batch, to_string(s.limit));
 }
 
@@ -300,23 +311,53 @@ std::string serving_summary(const Report& report) {
          fmt::format(" ({} of {} offerings can serve it).", report.recommendations.size(), offering_count(report));
 }
 
+// The cells every serving row starts with: rank, hardware, devices, replicas.
+std::vector<std::string> fleet_cells(std::size_t rank, const RankedPlan& e) {
+  const int t = e.plan.strategy.tensor_parallel;
+  return {std::to_string(rank) + (e.pareto ? "*" : ""), hardware_cell(e.plan), std::to_string(e.plan.device_count),
+          fmt::format("{} × {}", e.serving->replicas, t == 1 ? "1 device" : fmt::format("TP {}", t))};
+}
+
+// A load's fleets, or an offline job's plans (docs/cli.md#serving-fields): these share the
+// first columns; a load shows its latencies at the load and $/hour, a job (every replica
+// at its largest batch) its time and cost as a run.
 std::string serving_table(const Report& report, int top) {
-  const std::vector<TableColumn> columns{{"rank", true},       {"hardware", false},       {"devices", true},
-                                         {"replicas", false},  {"batch load/max", true},  {"TTFT", true},
-                                         {"TPOT", true},       {"tokens/s", true},        {"$/hour", true},
-                                         {"$/M tokens", true}, {"memory/device GB", true}};
+  const bool offline = report.workload.serving->offline();
+  std::vector<TableColumn> columns{{"rank", true}, {"hardware", false}, {"devices", true}, {"replicas", false}};
+  if (offline) {
+    columns.insert(columns.end(), {{"batch", true},
+                                   {"TPOT", true},
+                                   {"tokens/s", true},
+                                   {"time", true},
+                                   {"cost USD", true},
+                                   {"$/M tokens", true},
+                                   {"memory/device GB", true}});
+  } else {
+    columns.insert(columns.end(), {{"batch load/max", true},
+                                   {"TTFT", true},
+                                   {"TPOT", true},
+                                   {"tokens/s", true},
+                                   {"$/hour", true},
+                                   {"$/M tokens", true},
+                                   {"memory/device GB", true}});
+  }
   std::vector<std::vector<std::string>> rows;
   const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
   for (std::size_t i = 0; i < shown; ++i) {
     const RankedPlan& e = report.recommendations[i];
     const ServingEstimate& s = *e.serving;
-    const int t = e.plan.strategy.tensor_parallel;
-    rows.push_back(
-        {std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan), std::to_string(e.plan.device_count),
-         fmt::format("{} × {}", s.replicas, t == 1 ? "1 device" : fmt::format("TP {}", t)),
-         fmt::format("{}/{} {}", s.at_load.batch, s.replica.batch, to_string(s.limit)), format_latency(s.at_load.ttft),
-         format_latency(s.at_load.decode_step), format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour),
-         format_usd(s.per_million_output_tokens), memory_cell(e)});
+    std::vector<std::string> row = fleet_cells(i + 1, e);
+    if (offline) {
+      row.insert(row.end(),
+                 {fmt::format("{} {}", s.replica.batch, to_string(s.limit)), format_latency(s.replica.decode_step),
+                  format_count(s.fleet_output_tokens_per_s), format_duration(e.time), format_usd(*e.cost)});
+    } else {
+      row.insert(row.end(), {fmt::format("{}/{} {}", s.at_load.batch, s.replica.batch, to_string(s.limit)),
+                             format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step),
+                             format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
+    }
+    row.insert(row.end(), {format_usd(s.per_million_output_tokens), memory_cell(e)});
+    rows.push_back(std::move(row));
   }
   return rows.empty() ? std::string() : render_text_table(columns, rows) + "\n";
 }
@@ -324,7 +365,10 @@ std::string serving_table(const Report& report, int top) {
 }  // namespace
 
 std::string summary_sentence(const Report& report) {
-  if (!report.recommendations.empty() && report.recommendations.front().serving) return serving_summary(report);
+  const bool offline = report.workload.serving && report.workload.serving->offline();
+  if (!report.recommendations.empty() && report.recommendations.front().serving && !offline) {
+    return serving_summary(report);
+  }
   if (report.recommendations.empty()) {
     // Purchases are not in the ranking; when some meet the constraints, say where they are.
     std::string to_buy;
@@ -386,12 +430,27 @@ std::string summary_sentence(const Report& report) {
       text += fmt::format("; #2 costs {} over {}", format_usd(*next.cost), format_duration(next.time));
     }
   }
+  if (offline) {
+    const ServingEstimate& s = *best.serving;
+    text += fmt::format("; {}, {} output tokens/s, {} per million", fleet_text(best),
+                        format_count(s.fleet_output_tokens_per_s), format_usd(s.per_million_output_tokens));
+  }
   return text + fmt::format(" ({} of {} offerings have a plan that meets the constraints).",
                             report.recommendations.size(), offering_count(report));
 }
 
 std::string render_recommend_table(const Report& report, int top) {
   std::string text = workload_line(report.workload) + "\n";
+  if (report.workload.serving && report.workload.serving->offline()) {
+    text += serving_table(report, top);
+    text += summary_sentence(report) + "\n";
+    text += fmt::format(
+        "Ranked by {} (--optimize) of the run. Each replica decodes at its largest batch (what bounds it: kv_memory, "
+        "max_batch, tpot, ttft); tokens/s: output tokens the replicas give together; $/M tokens: the run's cost per "
+        "million output tokens. GB = 10^9 bytes.\n",
+        to_string(report.objective));
+    return text + rejected_summary(report) + purchases_table(report, top) + advice_text(report);
+  }
   if (report.workload.serving) {
     // docs/cli.md#serving-fields
     text += serving_table(report, top);
@@ -507,25 +566,41 @@ std::string serving_lines(const PlanEstimate& e, const ServingLoad& load) {
   const ReplicaEstimate& r = s.replica;
   if (r.batch_capacity < 1) return "Serving: the weights leave no room for one sequence's KV cache.\n";
   const int t = e.plan.strategy.tensor_parallel;
-  std::string text = fmt::format(
-      "Serving: {} replica{} of {} on {} device{} (the load needs {} at {} utilisation), batch {} (bound: {}; the KV "
-      "memory holds {}).\n",
-      s.replicas, s.replicas == 1 ? "" : "s", t == 1 ? "1 device" : fmt::format("TP {}", t), e.plan.device_count,
-      e.plan.device_count == 1 ? "" : "s", s.replicas_needed, format_percent(load.utilisation), r.batch,
-      to_string(s.limit), r.batch_capacity);
-  text += fmt::format("At the load: {} sequences in flight per replica, TTFT {}, TPOT {}.\n", s.at_load.batch,
-                      format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step));
+  const std::string need = load.offline() ? std::string()
+                                          : fmt::format(" (the load needs {} at {} utilisation)", s.replicas_needed,
+                                                        format_percent(load.utilisation));
+  std::string text =
+      fmt::format("{}: {} replica{} of {} on {} device{}{}, batch {} (bound: {}; the KV memory holds {}).\n",
+                  load.offline() ? "Offline" : "Serving", s.replicas, s.replicas == 1 ? "" : "s",
+                  t == 1 ? "1 device" : fmt::format("TP {}", t), e.plan.device_count,
+                  e.plan.device_count == 1 ? "" : "s", need, r.batch, to_string(s.limit), r.batch_capacity);
+  if (!load.offline()) {
+    text += fmt::format("At the load: {} sequences in flight per replica, TTFT {}, TPOT {}.\n", s.at_load.batch,
+                        format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step));
+  }
   text += fmt::format("At batch {}: TTFT {} (prefill {}), TPOT {} ({}{}){}.\n", r.batch, format_latency(r.ttft),
                       format_latency(r.prefill), format_latency(r.decode_step),
                       r.memory_bound ? "memory-bound" : "compute-bound",
                       r.all_reduce.value > 0 ? ", all-reduces " + format_latency(r.all_reduce) : "",
                       s.miss ? fmt::format(": MISSES --{}", *s.miss == ServingMiss::tpot ? "tpot" : "ttft") : "");
+  if (load.offline()) {
+    text += fmt::format("Throughput: {} output tokens/s per replica, {} for the plan.\n",
+                        format_count(r.output_tokens_per_s), format_count(s.fleet_output_tokens_per_s));
+    text += fmt::format("Time: {} (setup {}).\n", format_duration(e.time), format_duration(e.setup));
+    if (e.cost) {
+      text += fmt::format("Cost: {} ({}/unit-hour × {} unit{}), {} per million output tokens.\n", format_usd(*e.cost),
+                          format_usd(*e.price_per_unit_hour), e.plan.units, e.plan.units == 1 ? "" : "s",
+                          format_usd(s.per_million_output_tokens));
+    } else {
+      text += "Cost: no price (a device without an offering, or no price of the requested kind).\n";
+    }
+    return text;
+  }
   text += fmt::format(
       "Throughput: {} output tokens/s per replica ({} requests/s), {} for the fleet; the load of {} requests/s is {} "
       "of it.\n",
-      format_general(r.output_tokens_per_s, 4), format_general(r.requests_per_s, 3),
-      format_general(s.fleet_output_tokens_per_s, 4), format_general(load.requests_per_s, 4),
-      format_percent(s.utilisation));
+      format_count(r.output_tokens_per_s), format_general(r.requests_per_s, 3),
+      format_count(s.fleet_output_tokens_per_s), format_general(load.requests_per_s, 4), format_percent(s.utilisation));
   if (e.cost) {
     text += fmt::format("Cost: {}/hour ({}/unit-hour × {} unit{}), {} per million output tokens.\n",
                         format_usd(s.per_hour), format_usd(*e.price_per_unit_hour), e.plan.units,

@@ -100,7 +100,7 @@ void add_training_plans(const Workload& workload, const Offering& offering, cons
 
 // Serving a load: a replica is t devices of one unit (1, 2, 4, 8 as vLLM splits within a
 // node), the query and key/value heads divided evenly, and a device link for t > 1.
-void add_serving_plans(const Workload& workload, const Offering& offering, const Device& device,
+void add_serving_plans(const Workload& workload, const Offering& offering, const Device& device, int units,
                        std::vector<Plan>& plans) {
   for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, k_max_serving_tensor_parallel) &&
                        offering.devices_per_unit % tensor == 0;
@@ -108,7 +108,7 @@ void add_serving_plans(const Workload& workload, const Offering& offering, const
     if (!splits_tensors(workload.model, device, tensor)) break;
     Strategy strategy;
     strategy.tensor_parallel = tensor;
-    plans.push_back(Plan{&offering, &device, 1, offering.devices_per_unit, strategy});
+    plans.push_back(Plan{&offering, &device, units, units * offering.devices_per_unit, strategy});
   }
 }
 
@@ -142,8 +142,9 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
       plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
     } else if (workload.task == Task::inference && workload.serving) {
       // Serving a load: one plan per tensor degree; the estimate sizes the fleet, so the
-      // units here are a placeholder (docs/methodology.md#serving).
-      if (units == 1) add_serving_plans(workload, offering, device, plans);
+      // units here are a placeholder (docs/methodology.md#serving). An offline job tries
+      // 1, 2, 4, ... units, as training does.
+      if (units == 1 || workload.serving->offline()) add_serving_plans(workload, offering, device, units, plans);
     } else if (workload.task == Task::inference) {
       // Tensor parallel within a unit (1, 2, 4, ... devices, at most the 8 of a GPU node:
       // vLLM serves with "tensor parallel size = the number of GPUs in each node"; its
@@ -367,9 +368,13 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
   } else {
     estimate_network_time(workload, plan, estimate);
   }
+  add_setup_and_cost(plan, estimate);
+}
+
+void PlanEstimator::add_setup_and_cost(const Plan& plan, PlanEstimate& estimate) {
   // Every run also provisions, loads and checkpoints: minutes that matter for short runs.
   if (estimate.time.value > 0) {
-    estimate.setup = workload.setup_time;
+    estimate.setup = m_workload->setup_time;
     estimate.time = Seconds(estimate.time.value + estimate.setup.value);
   }
   if (m_offering != nullptr) {
@@ -401,6 +406,10 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
   estimate.fits = chosen.replica.batch_capacity >= 1;
   estimate.peak_flops_per_s = replica->peak_flops_per_s;
 
+  if (load.offline()) {
+    estimate_offline(plan, chosen, serving, estimate);
+    return;
+  }
   const double per_replica = chosen.replica.requests_per_s;
   serving.replicas_needed =
       per_replica > 0 ? static_cast<int>(std::ceil(load.requests_per_s / (load.utilisation * per_replica))) : 0;
@@ -430,6 +439,27 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
   // The ranking's time: what a user of the loaded fleet waits per token.
   estimate.compute_time = serving.at_load.decode_step;
   estimate.time = serving.at_load.decode_step;
+  estimate.serving = serving;
+}
+
+// An offline job (docs/methodology.md#serving): every replica of the plan's units at its
+// largest batch until --tokens output tokens are out; costed as a run.
+void PlanEstimator::estimate_offline(const Plan& plan, const ChosenBatch& chosen, ServingEstimate& serving,
+                                     PlanEstimate& estimate) {
+  const Workload& workload = *m_workload;
+  serving.replicas = plan.device_count / plan.strategy.tensor_parallel;
+  serving.replicas_needed = serving.replicas;
+  serving.at_load = chosen.replica;
+  serving.fleet_output_tokens_per_s = serving.replicas * chosen.replica.output_tokens_per_s;
+  serving.utilisation = 1;
+  estimate.compute_time = Seconds(
+      estimate.fits && serving.fleet_output_tokens_per_s > 0 ? workload.tokens / serving.fleet_output_tokens_per_s : 0);
+  estimate.time = estimate.compute_time;
+  add_setup_and_cost(plan, estimate);
+  if (estimate.cost) {
+    serving.per_hour = Usd(m_price->value * plan.units);
+    serving.per_million_output_tokens = Usd(workload.tokens > 0 ? estimate.cost->value / workload.tokens * 1e6 : 0);
+  }
   estimate.serving = serving;
 }
 

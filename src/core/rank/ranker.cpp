@@ -124,7 +124,9 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
   // A service stays up: a free tier's sessions end (Colab, Kaggle).
-  if (serves && offering.limits.session_hours) return reject(RejectionReason::session_limit, std::nullopt);
+  if (serves && !workload.serving->offline() && offering.limits.session_hours) {
+    return reject(RejectionReason::session_limit, std::nullopt);
+  }
 
   // The counts asked for this device (--gpus h100:8), or any.
   std::span<const int> counts;
