@@ -281,7 +281,7 @@ TEST_CASE("prompts beyond a step's tokens queue, and throughput follows them", "
   const Workload w = serving("llama-3-8b");
   const ServingLoad load = lengths(20000, 10);
   const ReplicaEstimate r = estimate_replica(w, load, replica(w, "h200-sxm", 1), 32);
-  const double room = k_max_step_tokens - 32;
+  const double room = load.max_step_tokens - 32;
   CHECK(r.requests_per_s * r.decode_step.value <= room / 20000 * 1.000001);
   CHECK(r.ttft > r.prefill);
 }

@@ -29,11 +29,6 @@ inline constexpr double k_serving_mfu_fp8 = 0.43;
 // serving engine's for the compute type.
 double serving_mfu(const Workload& workload, DType compute_dtype);
 
-// The most tokens an engine puts through one step, decode and prompt chunks together: the
-// default of TensorRT-LLM's max_num_tokens (8,192) and of vLLM's max_num_batched_tokens on
-// datacenter GPUs (docs/methodology.md#serving).
-inline constexpr double k_max_step_tokens = 8192;
-
 // What bounded a replica's batch.
 enum class BatchLimit {
   kv_memory,  // the KV cache of more sequences does not fit beside the weights

@@ -160,6 +160,10 @@ struct ServingLoad {
   std::optional<Seconds> tpot;  // time per output token after the first
   // The most sequences a replica decodes at once: vLLM's default max_num_seqs.
   int max_batch = 256;
+  // The most tokens an engine puts through one step, decodes and prompt chunks together:
+  // the default of TensorRT-LLM's max_num_tokens (8,192) and of vLLM's
+  // max_num_batched_tokens on datacenter GPUs (--max-step-tokens).
+  int max_step_tokens = 8192;
   // The share of a replica's throughput the load may take: the rest absorbs bursts and
   // keeps requests from queueing (docs/methodology.md#serving).
   double utilisation = 0.8;

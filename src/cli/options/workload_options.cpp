@@ -123,6 +123,9 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--max-batch", options.max_batch,
                      "Serving: most sequences a replica decodes at once (default " + std::to_string(load.max_batch) +
                          ", vLLM's max_num_seqs)");
+  command.add_option("--max-step-tokens", options.max_step_tokens,
+                     "Serving: most tokens a step takes, decodes and prompt chunks (default " +
+                         std::to_string(load.max_step_tokens) + ", vLLM's max_num_batched_tokens)");
   command.add_option(
       "--replica-utilisation", options.replica_utilisation,
       "Serving: share of a replica's throughput the load may take (default " + format_general(load.utilisation) + ")");
@@ -272,6 +275,7 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
       {options.ttft, "--ttft"},
       {options.tpot, "--tpot"},
       {options.max_batch, "--max-batch"},
+      {options.max_step_tokens, "--max-step-tokens"},
       {options.replica_utilisation, "--replica-utilisation"}};
   const auto given = std::find_if(std::begin(flags), std::end(flags), [](const auto& flag) { return flag.first; });
   if (given == std::end(flags)) return;
@@ -315,6 +319,9 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
   if (options.ttft) load.ttft = parse_flag("--ttft", [&] { return parse_latency(*options.ttft); });
   if (options.tpot) load.tpot = parse_flag("--tpot", [&] { return parse_latency(*options.tpot); });
   if (options.max_batch) load.max_batch = parse_int_flag(*options.max_batch, "--max-batch", 1, 1'000'000);
+  if (options.max_step_tokens) {
+    load.max_step_tokens = parse_int_flag(*options.max_step_tokens, "--max-step-tokens", 1, 10'000'000);
+  }
   if (options.replica_utilisation) {
     load.utilisation = parse_flag("--replica-utilisation", [&] {
       const double fraction = parse_positive_number(*options.replica_utilisation, "a fraction above 0, at most 1");

@@ -52,6 +52,7 @@ struct WorkloadOptions {
   std::optional<std::string> ttft;
   std::optional<std::string> tpot;
   std::optional<std::string> max_batch;
+  std::optional<std::string> max_step_tokens;
   std::optional<std::string> replica_utilisation;
   std::optional<std::string> rows;  // --task gbdt
   std::optional<std::string> features;

@@ -80,6 +80,7 @@ Json workload_json(const Workload& workload) {
                          {"ttft_seconds", load.ttft ? Json(load.ttft->value) : Json(nullptr)},
                          {"tpot_seconds", load.tpot ? Json(load.tpot->value) : Json(nullptr)},
                          {"max_batch", load.max_batch},
+                         {"max_step_tokens", load.max_step_tokens},
                          {"utilisation", load.utilisation}};
     }
   }

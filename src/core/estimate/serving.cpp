@@ -162,7 +162,7 @@ class ReplicaModel {
     // sequence per step a prompt comes whole in one step of `chunk` tokens and the other
     // steps decode only; above, every step carries its share.
     const double demand = batch * prompt / output;  // prompt tokens per step
-    const double room = std::max(1.0, k_max_step_tokens - batch);
+    const double room = std::max(1.0, static_cast<double>(m_load.max_step_tokens - batch));
     const double chunk = std::min(room, std::max(demand, prompt));
     const double mixed = std::min(1.0, demand / chunk);  // the share of steps carrying prompts
     const Step decode = step(batch, 0);
