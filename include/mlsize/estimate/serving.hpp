@@ -79,6 +79,7 @@ struct ServingEstimate {
   ReplicaEstimate at_load;  // at the batch the load keeps in flight: its latencies
   BatchLimit limit = BatchLimit::kv_memory;
   std::optional<ServingMiss> miss;       // the plan misses a target at any batch
+  bool offline = false;                  // an offline job: costed as a run, not per hour
   int replicas = 0;                      // what the rented units hold
   int replicas_needed = 0;               // what the load needs at the utilisation
   double utilisation = 0;                // of the replicas at the load

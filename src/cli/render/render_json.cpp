@@ -200,9 +200,12 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   json["cost"] = {{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
                   {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)}};
   if (e.serving) {
-    // A service is not a run: its figures are per hour and per token (`serving`).
-    json["time"] = Json{{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}};
-    json["cost"]["usd"] = nullptr;
+    // A service is not a run: its figures are per hour and per token (`serving`). An
+    // offline job is a run.
+    if (!e.serving->offline) {
+      json["time"] = Json{{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}};
+      json["cost"]["usd"] = nullptr;
+    }
     json["serving"] = serving_json(*e.serving, st.tensor_parallel);
   }
   return json;

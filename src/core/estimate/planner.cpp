@@ -447,6 +447,7 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
 void PlanEstimator::estimate_offline(const Plan& plan, const ChosenBatch& chosen, ServingEstimate& serving,
                                      PlanEstimate& estimate) {
   const Workload& workload = *m_workload;
+  serving.offline = true;
   serving.replicas = plan.device_count / plan.strategy.tensor_parallel;
   serving.replicas_needed = serving.replicas;
   serving.at_load = chosen.replica;
