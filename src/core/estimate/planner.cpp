@@ -411,8 +411,11 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
     return;
   }
   const double per_replica = chosen.replica.requests_per_s;
-  serving.replicas_needed =
-      per_replica > 0 ? static_cast<int>(std::ceil(load.requests_per_s / (load.utilisation * per_replica))) : 0;
+  // Counted in double and capped: a load no catalogue could carry must not overflow the
+  // count (it is rejected as `load` all the same).
+  constexpr double k_most_replicas = 1e6;
+  const double needed = per_replica > 0 ? std::ceil(load.requests_per_s / (load.utilisation * per_replica)) : 0;
+  serving.replicas_needed = static_cast<int>(std::min(needed, k_most_replicas));
   if (m_offering != nullptr && estimate.fits) {
     // Replicas fill whole units; the devices of the last one serve too.
     const int per_unit = m_offering->devices_per_unit / tensor;
