@@ -163,6 +163,10 @@ TEST_CASE("the batch is the largest the KV memory, the engine and the targets al
     const ChosenBatch capped = choose_batch(w, load, a100);
     CHECK(capped.replica.batch == 4);
     CHECK(capped.limit == BatchLimit::max_batch);
+    // Nor more sequences than a step takes tokens.
+    load.max_batch = 256;
+    load.max_step_tokens = 16;
+    CHECK(choose_batch(w, load, a100).replica.batch == 16);
   }
   SECTION("a time per output token") {
     ServingLoad load = lengths(1000, 200);

@@ -262,8 +262,10 @@ ChosenBatch choose_batch(const Workload& w, const ServingLoad& load, const Repli
     chosen.limit = limit_of(*miss);
     return chosen;
   }
-  int largest = std::min(load.max_batch, model.capacity());
-  chosen.limit = model.capacity() <= load.max_batch ? BatchLimit::kv_memory : BatchLimit::max_batch;
+  // A step cannot decode more sequences than it takes tokens.
+  const int admitted = std::min(load.max_batch, load.max_step_tokens);
+  int largest = std::min(admitted, model.capacity());
+  chosen.limit = model.capacity() <= admitted ? BatchLimit::kv_memory : BatchLimit::max_batch;
   if (const std::optional<ServingMiss> miss = misses(model.at(largest))) {
     // Decode steps and first tokens only slow down as the batch grows: the largest batch
     // that meets the targets, by bisection between 1 (meets) and `largest` (misses).
