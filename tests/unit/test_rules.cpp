@@ -534,6 +534,10 @@ TEST_CASE("Each default rule fires on its case and not on its near miss", "[rule
       {"quantize-inference",
        values({{"workload.task", "inference"}, {"workload.weight_format", "bf16"}, {"estimate.memory_fraction", 0.95}}),
        values({{"workload.task", "inference"}, {"workload.weight_format", "int4"}, {"estimate.memory_fraction", 0.95}})},
+      // Near miss: a fleet the load keeps 60% busy.
+      {"serving-fleet-idles",
+       values({{"workload.requests_per_s", 0.05}, {"estimate.utilisation", 0.03}, {"estimate.cost_usd", 0.39}}),
+       values({{"workload.requests_per_s", 5.0}, {"estimate.utilisation", 0.6}, {"estimate.cost_usd", 0.39}})},
       {"tpu-needs-xla", values({{"device.kind", "tpu"}}), values({{"device.kind", "gpu"}})},
       {"qlora-needs-cuda", values({{"workload.task", "qlora"}, {"device.kind", "tpu"}}),
        values({{"workload.task", "qlora"}, {"device.kind", "gpu"}})},

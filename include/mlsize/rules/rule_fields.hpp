@@ -28,6 +28,7 @@ enum class RuleField : std::size_t {
   workload_model_family,
   workload_profile,
   workload_model_states_bytes,
+  workload_requests_per_s,
   device_id,
   device_kind,
   device_vendor,
@@ -53,6 +54,7 @@ enum class RuleField : std::size_t {
   estimate_seconds,
   estimate_cost_usd,
   estimate_deadline_fraction,
+  estimate_utilisation,
   count,  // the number of fields, not a field
 };
 

@@ -50,6 +50,8 @@ std::vector<FieldSpec> make_fields() {
       number("workload.model_states_bytes", U::bytes,
              "weights + gradients + optimizer states of the whole model, unsharded, in bytes "
              "(pretrain and finetune only; missing otherwise)"),
+      number("workload.requests_per_s", U::none,
+             "serving a load: requests per second (--rate, --tokens-per-day); missing otherwise"),
       text("device.id", "the device's catalogue id, such as h100-80gb-sxm"),
       text("device.kind", "the kind of device", values_of<DeviceKind>()),
       text("device.vendor", "the vendor, such as nvidia, amd, google, intel"),
@@ -78,6 +80,8 @@ std::vector<FieldSpec> make_fields() {
       number("estimate.cost_usd", U::usd, "estimated cost in US dollars; missing when the plan has no price"),
       number("estimate.deadline_fraction", U::fraction,
              "estimated run time ÷ the deadline (1 = exactly on time); missing without a deadline"),
+      number("estimate.utilisation", U::fraction,
+             "serving a load: the load's share of the fleet's throughput; missing otherwise"),
   };
 }
 
@@ -111,6 +115,7 @@ void fill_workload(FieldValues& v, const Workload& w) {
   put(v, F::workload_micro_batch, w.micro_batch);
   if (!w.model.family.empty()) put(v, F::workload_model_family, w.model.family);
   put(v, F::workload_profile, to_string(w.profile));
+  if (w.serving && !w.serving->offline()) put(v, F::workload_requests_per_s, w.serving->requests_per_s);
   if (w.task == Task::pretrain || w.task == Task::finetune) {
     const StateBytesPerParam bytes = state_bytes_per_param(w.precision, w.optimizer, w.model.hidden, w.framework);
     put(v, F::workload_model_states_bytes,
@@ -161,6 +166,7 @@ void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {
   put(v, F::estimate_seconds, e.time.value);
   put_optional(v, F::estimate_cost_usd, e.cost);
   if (w.deadline && w.deadline->value > 0) put(v, F::estimate_deadline_fraction, e.time.value / w.deadline->value);
+  if (e.serving && !e.serving->offline) put(v, F::estimate_utilisation, e.serving->utilisation);
 }
 
 }  // namespace
