@@ -102,6 +102,17 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   // The ranker sees only the wanted providers' offerings.
   run->catalog = filter_hardware(
       filter_providers(std::move(full_catalog), options.providers, options.excluded_providers), hardware);
+  // A filter that leaves nothing to rank is a question the catalogue cannot answer, not
+  // "nothing fits".
+  if (run->catalog.offerings().empty() && !hardware.keeps_all()) {
+    const HardwareOptions& h = options.hardware;
+    const std::string flag = !h.devices.empty() ? "--device"
+                             : !h.gpus.empty()  ? "--gpus"
+                             : h.kind           ? "--kind"
+                                                : "--min-memory";
+    flag_error(flag, "no offering in the catalogue (with the providers asked for) has such hardware",
+               "mlsize catalog list shows the offerings; add your own with --catalog FILE");
+  }
   run->rules = build_rule_set(options.rules);
   settings.rules = &run->rules;
   run->report = recommend(workload, run->catalog, settings);
