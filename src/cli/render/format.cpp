@@ -219,4 +219,24 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
   return {};
 }
 
+std::string memory_cell(const PlanEstimate& e) {
+  return fmt::format("{} / {}", format_gb(e.memory.total()), format_gb(e.capacity));
+}
+
+std::string hardware_cell(const Plan& plan) {
+  std::string text = plan.device->name;
+  if (plan.offering != nullptr) {
+    text += fmt::format(" · {} {}", plan.offering->provider, plan.offering->name);
+    if (plan.units > 1) text += fmt::format(" x{}", plan.units);
+  }
+  return text;
+}
+
+// Every offering looked at: ranked, to buy (beside the ranking) or rejected. Purchases
+// count as offerings that are not ranked, so the sentence reads the same with and
+// without --include-purchase.
+std::size_t offering_count(const Report& report) {
+  return report.recommendations.size() + report.purchases.size() + report.rejected.size();
+}
+
 }  // namespace mlsize::cli

@@ -4,6 +4,7 @@
 #include <mlsize/estimate/plan.hpp>
 #include <mlsize/rank/report.hpp>
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,5 +18,12 @@ std::string describe_hardware(const Plan& plan);  // "8× A100 80GB SXM4 (aws p4
 // "ZeRO-2 + full recompute", "ZeRO-1, TP 8, PP 4", or for inference "TP 2 × 4 replicas".
 std::string describe_strategy(const Strategy& strategy, int device_count, Task task);
 std::string describe_rejection(const Rejection& rejection, const Workload& workload);
+
+// Table cells: "42.1 / 80.0" (memory per device against capacity), and the device with
+// its offering, "NVIDIA H100 SXM5 80GB · aws p5.48xlarge x2".
+std::string memory_cell(const PlanEstimate& e);
+std::string hardware_cell(const Plan& plan);
+// Every offering looked at: ranked, to buy (beside the ranking) or rejected.
+std::size_t offering_count(const Report& report);
 
 }  // namespace mlsize::cli

@@ -1,0 +1,245 @@
+#include "cli/render/render_serving.hpp"
+
+#include "cli/render/format.hpp"
+#include "cli/render/text_table.hpp"
+
+#include <mlsize/estimate/compute.hpp>
+#include <mlsize/support/number_format.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace mlsize::cli {
+namespace {
+
+// The cells every serving row starts with: rank, hardware, devices, replicas.
+std::vector<std::string> fleet_cells(std::size_t rank, const RankedPlan& e) {
+  const int t = e.plan.strategy.tensor_parallel;
+  return {std::to_string(rank) + (e.pareto ? "*" : ""), hardware_cell(e.plan), std::to_string(e.plan.device_count),
+          fmt::format("{} × {}", e.serving->replicas, t == 1 ? "1 device" : fmt::format("TP {}", t))};
+}
+
+}  // namespace
+
+// Serving: the replica nearest to the latency targets, or the load too big for every
+// offering; empty when memory is what failed.
+std::string no_serving_sentence(const Report& report, std::string_view none) {
+  const Rejection* nearest = nullptr;
+  for (const Rejection& rejection : report.rejected) {
+    const bool target = rejection.reason == RejectionReason::tpot || rejection.reason == RejectionReason::ttft;
+    if (!target || !rejection.nearest) continue;
+    const auto latency = [](const Rejection& r) {
+      const ReplicaEstimate& replica = r.nearest->serving->replica;
+      return r.reason == RejectionReason::tpot ? replica.decode_step.value : replica.ttft.value;
+    };
+    if (nearest == nullptr || latency(rejection) < latency(*nearest)) nearest = &rejection;
+  }
+  if (nearest != nullptr) {
+    return fmt::format("{} meets the latency targets. The nearest: {}", none,
+                       describe_rejection(*nearest, report.workload) + " (" + nearest->offering->id + ").");
+  }
+  const bool load = std::any_of(report.rejected.begin(), report.rejected.end(),
+                                [](const Rejection& r) { return r.reason == RejectionReason::load; });
+  if (load) {
+    return std::string(none) +
+           " serves the load within the units an offering has (--max-devices raises the limit; rejected ones and why: "
+           "--format json).";
+  }
+  return {};
+}
+
+// A serving fleet in a few words: "2 replicas of TP 4, batch 37 (tpot)".
+std::string fleet_text(const PlanEstimate& e) {
+  const ServingEstimate& s = *e.serving;
+  const int t = e.plan.strategy.tensor_parallel;
+  const std::string replicas = fmt::format("{} replica{} of {}", s.replicas, s.replicas == 1 ? "" : "s",
+                                           t == 1 ? "1 device" : fmt::format("TP {}", t));
+  if (s.at_load.batch == s.replica.batch)
+    return fmt::format("{} at batch {} ({})", replicas, s.replica.batch, to_string(s.limit));
+  return fmt::format("{}, {} sequences each in flight at the load (at most {}: {})", replicas, s.at_load.batch,
+                     s.replica.batch, to_string(s.limit));
+}
+
+std::string serving_summary(const Report& report) {
+  const RankedPlan& best = report.recommendations.front();
+  const ServingEstimate& s = *best.serving;
+  std::string text = fmt::format(
+      "{} serves the load for {}/hour ({} per million output tokens): {}; TTFT {}, TPOT {}, {} output tokens/s at "
+      "{} utilisation",
+      describe_hardware(best.plan), format_usd(s.per_hour), format_usd(s.per_million_output_tokens), fleet_text(best),
+      format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step), format_count(s.fleet_output_tokens_per_s),
+      format_percent(s.utilisation));
+  if (report.recommendations.size() > 1) {
+    const RankedPlan& next = report.recommendations[1];
+    text += fmt::format("; #2 {}/hour", format_usd(next.serving->per_hour));
+  }
+  return text +
+         fmt::format(" ({} of {} offerings can serve it).", report.recommendations.size(), offering_count(report));
+}
+
+// A load's fleets, or an offline job's plans (docs/cli.md#serving-fields): these share the
+// first columns; a load shows its latencies at the load and $/hour, a job (every replica
+// at its largest batch) its time and cost as a run.
+std::string serving_table(const Report& report, int top) {
+  const bool offline = report.workload.serving->offline();
+  std::vector<TableColumn> columns{{"rank", true}, {"hardware", false}, {"devices", true}, {"replicas", false}};
+  if (offline) {
+    columns.insert(columns.end(), {{"batch", true},
+                                   {"TPOT", true},
+                                   {"tokens/s", true},
+                                   {"time", true},
+                                   {"cost USD", true},
+                                   {"$/M tokens", true},
+                                   {"memory/device GB", true}});
+  } else {
+    columns.insert(columns.end(), {{"batch load/max", true},
+                                   {"TTFT", true},
+                                   {"TPOT", true},
+                                   {"tokens/s", true},
+                                   {"$/hour", true},
+                                   {"$/M tokens", true},
+                                   {"memory/device GB", true}});
+  }
+  std::vector<std::vector<std::string>> rows;
+  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  for (std::size_t i = 0; i < shown; ++i) {
+    const RankedPlan& e = report.recommendations[i];
+    const ServingEstimate& s = *e.serving;
+    std::vector<std::string> row = fleet_cells(i + 1, e);
+    if (offline) {
+      row.insert(row.end(),
+                 {fmt::format("{} {}", s.replica.batch, to_string(s.limit)), format_latency(s.replica.decode_step),
+                  format_count(s.fleet_output_tokens_per_s), format_duration(e.time), format_usd(*e.cost)});
+    } else {
+      row.insert(row.end(), {fmt::format("{}/{} {}", s.at_load.batch, s.replica.batch, to_string(s.limit)),
+                             format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step),
+                             format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
+    }
+    row.insert(row.end(), {format_usd(s.per_million_output_tokens), memory_cell(e)});
+    rows.push_back(std::move(row));
+  }
+  return rows.empty() ? std::string() : render_text_table(columns, rows) + "\n";
+}
+
+// docs/methodology.md#serving: a decode step's figures and the roofline it stays under.
+std::string decode_line(const DecodeStep& d, const PlanEstimate& e, const Workload& w) {
+  const double bandwidth = *e.plan.device->memory_bandwidth_bytes_per_s;
+  return fmt::format(
+      "Decode: {} tokens/s per sequence at batch {}, {} for the batch (a step of {}: reads {} GB per device at {} "
+      "GB/s × {} bandwidth efficiency, {} TFLOP/s × {}{}; {}). The bandwidth roofline is {} tokens/s per sequence "
+      "({} GB/s ÷ {} GB).\n",
+      format_general(d.tokens_per_s_per_sequence(), 4), w.batch,
+      format_general(d.tokens_per_s_per_sequence() * w.batch, 4), format_latency(d.step), format_gb(d.bytes),
+      format_general(bandwidth / 1e9, 4), format_percent(d.bandwidth_efficiency),
+      format_general(e.peak_flops_per_s / 1e12, 4), format_percent(d.compute_efficiency),
+      d.all_reduce.value > 0 ? ", all-reduces " + format_latency(d.all_reduce) : "",
+      d.memory_bound ? "memory-bound" : "compute-bound", format_general(bandwidth / d.bytes.value, 4),
+      format_general(bandwidth / 1e9, 4), format_gb(d.bytes));
+}
+
+// --explain: the serving formulas with their inputs (docs/methodology.md#serving).
+std::string serving_formulas(const PlanEstimate& e, const Workload& w) {
+  const ServingEstimate& s = *e.serving;
+  const ReplicaEstimate& r = s.replica;
+  const ServingLoad& load = *w.serving;
+  const Device& device = *e.plan.device;
+  const double bandwidth = *device.memory_bandwidth_bytes_per_s;
+  const double mfu = serving_mfu(w, *compute_dtype(device, w));
+  const MemoryBreakdown& m = r.memory;
+  const double per_sequence = r.batch > 0 ? m.kv_cache.value / r.batch : 0;
+  std::string text = "Serving formulas (docs/methodology.md#serving):\n";
+  text += fmt::format(
+      "  batch capacity = ⌊(capacity × (1 − headroom) − weights − activations − overhead) / KV per sequence⌋\n"
+      "                 = ⌊({} × {} − {} − {} − {}) GB / {} GB⌋ = {}\n",
+      format_gb(e.capacity), format_general(1 - w.memory_headroom), format_gb(m.weights), format_gb(m.activations),
+      format_gb(m.overhead), format_general(per_sequence / 1e9, 3), r.batch_capacity);
+  text += fmt::format(
+      "  TPOT = max(bytes read / (bandwidth × efficiency), FLOPs / (peak × MFU)) + all-reduces\n"
+      "       = max({} GB / ({} GB/s × {}), {} / ({} TFLOP/s × {})) + {} = {}\n"
+      "    bytes read = weights + batch {} × KV per sequence at the average context {} + {}/2 tokens;\n"
+      "    FLOPs = (2 × {} active params × (batch + batch × {}/{} prompt tokens riding along) + attention) / t {}\n",
+      format_gb(r.step_bytes), format_general(bandwidth / 1e9, 4), format_percent(w.bandwidth_efficiency),
+      format_general(r.step_flops, 3), format_general(e.peak_flops_per_s / 1e12, 4), format_percent(mfu),
+      format_latency(r.all_reduce), format_latency(r.decode_step), r.batch, load.prompt_tokens, load.output_tokens,
+      format_count(w.parameters.active), load.prompt_tokens, load.output_tokens, e.plan.strategy.tensor_parallel);
+  if (e.plan.strategy.tensor_parallel > 1) {
+    text +=
+        fmt::format("    all-reduces = 2 × {} layers × ({} latency + 2(t − 1)/t × tokens × hidden × 2 bytes / link)\n",
+                    w.model.layers + w.model.encoder_layers, format_latency(Seconds(k_all_reduce_latency_s)));
+  }
+  text += fmt::format(
+      "  prefill = max(FLOPs / (peak × MFU), weights / (bandwidth × efficiency)) + all-reduces = max({} / ({} "
+      "TFLOP/s × {}), …) = {}\n"
+      "  TTFT = prefill{} = {}\n",
+      format_general(r.prefill_flops, 3), format_general(e.peak_flops_per_s / 1e12, 4), format_percent(mfu),
+      format_latency(r.prefill), r.batch > 1 ? " + TPOT / 2" : "", format_latency(r.ttft));
+  text += fmt::format(
+      "  throughput = batch / TPOT = {} / {} = {} output tokens/s per replica = {} requests/s of {} tokens\n"
+      "  replicas needed = ⌈rate / (utilisation × requests/s per replica)⌉ = ⌈{} / ({} × {})⌉ = {}\n",
+      r.batch, format_latency(r.decode_step), format_general(r.output_tokens_per_s, 4),
+      format_general(r.requests_per_s, 4), load.output_tokens, format_general(load.requests_per_s, 4),
+      format_general(load.utilisation), format_general(r.requests_per_s, 4), s.replicas_needed);
+  if (e.cost) {
+    text += fmt::format(
+        "  $/hour = units × price = {} × {} = {}; $/M output tokens = $/hour / (rate × output × 3600) × 10^6 = {}\n",
+        e.plan.units, format_usd(*e.price_per_unit_hour), format_usd(s.per_hour),
+        format_usd(s.per_million_output_tokens));
+  }
+  return text;
+}
+
+std::string serving_lines(const PlanEstimate& e, const ServingLoad& load) {
+  const ServingEstimate& s = *e.serving;
+  const ReplicaEstimate& r = s.replica;
+  if (r.batch_capacity < 1) return "Serving: the weights leave no room for one sequence's KV cache.\n";
+  const int t = e.plan.strategy.tensor_parallel;
+  const std::string need = load.offline() ? std::string()
+                                          : fmt::format(" (the load needs {} at {} utilisation)", s.replicas_needed,
+                                                        format_percent(load.utilisation));
+  std::string text =
+      fmt::format("{}: {} replica{} of {} on {} device{}{}, batch {} (bound: {}; the KV memory holds {}).\n",
+                  load.offline() ? "Offline" : "Serving", s.replicas, s.replicas == 1 ? "" : "s",
+                  t == 1 ? "1 device" : fmt::format("TP {}", t), e.plan.device_count,
+                  e.plan.device_count == 1 ? "" : "s", need, r.batch, to_string(s.limit), r.batch_capacity);
+  if (!load.offline()) {
+    text += fmt::format("At the load: {} sequences in flight per replica, TTFT {}, TPOT {}.\n", s.at_load.batch,
+                        format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step));
+  }
+  text += fmt::format("At batch {}: TTFT {} (prefill {}), TPOT {} ({}{}){}.\n", r.batch, format_latency(r.ttft),
+                      format_latency(r.prefill), format_latency(r.decode_step),
+                      r.memory_bound ? "memory-bound" : "compute-bound",
+                      r.all_reduce.value > 0 ? ", all-reduces " + format_latency(r.all_reduce) : "",
+                      s.miss ? fmt::format(": MISSES --{}", *s.miss == ServingMiss::tpot ? "tpot" : "ttft") : "");
+  if (load.offline()) {
+    text += fmt::format("Throughput: {} output tokens/s per replica, {} for the plan.\n",
+                        format_count(r.output_tokens_per_s), format_count(s.fleet_output_tokens_per_s));
+    text += fmt::format("Time: {} (setup {}).\n", format_duration(e.time), format_duration(e.setup));
+    if (e.cost) {
+      text += fmt::format("Cost: {} ({}/unit-hour × {} unit{}), {} per million output tokens.\n", format_usd(*e.cost),
+                          format_usd(*e.price_per_unit_hour), e.plan.units, e.plan.units == 1 ? "" : "s",
+                          format_usd(s.per_million_output_tokens));
+    } else {
+      text += "Cost: no price (a device without an offering, or no price of the requested kind).\n";
+    }
+    return text;
+  }
+  text += fmt::format(
+      "Throughput: {} output tokens/s per replica ({} requests/s), {} for the fleet; the load of {} requests/s is {} "
+      "of it.\n",
+      format_count(r.output_tokens_per_s), format_general(r.requests_per_s, 3),
+      format_count(s.fleet_output_tokens_per_s), format_general(load.requests_per_s, 4), format_percent(s.utilisation));
+  if (e.cost) {
+    text += fmt::format("Cost: {}/hour ({}/unit-hour × {} unit{}), {} per million output tokens.\n",
+                        format_usd(s.per_hour), format_usd(*e.price_per_unit_hour), e.plan.units,
+                        e.plan.units == 1 ? "" : "s", format_usd(s.per_million_output_tokens));
+  } else {
+    text += "Cost: no price (a device without an offering, or no price of the requested kind).\n";
+  }
+  return text;
+}
+
+}  // namespace mlsize::cli
