@@ -1,0 +1,129 @@
+#include "cli/options/serving_options.hpp"
+
+#include <mlsize/support/error.hpp>
+#include <mlsize/support/number_format.hpp>
+#include <mlsize/support/quantity.hpp>
+#include <mlsize/support/units.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+#include <utility>
+
+namespace mlsize::cli {
+
+void add_serving_options(CLI::App& command, WorkloadOptions& options) {
+  const ServingLoad load;
+  command.add_option("--rate", options.rate,
+                     "Serving: requests per second to size a fleet for, e.g. 20 (with --task inference)");
+  command.add_option("--tokens-per-day", options.tokens_per_day,
+                     "Serving: the load as output tokens a day, e.g. 2B (instead of --rate)");
+  command.add_option("--prompt-tokens", options.prompt_tokens,
+                     "Serving: prompt tokens per request (default " + std::to_string(load.prompt_tokens) + ")");
+  command.add_option("--output-tokens", options.output_tokens,
+                     "Serving: output tokens per request (default " + std::to_string(load.output_tokens) + ")");
+  command.add_option("--ttft", options.ttft, "Serving: longest time to first token, e.g. 500ms, 2s");
+  command.add_option("--tpot", options.tpot, "Serving: longest time per output token, e.g. 50ms");
+  command.add_option("--max-batch", options.max_batch,
+                     "Serving: most sequences a replica decodes at once (default " + std::to_string(load.max_batch) +
+                         ", vLLM's max_num_seqs)");
+  command.add_option("--max-step-tokens", options.max_step_tokens,
+                     "Serving: most tokens a step takes, decodes and prompt chunks (default " +
+                         std::to_string(load.max_step_tokens) + ", vLLM's max_num_batched_tokens)");
+  command.add_option(
+      "--replica-utilisation", options.replica_utilisation,
+      "Serving: share of a replica's throughput the load may take (default " + format_general(load.utilisation) + ")");
+}
+
+// A load to serve (--rate or --tokens-per-day) with its lengths and targets; the other
+// serving flags need one, and serving needs --task inference.
+void resolve_serving(const WorkloadOptions& options, Workload& workload) {
+  const std::pair<const std::optional<std::string>&, const char*> flags[] = {
+      {options.rate, "--rate"},
+      {options.tokens_per_day, "--tokens-per-day"},
+      {options.prompt_tokens, "--prompt-tokens"},
+      {options.output_tokens, "--output-tokens"},
+      {options.ttft, "--ttft"},
+      {options.tpot, "--tpot"},
+      {options.max_batch, "--max-batch"},
+      {options.max_step_tokens, "--max-step-tokens"},
+      {options.replica_utilisation, "--replica-utilisation"}};
+  const auto given = std::find_if(std::begin(flags), std::end(flags), [](const auto& flag) { return flag.first; });
+  if (given == std::end(flags)) return;
+  if (workload.task != Task::inference) {
+    flag_error(given->second, std::string(given->second) + " sizes a serving fleet", "add --task inference");
+  }
+  if (options.rate && options.tokens_per_day) {
+    flag_error("--tokens-per-day", "--rate and --tokens-per-day both give the load", "give one of them");
+  }
+  // Without a rate, an offline job: --tokens output tokens as fast as they come.
+  const bool offline = !options.rate && !options.tokens_per_day;
+  if (offline && !options.tokens && !options.data) {
+    flag_error(given->second, "the load to serve is missing",
+               "give --rate (requests per second, e.g. 20) or --tokens-per-day (e.g. 2B); or, for an offline job, "
+               "--tokens (output tokens to generate)");
+  }
+  // A service runs on: what bounds a run does not apply.
+  if (!offline && options.budget) {
+    flag_error("--budget", "--budget bounds a run's cost, not a service's",
+               "drop it: the ranking gives $/hour and $ per million tokens");
+  }
+  if (!offline && options.deadline) {
+    flag_error("--deadline", "--deadline bounds a run, not a service", "give latency targets with --ttft and --tpot");
+  }
+  ServingLoad load;
+  if (options.prompt_tokens) {
+    load.prompt_tokens = parse_int_flag(*options.prompt_tokens, "--prompt-tokens", 1, 10'000'000);
+  }
+  if (options.output_tokens) {
+    load.output_tokens = parse_int_flag(*options.output_tokens, "--output-tokens", 1, 10'000'000);
+  }
+  if (offline) {
+    load.requests_per_s = 0;
+  } else if (options.rate) {
+    load.requests_per_s =
+        parse_flag("--rate", [&] { return parse_positive_number(*options.rate, "requests per second"); });
+  } else {
+    const double tokens = parse_flag("--tokens-per-day", [&] { return parse_count(*options.tokens_per_day); });
+    load.requests_per_s = tokens / k_seconds_per_day / load.output_tokens;
+  }
+  if (options.ttft) load.ttft = parse_flag("--ttft", [&] { return parse_latency(*options.ttft); });
+  if (options.tpot) load.tpot = parse_flag("--tpot", [&] { return parse_latency(*options.tpot); });
+  if (options.max_batch) load.max_batch = parse_int_flag(*options.max_batch, "--max-batch", 1, 1'000'000);
+  if (options.max_step_tokens) {
+    load.max_step_tokens = parse_int_flag(*options.max_step_tokens, "--max-step-tokens", 1, 10'000'000);
+  }
+  if (options.replica_utilisation) {
+    load.utilisation = parse_flag("--replica-utilisation", [&] {
+      const double fraction = parse_positive_number(*options.replica_utilisation, "a fraction above 0, at most 1");
+      if (fraction > 1) throw Error(ErrorKind::usage, "\"" + *options.replica_utilisation + "\" is above 1");
+      return fraction;
+    });
+  }
+  // The memory of a sequence is the prompt and output it holds.
+  workload.context = load.prompt_tokens + load.output_tokens;
+  workload.serving = load;
+}
+
+// Inference holds at most the positions the model takes: a default --context shrinks to
+// them (GPT-2's 1024), a longer prompt + output or --context is an error, not an estimate
+// for a model that cannot read it.
+void check_context(const WorkloadOptions& options, Workload& workload) {
+  const int positions = workload.model.max_positions;
+  if (workload.task != Task::inference || positions <= 0 || workload.context <= positions) return;
+  if (!workload.serving && !options.context) {
+    workload.context = positions;
+    if (!options.tokens && !options.data) workload.tokens = static_cast<double>(workload.context) * workload.batch;
+    return;
+  }
+  const std::string flag =
+      workload.serving ? (options.prompt_tokens ? "--prompt-tokens" : "--output-tokens") : "--context";
+  const std::string what = workload.serving ? fmt::format("prompt + output ({} tokens)", workload.context)
+                                            : fmt::format("{} tokens", workload.context);
+  flag_error(flag, fmt::format("{} is more than the {} positions {} takes", what, positions, workload.model.name),
+             fmt::format("at most {} tokens (a model with a longer context takes more)", positions));
+}
+
+}  // namespace mlsize::cli
