@@ -96,11 +96,7 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
     load.max_step_tokens = parse_int_flag(*options.max_step_tokens, "--max-step-tokens", 1, 10'000'000);
   }
   if (options.replica_utilisation) {
-    load.utilisation = parse_flag("--replica-utilisation", [&] {
-      const double fraction = parse_positive_number(*options.replica_utilisation, "a fraction above 0, at most 1");
-      if (fraction > 1) throw Error(ErrorKind::usage, "\"" + *options.replica_utilisation + "\" is above 1");
-      return fraction;
-    });
+    load.utilisation = parse_fraction_flag(*options.replica_utilisation, "--replica-utilisation");
   }
   // The memory of a sequence is the prompt and output it holds.
   workload.context = load.prompt_tokens + load.output_tokens;

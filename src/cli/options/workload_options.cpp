@@ -163,6 +163,14 @@ OutputFormat report_format(const WorkloadOptions& options) {
   return parse_format(options.format, k_report_formats);
 }
 
+double parse_fraction_flag(const std::string& text, const std::string& flag) {
+  return parse_flag(flag, [&] {
+    const double fraction = parse_positive_number(text, "a fraction above 0, at most 1");
+    if (fraction > 1) throw Error(ErrorKind::usage, "\"" + text + "\" is above 1");
+    return fraction;
+  });
+}
+
 int parse_int_flag(const std::string& text, const std::string& flag, int minimum, int maximum) {
   const std::string accepted = "a whole number from " + std::to_string(minimum) + " to " + std::to_string(maximum);
   long long value = 0;
@@ -347,11 +355,7 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
     }
   }
   if (options.bandwidth_efficiency) {
-    workload.bandwidth_efficiency = parse_flag("--bandwidth-efficiency", [&] {
-      const double fraction = parse_positive_number(*options.bandwidth_efficiency, "a fraction above 0, at most 1");
-      if (fraction > 1) throw Error(ErrorKind::usage, "\"" + *options.bandwidth_efficiency + "\" is above 1");
-      return fraction;
-    });
+    workload.bandwidth_efficiency = parse_fraction_flag(*options.bandwidth_efficiency, "--bandwidth-efficiency");
   }
   if (options.budget) workload.budget = parse_flag("--budget", [&] { return parse_money(*options.budget); });
   if (options.deadline) {

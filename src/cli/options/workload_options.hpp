@@ -106,5 +106,7 @@ auto parse_flag(const std::string& flag, Parse parse) {
 
 // A whole number within [minimum, maximum] given to `flag`.
 int parse_int_flag(const std::string& text, const std::string& flag, int minimum, int maximum);
+// A fraction above 0 and at most 1 given to `flag`.
+double parse_fraction_flag(const std::string& text, const std::string& flag);
 
 }  // namespace mlsize::cli
