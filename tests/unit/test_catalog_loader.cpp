@@ -329,8 +329,8 @@ TEST_CASE("load_catalog_yaml rejects unknown fields with a suggestion", "[catalo
 
 TEST_CASE("load_catalog_yaml lists the accepted fields when no field name is close", "[catalog]") {
   check_load_error(device_with("memory_gb: 80", "zzzzzz: 80"), "unknown field \"zzzzzz\" in device \"test-gpu\"",
-                   "accepted fields: id, name, kind, vendor, memory_gb, memory_bandwidth_gbs, peak_tflops, "
-                   "interconnect, tdp_w, launch_price_usd, source, as_of, aliases",
+                   "accepted fields: id, name, kind, vendor, memory_gib, memory_gb, reserved_gib, "
+                   "memory_bandwidth_gbs, peak_tflops, interconnect, tdp_w, launch_price_usd, source, as_of, aliases",
                    "test.yaml:6:5", "    zzzzzz: 80");
   check_load_error(offering_with("    region: us-east-1\n", "    limits:\n      foo_bar_baz: 1\n"),
                    "unknown field \"foo_bar_baz\" in limits of offering \"acme-cloud-8x\"",
@@ -372,9 +372,26 @@ TEST_CASE("load_catalog_yaml rejects a device without a required field", "[catal
 }
 
 TEST_CASE("load_catalog_yaml requires memory_gb for every device but cpus", "[catalog]") {
-  check_load_error(device_with("    memory_gb: 80\n", ""), "device \"test-gpu\" lacks the required field \"memory_gb\"",
-                   "only cpu devices may omit memory_gb (their memory is the offering's host_memory_gib)",
+  check_load_error(device_with("    memory_gb: 80\n", ""), "device \"test-gpu\" lacks the required field \"memory_gib\"",
+                   "only cpu devices may omit memory_gib (their memory is the offering's host_memory_gib)",
                    "test.yaml:2:5", "  - id: test-gpu");
+}
+
+TEST_CASE("memory_gib is binary, memory_gb decimal, and reserved_gib comes off the usable memory", "[catalog]") {
+  Catalog catalog;
+  load_catalog_yaml(catalog, device_with("memory_gb: 80", "memory_gib: 79.647\n    reserved_gib: 1"), "gib.yaml");
+  const Device* device = catalog.find_device("test-gpu");
+  REQUIRE(device != nullptr);
+  CHECK(device->memory->value == Approx(79.647 * 1073741824.0));
+  CHECK(device->usable_memory()->value == Approx(78.647 * 1073741824.0));
+  check_load_error(device_with("memory_gb: 80", "memory_gb: 80\n    memory_gib: 80"),
+                   "field \"memory_gb\" of device \"test-gpu\" is given with memory_gib (got \"80\")",
+                   "expected memory_gib (binary) or memory_gb (decimal), not both", "test.yaml:6:16",
+                   "    memory_gb: 80");
+  check_load_error(device_with("memory_gb: 80", "memory_gb: 80\n    reserved_gib: 80"),
+                   "field \"reserved_gib\" of device \"test-gpu\" is not below the device's memory (got \"80\")",
+                   "expected the GiB the runtime keeps, below the memory, e.g. 0.4", "test.yaml:7:19",
+                   "    reserved_gib: 80");
 }
 
 TEST_CASE("load_catalog_yaml rejects an offering without a required field", "[catalog]") {

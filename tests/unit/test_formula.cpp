@@ -56,7 +56,7 @@ TEST_CASE("estimate_memory explains with the values it returns", "[formula][memo
   REQUIRE(explanation.size() == 5);
   CHECK(explanation[0].term == "weights");
   CHECK(explanation[0].value.value == plain.weights.value);
-  CHECK(explanation[0].formula == "N × 2 / (t·p) [/ dp at ZeRO-3]");
+  CHECK(explanation[0].formula == "N × 2 / (t·p) [/ dp at ZeRO-3] + ZeRO-3 gathers largest module × 2 / t");
   CHECK(explanation[2].formula == "N × (4 master + 8 states) / (t·p) [/ dp at ZeRO-1+]");
 }
 

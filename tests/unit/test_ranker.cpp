@@ -190,6 +190,7 @@ TEST_CASE("the cheapest plan that fits weighs memory, recomputation and communic
   // headroom kept free.)
   Workload w = workload(7e9, 1e9);
   w.memory_headroom = 0;
+  w.precision = Precision::fp16_mixed;  // the ZeRO paper's 16 bytes per parameter
   const Offering& vm = *catalog.find_offering("cloud-big-1");
   const Device& big = *catalog.find_device("big");
   auto estimate = [&](int devices, int stage) {
@@ -492,16 +493,20 @@ TEST_CASE("a deadline buys more devices, and an impossible one is rejected with 
   RecommendSettings settings;
   settings.max_devices = 64;
   const Report relaxed = recommend(w, catalog, settings);
-  REQUIRE(find(relaxed, "cloud-big-8") != nullptr);
-  CHECK(find(relaxed, "cloud-big-8")->plan.device_count == 8);
+  const PlanEstimate* cheapest = find(relaxed, "cloud-big-8");
+  REQUIRE(cheapest != nullptr);
+  // The cheapest is 8 devices, or 16 when they cost within 2% of it and take half the time.
+  const int relaxed_devices = cheapest->plan.device_count;
+  CHECK(relaxed_devices <= 16);
 
-  w.deadline = Seconds(100 * 3600.0);
+  w.deadline = Seconds(50 * 3600.0);
   const Report hurried = recommend(w, catalog, settings);
   const PlanEstimate* plan = find(hurried, "cloud-big-8");
   REQUIRE(plan != nullptr);
-  // 8 devices take 174 h: the deadline buys more (16 or, within 2% of its cost, faster 32).
-  CHECK(plan->plan.device_count >= 16);
-  CHECK(plan->time.value <= 100 * 3600.0);
+  // 8 devices take 174 h, 16 about 88 h: the deadline buys more.
+  CHECK(plan->plan.device_count >= 32);
+  CHECK(plan->plan.device_count > relaxed_devices);
+  CHECK(plan->time.value <= 50 * 3600.0);
 
   w.deadline = Seconds(60.0);
   const Report impossible = recommend(w, catalog, settings);
@@ -639,11 +644,12 @@ TEST_CASE("offloaded states must fit in the unit's host RAM", "[planner]") {
   Plan plan{&p4de, catalog.find_device(p4de.device_id), 1, 8, Strategy{}};
   plan.strategy.zero_stage = 3;
   plan.strategy.offload = Offload::optimizer;
-  // 70B × 12 bytes of optimizer states / 8 ranks = 105 GB per GPU, 840 GB per node: fits.
+  // 70B × 16 bytes (fp32 gradients, master weights and moments) / 8 ranks = 140 GB per
+  // GPU, 1120 GB per node: fits.
   PlanEstimate estimate = estimate_plan(w, plan, CostSettings{});
   REQUIRE(estimate.host_fits.has_value());
   CHECK(*estimate.host_fits);
-  CHECK(estimate.memory.host.value == Approx(12 * 70e9 / 8));
+  CHECK(estimate.memory.host.value == Approx(16 * 70e9 / 8));
   // Twice the model no longer fits the node's 1152 GiB.
   w = workload(140e9, 1e9);
   estimate = estimate_plan(w, plan, CostSettings{});

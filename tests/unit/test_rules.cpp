@@ -161,7 +161,7 @@ TEST_CASE("fill_rule_fields from a workload alone leaves the hardware fields mis
   CHECK(value_of(v, RuleField::workload_precision).string() == "bf16-mixed");
   CHECK(value_of(v, RuleField::workload_budget_usd).number() == 20000);
   CHECK(missing(v, RuleField::workload_deadline_seconds));
-  CHECK(value_of(v, RuleField::workload_model_states_bytes).number() == Approx(7e9 * 16));  // 2+2+4+8 bytes
+  CHECK(value_of(v, RuleField::workload_model_states_bytes).number() == Approx(7e9 * 18));  // bf16-mixed  // 2+2+4+8 bytes
   CHECK(missing(v, RuleField::device_kind));
   CHECK(missing(v, RuleField::offering_provider));
   CHECK(missing(v, RuleField::plan_device_count));

@@ -36,6 +36,11 @@ struct Interconnect {
   bool operator==(const Interconnect&) const = default;
 };
 
+// What a CUDA or ROCm context keeps of a device's memory before PyTorch allocates
+// anything: the driver's reserve, the kernels' code and the context's heaps
+// (docs/catalogue.md#capacity). TPUs have no per-process context of this kind.
+inline constexpr double k_default_reserved_gib = 0.4;
+
 struct Device {
   std::string id;
   std::vector<std::string> aliases;  // other ids that name this device (e.g. a100-80gb)
@@ -43,6 +48,9 @@ struct Device {
   DeviceKind kind = DeviceKind::gpu;
   std::string vendor;
   std::optional<Bytes> memory;  // absent for CPUs: host RAM comes from the offering
+  // What the driver and the runtime's context keep of `memory` before the framework
+  // allocates; absent: k_default_reserved for GPUs and NPUs (usable_memory()).
+  std::optional<Bytes> reserved;
   std::optional<double> memory_bandwidth_bytes_per_s;
   std::array<std::optional<double>, k_dtype_count> peak_flops_per_s{};  // dense, indexed by DType
   std::optional<Interconnect> interconnect;
@@ -53,6 +61,8 @@ struct Device {
   SourceLocation defined_at;
 
   std::optional<double> peak(DType dtype) const { return peak_flops_per_s[static_cast<std::size_t>(dtype)]; }
+  // The memory a framework can allocate: `memory` less what is reserved (docs/catalogue.md#capacity).
+  std::optional<Bytes> usable_memory() const;
   bool operator==(const Device&) const = default;
 };
 

@@ -21,6 +21,13 @@ inline constexpr double k_assumed_network_gbps = 100.0;
 // 370GB/s" (S. Jeaugey, NCCL maintainer, NVIDIA/nccl-tests issue #212, 2024-05-06).
 inline constexpr double k_collective_efficiency = 0.8;
 
+// ZeRO-Offload's optimizer step on the host, per parameter of every shard a node's CPUs
+// update: DeepSpeed's ZeRO-Offload tutorial logs optimizer_step at 6.2-6.5 s for a 10B
+// model on one V100 (a DGX-2 host, 2 × Xeon 8168), the CPU-Adam update and the copies over
+// PCIe together (docs/methodology.md#offload-time). The paper's CPU-Adam kernel alone
+// takes 2.57 s (Ren et al. 2021, Table 4).
+inline constexpr double k_offload_step_seconds_per_param = 0.64e-9;
+
 // Where the devices sit: `devices_per_node` of them share a node's device interconnect,
 // nodes talk over `network_gbps` (per node).
 struct Topology {
@@ -40,6 +47,7 @@ struct Communication {
   Seconds data_parallel{0};          // gradient and parameter synchronisation not hidden
   Seconds tensor_parallel{0};        // the collectives inside each layer (on the critical path)
   Seconds pipeline{0};               // the pipeline bubble and the sends between stages
+  Seconds offload{0};                // ZeRO-Offload: the host's optimizer step and weight upload
   double steps = 0;                  // optimizer steps
   double micro_steps_per_step = 0;   // gradient accumulation (micro-batches per pipeline)
   double bytes_per_step = 0;         // data parallel: sent by each device per optimizer step
@@ -51,7 +59,9 @@ struct Communication {
   bool micro_steps_hidden = true;
 
   // What the run adds to its compute time.
-  Seconds exposed() const { return Seconds(data_parallel.value + tensor_parallel.value + pipeline.value); }
+  Seconds exposed() const {
+    return Seconds(data_parallel.value + tensor_parallel.value + pipeline.value + offload.value);
+  }
 };
 
 // Tokens per optimizer step: --global-batch, else 4M tokens for pre-training (Llama 2)

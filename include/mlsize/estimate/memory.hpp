@@ -64,6 +64,10 @@ double lora_parameters(const Architecture& model, int rank, unsigned targets);
 // Parameters of the routed experts (all of them), for expert parallelism.
 double routed_expert_parameters(const Architecture& model);
 
+// Parameters of the largest single module (an embedding, a projection, an expert's
+// matrix): what ZeRO-3 gathers at once.
+double largest_module_parameters(const Architecture& model);
+
 // Activation memory one device holds for backward (Korthikanti et al. 2022, generalised
 // to GQA, gated MLPs, MoE and flash attention; docs/methodology.md#activations).
 Bytes training_activation_bytes(const Workload& workload, const Strategy& strategy);

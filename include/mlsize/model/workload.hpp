@@ -212,7 +212,10 @@ struct Workload {
   int rounds = 500;       // boosting rounds (trees)
   int max_depth = 6;
 
-  Bytes overhead{2.0 * k_gibi};   // per device: CUDA context, workspaces, buffers
+  // Per device: workspaces and buffers beyond the estimate
+  // (docs/methodology.md#framework-overhead-and-allocator-margin); the CUDA context is taken off the capacity instead
+  // (Device::usable_memory).
+  Bytes overhead{1.6 * k_gibi};
   double allocator_margin = 0.0;  // fraction added to the dynamic memory for fragmentation
   // Fraction of each device's memory a plan leaves free: the caching allocator's
   // fragmentation in training, the serving engine's reserve (docs/methodology.md#capacity).

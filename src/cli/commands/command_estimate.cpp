@@ -170,9 +170,10 @@ CommandOutput run_estimate(const EstimateOptions& options) {
 
   CommandOutput output;
   output.stdout_text = format == OutputFormat::json ? render_estimate_json(result) : render_estimate_table(result);
+  output.stderr_text = task_flag_warnings(options.workload, workload);
   if (!result.feasible()) {
     output.exit_code = k_exit_no_feasible;
-    output.stderr_text = "mlsize: the plan does not meet the constraints (memory, deadline or budget)\n";
+    output.stderr_text += "mlsize: the plan does not meet the constraints (memory, deadline or budget)\n";
   }
   return output;
 }

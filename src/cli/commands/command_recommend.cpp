@@ -66,6 +66,7 @@ struct RecommendRun {
   Report report;
   int top = k_default_top;
   OutputFormat format = k_report_formats.front();
+  std::string warnings;  // flags the task ignores (task_flag_warnings)
 };
 
 // `all_notes`: every recommendation gets its rule notes, not only the --top shown (explain
@@ -74,6 +75,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   auto run = std::make_unique<RecommendRun>();
   RecommendSettings settings;
   const Workload workload = build_workload(options.workload);
+  run->warnings = task_flag_warnings(options.workload, workload);
   if (options.optimize) settings.objective = parse_choice<Objective>("--optimize", *options.optimize);
   if (options.top) run->top = parse_int_flag(*options.top, "--top", 1, 100000);
   if (options.max_devices) {
@@ -134,9 +136,10 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   CommandOutput output;
   output.stdout_text = run->format == OutputFormat::json ? render_recommend_json(report, run->top)
                                                          : render_recommend_table(report, run->top);
+  output.stderr_text = run->warnings;
   if (report.recommendations.empty()) {
     output.exit_code = k_exit_no_feasible;
-    output.stderr_text = "mlsize: " + summary_sentence(report) + "\n";
+    output.stderr_text += "mlsize: " + summary_sentence(report) + "\n";
   }
   return output;
 }
@@ -161,6 +164,7 @@ CommandOutput run_explain(const ExplainOptions& options) {
   output.stdout_text = run->format == OutputFormat::json
                            ? render_explain_json(run->report, run->rules, options.offering, run->top)
                            : render_explain_table(run->report, run->rules, options.offering, run->top);
+  output.stderr_text = run->warnings;
   return output;
 }
 

@@ -17,12 +17,21 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <optional>
 #include <utility>
 #include <vector>
 
 namespace mlsize::cli {
+namespace {
+
+// Inference runs its weights at one width: --precision names it (fp16, the most common,
+// included), as --quant does.
+constexpr std::array<WeightFormat, 4> k_inference_precisions{WeightFormat::fp32, WeightFormat::fp16, WeightFormat::bf16,
+                                                             WeightFormat::fp8};
+
+}  // namespace
 namespace {
 
 // The value of an enum flag when given; otherwise `value` keeps the core's default.
@@ -77,7 +86,9 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--bytes-per-token", options.bytes_per_token,
                      "Bytes of text per token for --data (default " + default_text(defaults.bytes_per_token) + ")");
   command.add_option("--task", options.task, choice_help(defaults.task));
-  command.add_option("--precision", options.precision, "Training: " + choice_help(defaults.precision));
+  command.add_option("--precision", options.precision,
+                     "Training: " + choice_help(defaults.precision) + "; inference: the weights, " +
+                         choice_help(names_of(std::span<const WeightFormat>(k_inference_precisions))));
   command.add_option("--optimizer", options.optimizer, choice_help(defaults.optimizer));
   command.add_option("--seq-len", options.sequence_length,
                      "Sequence length in tokens (default " + std::to_string(defaults.sequence_length) + ")");
@@ -276,18 +287,69 @@ void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool req
   }
 }
 
+// A mixed-precision name means its 16-bit half (k_inference_precisions).
+void resolve_inference_precision(const WorkloadOptions& options, Workload& workload) {
+  if (!options.precision) return;
+  const std::string& text = *options.precision;
+  WeightFormat format = WeightFormat::bf16;
+  if (text == "bf16-mixed") {
+    format = WeightFormat::bf16;
+  } else if (text == "fp16-mixed") {
+    format = WeightFormat::fp16;
+  } else if (text == "fp8-mixed") {
+    format = WeightFormat::fp8;
+  } else {
+    format = parse_choice<WeightFormat>("--precision", text, k_inference_precisions);
+  }
+  if (options.quant && workload.weight_format != format) {
+    flag_error("--precision",
+               fmt::format("inference weights are {} by --precision but {} by --quant", to_string(format),
+                           to_string(workload.weight_format)),
+               "give one of them");
+  }
+  workload.weight_format = format;
+  // Training's precision names the same width, for the summary and the compute dtype.
+  if (format == WeightFormat::fp32) workload.precision = Precision::fp32;
+  if (format == WeightFormat::fp16) {
+    workload.precision = Precision::fp16_mixed;
+    // An fp16 model caches fp16 keys and values (vLLM's kv_cache_dtype "auto": the model's).
+    if (!options.kv_cache_dtype) workload.kv_format = KvFormat::fp16;
+  }
+}
+
 }  // namespace
+
+std::string task_flag_warnings(const WorkloadOptions& options, const Workload& workload) {
+  std::string text;
+  const auto warn = [&](const std::optional<std::string>& value, const char* flag, const char* applies) {
+    if (value)
+      text += fmt::format("mlsize: warning: {} applies to {}; ignored for --task {}\n", flag, applies,
+                          to_string(workload.task));
+  };
+  if (workload.is_training() || workload.task == Task::gbdt) {
+    warn(options.quant, "--quant", "inference (training sets --precision)");
+    warn(options.kv_cache_dtype, "--kv-cache-dtype", "inference");
+  }
+  if (workload.task == Task::inference || workload.task == Task::gbdt) {
+    warn(options.optimizer, "--optimizer", "training");
+  }
+  return text;
+}
 
 Workload build_workload(const WorkloadOptions& options, bool require_data) {
   Workload workload;
   parse_choice_if_given(options.task, "--task", workload.task);
   parse_choice_if_given(options.profile, "--profile", workload.profile);
   resolve_model(options, workload);
-  parse_choice_if_given(options.precision, "--precision", workload.precision);
   parse_choice_if_given(options.optimizer, "--optimizer", workload.optimizer);
   parse_choice_if_given(options.attention, "--attention", workload.attention);
   parse_choice_if_given(options.framework, "--framework", workload.framework);
   parse_choice_if_given(options.quant, "--quant", workload.weight_format);
+  if (workload.task == Task::inference) {
+    resolve_inference_precision(options, workload);
+  } else {
+    parse_choice_if_given(options.precision, "--precision", workload.precision);
+  }
   parse_choice_if_given(options.kv_cache_dtype, "--kv-cache-dtype", workload.kv_format);
   if (options.lora_targets) {
     if (auto targets = parse_lora_targets(*options.lora_targets)) {

@@ -72,6 +72,9 @@ Json device_json(const Device& device) {
   json["kind"] = to_string(device.kind);
   json["vendor"] = device.vendor;
   json["memory_bytes"] = device.memory ? whole(device.memory->value) : Json(nullptr);
+  // What a plan may use: the memory less the runtime's reserve (Device::usable_memory).
+  const std::optional<Bytes> usable = device.usable_memory();
+  json["usable_memory_bytes"] = usable ? whole(usable->value) : Json(nullptr);
   json["memory_bandwidth_bytes_per_s"] = optional_json(device.memory_bandwidth_bytes_per_s, plain);
   Json peak = Json::object();
   for (std::size_t i = 0; i < k_dtype_count; ++i) {
@@ -146,7 +149,7 @@ std::vector<CsvColumn> csv_columns() {
        [](const Offering& o) { return std::string(to_string(o.kind)); }},
       {"aliases", [](const Device& d) { return join(d.aliases, " "); }, none_o},
       {"vendor", [](const Device& d) { return d.vendor; }, none_o},
-      {"memory_gb", [](const Device& d) { return optional_text(d.memory, gb); }, none_o},
+      {"memory_gib", [](const Device& d) { return optional_text(d.memory, gib); }, none_o},
       {"memory_bandwidth_gbs", [](const Device& d) { return optional_text(d.memory_bandwidth_bytes_per_s, gbs); },
        none_o},
   };
@@ -221,7 +224,8 @@ void emit_device(YAML::Emitter& out, const Device& device) {
   yaml_text(out, "name", device.name);
   yaml_word(out, "kind", std::string(to_string(device.kind)));
   yaml_text(out, "vendor", device.vendor);
-  yaml_number(out, "memory_gb", device.memory, gb);
+  yaml_number(out, "memory_gib", device.memory, gib);
+  yaml_number(out, "reserved_gib", device.reserved, gib);
   yaml_number(out, "memory_bandwidth_gbs", device.memory_bandwidth_bytes_per_s, gbs);
   bool any_peak = false;
   for (const auto& peak : device.peak_flops_per_s) any_peak = any_peak || peak.has_value();

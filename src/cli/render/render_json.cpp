@@ -190,6 +190,7 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                                      {"data_parallel_seconds", c.data_parallel.value},
                                      {"tensor_parallel_seconds", c.tensor_parallel.value},
                                      {"pipeline_seconds", c.pipeline.value},
+                                     {"offload_seconds", c.offload.value},
                                      {"steps", c.steps},
                                      {"micro_steps_per_step", c.micro_steps_per_step},
                                      {"bytes_per_device_per_step", c.bytes_per_step},

@@ -382,7 +382,8 @@ std::string render_estimate_table(const EstimateResult& result) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& [name, bytes] : terms) rows.push_back({name, format_gb(bytes)});
   rows.push_back({"total", format_gb(m.total())});
-  if (has_device) rows.push_back({"capacity", format_gb(e.capacity)});
+  // What the framework can allocate: the device's memory less the runtime's reserve.
+  if (has_device) rows.push_back({"capacity (usable)", format_gb(e.capacity)});
   if (st.offload != Offload::none) rows.push_back({"host RAM (offloaded)", format_gb(m.host)});
   text += render_text_table(columns, rows) + "\n";
   if (!result.explanation.empty()) {
@@ -461,6 +462,7 @@ std::string render_estimate_table(const EstimateResult& result) {
                                 format_duration(c.tensor_parallel), format_gb(Bytes(c.tensor_bytes_per_step))));
   }
   if (c.pipeline.value > 0) parts.push_back("pipeline bubble and sends " + format_duration(c.pipeline));
+  if (c.offload.value > 0) parts.push_back("host optimizer steps " + format_duration(c.offload));
   if (e.setup.value > 0) parts.push_back("setup " + format_duration(e.setup));
   if (c.steps > 0) {
     parts.push_back(fmt::format("{} step{}", format_count(std::ceil(c.steps)), std::ceil(c.steps) == 1 ? "" : "s"));

@@ -20,6 +20,13 @@ void put_entry(std::vector<Entry>& entries, std::map<std::string, std::size_t, s
 
 }  // namespace
 
+std::optional<Bytes> Device::usable_memory() const {
+  if (!memory) return std::nullopt;
+  const bool has_context = kind == DeviceKind::gpu || kind == DeviceKind::npu;
+  const Bytes kept = reserved ? *reserved : Bytes(has_context ? k_default_reserved_gib * k_gibi : 0.0);
+  return Bytes(memory->value - kept.value);
+}
+
 void Catalog::put(Device device) {
   const std::string id = device.id;
   const std::vector<std::string> aliases = device.aliases;

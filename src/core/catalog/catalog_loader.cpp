@@ -249,10 +249,11 @@ void read_provenance(const FieldReader& fields, std::string& source, std::string
   if (!valid_date(as_of)) fields.fail_value("as_of", "is not a date", "a date written YYYY-MM-DD");
 }
 
-constexpr std::array<std::string_view, 13> k_device_fields{
-    "id",          "name",         "kind",  "vendor",           "memory_gb", "memory_bandwidth_gbs",
-    "peak_tflops", "interconnect", "tdp_w", "launch_price_usd", "source",    "as_of",
-    "aliases"};
+constexpr std::array<std::string_view, 15> k_device_fields{
+    "id",          "name",         "kind",         "vendor",
+    "memory_gib",  "memory_gb",    "reserved_gib", "memory_bandwidth_gbs",
+    "peak_tflops", "interconnect", "tdp_w",        "launch_price_usd",
+    "source",      "as_of",        "aliases"};
 constexpr std::array<std::string_view, 2> k_interconnect_fields{"kind", "bandwidth_gbs"};
 
 Device read_device(const SourceText& source, const YAML::Node& node) {
@@ -273,10 +274,24 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
   device.name = named.required_string("name");
   device.kind = read_enum<DeviceKind>(named, "kind");
   device.vendor = named.required_string("vendor");
+  // memory_gib: the memory as the driver reports it (nvidia-smi's MiB / 1024), or the
+  // headline size of binary DRAM; memory_gb: a decimal figure (docs/catalogue.md#capacity).
+  if (named.has("memory_gib") && named.has("memory_gb")) {
+    named.fail_value("memory_gb", "is given with memory_gib", "memory_gib (binary) or memory_gb (decimal), not both");
+  }
+  if (auto gib = named.optional_positive("memory_gib")) device.memory = Bytes(*gib * k_gibi);
   if (auto gb = named.optional_positive("memory_gb")) device.memory = Bytes(*gb * k_giga);
   if (device.kind != DeviceKind::cpu && !device.memory) {
-    source.fail(node.Mark(), "device " + in_quotes(device.id) + " lacks the required field \"memory_gb\"",
-                "only cpu devices may omit memory_gb (their memory is the offering's host_memory_gib)");
+    source.fail(node.Mark(), "device " + in_quotes(device.id) + " lacks the required field \"memory_gib\"",
+                "only cpu devices may omit memory_gib (their memory is the offering's host_memory_gib)");
+  }
+  if (auto reserved = named.optional_non_negative("reserved_gib")) {
+    const double gib = *reserved;
+    if (!device.memory || gib * k_gibi >= device.memory->value) {
+      named.fail_value("reserved_gib", "is not below the device's memory",
+                       "the GiB the runtime keeps, below the memory, e.g. 0.4");
+    }
+    device.reserved = Bytes(gib * k_gibi);
   }
   if (auto gbs = named.optional_positive("memory_bandwidth_gbs")) device.memory_bandwidth_bytes_per_s = *gbs * k_giga;
   if (named.has("peak_tflops")) {

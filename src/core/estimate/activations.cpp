@@ -139,8 +139,10 @@ double per_layer_bytes(const Workload& w, const Strategy& st, bool moe_layer, bo
   } else {
     attention = attention_block(w, s, b);
     // Standard MLP: activation input and output, 2sbI each (19sbh at I = 4h with the input
-    // and mask). Gated: gate, up, act(gate) and their product, 2sbI each.
-    mlp = mlp_block(w, s, b, moe_layer, m.mlp == MlpKind::gated ? 8.0 : 4.0, 2 + mask);
+    // and mask). Gated: Megatron's fused SwiGLU (megatron/core/fusions/fused_bias_swiglu.py)
+    // saves only its 2I-wide input, 4sbI, and recomputes the product; the second linear
+    // keeps its I-wide input, 2sbI: 6sbI.
+    mlp = mlp_block(w, s, b, moe_layer, m.mlp == MlpKind::gated ? 6.0 : 4.0, 2 + mask);
     norms = 4 * s * b * h;  // two norm inputs
   }
   double replicated = attention.replicated + mlp.replicated + norms;

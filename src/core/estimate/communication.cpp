@@ -10,11 +10,15 @@
 namespace mlsize {
 namespace {
 
-// Bytes of one replica's gradients: the trained parameters of its model-parallel share at
-// the gradient precision (LoRA and QLoRA: their adapters only).
+// Bytes of one replica's gradients as they cross the network: the trained parameters of
+// its model-parallel share at the weights' width (LoRA and QLoRA: their adapters only).
+// bf16-mixed keeps fp32 gradients (state_bytes_per_param) but reduces them in 16 bits, as
+// DeepSpeed's ZeRO and Megatron-LM's --grad-reduce-in-bf16 do; fp32 gradients of the hf
+// framework travel as fp32.
 double gradient_bytes_per_replica(const Workload& w, const Strategy& st) {
   double params = w.parameters.total;
-  double bytes = state_bytes_per_param(w.precision, w.optimizer, w.model.hidden, w.framework).gradients;
+  const StateBytesPerParam states = state_bytes_per_param(w.precision, w.optimizer, w.model.hidden, w.framework);
+  double bytes = states.weights == 2.0 ? 2.0 : states.gradients;
   if (w.is_adapter_tuning()) {
     params = lora_parameters(w.model, w.lora_rank, w.lora_targets);
     bytes = w.task == Task::qlora ? 2.0 : 4.0;  // as in estimate_memory
@@ -200,9 +204,23 @@ std::optional<Schedule> schedule_of(const Workload& w, const Strategy& st, int d
 
 }  // namespace
 
+// ZeRO-Offload's host side per run: the node's CPUs step the optimizer of all its devices'
+// shards, and the updated 16-bit weights cross PCIe back before the next forward.
+Seconds offload_seconds(const Workload& w, const Strategy& st, int device_count, const Topology& topology) {
+  if (st.offload == Offload::none || !w.is_training() || w.tokens <= 0) return Seconds(0);
+  const int dp = st.data_parallel(device_count);
+  const double trained =
+      w.is_adapter_tuning() ? lora_parameters(w.model, w.lora_rank, w.lora_targets) : w.parameters.total;
+  const double shard = trained / st.model_parallel() / (st.zero_stage >= 1 ? dp : 1);
+  const double node_params = shard * std::min(device_count, std::max(1, topology.devices_per_node));
+  const double steps = w.tokens / global_batch_tokens(w, dp);
+  return Seconds(steps * node_params * k_offload_step_seconds_per_param);
+}
+
 Communication training_communication(const Workload& w, const Strategy& st, int device_count, const Device& device,
                                      const Topology& topology, Seconds compute) {
   Communication c;
+  c.offload = offload_seconds(w, st, device_count, topology);
   const std::optional<Schedule> s = schedule_of(w, st, device_count, device, topology, compute, c);
   if (!s) return c;
   if (s->data_parallel > 1) data_parallel_sync(w, st, s->data_parallel, s->links, s->micro_compute, c);
@@ -214,11 +232,12 @@ Communication training_communication(const Workload& w, const Strategy& st, int 
 Seconds unhidden_communication(const Workload& w, const Strategy& st, int device_count, const Device& device,
                                const Topology& topology, Seconds compute) {
   Communication c;
+  const Seconds offload = offload_seconds(w, st, device_count, topology);
   const std::optional<Schedule> s = schedule_of(w, st, device_count, device, topology, compute, c);
-  if (!s) return Seconds(0);
+  if (!s) return offload;
   if (st.tensor_parallel > 1) tensor_parallel_collectives(w, st, s->micro_batches, s->links, c);
   if (st.pipeline_parallel > 1) pipeline_schedule(w, st, s->micro_batches, s->links, compute, c);
-  return Seconds(c.tensor_parallel.value + c.pipeline.value);
+  return Seconds(c.tensor_parallel.value + c.pipeline.value + offload.value);
 }
 
 }  // namespace mlsize

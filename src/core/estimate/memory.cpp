@@ -55,14 +55,18 @@ StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimize
     case Precision::fp32: return {4, 4, 0, states};
     case Precision::bf16:
       return {2, 2, 0, states};  // pure bf16: no master copy
-    // ZeRO paper §3.1: 16-bit weights and gradients plus an fp32 master copy (K = 12 for
-    // Adam: 2 + 2 + 12 = 16 bytes). fp8-mixed keeps the same states (Transformer Engine
-    // casts to fp8 inside the matrix multiplications only).
+    // ZeRO paper §3.1: fp16 weights and gradients plus an fp32 master copy (K = 12 for
+    // Adam: 2 + 2 + 12 = 16 bytes).
+    case Precision::fp16_mixed: return {2, 2, 4, states};
+    // bf16 has too few mantissa bits to sum gradients over micro-batches and ranks:
+    // Megatron-LM forces fp32 gradient accumulation under bf16 and documents 18 bytes
+    // per parameter (2 + 4 + 12; docs/methodology.md#model-states). fp8-mixed is the same
+    // (Transformer Engine keeps bf16 weights and casts to fp8 inside the matrix
+    // multiplications only).
     case Precision::bf16_mixed:
-    case Precision::fp16_mixed:
-    case Precision::fp8_mixed: return {2, 2, 4, states};
+    case Precision::fp8_mixed: return {2, 4, 4, states};
   }
-  return {2, 2, 4, states};
+  return {2, 4, 4, states};
 }
 
 double lora_parameters(const Architecture& m, int rank, unsigned targets) {
@@ -83,6 +87,18 @@ double routed_expert_parameters(const Architecture& m) {
   if (!m.is_moe()) return 0;
   const double matrices = m.mlp == MlpKind::gated ? 3.0 : 2.0;
   return moe_layer_count(m) * static_cast<double>(m.moe.experts) * matrices * m.hidden * m.moe.expert_intermediate;
+}
+
+double largest_module_parameters(const Architecture& m) {
+  const double h = m.hidden;
+  const double q = static_cast<double>(m.heads) * m.head_dim;
+  const double kv = m.kv_dim();
+  const double attention = m.fused_qkv ? h * (q + 2 * kv) : h * q;
+  const double width = m.is_moe() ? std::max<double>(m.intermediate * (moe_layer_count(m) < m.layers ? 1.0 : 0.0),
+                                                     m.moe.expert_intermediate)
+                                  : m.intermediate;
+  const double mlp = h * width * (m.mlp == MlpKind::gated && m.fused_gate_up ? 2.0 : 1.0);
+  return std::max({static_cast<double>(m.vocab) * h, attention, mlp});
 }
 
 double foreach_temporary_bytes_per_param(const Workload& w) {

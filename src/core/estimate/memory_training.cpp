@@ -123,8 +123,19 @@ void full_training_memory(const Workload& w, int device_count, const Strategy& s
   const ShardedStates<T> states = shard(parameters, experts, per_param, st, split);
 
   const T cast_cache = autocast_cache(w, parameters) / split.model;
-  const T weights = states.weights + cast_cache;
+  T weights = states.weights + cast_cache;
   T gradients = states.gradients;
+  T gathered_gradients = T(0.0);
+  if (st.zero_stage >= 3) {
+    // ZeRO-3 gathers each module's full 16-bit parameters for its forward and backward,
+    // and its full gradients before the reduce-scatter: DeepSpeed's estimator adds
+    // 4 bytes × the largest module's parameters (stage3.py,
+    // estimate_zero3_model_states_mem_needs, largest_layer_memory).
+    const T largest = named<T>("largest module", largest_module_parameters(m)) / split.tensor;
+    weights = weights + labelled("ZeRO-3 gathers", largest * 2.0);
+    gathered_gradients = labelled("ZeRO-3 gathers", largest * 2.0);
+    gradients = gradients + gathered_gradients;
+  }
   // PyTorch DDP (framework hf, more than one replica) all-reduces through buckets that
   // copy the gradients unless gradient_as_bucket_view=True, which is not the default
   // (DDP docs: the view "can reduce peak memory usage ... equal to the total gradients
@@ -152,9 +163,29 @@ void full_training_memory(const Workload& w, int device_count, const Strategy& s
            (expert_count > 0 ? " (routed experts " + format_general(expert_count) + ")" : "") + ", " +
            layout_text(st, device_count);
   };
+  T host = T(0.0);
+  if (st.offload != Offload::none) {
+    // ZeRO-Offload (Ren et al. 2021, §4.1; DeepSpeed stage_1_and_2.py with
+    // offload_optimizer): the 16-bit gradients stream to host memory in buckets as
+    // backward makes them, where CPU-Adam steps the fp32 master weights with an fp32
+    // copy of the gradient partition; the device keeps only its 16-bit weights.
+    // DeepSpeed's estimate_zero2_model_states_mem_needs(cpu_offload=True): 2Ψ on the
+    // device, 16Ψ on the host before its 1.5 safety factor.
+    const PerParamBytes<T> host_bytes{0.0, 0.0,
+                                      amount<T>(4.0, "fp32 gradients") +
+                                          amount<T>(std::max(bytes.master, 4.0), "master") +
+                                          amount<T>(bytes.states, "states")};
+    host = shard(parameters, experts, host_bytes, st, split).optimizer;
+    gradients = st.zero_stage >= 3 ? gathered_gradients : noted(T(0.0), "streamed to the host");
+    optimizer = noted(T(0.0), "on the host");
+  }
   memory.weights = rows.term("weights", weights, inputs);
   memory.gradients = rows.term("gradients", gradients, inputs);
   memory.optimizer = rows.term("optimizer", optimizer, inputs);
+  if (st.offload != Offload::none) {
+    memory.host =
+        rows.term("host", host, [&] { return "offload " + std::string(to_string(st.offload)) + ", " + inputs(); });
+  }
 }
 
 template <class T>
@@ -169,10 +200,16 @@ void add_training_tail(const Workload& w, const Strategy& st, MemoryBreakdown& m
   });
 
   if (st.offload == Offload::none) return;
-  // ZeRO-Offload (Ren et al. 2021): optimizer states live and update on the CPU.
-  T host = named<T>("optimizer", memory.optimizer.value);
-  memory.optimizer = Bytes(0);
-  if (st.offload == Offload::optimizer_and_params && st.zero_stage >= 3) {
+  // Adapters (full training has moved its states in full_training_memory): the
+  // optimizer states live and update on the CPU.
+  const bool params = st.offload == Offload::optimizer_and_params && st.zero_stage >= 3;
+  if (!w.is_adapter_tuning() && !params) return;
+  T host = named<T>("host", memory.host.value);
+  if (w.is_adapter_tuning()) {
+    host = named<T>("optimizer", memory.optimizer.value);
+    memory.optimizer = Bytes(0);
+  }
+  if (params) {
     // ZeRO-Infinity: parameters stream from CPU; about two layers are resident.
     const T weights = named<T>("weights", memory.weights.value);
     const T layers = named<T>("L", std::max(1, m.layers + m.encoder_layers));

@@ -14,7 +14,7 @@
 namespace mlsize {
 
 std::optional<Bytes> device_capacity(const Device& device, const Offering* offering) {
-  if (device.memory) return device.memory;
+  if (device.memory) return device.usable_memory();
   if (offering != nullptr) return offering->host_memory;
   return std::nullopt;
 }
