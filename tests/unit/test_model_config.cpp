@@ -344,7 +344,7 @@ TEST_CASE("architecture_from_hf_config: a missing width names the accepted keys"
   REQUIRE(error);
   CHECK(error->where() == "test.json:1:1");
   CHECK(error->message() == "missing \"hidden_size\" (the model width)");
-  CHECK(error->hint() == "accepted keys: hidden_size, n_embd, d_model");
+  CHECK(error->hint() == "accepted keys: hidden_size, n_embd, d_model, n_embed");
   // A misspelt key: did you mean, at that key.
   const std::optional<Error> typo = parse_error(llama_with("\"hidden_size\"", "\"hiden_size\""));
   REQUIRE(typo);
@@ -378,10 +378,19 @@ TEST_CASE("architecture_from_hf_config refuses bad dimensions", "[model_config]"
   REQUIRE(overflow);
   CHECK(overflow->where() == "test.json:3:18");
   CHECK(overflow->message() == "invalid JSON: number overflow parsing '1e400'");
+  // Python's json writes float('nan') and float('inf') as bare words: read as null, so a
+  // dimension given so is missing, and anywhere else they do no harm.
   const std::optional<Error> nan = parse_error(llama_with("4096", "NaN"));
   REQUIRE(nan);
-  CHECK(nan->where() == "test.json:3:18");
-  CHECK(nan->hint() == "JSON has no NaN or Infinity; dimensions are positive whole numbers");
+  CHECK(nan->message() == "missing \"hidden_size\" (the model width)");
+  CHECK_FALSE(parse_error(llama_with("  \"vocab_size\": 32000\n",
+                                     "  \"vocab_size\": 32000,\n  \"softcap\": Infinity,\n  \"x\": -Infinity,\n"
+                                     "  \"y\": [NaN, \"NaN\"]\n")));
+  // An error after a NaN still points at its own column.
+  const std::optional<Error> after = parse_error(llama_with("  \"vocab_size\": 32000\n", "  \"vocab_size\": [NaN, 1,]\n"));
+  REQUIRE(after);
+  CHECK(after->message().starts_with("invalid JSON"));
+  CHECK(after->where() == "test.json:7:25");  // the "]", not one column on
 }
 
 TEST_CASE("architecture_from_hf_config reads dropout, fused projections and composite activations",

@@ -64,6 +64,12 @@ struct Architecture {
   bool embedding_norm = false;  // a norm right after the embeddings (BERT)
   bool pooler = false;          // BERT's pooler: a Linear h×h with bias on the first token
   int relative_attention_buckets = 0;  // T5: one buckets×heads bias table per stack
+  int embedding_width = 0;             // OPT's word_embed_proj_dim when it differs from h (projected in and out); 0: h
+  bool lm_head_bias = false;           // a bias on the output projection (GPT-J, Phi)
+  int qk_norm_width = 0;  // per layer, the weights of the q and k norms (Qwen3, Gemma 3: 2·head_dim; OLMo-2: q + kv)
+  bool attention_sinks = false;         // one learned logit per head and layer (gpt-oss)
+  bool router_bias = false;             // a bias on the MoE router (gpt-oss)
+  bool router_correction_bias = false;  // DeepSeek-V3's e_score_correction_bias, one per expert
   // What the activation count needs beyond the shape (docs/methodology.md#activations).
   bool hidden_dropout = true;         // dropout on the embeddings and each residual branch: masks are stored
   bool attention_dropout = true;      // dropout on the attention probabilities

@@ -117,6 +117,10 @@ class ConfigText {
   std::string m_name;
 };
 
+// Whether model_config.cpp reads `key` (for any family): such a key is never suggested as
+// a misspelling of another.
+bool is_known_config_key(std::string_view key);
+
 // Reads the keys of the top-level config object, with their aliases and limits.
 class ConfigReader {
  public:
@@ -156,6 +160,9 @@ class ConfigReader {
     if (const std::optional<int> value = count(keys)) return *value;
     const std::span<const std::string_view> accepted(keys.begin(), keys.size());
     for (const auto& [name, value] : m_root.items()) {
+      // A key the reader knows for something else is no misspelling of this one
+      // (hidden_size is no typo of ffn_hidden_size).
+      if (is_known_config_key(name)) continue;
       const std::string hint = did_you_mean(name, accepted);
       if (!hint.empty()) {
         m_source.fail(m_source.at_key(name), "missing " + in_quotes(*keys.begin()) + " (" + std::string(what) + ")",

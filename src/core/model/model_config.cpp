@@ -23,20 +23,51 @@ bool contains(std::span<const std::string_view> names, std::string_view name) {
 }
 
 // The model types read with their own rules below; any other is read as a llama-like decoder.
-constexpr std::array<std::string_view, 18> k_known_families{
-    "llama",       "mistral", "mixtral", "qwen2",   "qwen2_moe", "gemma",           "gemma2",     "phi3", "deepseek_v2",
-    "deepseek_v3", "gpt2",    "bert",    "roberta", "falcon",    "RefinedWebModel", "RefinedWeb", "t5",   "mt5"};
+constexpr std::array<std::string_view, 34> k_known_families{"llama",       "mistral",
+                                                            "mixtral",     "qwen2",
+                                                            "qwen2_moe",   "qwen3",
+                                                            "qwen3_moe",   "qwen",
+                                                            "gemma",       "gemma2",
+                                                            "gemma3",      "gemma3_text",
+                                                            "phi3",        "phi",
+                                                            "phi-msft",    "mixformer-sequential",
+                                                            "deepseek_v2", "deepseek_v3",
+                                                            "kimi_k2",     "gpt_oss",
+                                                            "gpt2",        "gptj",
+                                                            "gpt_neox",    "opt",
+                                                            "bloom",       "chatglm",
+                                                            "bert",        "roberta",
+                                                            "falcon",      "RefinedWebModel",
+                                                            "RefinedWeb",  "t5",
+                                                            "mt5",         "smollm3"};
 
 // SwiGLU/GeGLU families: gate, up and down projections.
-constexpr std::array<std::string_view, 10> k_gated_families{
-    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "gemma", "gemma2", "phi3", "deepseek_v2", "deepseek_v3"};
+constexpr std::array<std::string_view, 19> k_gated_families{
+    "llama",       "mistral", "mixtral", "qwen2",   "qwen2_moe",   "qwen3", "qwen3_moe",
+    "qwen",        "gemma",   "gemma2",  "gemma3",  "gemma3_text", "phi3",  "deepseek_v2",
+    "deepseek_v3", "kimi_k2", "gpt_oss", "chatglm", "smollm3"};
 
 // Config classes whose `tie_word_embeddings` defaults to false (LlamaConfig, MistralConfig,
-// MixtralConfig, Qwen2Config, Qwen2MoeConfig, Phi3Config, DeepseekV2Config, DeepseekV3Config,
-// MT5Config). Every other class keeps the PretrainedConfig default, true (GPT-2, BERT,
-// Falcon, Gemma, Gemma 2, T5, and unknown types).
-constexpr std::array<std::string_view, 9> k_untied_by_default{
-    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "phi3", "deepseek_v2", "deepseek_v3", "mt5"};
+// MixtralConfig, Qwen2/Qwen2Moe/Qwen3/Qwen3Moe, QWenConfig, Phi3Config, PhiConfig,
+// DeepseekV2/V3, GPTJConfig, GPTNeoXConfig, GptOssConfig, ChatGLMConfig, MT5Config). Every
+// other class keeps the PretrainedConfig default, true (GPT-2, BERT, Falcon, Gemma 1-3,
+// OPT, BLOOM, T5, and unknown types).
+constexpr std::array<std::string_view, 20> k_untied_by_default{
+    "llama",       "mistral",     "mixtral", "qwen2", "qwen2_moe", "qwen3",
+    "qwen3_moe",   "qwen",        "phi3",    "phi",   "phi-msft",  "mixformer-sequential",
+    "deepseek_v2", "deepseek_v3", "kimi_k2", "gptj",  "gpt_neox",  "gpt_oss",
+    "chatglm",     "mt5"};
+
+bool is_falcon(const Architecture& a) {
+  return a.family == "falcon" || a.family.starts_with("RefinedWeb");
+}
+
+// Falcon's 40B/180B layout: grouped KV heads and two norms per layer. FalconConfig says
+// so with new_decoder_architecture; the 2023 remote-code configs by model_type:
+// RefinedWeb (40B) has it, RefinedWebModel (7B) does not.
+bool falcon_new_architecture(const ConfigReader& config, const Architecture& a) {
+  return config.flag("new_decoder_architecture").value_or(a.family == "RefinedWeb");
+}
 
 // GPT-2, BERT and Falcon: LayerNorm with biases, and (GPT-2, BERT) biases on every Linear.
 void read_layer_norm_family(const ConfigReader& config, Architecture& a, bool all_biases) {
@@ -52,14 +83,41 @@ void read_layer_norm_family(const ConfigReader& config, Architecture& a, bool al
     a.token_types = config.count({"type_vocab_size"}, 0).value_or(2);
     a.embedding_norm = a.pooler = true;
     a.final_norm = false;
-  } else {
+  } else if (is_falcon(a)) {
     // Falcon (HF FalconConfig / RWConfig): `bias` on every Linear; one LayerNorm per layer
     // with parallel attention (7B), two for the new decoder architecture (40B, 180B).
     const bool bias = config.flag("bias").value_or(false);
     a.attention_bias = a.attention_output_bias = a.mlp_bias = bias;
     const bool parallel = config.flag("parallel_attn").value_or(true);
-    const bool new_architecture = config.flag("new_decoder_architecture").value_or(false);
-    a.norms_per_layer = new_architecture ? config.count({"num_ln_in_parallel_attn"}).value_or(2) : parallel ? 1 : 2;
+    a.norms_per_layer = falcon_new_architecture(config, a) ? config.count({"num_ln_in_parallel_attn"}).value_or(2)
+                        : parallel                         ? 1
+                                                           : 2;
+  } else if (a.family == "opt") {
+    // OPTDecoder (Zhang et al. 2022): learned positions with 2 extra rows (the offset of
+    // OPTLearnedPositionalEmbedding), biases on every Linear (enable_bias), a final norm
+    // only with pre-LN (do_layer_norm_before; OPT-350m is post-LN), and OPT-350m's
+    // word_embed_proj_dim embedding projected in and out of the width.
+    a.learned_positions = config.count({"max_position_embeddings"}).value_or(2048) + 2;
+    const bool bias = config.flag("enable_bias").value_or(true);
+    a.attention_bias = a.attention_output_bias = a.mlp_bias = bias;
+    a.final_norm =
+        config.flag("do_layer_norm_before").value_or(true) && !config.flag("_remove_final_layer_norm").value_or(false);
+    if (const std::optional<int> width = config.count({"word_embed_proj_dim"}); width && *width != a.hidden) {
+      a.embedding_width = *width;
+    }
+  } else if (a.family == "gptj" || a.family == "phi" || a.family == "phi-msft" || a.family == "mixformer-sequential") {
+    // GPT-J and Phi-1/1.5/2: attention and MLP in parallel after one LayerNorm, a biased
+    // output head. GPT-J's q, k, v and out projections have no bias; Phi's have.
+    a.norms_per_layer = 1;
+    a.lm_head_bias = true;
+    a.attention_bias = a.attention_output_bias = a.family != "gptj";
+  } else if (a.family == "gpt_neox") {
+    // GPTNeoXLayer: fused QKV and the dense output with biases (attention_bias, default
+    // true), a biased MLP, two LayerNorms per layer (Pythia: Biderman et al. 2023).
+    a.attention_bias = a.attention_output_bias = config.flag("attention_bias").value_or(true);
+  } else if (a.family == "bloom") {
+    // BloomModel (BigScience 2022): ALiBi, no position table; a LayerNorm on the embeddings.
+    a.embedding_norm = true;
   }
 }
 
@@ -68,8 +126,8 @@ void read_layer_norm_family(const ConfigReader& config, Architecture& a, bool al
 void read_activation_traits(const ConfigReader& config, Architecture& a, const std::string& activation) {
   // Class defaults when a key is absent: GPT2Config and BertConfig 0.1, T5Config 0.1;
   // the others (Llama, Mistral, Qwen2, Gemma, Phi-3, Falcon, DeepSeek) 0.0.
-  const bool dropout_by_default =
-      a.family == "gpt2" || a.family == "bert" || a.family == "roberta" || a.family == "t5" || a.family == "mt5";
+  const bool dropout_by_default = a.family == "gpt2" || a.family == "bert" || a.family == "roberta" ||
+                                  a.family == "t5" || a.family == "mt5" || a.family == "opt";
   const double default_rate = dropout_by_default ? 0.1 : 0.0;
   a.hidden_dropout =
       config.probability({"resid_pdrop", "hidden_dropout_prob", "hidden_dropout", "dropout_rate", "dropout"})
@@ -78,8 +136,10 @@ void read_activation_traits(const ConfigReader& config, Architecture& a, const s
       config.probability({"attn_pdrop", "attention_probs_dropout_prob", "attention_dropout", "dropout_rate"})
           .value_or(default_rate) > 0;
   // GPT-2 c_attn, Falcon query_key_value, Phi-3 qkv_proj and gate_up_proj.
-  a.fused_qkv = a.family == "gpt2" || a.family == "phi3" || a.family == "falcon" || a.family.starts_with("RefinedWeb");
-  a.fused_gate_up = a.family == "phi3";
+  a.fused_qkv = a.family == "gpt2" || a.family == "phi3" || is_falcon(a) || a.family == "gpt_neox" ||
+                a.family == "bloom" || a.family == "qwen" || a.family == "chatglm" ||
+                a.family == "mixformer-sequential";
+  a.fused_gate_up = a.family == "phi3" || a.family == "chatglm" || a.family == "gpt_oss";
   // transformers' activations.py writes these as chains of tensor ops, each keeping its
   // inputs for backward; "gelu", "gelu_pytorch_tanh", "silu" and "relu" are single kernels.
   constexpr std::array<std::string_view, 5> composite{"gelu_new", "gelu_fast", "gelu_python", "gelu_accurate",
@@ -90,13 +150,17 @@ void read_activation_traits(const ConfigReader& config, Architecture& a, const s
 }
 
 int read_kv_heads(const ConfigReader& config, const Architecture& a) {
-  if (a.family == "falcon" || a.family.starts_with("RefinedWeb")) {
+  if (is_falcon(a)) {
     // FalconConfig: num_kv_heads only with the new decoder architecture, else multi_query
     // (default true in FalconConfig, false in the 2023 RWConfig) means one KV head.
-    if (config.flag("new_decoder_architecture").value_or(false)) {
-      return config.count({"num_kv_heads", "n_head_kv"}).value_or(a.heads);
-    }
+    if (falcon_new_architecture(config, a)) return config.count({"num_kv_heads", "n_head_kv"}).value_or(a.heads);
     return config.flag("multi_query").value_or(a.family == "falcon") ? 1 : a.heads;
+  }
+  if (a.family == "chatglm") {
+    // ChatGLM2/3 (THUDM modeling_chatglm.py): multi_query_group_num KV groups when
+    // multi_query_attention is on.
+    return config.flag("multi_query_attention").value_or(false) ? config.count({"multi_query_group_num"}).value_or(1)
+                                                                : a.heads;
   }
   if (const std::optional<int> kv = config.count({"num_key_value_heads", "num_kv_heads", "n_head_kv"})) return *kv;
   // GPT-BigCode-style multi-query attention; absent num_key_value_heads means MHA.
@@ -152,8 +216,8 @@ void read_mla(const ConfigReader& config, Architecture& a) {
 std::optional<int> read_sliding_window(const ConfigReader& config, const Architecture& a) {
   const std::optional<int> window = config.count({"sliding_window"});
   if (!window || config.flag("use_sliding_window") == false) return std::nullopt;
-  // Gemma 2 alternates local (4096) and global layers (arXiv:2408.00118, §2): no full-model window.
-  if (a.family == "gemma2") return std::nullopt;
+  // Gemma 2 and 3 alternate local and global layers (arXiv:2408.00118, §2): no full-model window.
+  if (a.family == "gemma2" || a.family == "gemma3" || a.family == "gemma3_text") return std::nullopt;
   // Qwen2: the first max_window_layers layers (default 28) use full attention.
   if ((a.family.starts_with("qwen2") || config.has({"max_window_layers"})) &&
       config.count({"max_window_layers"}, 0).value_or(28) > 0) {
@@ -171,16 +235,24 @@ std::optional<int> read_sliding_window(const ConfigReader& config, const Archite
 // Width, depth, heads, vocabulary and the feed-forward width, with the checks that keep
 // them consistent (head_dim × heads, key/value heads dividing the heads).
 void read_dimensions(const ConfigReader& config, Architecture& a) {
-  a.hidden = config.required({"hidden_size", "n_embd", "d_model"}, "the model width");
+  // BLOOM's legacy configs say n_embed.
+  a.hidden = config.required({"hidden_size", "n_embd", "d_model", "n_embed"}, "the model width");
   a.layers = config.required({"num_hidden_layers", "n_layer", "num_layers"}, "the number of layers");
   a.heads = config.required({"num_attention_heads", "n_head", "num_heads"}, "the number of attention heads");
-  a.vocab = config.required({"vocab_size"}, "the vocabulary size");
-  const bool four_h_default = a.family == "gpt2" || a.family == "falcon" || a.family.starts_with("RefinedWeb");
-  const ConfigReader::Keys intermediate_keys{"intermediate_size", "n_inner", "d_ff", "ffn_hidden_size"};
-  // GPT-2 (n_inner null) and Falcon (no ffn_hidden_size) use 4h.
+  // QWen and ChatGLM pad their vocabulary; the padded size is the embedding's.
+  a.vocab = config.has({"padded_vocab_size"}) ? *config.count({"padded_vocab_size"})
+                                              : config.required({"vocab_size"}, "the vocabulary size");
+  // GPT-2, GPT-J and Phi-1/2 (n_inner absent or null), Falcon (no ffn_hidden_size) and
+  // BLOOM (no such key: always 4h) use 4h.
+  const bool four_h_default = a.family == "gpt2" || a.family == "gptj" || a.family == "mixformer-sequential" ||
+                              a.family == "phi-msft" || a.family == "bloom" || is_falcon(a);
+  const ConfigReader::Keys intermediate_keys{"intermediate_size", "n_inner", "d_ff", "ffn_hidden_size", "ffn_dim"};
   a.intermediate = four_h_default ? config.count(intermediate_keys).value_or(4 * a.hidden)
                                   : config.required(intermediate_keys, "the feed-forward width");
-  if (const std::optional<int> head_dim = config.count({"head_dim", "d_kv"})) {
+  // QWen (v1) splits intermediate_size between its two input projections
+  // (QWenMLP: ff_dim_in = intermediate_size // 2).
+  if (a.family == "qwen") a.intermediate /= 2;
+  if (const std::optional<int> head_dim = config.count({"head_dim", "d_kv", "kv_channels"})) {
     a.head_dim = *head_dim;
   } else if (a.hidden % a.heads != 0) {
     config.fail("num_attention_heads",
@@ -220,10 +292,30 @@ MlpKind read_mlp_kind(const ConfigReader& config, const Architecture& a, bool t5
 
 // Norms and biases each family's code has, and T5's encoder-decoder layers.
 void read_family_layout(const ConfigReader& config, Architecture& a, bool t5) {
-  if (a.family == "gpt2" || a.family == "bert" || a.family == "roberta") read_layer_norm_family(config, a, true);
-  if (a.family == "falcon" || a.family.starts_with("RefinedWeb")) read_layer_norm_family(config, a, false);
-  if (a.family == "qwen2" || a.family == "qwen2_moe") a.attention_bias = true;  // q/k/v only (Qwen2Attention)
-  if (a.family == "gemma2") a.norms_per_layer = 4;  // pre- and post-norms around attention and MLP
+  constexpr std::array<std::string_view, 11> all_biases{"gpt2",     "bert",  "roberta",  "opt",
+                                                        "gptj",     "phi",   "phi-msft", "mixformer-sequential",
+                                                        "gpt_neox", "bloom", "falcon"};
+  if (contains(all_biases, a.family) || is_falcon(a)) read_layer_norm_family(config, a, !is_falcon(a));
+  // q/k/v biases only: Qwen2Attention, QWen's c_attn, ChatGLM's add_qkv_bias.
+  if (a.family == "qwen2" || a.family == "qwen2_moe" || a.family == "qwen") a.attention_bias = true;
+  if (a.family == "chatglm") {
+    a.attention_bias = config.flag("add_qkv_bias").value_or(false);
+    a.attention_output_bias = a.mlp_bias = config.flag("add_bias_linear").value_or(false);
+    a.final_norm = config.flag("post_layer_norm").value_or(true);
+  }
+  // Gemma 2 and 3: pre- and post-norms around attention and MLP.
+  if (a.family == "gemma2" || a.family == "gemma3" || a.family == "gemma3_text") a.norms_per_layer = 4;
+  // Per-head RMSNorm of q and k (Qwen3Attention, Gemma3Attention).
+  if (a.family == "qwen3" || a.family == "qwen3_moe" || a.family == "gemma3" || a.family == "gemma3_text") {
+    a.qk_norm_width = 2 * a.head_dim;
+  }
+  if (a.family == "gpt_oss") {
+    // GptOss (OpenAI 2025, gpt-oss model card): biased experts and router, a learned
+    // attention sink per head.
+    a.mlp_bias = a.router_bias = a.attention_sinks = true;
+  }
+  // DeepSeek-V3's auxiliary-loss-free balancing keeps a per-expert correction bias.
+  if (config.text("topk_method") == "noaux_tc") a.router_correction_bias = true;
   if (config.flag("attention_bias") == true) a.attention_bias = a.attention_output_bias = true;  // LlamaAttention
   if (config.flag("mlp_bias") == true) a.mlp_bias = true;
   if (t5) {
@@ -233,9 +325,30 @@ void read_family_layout(const ConfigReader& config, Architecture& a, bool t5) {
   }
 }
 
+// Model types whose layers are no transformer blocks mlsize can count: what each is.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 10> k_unsupported{{
+    {"mamba", "a state-space model (Mamba)"},
+    {"mamba2", "a state-space model (Mamba-2)"},
+    {"falcon_mamba", "a state-space model (Falcon Mamba)"},
+    {"jamba", "a hybrid of state-space and attention layers (Jamba)"},
+    {"rwkv", "a recurrent model (RWKV)"},
+    {"whisper", "a speech encoder-decoder (Whisper)"},
+    {"wav2vec2", "a speech encoder (wav2vec 2.0)"},
+    {"hubert", "a speech encoder (HuBERT)"},
+    {"speech_to_text", "a speech encoder-decoder"},
+    {"seamless_m4t", "a speech and text translation model"},
+}};
+
 Architecture read_architecture(const ConfigReader& config, std::string_view source_name) {
   Architecture a;
   a.family = config.text("model_type");
+  for (const auto& [type, what] : k_unsupported) {
+    if (a.family == type) {
+      config.fail("model_type", "model_type " + in_quotes(a.family) + " is " + std::string(what) + ": not supported",
+                  "mlsize sizes transformer decoders, encoders and T5-style encoder-decoders; give --params for a "
+                  "rough size");
+    }
+  }
   const bool known = contains(k_known_families, a.family);
   const bool t5 = a.family == "t5" || a.family == "mt5";
   std::vector<std::string> notes;
@@ -289,7 +402,19 @@ Architecture architecture_from_hf_config(std::string_view json_text, std::string
     source.fail(source.at_offset(json_text.find_first_not_of(" \t\r\n")), "a config.json must hold a JSON object",
                 "expected {\"model_type\": ..., \"hidden_size\": ..., ...}");
   }
-  return read_architecture(ConfigReader(source, root), source_name);
+  // A multimodal config (Gemma 3, Llava, Qwen2-VL, ...) keeps its language model in
+  // "text_config"; the vision tower it also holds is not counted.
+  const auto text = root.find("text_config");
+  const bool multimodal = text != root.end() && text->is_object() && !root.contains("hidden_size") &&
+                          !root.contains("n_embd") && !root.contains("d_model");
+  const ConfigReader top(source, root);
+  Architecture a = read_architecture(multimodal ? ConfigReader(source, *text) : top, source_name);
+  if (multimodal) {
+    const std::string name_or_path = top.text("_name_or_path");
+    if (!name_or_path.empty()) a.name = name_or_path;
+    a.source += "; the language model of \"text_config\" (a vision tower is not counted)";
+  }
+  return a;
 }
 
 }  // namespace mlsize

@@ -6,7 +6,7 @@ namespace mlsize {
 namespace {
 
 // Bumped whenever the layout below changes.
-constexpr std::uint32_t k_model_snapshot_version = 2;
+constexpr std::uint32_t k_model_snapshot_version = 3;
 
 void write_ints(snapshot::Writer& w, std::initializer_list<int> values) {
   for (int value : values) w.i32(value);
@@ -44,6 +44,12 @@ std::string write_model_snapshot(const std::vector<Architecture>& presets) {
                    a.embedding_norm,
                    a.pooler,
                    a.relative_attention_buckets,
+                   a.embedding_width,
+                   a.lm_head_bias,
+                   a.qk_norm_width,
+                   a.attention_sinks,
+                   a.router_bias,
+                   a.router_correction_bias,
                    a.hidden_dropout,
                    a.attention_dropout,
                    a.fused_qkv,
@@ -93,6 +99,12 @@ std::vector<Architecture> read_model_snapshot(std::string_view bytes) {
     a.embedding_norm = flag();
     a.pooler = flag();
     a.relative_attention_buckets = r.i32();
+    a.embedding_width = r.i32();
+    a.lm_head_bias = flag();
+    a.qk_norm_width = r.i32();
+    a.attention_sinks = flag();
+    a.router_bias = flag();
+    a.router_correction_bias = flag();
     a.hidden_dropout = flag();
     a.attention_dropout = flag();
     a.fused_qkv = flag();

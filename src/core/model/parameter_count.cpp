@@ -91,6 +91,10 @@ Layer layer(const Architecture& a, int index, bool cross_attention) {
     ++norms;
   }
   block.other += norms * norm_parameters(a, h);
+  // Qwen3 and Gemma 3 normalise each head's q and k (RMSNorm weights of head_dim), OLMo-2
+  // the whole q and k; gpt-oss learns one attention-sink logit per head.
+  block.other += a.qk_norm_width;
+  if (a.attention_sinks) block.other += a.heads;
   if (!is_moe_layer(a, index)) {
     const Block dense = mlp(a, a.intermediate);
     block.linear += dense.linear;
@@ -109,8 +113,11 @@ Layer layer(const Architecture& a, int index, bool cross_attention) {
     block.linear += moe.shared_experts * shared.linear;
     block.other += moe.shared_experts * shared.other;
   }
-  // The router is h × experts without a bias; Qwen-MoE's shared-expert gate is h × 1.
+  // The router is h × experts (gpt-oss: with a bias; DeepSeek-V3: a correction bias that
+  // steers top-k selection); Qwen-MoE's shared-expert gate is h × 1.
   block.other += h * experts;
+  if (a.router_bias) block.other += experts;
+  if (a.router_correction_bias) block.other += experts;
   if (moe.shared_expert_gate) block.other += h;
   return result;
 }
@@ -120,8 +127,11 @@ Layer layer(const Architecture& a, int index, bool cross_attention) {
 ParameterCount count_parameters(const Architecture& a) {
   const double h = as_count(a.hidden);
   ParameterCount count;
-  count.embedding = (as_count(a.vocab) + a.learned_positions + a.token_types) * h;
+  // OPT-350m embeds tokens at word_embed_proj_dim and projects in and out of h (no biases).
+  const double token_width = a.embedding_width > 0 ? as_count(a.embedding_width) : h;
+  count.embedding = as_count(a.vocab) * token_width + (as_count(a.learned_positions) + a.token_types) * h;
   double total = count.embedding;
+  if (a.embedding_width > 0 && a.embedding_width != a.hidden) total += 2.0 * token_width * h;
   double inactive = 0;
   if (a.embedding_norm) total += norm_parameters(a, h);
 
@@ -142,7 +152,8 @@ ParameterCount count_parameters(const Architecture& a) {
   total += stacks * as_count(a.relative_attention_buckets) * a.heads;
   if (a.final_norm) total += stacks * norm_parameters(a, h);
   if (a.pooler) total += h * h + h;
-  if (!a.tied_embeddings) total += as_count(a.vocab) * h;
+  if (!a.tied_embeddings) total += as_count(a.vocab) * token_width;
+  if (a.lm_head_bias) total += as_count(a.vocab);
 
   count.total = total;
   count.active = total - inactive;
