@@ -2,6 +2,7 @@
 // (docs/methodology.md#efficiency).
 
 #include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/planner.hpp>
 
@@ -72,4 +73,36 @@ TEST_CASE("every run adds its setup time once, which matters for short runs only
   CHECK(with_setup.cost->value > bare.cost->value);
   // A 100M model on 1B tokens runs for minutes on 8 A100s: the setup is a large share.
   CHECK(with_setup.setup.value / with_setup.time.value > 0.3);
+}
+
+// Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters
+// Using Megatron-LM" (SC'21), §1: "training GPT-3 with 175 billion parameters would
+// require approximately 288 years with a single V100 NVIDIA GPU". GPT-3's 3.14e23 FLOPs
+// (Brown et al. 2020, Table D.1) on one V100 at mlsize's Volta MFU, 0.40 × 0.75 = 30%.
+TEST_CASE("a V100 trains at Volta's MFU: GPT-3 in about 288 V100-years", "[efficiency][reference]") {
+  const Catalog catalog = load_default_catalog();
+  const Device& v100 = *catalog.find_device("v100-sxm2-32gb");
+  const Workload w = testing::workload_for_params(175e9, 300e9);
+  CHECK(generation_efficiency(v100) == 0.75);
+  CHECK(generation_efficiency(*catalog.find_device("t4")) == 0.75);
+  CHECK(generation_efficiency(*catalog.find_device("a100-80gb-sxm")) == 1.0);
+  CHECK(generation_efficiency(*catalog.find_device("h100-sxm")) == 1.0);
+  const double mfu = effective_mfu(v100, w);
+  CHECK(mfu == Approx(0.30));
+  const double years = 3.14e23 / (125e12 * mfu) / (365.0 * 86400);
+  CHECK(years == Approx(288).epsilon(0.10));  // 265 years
+}
+
+// Hu et al. 2021, §4.2: LoRA trains GPT-3 175B 25% faster than full fine-tuning.
+TEST_CASE("LoRA runs 1.25× faster than full fine-tuning, not 1.5×", "[efficiency][reference]") {
+  const Catalog catalog = load_default_catalog();
+  const Device& a100 = *catalog.find_device("a100-80gb-sxm");
+  Workload full = testing::workload_for_params(7e9, 1e9);
+  full.task = Task::finetune;
+  Workload lora = full;
+  lora.task = Task::lora;
+  const auto seconds = [&](const Workload& w) {
+    return training_flops(w.parameters.active, w.tokens, Recompute::none, w.task).value / effective_mfu(a100, w);
+  };
+  CHECK(seconds(full) / seconds(lora) == Approx(1.25));
 }

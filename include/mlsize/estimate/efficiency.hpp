@@ -32,6 +32,22 @@ Stack stack_of(const Device& device);
 // workload's --mfu default, measured on A100s): 1 where no published figure says otherwise.
 double stack_efficiency(Stack stack);
 
+// NVIDIA's Volta and Turing tensor cores (V100, T4, Titan V, RTX 20): Megatron-LM (Shoeybi
+// et al. 2019) sustained 39 TFLOP/s on one V100, 30% of its 125 TFLOP/s peak, and 15.1
+// PFLOP/s on 512 (also 30%): 0.75 of the 0.40 measured on A100s. (GPT-3's run reached
+// 21.3%, PaLM Table 3.) Llama 3 on 16k H100s reached 38-43%, as A100s: no change for Hopper.
+inline constexpr double k_volta_turing_efficiency = 0.75;
+
+// The MFU a device's generation reaches, as a multiple of the A100-measured default
+// (docs/methodology.md#mfu): k_volta_turing_efficiency for Volta and Turing parts, else 1.
+double generation_efficiency(const Device& device);
+
+// LoRA's steps take 4·N·D FLOPs (no weight gradients for the frozen base) but the LoRA
+// paper measures them only 25% faster than full fine-tuning's 6·N·D (Hu et al. 2021, §4.2:
+// "a 25% speedup during training on GPT-3 175B"; 43.1 vs 32.5 tokens/s per V100). A time
+// of 6·N·D / 1.25 at the dense MFU is 4·N·D at 4 × 1.25 / 6 = 0.83 of it.
+inline constexpr double k_lora_efficiency = 4.0 * 1.25 / 6.0;
+
 // QLoRA dequantises each 4-bit weight to 16 bits in every forward and backward pass: its
 // steps take this much longer than LoRA's on the same FLOPs. Raschka, "Finetuning LLMs with
 // LoRA and QLoRA: Insights from Hundreds of Experiments" (Lightning AI, 2023): Llama 2 7B,
@@ -39,7 +55,8 @@ double stack_efficiency(Stack stack);
 inline constexpr double k_qlora_slowdown = 1.5;
 
 // The MFU `workload` reaches on `device`: --mfu as given when the user pinned it, else the
-// datacenter default times the device's stack efficiency; QLoRA divided by its slowdown.
+// datacenter default times the device's stack and generation efficiencies; LoRA and QLoRA
+// times k_lora_efficiency, QLoRA divided by its slowdown too.
 double effective_mfu(const Device& device, const Workload& workload);
 
 }  // namespace mlsize

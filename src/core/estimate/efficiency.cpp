@@ -48,8 +48,20 @@ double stack_efficiency(Stack stack) {
   return 1.0;
 }
 
+double generation_efficiency(const Device& device) {
+  if (device.vendor != "nvidia") return 1.0;
+  // Volta (V100, Titan V) and Turing (T4, T4G, Quadro RTX, GeForce RTX 20) by id.
+  const std::string_view id = device.id;
+  for (const std::string_view prefix : {"v100", "titan-v", "rtx-20", "quadro-rtx"}) {
+    if (id.starts_with(prefix)) return k_volta_turing_efficiency;
+  }
+  return id == "t4" || id == "t4g" ? k_volta_turing_efficiency : 1.0;
+}
+
 double effective_mfu(const Device& device, const Workload& workload) {
-  double mfu = workload.mfu_pinned ? workload.mfu : workload.mfu * stack_efficiency(stack_of(device));
+  double mfu = workload.mfu_pinned ? workload.mfu
+                                   : workload.mfu * stack_efficiency(stack_of(device)) * generation_efficiency(device);
+  if (workload.is_adapter_tuning()) mfu *= k_lora_efficiency;
   if (workload.task == Task::qlora) mfu /= k_qlora_slowdown;
   return mfu;
 }
