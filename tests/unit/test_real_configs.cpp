@@ -136,3 +136,22 @@ TEST_CASE("state-space and speech models are refused, naming what they are", "[m
     CHECK(error.where() == "m.json:1:16");
   }
 }
+
+TEST_CASE("a pre-quantised checkpoint names its format from quantization_config", "[model_config]") {
+  const auto format = [](const char* file) {
+    const std::string path = std::string(MLSIZE_TEST_DATA_DIR) + "/hf-configs/" + file;
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return architecture_from_hf_config(text.str(), file).checkpoint_format;
+  };
+  CHECK(format("openai--gpt-oss-120b.json") == "mxfp4");
+  CHECK(format("deepseek-ai--DeepSeek-V3.json") == "fp8");
+  CHECK(format("meta-llama--Llama-2-7b-hf.json").empty());
+  const Architecture nf4 = architecture_from_hf_config(
+      R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+          "intermediate_size": 128, "vocab_size": 100,
+          "quantization_config": {"quant_method": "bitsandbytes", "load_in_4bit": true}})",
+      "q.json");
+  CHECK(nf4.checkpoint_format == "nf4");
+}

@@ -346,6 +346,12 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   parse_choice_if_given(options.framework, "--framework", workload.framework);
   parse_choice_if_given(options.quant, "--quant", workload.weight_format);
   if (workload.task == Task::inference) {
+    // A pre-quantised checkpoint is served as stored unless --quant or --precision says otherwise.
+    if (!options.quant && !options.precision && !workload.model.checkpoint_format.empty()) {
+      if (const std::optional<WeightFormat> stored = parse_name<WeightFormat>(workload.model.checkpoint_format)) {
+        workload.weight_format = *stored;
+      }
+    }
     resolve_inference_precision(options, workload);
   } else {
     parse_choice_if_given(options.precision, "--precision", workload.precision);

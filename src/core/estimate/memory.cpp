@@ -192,7 +192,12 @@ void inference_memory(const Workload& w, int device_count, const Strategy& st, c
   const Architecture& m = w.model;
   const double n = w.parameters.total;
   const double bits = bits_per_weight(w.weight_format);
-  const double quantized = quantizes_linear_only(w.weight_format) ? w.parameters.linear : n;
+  // MXFP4 checkpoints (gpt-oss) quantise the routed experts only: attention, router,
+  // embeddings and head stay 16-bit (its quantization_config's modules_to_not_convert).
+  const double experts = routed_expert_parameters(m);
+  const double quantized = w.weight_format == WeightFormat::mxfp4 && experts > 0 ? experts
+                           : quantizes_linear_only(w.weight_format)              ? w.parameters.linear
+                                                                                 : n;
   const T weights = (named<T>("quantised params", quantized) * named<T>("bits", bits) / 8.0 +
                      named<T>("other params", n - quantized) * 2.0) /
                     split.model;

@@ -325,6 +325,33 @@ void read_family_layout(const ConfigReader& config, Architecture& a, bool t5) {
   }
 }
 
+// A pre-quantised checkpoint's format, from its quantization_config (transformers'
+// quantizers: quant_method and, for bitsandbytes, load_in_4bit / load_in_8bit).
+void read_checkpoint_format(const ConfigReader& config, Architecture& a, std::vector<std::string>& notes) {
+  const auto found = config.root().find("quantization_config");
+  if (found == config.root().end() || !found->is_object()) return;
+  const auto text = [&](const char* key) {
+    const auto value = found->find(key);
+    return value != found->end() && value->is_string() ? value->get<std::string>() : std::string();
+  };
+  const auto on = [&](const char* key) {
+    const auto value = found->find(key);
+    return value != found->end() && value->is_boolean() && value->get<bool>();
+  };
+  const std::string method = text("quant_method");
+  if (method == "mxfp4" || method == "gptq" || method == "awq") {
+    a.checkpoint_format = method;
+  } else if (method == "fp8" || method == "fbgemm_fp8") {
+    a.checkpoint_format = "fp8";
+  } else if (method == "bitsandbytes") {
+    a.checkpoint_format = on("load_in_4bit") ? "nf4" : on("load_in_8bit") ? "int8" : "";
+  }
+  if (a.checkpoint_format.empty() && !method.empty()) {
+    notes.push_back("quantization_config " + in_quotes(escape_unprintable(method)) +
+                    " not read: weights sized as trained unless --quant says otherwise");
+  }
+}
+
 // Model types whose layers are no transformer blocks mlsize can count: what each is.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 10> k_unsupported{{
     {"mamba", "a state-space model (Mamba)"},
@@ -384,6 +411,8 @@ Architecture read_architecture(const ConfigReader& config, std::string_view sour
     notes.push_back(std::string("tie_word_embeddings absent: ") + (a.tied_embeddings ? "true" : "false") +
                     ", the default of its config class");
   }
+
+  read_checkpoint_format(config, a, notes);
 
   const std::string name_or_path = config.text("_name_or_path");
   a.name = name_or_path.empty() ? escape_unprintable(source_name) : name_or_path;

@@ -6,7 +6,7 @@ namespace mlsize {
 namespace {
 
 // Bumped whenever the layout below changes.
-constexpr std::uint32_t k_model_snapshot_version = 3;
+constexpr std::uint32_t k_model_snapshot_version = 4;
 
 void write_ints(snapshot::Writer& w, std::initializer_list<int> values) {
   for (int value : values) w.i32(value);
@@ -22,6 +22,7 @@ std::string write_model_snapshot(const std::vector<Architecture>& presets) {
     w.text(a.name);
     w.text(a.family);
     w.text(a.source);
+    w.text(a.checkpoint_format);
     write_ints(w, {a.layers,
                    a.encoder_layers,
                    a.hidden,
@@ -77,6 +78,7 @@ std::vector<Architecture> read_model_snapshot(std::string_view bytes) {
     a.name = r.text();
     a.family = r.text();
     a.source = r.text();
+    a.checkpoint_format = r.text();
     a.layers = r.i32();
     a.encoder_layers = r.i32();
     a.hidden = r.i32();

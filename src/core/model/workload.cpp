@@ -37,6 +37,9 @@ double bits_per_weight(WeightFormat format) {
     // GPTQ / AWQ checkpoints: group 128, fp16 scale and a 4-bit zero point per group.
     case WeightFormat::gptq:
     case WeightFormat::awq: return 4.0 + (16.0 + 4.0) / 128.0;
+    // OCP Microscaling MXFP4: 4-bit E2M1 values with one 8-bit E8M0 scale per 32 (OCP MX
+    // spec v1.0, §5); gpt-oss stores its routed experts so.
+    case WeightFormat::mxfp4: return 4.0 + 8.0 / 32.0;
     // llama.cpp GGUF files: whole-file bits per weight of Llama-3-8B (8,030,261,248 params)
     // from the sizes in tools/quantize/quantize.cpp QUANT_OPTIONS (GiB), embeddings and
     // output tensor included (docs/reference-figures.md §9).
@@ -61,7 +64,8 @@ bool quantizes_linear_only(WeightFormat format) {
     case WeightFormat::int4:
     case WeightFormat::nf4:
     case WeightFormat::gptq:
-    case WeightFormat::awq: return true;
+    case WeightFormat::awq:
+    case WeightFormat::mxfp4: return true;
     default: return false;
   }
 }
