@@ -1,5 +1,6 @@
 #include "cli/commands/commands.hpp"
 #include "cli/options/choice.hpp"
+#include "cli/options/task_flags.hpp"
 #include "cli/render/renderers.hpp"
 
 #include <mlsize/estimate/compute.hpp>

@@ -1,6 +1,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/providers.hpp"
+#include "cli/options/task_flags.hpp"
 #include "cli/render/renderers.hpp"
 
 #include <mlsize/rank/ranker.hpp>

@@ -81,8 +81,6 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options);
 // `require_data`: training needs --data or --tokens (recommend ranks by time and cost);
 // estimate can show memory alone.
 Workload build_workload(const WorkloadOptions& options, bool require_data = true);
-// "mlsize: warning: ..." lines for flags the workload's task ignores (empty when none).
-std::string task_flag_warnings(const WorkloadOptions& options, const Workload& workload);
 // Needs the catalogue to check the providers named by --price-factor.
 CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& catalog);
 

@@ -1,0 +1,65 @@
+#include "cli/options/task_flags.hpp"
+
+#include "cli/options/choice.hpp"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+namespace mlsize::cli {
+
+void resolve_inference_precision(const WorkloadOptions& options, Workload& workload) {
+  // A pre-quantised checkpoint is served as stored unless --quant or --precision says otherwise.
+  if (!options.quant && !options.precision && !workload.model.checkpoint_format.empty()) {
+    if (const std::optional<WeightFormat> stored = parse_name<WeightFormat>(workload.model.checkpoint_format)) {
+      workload.weight_format = *stored;
+    }
+  }
+  if (!options.precision) return;
+  const std::string& text = *options.precision;
+  // A mixed-precision name means its 16- or 8-bit half.
+  WeightFormat format = WeightFormat::bf16;
+  if (text == "bf16-mixed") {
+    format = WeightFormat::bf16;
+  } else if (text == "fp16-mixed") {
+    format = WeightFormat::fp16;
+  } else if (text == "fp8-mixed") {
+    format = WeightFormat::fp8;
+  } else {
+    format = parse_choice<WeightFormat>("--precision", text, k_inference_precisions);
+  }
+  if (options.quant && workload.weight_format != format) {
+    flag_error("--precision",
+               fmt::format("inference weights are {} by --precision but {} by --quant", to_string(format),
+                           to_string(workload.weight_format)),
+               "give one of them");
+  }
+  workload.weight_format = format;
+  // Training's precision names the same width, for the summary and the compute dtype.
+  if (format == WeightFormat::fp32) workload.precision = Precision::fp32;
+  if (format == WeightFormat::fp16) {
+    workload.precision = Precision::fp16_mixed;
+    // An fp16 model caches fp16 keys and values (vLLM's kv_cache_dtype "auto": the model's).
+    if (!options.kv_cache_dtype) workload.kv_format = KvFormat::fp16;
+  }
+}
+
+std::string task_flag_warnings(const WorkloadOptions& options, const Workload& workload) {
+  std::string text;
+  const auto warn = [&](const std::optional<std::string>& value, const char* flag, const char* applies) {
+    if (value) {
+      text += fmt::format("mlsize: warning: {} applies to {}; ignored for --task {}\n", flag, applies,
+                          to_string(workload.task));
+    }
+  };
+  if (workload.is_training() || workload.task == Task::gbdt) {
+    warn(options.quant, "--quant", "inference (training sets --precision)");
+    warn(options.kv_cache_dtype, "--kv-cache-dtype", "inference");
+  }
+  if (workload.task == Task::inference || workload.task == Task::gbdt) {
+    warn(options.optimizer, "--optimizer", "training");
+  }
+  return text;
+}
+
+}  // namespace mlsize::cli
