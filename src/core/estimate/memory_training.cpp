@@ -59,6 +59,20 @@ T autocast_cache(const Workload& w, const T& parameters) {
   return labelled("autocast's 16-bit weight copies", parameters * 2.0);
 }
 
+// Which bytes-per-parameter convention the gradients follow, for `--explain`
+// (docs/methodology.md#model-states).
+const char* gradient_convention(const Workload& w) {
+  if (w.framework == Framework::hf) return "fp32 (autocast)";
+  switch (w.precision) {
+    case Precision::bf16_mixed:
+    case Precision::fp8_mixed: return "fp32 (Megatron-LM under bf16)";
+    case Precision::fp16_mixed: return "fp16 (ZeRO paper)";
+    case Precision::fp32: return "fp32";
+    case Precision::bf16: return "bf16";
+  }
+  return "";
+}
+
 // What training_activation_bytes (activations.cpp) counts, in short.
 const char* training_activation_summary(Framework framework, Recompute recompute) {
   const bool hf = framework == Framework::hf;
@@ -118,7 +132,7 @@ void full_training_memory(const Workload& w, int device_count, const Strategy& s
   const StateBytesPerParam bytes = state_bytes_per_param(w.precision, w.optimizer, m.hidden, w.framework);
   const double expert_count = routed_expert_parameters(m);
   const T experts = expert_count > 0 ? named<T>("routed experts", expert_count) : T(0.0);
-  const PerParamBytes<T> per_param{bytes.weights, bytes.gradients,
+  const PerParamBytes<T> per_param{bytes.weights, amount<T>(bytes.gradients, gradient_convention(w)),
                                    amount<T>(bytes.master, "master") + amount<T>(bytes.states, "states")};
   const ShardedStates<T> states = shard(parameters, experts, per_param, st, split);
 
