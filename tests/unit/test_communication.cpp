@@ -203,3 +203,32 @@ TEST_CASE("GeForce cards lack peer-to-peer: their collectives cross PCIe twice")
   CHECK(rtx.bandwidth_bytes_per_s == Approx(l40s.bandwidth_bytes_per_s / 2));
   CHECK(rtx.exposed().value > l40s.exposed().value);
 }
+
+// docs/methodology.md#offload-time: the host steps the optimizer (0.64 ns per parameter of
+// the node's shards) and each micro-step's fp32 gradients cross PCIe at 12 GB/s behind the
+// backward pass (two thirds of the micro-step's compute).
+TEST_CASE("ZeRO-Offload adds the host's optimizer step and the gradient transfer backward does not hide",
+          "[communication][offload]") {
+  Workload w = testing::workload_for_params(13e9, 10e6);
+  w.task = Task::finetune;  // 128 sequences of 2048 per step: 128 micro-steps on one device
+  Strategy st = stage(2);
+  st.offload = Offload::optimizer;
+  const Device device = nvlink_device();
+  const double steps = 10e6 / (128.0 * 2048);
+  const double micro_steps = steps * 128;
+  const auto offload = [&](double compute, int devices, int per_node) {
+    return training_communication(w, st, devices, device, Topology{per_node, std::nullopt}, Seconds(compute)).offload;
+  };
+  // Ample compute: only the host step shows.
+  const double slow = micro_steps * 100.0;
+  CHECK(offload(slow, 1, 1).value == Approx(steps * 13e9 * 0.64e-9));
+  // A fast device: 4 × 13e9 bytes take 4.33 s against a backward of 2 s per micro-step.
+  const double fast = micro_steps * 3.0;
+  CHECK(offload(fast, 1, 1).value == Approx(steps * 13e9 * 0.64e-9 + micro_steps * (4 * 13e9 / 12e9 - 2.0)));
+  // Eight devices of a node offload their eighths: the host steps the same 13e9 parameters,
+  // and each device's link runs at half speed (four at full speed per node).
+  const Communication eight =
+      training_communication(w, st, 8, device, Topology{8, std::nullopt}, Seconds(slow / 8));
+  CHECK(eight.offload.value == Approx(w.tokens / global_batch_tokens(w, 8) * 13e9 * 0.64e-9));
+  CHECK(eight.steps > 0);
+}

@@ -4,6 +4,7 @@
 // full figure; "rounded": the card's or the paper's rounded figure, checked to half its
 // last digit.
 
+#include <mlsize/estimate/memory.hpp>
 #include <mlsize/model/model_config.hpp>
 #include <mlsize/model/parameter_count.hpp>
 #include <mlsize/support/error.hpp>
@@ -155,4 +156,14 @@ TEST_CASE("a pre-quantised checkpoint names its format from quantization_config"
           "quantization_config": {"quant_method": "bitsandbytes", "load_in_4bit": true}})",
       "q.json");
   CHECK(nf4.checkpoint_format == "nf4");
+}
+
+TEST_CASE("ZeRO-3 gathers gpt-oss's fused expert tensor, its largest module", "[model_config]") {
+  const std::string path = std::string(MLSIZE_TEST_DATA_DIR) + "/hf-configs/openai--gpt-oss-120b.json";
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  const Architecture a = architecture_from_hf_config(text.str(), "gpt-oss-120b");
+  // gate_up_proj: 128 experts × 2880 × 2 · 2880, above the 201088 × 2880 embedding.
+  CHECK(largest_module_parameters(a) == 128.0 * 2880 * 2 * 2880);
 }

@@ -27,6 +27,12 @@ inline constexpr double k_collective_efficiency = 0.8;
 // PCIe together (docs/methodology.md#offload-time). The paper's CPU-Adam kernel alone
 // takes 2.57 s (Ren et al. 2021, Table 4).
 inline constexpr double k_offload_step_seconds_per_param = 0.64e-9;
+// What one device moves to and from host memory: 12.0 GB/s with one GPU of a DGX-2, 3.0
+// GB/s each with all 16 (Rajbhandari et al. 2021, ZeRO-Infinity, Figure 2b; "each GPU
+// achieves about 3GB/s", deepspeedai/DeepSpeed#1137): full speed for up to four devices
+// of a node, shared beyond.
+inline constexpr double k_host_link_bytes_per_s = 12e9;
+inline constexpr double k_host_links_at_full_speed = 4;
 
 // Where the devices sit: `devices_per_node` of them share a node's device interconnect,
 // nodes talk over `network_gbps` (per node).

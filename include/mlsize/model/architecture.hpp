@@ -70,6 +70,7 @@ struct Architecture {
   bool attention_sinks = false;         // one learned logit per head and layer (gpt-oss)
   bool router_bias = false;             // a bias on the MoE router (gpt-oss)
   bool router_correction_bias = false;  // DeepSeek-V3's e_score_correction_bias, one per expert
+  bool fused_experts = false;           // a layer's experts in one tensor per projection (gpt-oss)
   // How a pre-quantised checkpoint stores its weights (its quantization_config), as a
   // --quant name: "mxfp4", "fp8", "gptq", "awq", "nf4", "int8"; empty: as trained.
   std::string checkpoint_format;

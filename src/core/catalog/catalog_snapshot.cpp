@@ -13,7 +13,7 @@ using snapshot::Reader;
 using snapshot::Writer;
 
 // Bumped whenever the layout changes; a mismatch is a stale build, not user input.
-constexpr std::uint32_t k_snapshot_version = 1;
+constexpr std::uint32_t k_snapshot_version = 2;
 
 void write_device(Writer& w, const Device& d) {
   w.text(d.id);
@@ -23,6 +23,7 @@ void write_device(Writer& w, const Device& d) {
   w.u32(static_cast<std::uint32_t>(d.kind));
   w.text(d.vendor);
   w.optional(d.memory, [&](Bytes b) { w.f64(b.value); });
+  w.optional(d.reserved, [&](Bytes b) { w.f64(b.value); });
   w.optional(d.memory_bandwidth_bytes_per_s, [&](double v) { w.f64(v); });
   for (const std::optional<double>& peak : d.peak_flops_per_s) w.optional(peak, [&](double v) { w.f64(v); });
   w.optional(d.interconnect, [&](const Interconnect& link) {
@@ -45,6 +46,7 @@ Device read_device(Reader& r) {
   d.kind = static_cast<DeviceKind>(r.u32());
   d.vendor = r.text();
   d.memory = r.optional<Bytes>([&] { return Bytes(r.f64()); });
+  d.reserved = r.optional<Bytes>([&] { return Bytes(r.f64()); });
   d.memory_bandwidth_bytes_per_s = r.optional<double>([&] { return r.f64(); });
   for (std::optional<double>& peak : d.peak_flops_per_s) peak = r.optional<double>([&] { return r.f64(); });
   d.interconnect = r.optional<Interconnect>([&] {

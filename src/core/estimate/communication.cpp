@@ -204,23 +204,40 @@ std::optional<Schedule> schedule_of(const Workload& w, const Strategy& st, int d
 
 }  // namespace
 
-// ZeRO-Offload's host side per run: the node's CPUs step the optimizer of all its devices'
-// shards, and the updated 16-bit weights cross PCIe back before the next forward.
-Seconds offload_seconds(const Workload& w, const Strategy& st, int device_count, const Topology& topology) {
+// ZeRO-Offload's host side per run (docs/methodology.md#offload-time): the node's CPUs step
+// the optimizer of all its devices' shards; each micro-step's fp32 gradients cross PCIe
+// behind the backward pass, and with offloaded parameters (ZeRO-Infinity) the 16-bit
+// weights stream in for forward and backward behind the compute. `steps` gets the
+// optimizer steps.
+Seconds offload_seconds(const Workload& w, const Strategy& st, int device_count, const Topology& topology,
+                        Seconds compute, double& steps) {
   if (st.offload == Offload::none || !w.is_training() || w.tokens <= 0) return Seconds(0);
   const int dp = st.data_parallel(device_count);
   const double trained =
       w.is_adapter_tuning() ? lora_parameters(w.model, w.lora_rank, w.lora_targets) : w.parameters.total;
   const double shard = trained / st.model_parallel() / (st.zero_stage >= 1 ? dp : 1);
-  const double node_params = shard * std::min(device_count, std::max(1, topology.devices_per_node));
-  const double steps = w.tokens / global_batch_tokens(w, dp);
-  return Seconds(steps * node_params * k_offload_step_seconds_per_param);
+  const int sharing = std::min(device_count, std::max(1, topology.devices_per_node));
+  const double batch = global_batch_tokens(w, dp);
+  steps = w.tokens / batch;
+  const double micro_steps = steps * std::ceil(batch / (static_cast<double>(dp) * w.micro_batch * w.sequence_length));
+  double seconds = steps * shard * sharing * k_offload_step_seconds_per_param;
+  // The node's host links: full speed for up to k_host_links_at_full_speed devices, shared beyond.
+  const double link =
+      k_host_link_bytes_per_s / std::max(1.0, static_cast<double>(sharing) / k_host_links_at_full_speed);
+  const double micro_compute = micro_steps > 0 ? compute.value / micro_steps : 0.0;
+  const double gradients = 4.0 * shard / link;  // fp32 on the wire (DeepSpeed issue #899)
+  seconds += micro_steps * std::max(0.0, gradients - micro_compute * 2.0 / 3.0);
+  if (st.offload == Offload::optimizer_and_params && st.zero_stage >= 3) {
+    const double weights = 2.0 * 2.0 * shard / link;  // 16-bit, for forward and backward
+    seconds += micro_steps * std::max(0.0, weights - micro_compute);
+  }
+  return Seconds(seconds);
 }
 
 Communication training_communication(const Workload& w, const Strategy& st, int device_count, const Device& device,
                                      const Topology& topology, Seconds compute) {
   Communication c;
-  c.offload = offload_seconds(w, st, device_count, topology);
+  c.offload = offload_seconds(w, st, device_count, topology, compute, c.steps);
   const std::optional<Schedule> s = schedule_of(w, st, device_count, device, topology, compute, c);
   if (!s) return c;
   if (s->data_parallel > 1) data_parallel_sync(w, st, s->data_parallel, s->links, s->micro_compute, c);
@@ -232,7 +249,8 @@ Communication training_communication(const Workload& w, const Strategy& st, int 
 Seconds unhidden_communication(const Workload& w, const Strategy& st, int device_count, const Device& device,
                                const Topology& topology, Seconds compute) {
   Communication c;
-  const Seconds offload = offload_seconds(w, st, device_count, topology);
+  double steps = 0;
+  const Seconds offload = offload_seconds(w, st, device_count, topology, compute, steps);
   const std::optional<Schedule> s = schedule_of(w, st, device_count, device, topology, compute, c);
   if (!s) return offload;
   if (st.tensor_parallel > 1) tensor_parallel_collectives(w, st, s->micro_batches, s->links, c);

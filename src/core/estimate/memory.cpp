@@ -97,7 +97,10 @@ double largest_module_parameters(const Architecture& m) {
   const double width = m.is_moe() ? std::max<double>(m.intermediate * (moe_layer_count(m) < m.layers ? 1.0 : 0.0),
                                                      m.moe.expert_intermediate)
                                   : m.intermediate;
-  const double mlp = h * width * (m.mlp == MlpKind::gated && m.fused_gate_up ? 2.0 : 1.0);
+  const double fused = m.mlp == MlpKind::gated && m.fused_gate_up ? 2.0 : 1.0;
+  double mlp = h * width * fused;
+  // gpt-oss keeps all of a layer's experts in one tensor per projection.
+  if (m.is_moe() && m.fused_experts) mlp = std::max(mlp, m.moe.experts * h * m.moe.expert_intermediate * fused);
   return std::max({static_cast<double>(m.vocab) * h, attention, mlp});
 }
 

@@ -59,10 +59,20 @@ T autocast_cache(const Workload& w, const T& parameters) {
   return labelled("autocast's 16-bit weight copies", parameters * 2.0);
 }
 
+// Whether the fp32 gradients of bf16-mixed (state_bytes_per_param) are kept at the weights'
+// width instead: ZeRO-2 and -3 shard 16-bit gradient partitions. DeepSpeed accumulates in
+// fp32 under bf16 only without ZeRO (deepspeed/runtime/engine.py, get_data_types, at
+// 38327e07); FSDP's sharded fp32 parameters double as the master copy, the same 16 bytes.
+bool sharded_gradients_at_weight_width(const Workload& w, const Strategy& st) {
+  return st.zero_stage >= 2 && w.framework == Framework::megatron &&
+         (w.precision == Precision::bf16_mixed || w.precision == Precision::fp8_mixed);
+}
+
 // Which bytes-per-parameter convention the gradients follow, for `--explain`
 // (docs/methodology.md#model-states).
-const char* gradient_convention(const Workload& w) {
+const char* gradient_convention(const Workload& w, const Strategy& st) {
   if (w.framework == Framework::hf) return "fp32 (autocast)";
+  if (sharded_gradients_at_weight_width(w, st)) return "bf16 (ZeRO-2/3 partitions)";
   switch (w.precision) {
     case Precision::bf16_mixed:
     case Precision::fp8_mixed: return "fp32 (Megatron-LM under bf16)";
@@ -129,14 +139,17 @@ void full_training_memory(const Workload& w, int device_count, const Strategy& s
   const Architecture& m = w.model;
   const double n = w.parameters.total;
   const T parameters = named<T>("N", n);
-  const StateBytesPerParam bytes = state_bytes_per_param(w.precision, w.optimizer, m.hidden, w.framework);
+  StateBytesPerParam bytes = state_bytes_per_param(w.precision, w.optimizer, m.hidden, w.framework);
+  if (sharded_gradients_at_weight_width(w, st)) bytes.gradients = bytes.weights;
   const double expert_count = routed_expert_parameters(m);
   const T experts = expert_count > 0 ? named<T>("routed experts", expert_count) : T(0.0);
-  const PerParamBytes<T> per_param{bytes.weights, amount<T>(bytes.gradients, gradient_convention(w)),
+  const PerParamBytes<T> per_param{bytes.weights, amount<T>(bytes.gradients, gradient_convention(w, st)),
                                    amount<T>(bytes.master, "master") + amount<T>(bytes.states, "states")};
   const ShardedStates<T> states = shard(parameters, experts, per_param, st, split);
 
-  const T cast_cache = autocast_cache(w, parameters) / split.model;
+  // Under ZeRO-3 (FSDP) each rank casts only the layers it has gathered: the cache shards too.
+  const T cast_cache =
+      autocast_cache(w, parameters) / split.model / divisor_if(st.zero_stage >= 3, "ZeRO-3", split.data);
   T weights = states.weights + cast_cache;
   T gradients = states.gradients;
   T gathered_gradients = T(0.0);

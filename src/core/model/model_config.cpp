@@ -313,6 +313,7 @@ void read_family_layout(const ConfigReader& config, Architecture& a, bool t5) {
     // GptOss (OpenAI 2025, gpt-oss model card): biased experts and router, a learned
     // attention sink per head.
     a.mlp_bias = a.router_bias = a.attention_sinks = true;
+    a.fused_experts = true;  // gate_up_proj [experts, h, 2I] and down_proj, one tensor each
   }
   // DeepSeek-V3's auxiliary-loss-free balancing keeps a per-expert correction bias.
   if (config.text("topk_method") == "noaux_tc") a.router_correction_bias = true;

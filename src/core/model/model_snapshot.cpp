@@ -6,7 +6,7 @@ namespace mlsize {
 namespace {
 
 // Bumped whenever the layout below changes.
-constexpr std::uint32_t k_model_snapshot_version = 4;
+constexpr std::uint32_t k_model_snapshot_version = 5;
 
 void write_ints(snapshot::Writer& w, std::initializer_list<int> values) {
   for (int value : values) w.i32(value);
@@ -51,6 +51,7 @@ std::string write_model_snapshot(const std::vector<Architecture>& presets) {
                    a.attention_sinks,
                    a.router_bias,
                    a.router_correction_bias,
+                   a.fused_experts,
                    a.hidden_dropout,
                    a.attention_dropout,
                    a.fused_qkv,
@@ -107,6 +108,7 @@ std::vector<Architecture> read_model_snapshot(std::string_view bytes) {
     a.attention_sinks = flag();
     a.router_bias = flag();
     a.router_correction_bias = flag();
+    a.fused_experts = flag();
     a.hidden_dropout = flag();
     a.attention_dropout = flag();
     a.fused_qkv = flag();
