@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <optional>
@@ -22,9 +24,25 @@
 namespace mlsize::cli {
 namespace {
 
-void write(std::FILE* stream, const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), stream);
-  std::fflush(stream);
+// Writes all of `text`; the errno of a failed write or flush, 0 when it all went out.
+int write(std::FILE* stream, const std::string& text) {
+  errno = 0;
+  const bool written = std::fwrite(text.data(), 1, text.size(), stream) == text.size();
+  if (std::fflush(stream) == 0 && written && std::ferror(stream) == 0) return 0;
+  return errno != 0 ? errno : EIO;
+}
+
+// The report on stdout. A reader that closed early (`mlsize ... | head`) ends the run
+// quietly, as it asked; any other failure (a full disk, a closed descriptor) loses the
+// report, which must not exit 0.
+int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output) {
+  if (const int failure = write(out, output.stdout_text); failure != 0) {
+    if (failure == EPIPE) return k_exit_success;
+    write(err, std::string("mlsize: error: write error: ") + std::strerror(failure) + "\n");
+    return k_exit_error;
+  }
+  if (!output.stderr_text.empty()) write(err, output.stderr_text);
+  return output.exit_code;
 }
 
 }  // namespace
@@ -61,8 +79,10 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
       std::ostringstream help;
       std::ostringstream ignored;
       const int code = app.exit(failure, help, ignored);
-      write(out, help.str());
-      return code;
+      CommandOutput output;
+      output.stdout_text = help.str();
+      output.exit_code = code;
+      return write_report(out, err, output);
     }
     // CLI11's own codes (100+) are mapped to our one usage code.
     const std::string command =
@@ -89,14 +109,12 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
       output_path = explain_options.recommend.workload.output_path;
     }
     if (rules->parsed()) output = run_rules(rules_options);
-    // The whole report at once: nothing partial on failure.
-    if (output_path) {
+    // The whole report at once: nothing partial on failure. `--output -` is stdout.
+    if (output_path && *output_path != "-") {
       write_file_atomically(*output_path, output.stdout_text);
-    } else {
-      write(out, output.stdout_text);
+      output.stdout_text.clear();
     }
-    if (!output.stderr_text.empty()) write(err, output.stderr_text);
-    return output.exit_code;
+    return write_report(out, err, output);
   } catch (const Error& error) {
     write(err, format_error(error));
     return error.kind() == ErrorKind::usage ? k_exit_usage : k_exit_error;

@@ -5,6 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -77,4 +81,66 @@ TEST_CASE("write_file_atomically replaces an existing file whole", "[output]") {
   mlsize::cli::write_file_atomically(file.string(), "new");
   CHECK(slurp(file) == "new");
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+}
+
+TEST_CASE("output: a report stdout cannot take is a write error, exit 1", "[output]") {
+  // /dev/full takes nothing: ENOSPC on the flush (docs/cli.md#exit-status).
+  std::FILE* full = std::fopen("/dev/full", "w");
+  REQUIRE(full != nullptr);
+  std::FILE* err = std::tmpfile();
+  const char* argv[] = {"mlsize", "recommend", "--params", "7B", "--data", "200GB"};
+  const int code = mlsize::cli::run(6, argv, full, err);
+  std::fclose(full);
+  CHECK(code == 1);
+  CHECK(mlsize::testing::read_all(err) == "mlsize: error: write error: No space left on device\n");
+  std::fclose(err);
+}
+
+TEST_CASE("output: a reader that closed the pipe early ends the run quietly", "[output]") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  ::close(fds[0]);  // the reader is gone before anything is written
+  std::FILE* out = ::fdopen(fds[1], "w");
+  REQUIRE(out != nullptr);
+  std::FILE* err = std::tmpfile();
+  const auto previous = std::signal(SIGPIPE, SIG_IGN);  // as main() does
+  const char* argv[] = {"mlsize", "recommend", "--params", "7B", "--data", "200GB"};
+  const int code = mlsize::cli::run(6, argv, out, err);
+  std::signal(SIGPIPE, previous);
+  std::fclose(out);
+  CHECK(code == 0);
+  CHECK(mlsize::testing::read_all(err).empty());
+  std::fclose(err);
+}
+
+TEST_CASE("output: --output - is stdout", "[output]") {
+  const auto to_stdout = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--output", "-"});
+  const auto plain = run_cli({"recommend", "--params", "7B", "--data", "200GB"});
+  CHECK(to_stdout.exit_code == 0);
+  CHECK(to_stdout.out == plain.out);
+  CHECK_FALSE(fs::exists("-"));
+}
+
+TEST_CASE("write_file_atomically: new files get 0666 less the umask, existing ones keep their mode", "[output]") {
+  const fs::path dir = fresh_directory("mlsize-modes");
+  const mode_t previous = ::umask(022);
+  mlsize::cli::write_file_atomically((dir / "new.txt").string(), "x");
+  CHECK((fs::status(dir / "new.txt").permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read));
+  std::ofstream(dir / "private.txt") << "old";
+  fs::permissions(dir / "private.txt", fs::perms::owner_read | fs::perms::owner_write);
+  mlsize::cli::write_file_atomically((dir / "private.txt").string(), "new");
+  CHECK((fs::status(dir / "private.txt").permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write));
+  ::umask(previous);
+}
+
+TEST_CASE("write_file_atomically keeps a symbolic link and replaces its target", "[output]") {
+  const fs::path dir = fresh_directory("mlsize-symlink");
+  std::ofstream(dir / "target.txt") << "old";
+  fs::create_symlink(dir / "target.txt", dir / "link.txt");
+  mlsize::cli::write_file_atomically((dir / "link.txt").string(), "new");
+  CHECK(fs::is_symlink(dir / "link.txt"));
+  CHECK(slurp(dir / "target.txt") == "new");
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);
 }

@@ -153,7 +153,7 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
                      "repeatable");
   command.add_option("--format", options.format, format_help(k_report_formats));
   command.add_option("--output", options.output_path,
-                     "Write the report to FILE (atomically: all of it or nothing) instead of stdout");
+                     "Write the report to FILE (atomically: all of it or nothing) instead of stdout; - is stdout");
 }
 
 void flag_error(const std::string& flag, std::string message, std::string hint) {
