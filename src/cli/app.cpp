@@ -7,6 +7,8 @@
 #include "cli/render/error_message.hpp"
 
 #include <mlsize/support/error.hpp>
+#include <mlsize/support/text_distance.hpp>
+#include <mlsize/support/utf8.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -18,8 +20,10 @@
 #include <exception>
 #include <new>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string_view>
+#include <vector>
 
 namespace mlsize::cli {
 namespace {
@@ -45,9 +49,57 @@ int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output) {
   return output.exit_code;
 }
 
+constexpr std::array<std::string_view, 5> k_commands{"recommend", "estimate", "catalog", "explain", "rules"};
+
+// The habits of other tools, as the arguments CLI11 parses: `mlsize` alone and `mlsize
+// help [COMMAND]` print help, `mlsize version` and `-V` the version. A first word that is
+// no command is a usage error with the nearest command.
+std::vector<const char*> with_habits(int argc, const char* const* argv) {
+  std::vector<const char*> args(argv, argv + std::max(argc, 0));
+  if (args.empty()) args.push_back("mlsize");
+  if (args.size() == 1) {
+    args.push_back("--help");
+    return args;
+  }
+  const std::string_view first = args[1] != nullptr ? std::string_view(args[1]) : std::string_view();
+  if (first == "help") {
+    if (args.size() > 2) {
+      args.erase(args.begin() + 1);
+      args.insert(args.begin() + 2, "--help");
+      args.resize(3);
+    } else {
+      args[1] = "--help";
+    }
+  } else if (first == "version" || first == "-V") {
+    args.resize(2);
+    args[1] = "--version";
+  } else if (!first.empty() && first.front() != '-' &&
+             std::find(k_commands.begin(), k_commands.end(), first) == k_commands.end()) {
+    const std::string hint = did_you_mean(first, std::span<const std::string_view>(k_commands));
+    throw Error(ErrorKind::usage, "unknown command \"" + escape_unprintable(first) + "\"",
+                hint.empty() ? "commands: recommend, estimate, catalog, explain, rules (mlsize --help)" : hint);
+  }
+  return args;
+}
+
+int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err);
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
+  std::vector<const char*> args;
+  try {
+    args = with_habits(argc, argv);
+  } catch (const Error& error) {
+    write(err, format_error(error));
+    return k_exit_usage;
+  }
+  return run_command(static_cast<int>(args.size()), args.data(), out, err);
+}
+
+namespace {
+
+int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
   CLI::App app{"mlsize: what hardware a machine-learning workload needs, how long it takes, what it costs"};
   app.name("mlsize");
   app.set_version_flag("--version", std::string("mlsize ") + MLSIZE_VERSION);
@@ -56,7 +108,6 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
 
   // Only the command named first gets its options; the others are names for --help and
   // "did you mean". Anything else first (--help, a typo): every command in full.
-  constexpr std::array<std::string_view, 5> k_commands{"recommend", "estimate", "catalog", "explain", "rules"};
   const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
   const bool one = std::find(k_commands.begin(), k_commands.end(), first) != k_commands.end();
   const auto full = [&](std::string_view name) { return !one || first == name; };
@@ -127,4 +178,5 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
   }
 }
 
+}  // namespace
 }  // namespace mlsize::cli
