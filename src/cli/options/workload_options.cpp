@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <optional>
 #include <utility>
@@ -257,6 +258,16 @@ void check_gbdt_flags(const WorkloadOptions& options, const Workload& workload) 
   }
 }
 
+// --data with its unit: a bare number would be bytes, and "--data 200" meant as 200 GB
+// gives a run of seconds and $0. The byte unit is B.
+Bytes parse_data(const std::string& text) {
+  const std::size_t last = text.find_last_not_of(" \t");
+  if (last != std::string::npos && (std::isdigit(static_cast<unsigned char>(text[last])) != 0 || text[last] == '.')) {
+    flag_error("--data", "\"" + text + "\" has no unit", "a size such as 200GB or 1.5TiB (" + text + "B for bytes)");
+  }
+  return parse_flag("--data", [&] { return parse_bytes(text); });
+}
+
 // Training needs a dataset size; inference defaults to one full batch of contexts.
 void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool require_data) {
   check_gbdt_flags(options, workload);
@@ -266,9 +277,9 @@ void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool req
   }
   if (options.tokens) {
     workload.tokens = parse_flag("--tokens", [&] { return parse_count(*options.tokens); }) * workload.epochs;
-    if (options.data) workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(*options.data); });
+    if (options.data) workload.dataset_bytes = parse_data(*options.data);
   } else if (options.data) {
-    workload.dataset_bytes = parse_flag("--data", [&] { return parse_bytes(*options.data); });
+    workload.dataset_bytes = parse_data(*options.data);
     workload.tokens = tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, workload.epochs);
   } else if (workload.task == Task::inference) {
     workload.tokens = static_cast<double>(workload.context) * workload.batch;
