@@ -22,6 +22,9 @@ set --
 while IFS= read -r line || [ -n "$line" ]; do set -- "$@" "$line"; done < args
 "$binary" "$@" >"$actual_stdout" 2>"$actual_stderr"
 rc=$?
+# Output that names a path under the case (an overlay from env) names it as @CASE_DIR@,
+# so that the expected files hold for any checkout.
+sed -i "s|$PWD|@CASE_DIR@|g" "$actual_stdout" "$actual_stderr"
 if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
   cp "$actual_stdout" expected_stdout
   cp "$actual_stderr" expected_stderr

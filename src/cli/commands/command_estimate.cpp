@@ -145,6 +145,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
 
   EstimateResult result;
   result.workload = workload;
+  result.provenance = provenance_of(catalog, catalog_overlays(options.workload), {});
   if (options.explain) estimate_memory(workload, plan.device_count, plan.strategy, &result.explanation);
   if (plan.device == nullptr) {
     // No hardware named: the memory terms and FLOPs alone.

@@ -68,6 +68,7 @@ struct RecommendRun {
   int top = k_default_top;
   OutputFormat format = k_report_formats.front();
   std::string warnings;  // flags the task ignores (task_flag_warnings)
+  Provenance provenance;
 };
 
 // `all_notes`: every recommendation gets its rule notes, not only the --top shown (explain
@@ -98,6 +99,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   }
   run->format = report_format(options.workload);
   Catalog full_catalog = build_catalog(options.workload);
+  run->provenance = provenance_of(full_catalog, catalog_overlays(options.workload), options.rules.rule_files);
   settings.cost = build_cost_settings(options.workload, full_catalog);
   const HardwareFilter hardware(options.hardware, full_catalog);
   settings.device_counts = hardware.device_counts();
@@ -135,8 +137,8 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   const std::unique_ptr<RecommendRun> run = run_recommendation(options);
   const Report& report = run->report;
   CommandOutput output;
-  output.stdout_text = run->format == OutputFormat::json ? render_recommend_json(report, run->top)
-                                                         : render_recommend_table(report, run->top);
+  output.stdout_text = run->format == OutputFormat::json ? render_recommend_json(report, run->top, run->provenance)
+                                                         : render_recommend_table(report, run->top, run->provenance);
   output.stderr_text = run->warnings;
   if (report.recommendations.empty()) {
     output.exit_code = k_exit_no_feasible;

@@ -464,4 +464,10 @@ Catalog build_catalog(const WorkloadOptions& options) {
   return build_catalog(options.catalog_files, !options.no_user_catalog);
 }
 
+std::vector<std::string> catalog_overlays(const WorkloadOptions& options) {
+  std::vector<std::string> overlays = options.no_user_catalog ? std::vector<std::string>() : user_catalog_files();
+  overlays.insert(overlays.end(), options.catalog_files.begin(), options.catalog_files.end());
+  return overlays;
+}
+
 }  // namespace mlsize::cli

@@ -86,6 +86,8 @@ CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& 
 
 // The catalogue from the embedded one, the user's overlays and --catalog (catalog_options.hpp).
 Catalog build_catalog(const WorkloadOptions& options);
+// The overlay files build_catalog lays over the embedded catalogue, in order.
+std::vector<std::string> catalog_overlays(const WorkloadOptions& options);
 
 // Throws a usage Error naming `flag`.
 [[noreturn]] void flag_error(const std::string& flag, std::string message, std::string hint = {});

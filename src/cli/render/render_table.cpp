@@ -315,7 +315,9 @@ std::string summary_sentence(const Report& report) {
                             report.recommendations.size(), offering_count(report));
 }
 
-std::string render_recommend_table(const Report& report, int top) {
+namespace {
+
+std::string recommend_table(const Report& report, int top) {
   std::string text = workload_line(report.workload) + "\n";
   if (report.workload.serving && report.workload.serving->offline()) {
     text += serving_table(report, top);
@@ -368,7 +370,7 @@ std::string render_recommend_table(const Report& report, int top) {
   return text + advice_text(report);
 }
 
-std::string render_estimate_table(const EstimateResult& result) {
+std::string estimate_table(const EstimateResult& result) {
   const PlanEstimate& e = result.estimate;
   const MemoryBreakdown& m = e.memory;
   const bool has_device = result.has_device();
@@ -486,6 +488,18 @@ std::string render_estimate_table(const EstimateResult& result) {
   }
   text += "GB = 10^9 bytes.\n";
   return text;
+}
+
+}  // namespace
+
+// The overlays and rules files in force close the report: an answer a team's catalog.d
+// changed says so where it is read.
+std::string render_recommend_table(const Report& report, int top, const Provenance& provenance) {
+  return recommend_table(report, top) + provenance_footer(provenance);
+}
+
+std::string render_estimate_table(const EstimateResult& result) {
+  return estimate_table(result) + provenance_footer(result.provenance);
 }
 
 }  // namespace mlsize::cli

@@ -1,6 +1,8 @@
 #pragma once
 // Renderers: pure functions from results to the text written on stdout.
 
+#include "cli/render/provenance.hpp"
+
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/plan.hpp>
 #include <mlsize/model/workload.hpp>
@@ -22,6 +24,7 @@ struct EstimateResult {
   // Inference on a device, without a load to serve: one decode step at --batch and
   // --context (docs/methodology.md#serving).
   std::optional<DecodeStep> decode;
+  Provenance provenance;  // the version and catalogue behind the answer
   bool has_device() const { return estimate.plan.device != nullptr; }
   // Time and cost need a device and a number of tokens (--data or --tokens).
   bool timed() const { return has_device() && workload.tokens > 0; }
@@ -34,8 +37,8 @@ struct EstimateResult {
 // "8× A100 80GB ... is the cheapest plan that fits: ..." (or why nothing fits).
 std::string summary_sentence(const Report& report);
 
-std::string render_recommend_table(const Report& report, int top);
-std::string render_recommend_json(const Report& report, int top);
+std::string render_recommend_table(const Report& report, int top, const Provenance& provenance);
+std::string render_recommend_json(const Report& report, int top, const Provenance& provenance);
 std::string render_estimate_table(const EstimateResult& result);
 
 // `explain`: the rules in force, what fired on each shown recommendation (the top ones,
