@@ -26,4 +26,9 @@ std::string hardware_cell(const Plan& plan);
 // Every offering looked at: ranked, to buy (beside the ranking) or rejected.
 std::size_t offering_count(const Report& report);
 
+// Why a plan's MFU differs from the workload's, " (...)" or empty: its device's software
+// stack and generation, LoRA's measured speed, QLoRA's dequantisation
+// (docs/methodology.md#efficiency).
+std::string mfu_basis(const PlanEstimate& e, const Workload& workload);
+
 }  // namespace mlsize::cli

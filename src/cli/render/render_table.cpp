@@ -21,27 +21,6 @@
 namespace mlsize::cli {
 namespace {
 
-// Why a plan's MFU differs from the workload's: its device's software stack and
-// generation, LoRA's measured speed, QLoRA's dequantisation (docs/methodology.md#efficiency).
-std::string mfu_basis(const PlanEstimate& e, const Workload& workload) {
-  if (workload.mfu_pinned || e.mfu <= 0) return "";
-  if (workload.task == Task::inference) return " (a serving engine's, docs/methodology.md#serving)";
-  std::vector<std::string> why;
-  const Stack stack = stack_of(*e.plan.device);
-  if (stack_efficiency(stack) != 1.0) {
-    why.push_back(fmt::format("{} × {} for {}", format_percent(workload.mfu), format_general(stack_efficiency(stack)),
-                              to_string(stack)));
-  }
-  if (const double generation = generation_efficiency(*e.plan.device); generation != 1.0) {
-    why.push_back(fmt::format("× {} for Volta/Turing", format_general(generation)));
-  }
-  if (workload.is_adapter_tuning()) {
-    why.push_back(fmt::format("× {} for LoRA's 4·N·D", format_general(k_lora_efficiency, 2)));
-  }
-  if (workload.task == Task::qlora) why.push_back(fmt::format("÷ {} for QLoRA", format_general(k_qlora_slowdown)));
-  return why.empty() ? "" : " (" + join(why, ", ") + ")";
-}
-
 std::string workload_line(const Workload& workload) {
   if (workload.task == Task::gbdt) {
     const double rows = gbdt_rows(workload);
