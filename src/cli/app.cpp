@@ -84,6 +84,27 @@ std::vector<const char*> with_habits(int argc, const char* const* argv) {
 
 int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err);
 
+// For CLI11's "The following argument(s) was/were not expected: --optimise ...": the
+// command's flag nearest the first one ("did you mean \"--optimize\"?"), or empty.
+std::string nearest_flag(const CLI::App& command, std::string_view message) {
+  const std::size_t colon = message.find("not expected: ");
+  if (colon == std::string_view::npos) return {};
+  // The extras are listed space-separated, values before their flags ("time --optimise").
+  std::string_view rest = message.substr(colon + 14);
+  std::string_view extra;
+  while (!rest.empty() && extra.empty()) {
+    const std::string_view word = rest.substr(0, rest.find(' '));
+    if (word.starts_with("--")) extra = word.substr(0, word.find('='));
+    rest.remove_prefix(std::min(rest.size(), word.size() + 1));
+  }
+  if (extra.empty()) return {};
+  std::vector<std::string> flags;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
+  }
+  return did_you_mean(extra, flags);
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
@@ -136,10 +157,11 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       return write_report(out, err, output);
     }
     // CLI11's own codes (100+) are mapped to our one usage code.
-    const std::string command =
-        app.get_subcommands().empty() ? std::string("recommend") : app.get_subcommands().front()->get_name();
-    write(err, format_error(
-                   Error(ErrorKind::usage, failure.what(), "run 'mlsize --help' or 'mlsize " + command + " --help'")));
+    const CLI::App* sub = app.get_subcommands().empty() ? nullptr : app.get_subcommands().front();
+    const std::string command = sub == nullptr ? std::string("recommend") : sub->get_name();
+    std::string hint = sub == nullptr ? std::string() : nearest_flag(*sub, failure.what());
+    if (hint.empty()) hint = "run 'mlsize --help' or 'mlsize " + command + " --help'";
+    write(err, format_error(Error(ErrorKind::usage, failure.what(), hint)));
     return k_exit_usage;
   }
 
