@@ -168,6 +168,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   try {
     CommandOutput output;
     std::optional<std::string> output_path;
+    recommend_options.words.assign(argv + std::min(argc, 2), argv + argc);
     if (recommend->parsed()) {
       output = run_recommend(recommend_options);
       output_path = recommend_options.workload.output_path;

@@ -11,8 +11,13 @@
 #include <mlsize/support/text_distance.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 namespace mlsize::cli {
 
@@ -124,6 +129,76 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   return run;
 }
 
+// A word as the shell reads it back: bare when it is plain, else in single quotes.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("._:/=@%+,-").find(c) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The `mlsize estimate` command that shows #1 in full: the workload's words as typed,
+// without recommend's own flags, then the plan's hardware and strategy and --explain.
+std::string next_command(const std::vector<std::string>& words, const Report& report) {
+  if (report.recommendations.empty()) return {};
+  // recommend's flags that estimate does not take (or that the plan sets), with whether
+  // they take values; repeatable ones may take several.
+  static const std::map<std::string, bool, std::less<>> k_dropped{{"--optimize", true},
+                                                                  {"--top", true},
+                                                                  {"--max-devices", true},
+                                                                  {"--provider", true},
+                                                                  {"--exclude-provider", true},
+                                                                  {"--device", true},
+                                                                  {"--gpus", true},
+                                                                  {"--kind", true},
+                                                                  {"--min-memory", true},
+                                                                  {"--max-run-time", true},
+                                                                  {"--rules", true},
+                                                                  {"--format", true},
+                                                                  {"--output", true},
+                                                                  {"--micro-batch", true},
+                                                                  {"--include-purchase", false},
+                                                                  {"--verbose", false},
+                                                                  {"--no-default-rules", false}};
+  std::vector<std::string> kept{"mlsize", "estimate"};
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& word = words[i];
+    const std::string_view flag = std::string_view(word).substr(0, word.find('='));
+    const auto dropped = k_dropped.find(flag);
+    if (dropped == k_dropped.end()) {
+      kept.push_back(shell_word(word));
+      continue;
+    }
+    if (!dropped->second || word.find('=') != std::string::npos) continue;
+    while (i + 1 < words.size() && !words[i + 1].starts_with("-")) ++i;  // its values
+  }
+  const PlanEstimate& e = report.recommendations.front();
+  const Strategy& st = e.plan.strategy;
+  const auto add = [&](const char* flag, const std::string& value) {
+    kept.push_back(flag);
+    kept.push_back(shell_word(value));
+  };
+  if (e.plan.offering != nullptr) add("--offering", e.plan.offering->id);
+  if (e.plan.offering == nullptr) add("--device", e.plan.device->id);
+  add("--count", std::to_string(e.plan.device_count));
+  if (st.zero_stage > 0) add("--zero", std::to_string(st.zero_stage));
+  if (st.recompute != Recompute::none) add("--recompute", std::string(to_string(st.recompute)));
+  if (st.tensor_parallel > 1) add("--tp", std::to_string(st.tensor_parallel));
+  if (st.pipeline_parallel > 1) add("--pp", std::to_string(st.pipeline_parallel));
+  if (st.sequence_parallel) kept.push_back("--sp");
+  if (st.expert_parallel > 1) add("--ep", std::to_string(st.expert_parallel));
+  if (st.micro_batch > 0) add("--micro-batch", std::to_string(st.micro_batch));
+  if (e.precision != report.workload.precision) add("--precision", std::string(to_string(e.precision)));
+  kept.push_back("--explain");
+  std::string text = "next: ";
+  for (std::size_t i = 0; i < kept.size(); ++i) text += (i == 0 ? "" : " ") + kept[i];
+  return text + "\n";
+}
+
 }  // namespace
 
 CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options, bool with_options) {
@@ -139,6 +214,11 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   CommandOutput output;
   output.stdout_text = run->format == OutputFormat::json ? render_recommend_json(report, run->top, run->provenance)
                                                          : render_recommend_table(report, run->top, run->provenance);
+  // Training and batch runs: the command that shows #1 term by term (a fleet for a load
+  // has no one-plan estimate).
+  if (run->format != OutputFormat::json && !(report.workload.serving && !report.workload.serving->offline())) {
+    output.stdout_text += next_command(options.words, report);
+  }
   output.stderr_text = run->warnings;
   if (report.recommendations.empty()) {
     output.exit_code = k_exit_no_feasible;

@@ -26,6 +26,8 @@ struct RecommendOptions {
   bool verbose = false;  // --verbose: tips among the advice
   std::optional<std::string> max_run_time;
   RuleOptions rules;
+  // The words after `recommend` as typed, for the `next:` command that estimates #1.
+  std::vector<std::string> words;
 };
 
 struct ExplainOptions {
