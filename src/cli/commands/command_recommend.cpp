@@ -174,7 +174,8 @@ std::string next_command(const std::vector<std::string>& words, const Report& re
       continue;
     }
     if (!dropped->second || word.find('=') != std::string::npos) continue;
-    while (i + 1 < words.size() && !words[i + 1].starts_with("-")) ++i;  // its values
+    ++i;  // its value, whatever it looks like ("-" for --output)
+    while (i + 1 < words.size() && !words[i + 1].starts_with("-")) ++i;  // a repeatable flag's further values
   }
   const PlanEstimate& e = report.recommendations.front();
   const Strategy& st = e.plan.strategy;
