@@ -1,4 +1,5 @@
 #include "cli/io/output_file.hpp"
+#include "cli/render/text_table.hpp"
 #include "run_capture.hpp"
 
 #include <mlsize/support/error.hpp>
@@ -143,4 +144,21 @@ TEST_CASE("write_file_atomically keeps a symbolic link and replaces its target",
   CHECK(fs::is_symlink(dir / "link.txt"));
   CHECK(slurp(dir / "target.txt") == "new");
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);
+}
+
+TEST_CASE("the main job's table fits 100 columns and ends with a runnable next: command", "[output]") {
+  // Not a terminal here: 100 columns (docs/cli.md#table-default).
+  const auto result = run_cli({"recommend", "--params", "7B", "--data", "200GB"});
+  REQUIRE(result.exit_code == 0);
+  std::istringstream lines(result.out);
+  std::string last_start;
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    CHECK(mlsize::cli::display_width(line) <= 100);
+    if (line.rfind("next: ", 0) == 0) last_start = line;
+  }
+  CHECK(last_start.rfind("next: mlsize estimate --params 7B --data 200GB --offering ", 0) == 0);
+  // --wide keeps the names and the long lines.
+  const auto wide = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--wide"});
+  CHECK(wide.out.find("NVIDIA H100 SXM5 80GB · cudo sapphire-rapids-h100_4x32v64gb") != std::string::npos);
 }

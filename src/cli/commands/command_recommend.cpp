@@ -10,6 +10,9 @@
 #include <mlsize/support/quantity.hpp>
 #include <mlsize/support/text_distance.hpp>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -43,6 +46,7 @@ void add_recommend_options(CLI::App& command, RecommendOptions& options) {
   command.add_option("--max-run-time", options.max_run_time,
                      "Without --deadline, leave out plans longer than this, e.g. 90d (default " +
                          format_general(k_default_max_run_time_days) + "d)");
+  command.add_flag("--wide", options.wide, "Table: device and offering names, lines not wrapped");
   command.add_flag("--verbose", options.verbose,
                    "Also list general tips among the advice (rules of severity tip, e.g. monitoring)");
   add_rule_options(command, options.rules);
@@ -143,7 +147,7 @@ std::string shell_word(const std::string& word) {
 
 // The `mlsize estimate` command that shows #1 in full: the workload's words as typed,
 // without recommend's own flags, then the plan's hardware and strategy and --explain.
-std::string next_command(const std::vector<std::string>& words, const Report& report) {
+std::string next_command(const std::vector<std::string>& words, const Report& report, std::size_t width) {
   if (report.recommendations.empty()) return {};
   // recommend's flags that estimate does not take (or that the plan sets), with whether
   // they take values; repeatable ones may take several.
@@ -163,7 +167,8 @@ std::string next_command(const std::vector<std::string>& words, const Report& re
                                                                   {"--micro-batch", true},
                                                                   {"--include-purchase", false},
                                                                   {"--verbose", false},
-                                                                  {"--no-default-rules", false}};
+                                                                  {"--no-default-rules", false},
+                                                                  {"--wide", false}};
   std::vector<std::string> kept{"mlsize", "estimate"};
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string& word = words[i];
@@ -195,9 +200,27 @@ std::string next_command(const std::vector<std::string>& words, const Report& re
   if (st.micro_batch > 0) add("--micro-batch", std::to_string(st.micro_batch));
   if (e.precision != report.workload.precision) add("--precision", std::string(to_string(e.precision)));
   kept.push_back("--explain");
-  std::string text = "next: ";
-  for (std::size_t i = 0; i < kept.size(); ++i) text += (i == 0 ? "" : " ") + kept[i];
+  // Wrapped as the shell reads it back: a backslash before each line break.
+  std::string text = "next:";
+  std::size_t column = text.size();
+  for (const std::string& word : kept) {
+    if (width > 0 && column + 1 + word.size() + 2 > width) {
+      text += " \\\n     ";
+      column = 5;
+    }
+    text += " " + word;
+    column += 1 + word.size();
+  }
   return text + "\n";
+}
+
+// The table's width: the terminal's when stdout is one, else 100 columns.
+std::size_t table_width() {
+  winsize size{};
+  if (::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col >= 40) {
+    return size.ws_col;
+  }
+  return 100;
 }
 
 }  // namespace
@@ -213,12 +236,14 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   const std::unique_ptr<RecommendRun> run = run_recommendation(options);
   const Report& report = run->report;
   CommandOutput output;
-  output.stdout_text = run->format == OutputFormat::json ? render_recommend_json(report, run->top, run->provenance)
-                                                         : render_recommend_table(report, run->top, run->provenance);
+  const TableStyle style{table_width(), options.wide};
+  output.stdout_text = run->format == OutputFormat::json
+                           ? render_recommend_json(report, run->top, run->provenance)
+                           : render_recommend_table(report, run->top, run->provenance, style);
   // Training and batch runs: the command that shows #1 term by term (a fleet for a load
   // has no one-plan estimate).
   if (run->format != OutputFormat::json && !(report.workload.serving && !report.workload.serving->offline())) {
-    output.stdout_text += next_command(options.words, report);
+    output.stdout_text += next_command(options.words, report, options.wide ? 0 : style.width);
   }
   output.stderr_text = run->warnings;
   if (report.recommendations.empty()) {

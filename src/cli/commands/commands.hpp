@@ -24,6 +24,7 @@ struct RecommendOptions {
   HardwareOptions hardware;                     // --device, --gpus, --kind, --min-memory
   bool include_purchase = false;
   bool verbose = false;  // --verbose: tips among the advice
+  bool wide = false;     // --wide: names in the table, no wrapping
   std::optional<std::string> max_run_time;
   RuleOptions rules;
   // The words after `recommend` as typed, for the `next:` command that estimates #1.

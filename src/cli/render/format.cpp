@@ -1,5 +1,7 @@
 #include "cli/render/format.hpp"
 
+#include "cli/render/text_table.hpp"
+
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/support/number_format.hpp>
@@ -224,13 +226,58 @@ std::string memory_cell(const PlanEstimate& e) {
   return fmt::format("{} / {}", format_gb(e.memory.total()), format_gb(e.capacity));
 }
 
-std::string hardware_cell(const Plan& plan) {
-  std::string text = plan.device->name;
+std::string hardware_cell(const Plan& plan, bool wide) {
+  std::string text = wide ? plan.device->name : plan.device->id;
   if (plan.offering != nullptr) {
-    text += fmt::format(" · {} {}", plan.offering->provider, plan.offering->name);
+    // On-premise systems differ within a provider (DGX, a reseller's server): their id says which.
+    const std::string& which =
+        plan.offering->kind == OfferingKind::on_prem ? plan.offering->id : plan.offering->provider;
+    text += wide ? fmt::format(" · {} {}", plan.offering->provider, plan.offering->name) : fmt::format(" · {}", which);
     if (plan.units > 1) text += fmt::format(" x{}", plan.units);
   }
   return text;
+}
+
+std::string wrap_prose(const std::string& text, std::size_t width) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    const std::size_t indent = line.find_first_not_of(' ');
+    // Table rows pad their columns with runs of spaces: they keep their shape.
+    const bool tabular = indent != std::string::npos && line.find("  ", indent) != std::string::npos;
+    if (display_width(line) <= width || tabular || indent == std::string::npos) {
+      out += line + "\n";
+      continue;
+    }
+    // Continuation lines hang two columns in from the line's own indent.
+    const std::string hang(indent + 2, ' ');
+    std::string current = line.substr(0, indent);
+    std::size_t column = indent;
+    bool first = true;
+    std::size_t at = indent;
+    while (at < line.size()) {
+      std::size_t space = line.find(' ', at);
+      if (space == std::string::npos) space = line.size();
+      const std::string word = line.substr(at, space - at);
+      const std::size_t word_width = display_width(word);
+      if (!first && column + 1 + word_width > width) {
+        out += current + "\n";
+        current = hang + word;
+        column = hang.size() + word_width;
+      } else {
+        current += (first ? "" : " ") + word;
+        column += (first ? 0 : 1) + word_width;
+      }
+      first = false;
+      at = space + 1;
+    }
+    out += current + "\n";
+  }
+  return out;
 }
 
 // Every offering looked at: ranked, to buy (beside the ranking) or rejected. Purchases

@@ -22,7 +22,13 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
 // Table cells: "42.1 / 80.0" (memory per device against capacity), and the device with
 // its offering, "NVIDIA H100 SXM5 80GB · aws p5.48xlarge x2".
 std::string memory_cell(const PlanEstimate& e);
-std::string hardware_cell(const Plan& plan);
+// The hardware of a row: its device and provider by id (the offering id is in the next:
+// line and JSON), or with `wide` the device's and offering's names.
+std::string hardware_cell(const Plan& plan, bool wide);
+
+// `text` with every line of prose longer than `width` broken at spaces, continuations
+// hanging two columns in; table rows (columns padded by runs of spaces) are kept whole.
+std::string wrap_prose(const std::string& text, std::size_t width);
 // Every offering looked at: ranked, to buy (beside the ranking) or rejected.
 std::size_t offering_count(const Report& report);
 

@@ -17,9 +17,10 @@ namespace mlsize::cli {
 namespace {
 
 // The cells every serving row starts with: rank, hardware, devices, replicas.
-std::vector<std::string> fleet_cells(std::size_t rank, const RankedPlan& e) {
+std::vector<std::string> fleet_cells(std::size_t rank, const RankedPlan& e, bool wide) {
   const int t = e.plan.strategy.tensor_parallel;
-  return {std::to_string(rank) + (e.pareto ? "*" : ""), hardware_cell(e.plan), std::to_string(e.plan.device_count),
+  return {std::to_string(rank) + (e.pareto ? "*" : ""), hardware_cell(e.plan, wide),
+          std::to_string(e.plan.device_count),
           fmt::format("{} × {}", e.serving->replicas, t == 1 ? "1 device" : fmt::format("TP {}", t))};
 }
 
@@ -84,7 +85,7 @@ std::string serving_summary(const Report& report) {
 // A load's fleets, or an offline job's plans (docs/cli.md#serving-fields): these share the
 // first columns; a load shows its latencies at the load and $/hour, a job (every replica
 // at its largest batch) its time and cost as a run.
-std::string serving_table(const Report& report, int top) {
+std::string serving_table(const Report& report, int top, bool wide) {
   const bool offline = report.workload.serving->offline();
   std::vector<TableColumn> columns{{"rank", true}, {"hardware", false}, {"devices", true}, {"replicas", false}};
   if (offline) {
@@ -109,7 +110,7 @@ std::string serving_table(const Report& report, int top) {
   for (std::size_t i = 0; i < shown; ++i) {
     const RankedPlan& e = report.recommendations[i];
     const ServingEstimate& s = *e.serving;
-    std::vector<std::string> row = fleet_cells(i + 1, e);
+    std::vector<std::string> row = fleet_cells(i + 1, e, wide);
     if (offline) {
       row.insert(row.end(),
                  {fmt::format("{} {}", s.replica.batch, to_string(s.limit)), format_latency(s.replica.decode_step),

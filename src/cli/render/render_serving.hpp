@@ -16,7 +16,7 @@ std::string fleet_text(const PlanEstimate& e);
 // The summary sentence of a load's ranking (#1's fleet, its cost and latencies).
 std::string serving_summary(const Report& report);
 // The recommendations as a table: a load's fleets, or an offline job's plans.
-std::string serving_table(const Report& report, int top);
+std::string serving_table(const Report& report, int top, bool wide);
 // Why nothing is ranked, serving: the replica nearest to the targets, or the load too big
 // for every offering; empty when memory is what failed.
 std::string no_serving_sentence(const Report& report, std::string_view none);

@@ -126,7 +126,7 @@ std::string break_even_cell(const PurchasePlan& p) {
 
 // Hardware to buy, beside the ranking (docs/cli.md#table-default): the cash it needs, this
 // run's share of it, and how many such runs make buying cheaper than renting.
-std::string purchases_table(const Report& report, int top) {
+std::string purchases_table(const Report& report, int top, bool wide) {
   const CostSettings& cost = report.cost;
   if (!report.purchases_weighed) return {};
   const auto cards = std::count_if(report.rejected.begin(), report.rejected.end(),
@@ -148,7 +148,7 @@ std::string purchases_table(const Report& report, int top) {
   for (const PurchasePlan& p : std::span(report.purchases).first(shown)) {
     std::string strategy = describe_strategy(p.plan.strategy, p.plan.device_count, report.workload.task);
     if (p.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(p.precision));
-    rows.push_back({hardware_cell(p.plan), std::to_string(p.plan.device_count), strategy, format_duration(p.time),
+    rows.push_back({hardware_cell(p.plan, wide), std::to_string(p.plan.device_count), strategy, format_duration(p.time),
                     format_usd(*p.purchase), format_usd(p.amortised),
                     p.electricity ? format_usd(*p.electricity) : "not stated", break_even_cell(p)});
   }
@@ -296,21 +296,21 @@ std::string summary_sentence(const Report& report) {
 
 namespace {
 
-std::string recommend_table(const Report& report, int top) {
+std::string recommend_table(const Report& report, int top, bool wide) {
   std::string text = workload_line(report.workload) + "\n";
   if (report.workload.serving && report.workload.serving->offline()) {
-    text += serving_table(report, top);
+    text += serving_table(report, top, wide);
     text += summary_sentence(report) + "\n";
     text += fmt::format(
         "Ranked by {} (--optimize) of the run. Each replica decodes at its largest batch (what bounds it: kv_memory, "
         "max_batch, tpot, ttft); tokens/s: output tokens the replicas give together; $/M tokens: the run's cost per "
         "million output tokens. GB = 10^9 bytes.\n",
         to_string(report.objective));
-    return text + rejected_summary(report) + purchases_table(report, top) + advice_text(report);
+    return text + rejected_summary(report) + purchases_table(report, top, wide) + advice_text(report);
   }
   if (report.workload.serving) {
     // docs/cli.md#serving-fields
-    text += serving_table(report, top);
+    text += serving_table(report, top, wide);
     text += summary_sentence(report) + "\n";
     text += fmt::format(
         "Ranked by {} (--optimize: cost is the fleet's $/hour, time the TPOT). batch: sequences a replica holds in "
@@ -333,7 +333,7 @@ std::string recommend_table(const Report& report, int top) {
     // A device without the workload's precision trains at its best one: say which.
     std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task);
     if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
-    rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan),
+    rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan, wide),
                     std::to_string(e.plan.device_count), strategy, memory_cell(e), format_duration(e.time),
                     format_usd(*e.cost)});
   }
@@ -345,7 +345,7 @@ std::string recommend_table(const Report& report, int top) {
       to_string(report.objective), format_percent(report.workload.memory_headroom));
   if (pareto_shown) text += "* on the time-cost Pareto front: no other recommendation is both cheaper and faster.\n";
   text += rejected_summary(report);
-  text += purchases_table(report, top);
+  text += purchases_table(report, top, wide);
   return text + advice_text(report);
 }
 
@@ -473,8 +473,10 @@ std::string estimate_table(const EstimateResult& result) {
 
 // The overlays and rules files in force close the report: an answer a team's catalog.d
 // changed says so where it is read.
-std::string render_recommend_table(const Report& report, int top, const Provenance& provenance) {
-  return recommend_table(report, top) + provenance_footer(provenance);
+std::string render_recommend_table(const Report& report, int top, const Provenance& provenance,
+                                   const TableStyle& style) {
+  const std::string text = recommend_table(report, top, style.wide) + provenance_footer(provenance);
+  return style.wide ? text : wrap_prose(text, style.width);
 }
 
 std::string render_estimate_table(const EstimateResult& result) {

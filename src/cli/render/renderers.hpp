@@ -37,7 +37,15 @@ struct EstimateResult {
 // "8× A100 80GB ... is the cheapest plan that fits: ..." (or why nothing fits).
 std::string summary_sentence(const Report& report);
 
-std::string render_recommend_table(const Report& report, int top, const Provenance& provenance);
+// How a table is laid out: prose wrapped to `width` columns and ids in the hardware cells,
+// or with `wide` the names and no wrapping (--wide).
+struct TableStyle {
+  std::size_t width = 100;
+  bool wide = false;
+};
+
+std::string render_recommend_table(const Report& report, int top, const Provenance& provenance,
+                                   const TableStyle& style);
 std::string render_recommend_json(const Report& report, int top, const Provenance& provenance);
 std::string render_estimate_table(const EstimateResult& result);
 
