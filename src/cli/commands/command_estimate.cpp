@@ -9,6 +9,8 @@
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/text_distance.hpp>
 
+#include <fmt/format.h>
+
 namespace mlsize::cli {
 namespace {
 
@@ -103,6 +105,23 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   return plan;
 }
 
+// ZeRO, recomputation and offloading are training's: inference (split by --tp and --pp)
+// and gradient-boosted trees ignore them, and say so.
+std::string plan_flag_warnings(const EstimateOptions& options, const Workload& workload) {
+  if (workload.is_training()) return {};
+  std::string text;
+  const auto warn = [&](bool given, const char* flag) {
+    if (given) {
+      text += fmt::format("mlsize: warning: {} applies to training; ignored for --task {}\n", flag,
+                          to_string(workload.task));
+    }
+  };
+  warn(options.zero.has_value(), "--zero");
+  warn(options.recompute.has_value(), "--recompute");
+  warn(options.offload.has_value(), "--offload");
+  return text;
+}
+
 }  // namespace
 
 CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool with_options) {
@@ -172,7 +191,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
 
   CommandOutput output;
   output.stdout_text = format == OutputFormat::json ? render_estimate_json(result) : render_estimate_table(result);
-  output.stderr_text = task_flag_warnings(options.workload, workload);
+  output.stderr_text = task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload);
   if (!result.feasible()) {
     output.exit_code = k_exit_no_feasible;
     output.stderr_text += "mlsize: the plan does not meet the constraints (memory, deadline or budget)\n";

@@ -371,7 +371,10 @@ std::string estimate_table(const EstimateResult& result) {
   rows.push_back({"total", format_gb(m.total())});
   // What the framework can allocate: the device's memory less the runtime's reserve.
   if (has_device) rows.push_back({"capacity (usable)", format_gb(e.capacity)});
-  if (st.offload != Offload::none) rows.push_back({"host RAM (offloaded)", format_gb(m.host)});
+  // Only training offloads (inference ignores --offload, with a warning).
+  if (st.offload != Offload::none && result.workload.is_training()) {
+    rows.push_back({"host RAM (offloaded)", format_gb(m.host)});
+  }
   text += render_text_table(columns, rows) + "\n";
   if (!result.explanation.empty()) {
     std::vector<std::vector<std::string>> explained;
