@@ -20,4 +20,12 @@ std::string choice_help(std::span<const std::string_view> accepted, std::string_
   return help;
 }
 
+std::string lower_case(std::string_view text) {
+  std::string lowered(text);
+  for (char& c : lowered) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lowered;
+}
+
 }  // namespace mlsize::cli

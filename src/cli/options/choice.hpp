@@ -29,17 +29,20 @@ std::vector<std::string_view> names_of(std::span<const E> values) {
   return result;
 }
 
-// The value of E named `text`, or the usage error naming `flag`.
+// `text` in lower case (ASCII): flag values are matched without regard to case.
+std::string lower_case(std::string_view text);
+
+// The value of E named `text` in any case (FP16 is fp16), or the usage error naming `flag`.
 template <NamedEnum E>
 E parse_choice(const std::string& flag, std::string_view text) {
-  if (const std::optional<E> value = parse_name<E>(text)) return *value;
+  if (const std::optional<E> value = parse_name<E>(lower_case(text))) return *value;
   choice_error(flag, text, names<E>());
 }
 
 // The same for a flag that takes only some values of E (the formats one command writes).
 template <NamedEnum E>
 E parse_choice(const std::string& flag, std::string_view text, std::span<const E> accepted) {
-  const std::optional<E> value = parse_name<E>(text);
+  const std::optional<E> value = parse_name<E>(lower_case(text));
   if (value && std::find(accepted.begin(), accepted.end(), *value) != accepted.end()) return *value;
   choice_error(flag, text, names_of(accepted));
 }

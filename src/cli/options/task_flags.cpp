@@ -16,7 +16,7 @@ void resolve_inference_precision(const WorkloadOptions& options, Workload& workl
     }
   }
   if (!options.precision) return;
-  const std::string& text = *options.precision;
+  const std::string text = lower_case(*options.precision);
   // A mixed-precision name means its 16- or 8-bit half.
   WeightFormat format = WeightFormat::bf16;
   if (text == "bf16-mixed") {
