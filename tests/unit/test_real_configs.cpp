@@ -88,13 +88,17 @@ constexpr Stated k_stated[] = {
 };
 // clang-format on
 
-ParameterCount count_file(const std::string& file) {
+Architecture read_config(const std::string& file) {
   const std::string path = std::string(MLSIZE_TEST_DATA_DIR) + "/hf-configs/" + file;
   std::ifstream in(path, std::ios::binary);
   REQUIRE(in.good());
   std::stringstream text;
   text << in.rdbuf();
-  return count_parameters(architecture_from_hf_config(text.str(), file));
+  return architecture_from_hf_config(text.str(), file);
+}
+
+ParameterCount count_file(const std::string& file) {
+  return count_parameters(read_config(file));
 }
 
 }  // namespace
@@ -140,13 +144,7 @@ TEST_CASE("state-space and speech models are refused, naming what they are", "[m
 }
 
 TEST_CASE("a pre-quantised checkpoint names its format from quantization_config", "[model_config]") {
-  const auto format = [](const char* file) {
-    const std::string path = std::string(MLSIZE_TEST_DATA_DIR) + "/hf-configs/" + file;
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return architecture_from_hf_config(text.str(), file).checkpoint_format;
-  };
+  const auto format = [](const char* file) { return read_config(file).checkpoint_format; };
   CHECK(format("openai--gpt-oss-120b.json") == "mxfp4");
   CHECK(format("deepseek-ai--DeepSeek-V3.json") == "fp8");
   CHECK(format("meta-llama--Llama-2-7b-hf.json").empty());
@@ -159,11 +157,7 @@ TEST_CASE("a pre-quantised checkpoint names its format from quantization_config"
 }
 
 TEST_CASE("ZeRO-3 gathers gpt-oss's fused expert tensor, its largest module", "[model_config]") {
-  const std::string path = std::string(MLSIZE_TEST_DATA_DIR) + "/hf-configs/openai--gpt-oss-120b.json";
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  const Architecture a = architecture_from_hf_config(text.str(), "gpt-oss-120b");
+  const Architecture a = read_config("openai--gpt-oss-120b.json");
   // gate_up_proj: 128 experts × 2880 × 2 · 2880, above the 201088 × 2880 embedding.
   CHECK(largest_module_parameters(a) == 128.0 * 2880 * 2 * 2880);
 }

@@ -154,7 +154,8 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
 CommandOutput run_estimate(const EstimateOptions& options) {
   Workload workload = build_workload(options.workload, false);
   const OutputFormat format = report_format(options.workload);
-  const Catalog catalog = build_catalog(options.workload);
+  std::vector<std::string> overlays;
+  const Catalog catalog = build_catalog(options.workload, &overlays);
   const CostSettings cost_settings = build_cost_settings(options.workload, catalog);
   const Plan plan = plan_from_options(options, catalog);
   // As in recommend: without --precision, the device trains at the best precision it has.
@@ -164,7 +165,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
 
   EstimateResult result;
   result.workload = workload;
-  result.provenance = provenance_of(catalog, catalog_overlays(options.workload), {});
+  result.provenance = provenance_of(catalog, std::move(overlays), {});
   if (options.explain) estimate_memory(workload, plan.device_count, plan.strategy, &result.explanation);
   if (plan.device == nullptr) {
     // No hardware named: the memory terms and FLOPs alone.

@@ -107,8 +107,9 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
     settings.max_run_time = parse_flag("--max-run-time", [&] { return parse_duration(*options.max_run_time); });
   }
   run->format = report_format(options.workload);
-  Catalog full_catalog = build_catalog(options.workload);
-  run->provenance = provenance_of(full_catalog, catalog_overlays(options.workload), options.rules.rule_files);
+  std::vector<std::string> overlays;
+  Catalog full_catalog = build_catalog(options.workload, &overlays);
+  run->provenance = provenance_of(full_catalog, std::move(overlays), options.rules.rule_files);
   settings.cost = build_cost_settings(options.workload, full_catalog);
   const HardwareFilter hardware(options.hardware, full_catalog);
   settings.device_counts = hardware.device_counts();

@@ -105,14 +105,17 @@ std::vector<std::string> user_catalog_files() {
   return paths;
 }
 
-Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog) {
+Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog,
+                      std::vector<std::string>* applied) {
   Catalog catalog = load_default_catalog();
   if (use_user_catalog) {
     for (const UserCatalogFile& file : user_catalog_sources()) {
       load_catalog_yaml(catalog, read_catalog_file(file.path, file.origin), file.path);
+      if (applied != nullptr) applied->push_back(file.path);
     }
   }
   for (const std::string& path : catalog_files) load_catalog_yaml(catalog, read_catalog_file(path, ""), path);
+  if (applied != nullptr) applied->insert(applied->end(), catalog_files.begin(), catalog_files.end());
   catalog.check_references();
   return catalog;
 }

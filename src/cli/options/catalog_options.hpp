@@ -16,8 +16,10 @@ namespace mlsize::cli {
 std::vector<std::string> user_catalog_files();
 
 // The embedded catalogue, then the user's overlays (unless `use_user_catalog` is false),
-// then each --catalog file, later files overriding earlier ones by id.
-Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog);
+// then each --catalog file, later files overriding earlier ones by id. `applied`, when
+// given, gets the overlay files laid over the embedded catalogue, in order.
+Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog,
+                      std::vector<std::string>* applied = nullptr);
 
 // Adds --catalog and --no-user-catalog to a command.
 void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog);

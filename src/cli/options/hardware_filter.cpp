@@ -8,7 +8,6 @@
 #include <mlsize/support/text_distance.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 
 namespace mlsize::cli {
@@ -35,9 +34,7 @@ std::optional<Bytes> offering_memory(const Offering& offering, const Device& dev
 }
 
 const Device& find_device_for_flag(const Catalog& catalog, const std::string& flag, const std::string& name) {
-  std::string lowered = name;
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string lowered = lower_case(name);
   const Device* device = catalog.find_device(lowered);
   if (device == nullptr) {
     const std::string hint = did_you_mean(lowered, catalog.device_names());

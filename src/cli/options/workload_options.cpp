@@ -460,14 +460,8 @@ CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& 
   return settings;
 }
 
-Catalog build_catalog(const WorkloadOptions& options) {
-  return build_catalog(options.catalog_files, !options.no_user_catalog);
-}
-
-std::vector<std::string> catalog_overlays(const WorkloadOptions& options) {
-  std::vector<std::string> overlays = options.no_user_catalog ? std::vector<std::string>() : user_catalog_files();
-  overlays.insert(overlays.end(), options.catalog_files.begin(), options.catalog_files.end());
-  return overlays;
+Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* applied) {
+  return build_catalog(options.catalog_files, !options.no_user_catalog, applied);
 }
 
 }  // namespace mlsize::cli

@@ -85,9 +85,8 @@ Workload build_workload(const WorkloadOptions& options, bool require_data = true
 CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& catalog);
 
 // The catalogue from the embedded one, the user's overlays and --catalog (catalog_options.hpp).
-Catalog build_catalog(const WorkloadOptions& options);
-// The overlay files build_catalog lays over the embedded catalogue, in order.
-std::vector<std::string> catalog_overlays(const WorkloadOptions& options);
+// `applied`, when given, gets the overlay files laid over the embedded one, in order.
+Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* applied = nullptr);
 
 // Throws a usage Error naming `flag`.
 [[noreturn]] void flag_error(const std::string& flag, std::string message, std::string hint = {});

@@ -94,9 +94,12 @@ double largest_module_parameters(const Architecture& m) {
   const double q = static_cast<double>(m.heads) * m.head_dim;
   const double kv = m.kv_dim();
   const double attention = m.fused_qkv ? h * (q + 2 * kv) : h * q;
-  const double width = m.is_moe() ? std::max<double>(m.intermediate * (moe_layer_count(m) < m.layers ? 1.0 : 0.0),
-                                                     m.moe.expert_intermediate)
-                                  : m.intermediate;
+  // An MoE model's dense layers (DeepSeek's first ones) keep their own, wider MLP.
+  double width = m.intermediate;
+  if (m.is_moe()) {
+    width =
+        moe_layer_count(m) < m.layers ? std::max(m.intermediate, m.moe.expert_intermediate) : m.moe.expert_intermediate;
+  }
   const double fused = m.mlp == MlpKind::gated && m.fused_gate_up ? 2.0 : 1.0;
   double mlp = h * width * fused;
   // gpt-oss keeps all of a layer's experts in one tensor per projection.
@@ -197,10 +200,8 @@ void inference_memory(const Workload& w, int device_count, const Strategy& st, c
   const double bits = bits_per_weight(w.weight_format);
   // MXFP4 checkpoints (gpt-oss) quantise the routed experts only: attention, router,
   // embeddings and head stay 16-bit (its quantization_config's modules_to_not_convert).
-  const double experts = routed_expert_parameters(m);
-  const double quantized = w.weight_format == WeightFormat::mxfp4 && experts > 0 ? experts
-                           : quantizes_linear_only(w.weight_format)              ? w.parameters.linear
-                                                                                 : n;
+  const double experts = w.weight_format == WeightFormat::mxfp4 ? routed_expert_parameters(m) : 0.0;
+  const double quantized = experts > 0 ? experts : quantizes_linear_only(w.weight_format) ? w.parameters.linear : n;
   const T weights = (named<T>("quantised params", quantized) * named<T>("bits", bits) / 8.0 +
                      named<T>("other params", n - quantized) * 2.0) /
                     split.model;
