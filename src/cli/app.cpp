@@ -4,6 +4,7 @@
 #include "cli/commands/command_rules.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/io/output_file.hpp"
+#include "cli/options/help_layout.hpp"
 #include "cli/render/error_message.hpp"
 
 #include <mlsize/support/error.hpp>
@@ -126,6 +127,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   app.set_version_flag("--version", std::string("mlsize ") + MLSIZE_VERSION);
   app.require_subcommand(1);
   app.fallthrough(false);
+  app.formatter(help_formatter());  // the commands inherit it
 
   // Only the command named first gets its options; the others are names for --help and
   // "did you mean". Anything else first (--help, a typo): every command in full.
@@ -142,6 +144,12 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   CLI::App* explain = add_explain_command(app, explain_options, full("explain"));
   RulesOptions rules_options;
   CLI::App* rules = add_rules_command(app, rules_options, full("rules"));
+  make_last_wins(app);
+  // After the commands are added: they would inherit it.
+  app.footer(examples({"mlsize recommend --params 7B --data 200GB --budget 20k --deadline 7d",
+                       "mlsize estimate --model llama-3-8b --task qlora --data 1GB --gpus rtx-4090:1 --explain",
+                       "mlsize catalog list --kind gpu --min-memory 80GB"}) +
+             "\n\nmlsize COMMAND --help shows a command's options; docs/cli.md is the manual.");
 
   try {
     app.parse(argc, argv);

@@ -98,6 +98,23 @@ TEST_CASE("invalid UTF-8 and control characters in catalogue text are refused, a
   CHECK(result.err.find('\xff') == std::string::npos);
 }
 
+TEST_CASE("bidirectional overrides and C1 controls in catalogue text are refused, and escaped", "[hostile]") {
+  // U+202E RIGHT-TO-LEFT OVERRIDE would reorder the rest of a table row ("Trojan Source");
+  // U+0085 NEXT LINE is a C1 control some terminals act on.
+  for (const std::string& bad : {std::string("evil \xe2\x80\xae name"), std::string("evil \xc2\x85 name")}) {
+    const fs::path file = write_temp("mlsize-bidi.yaml", "devices:\n  - id: g\n    name: \"" + bad +
+                                                            "\"\n    kind: gpu\n    vendor: a\n"
+                                                            "    memory_gb: 8\n    source: s\n    as_of: \"2026-01-01\"\n");
+    const auto result = run_cli(with(k_base, "--catalog", file.string()));
+    INFO(result.err);
+    CHECK(result.exit_code == 1);
+    CHECK(result.out.empty());
+    CHECK(result.err.find("without control characters") != std::string::npos);
+    CHECK((result.err.find("\\u{202e}") != std::string::npos || result.err.find("\\u{85}") != std::string::npos));
+    CHECK(result.err.find("\xe2\x80\xae") == std::string::npos);
+  }
+}
+
 TEST_CASE("a config.json with control characters in a name is refused", "[hostile]") {
   const fs::path file = write_temp("mlsize-ctrl.json",
                                    "{\"_name_or_path\": \"evil\\u001b[2J\", \"model_type\": \"llama\", \"hidden_size\": 64,"

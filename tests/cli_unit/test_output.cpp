@@ -3,6 +3,7 @@
 #include "run_capture.hpp"
 
 #include <mlsize/support/error.hpp>
+#include <mlsize/support/utf8.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 using mlsize::testing::run_cli;
 namespace fs = std::filesystem;
@@ -154,11 +156,25 @@ TEST_CASE("the main job's table fits 100 columns and ends with a runnable next: 
   std::string last_start;
   for (std::string line; std::getline(lines, line);) {
     INFO(line);
-    CHECK(mlsize::cli::display_width(line) <= 100);
+    CHECK(mlsize::display_width(line) <= 100);
     if (line.rfind("next: ", 0) == 0) last_start = line;
   }
   CHECK(last_start.rfind("next: mlsize estimate --params 7B --data 200GB --offering ", 0) == 0);
   // --wide keeps the names and the long lines.
   const auto wide = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--wide"});
   CHECK(wide.out.find("NVIDIA H100 SXM5 80GB · cudo sapphire-rapids-h100_4x32v64gb") != std::string::npos);
+}
+
+TEST_CASE("table columns line up past CJK and emoji, which take two columns", "[output]") {
+  CHECK(mlsize::display_width("H100") == 4);
+  CHECK(mlsize::display_width("昇腾 910B") == 9);  // two wide, a space, four narrow
+  CHECK(mlsize::display_width("GPU 🚀") == 6);
+  CHECK(mlsize::display_width("é") == 1);
+  const std::string table = mlsize::cli::render_text_table(
+      {{"name"}, {"memory", true}}, {{"昇腾 910B", "64"}, {"NVIDIA H100", "80"}, {"🚀 box", "24"}});
+  std::istringstream lines(table);
+  std::vector<std::size_t> widths;
+  for (std::string line; std::getline(lines, line);) widths.push_back(mlsize::display_width(line));
+  REQUIRE(widths.size() == 4);
+  for (std::size_t width : widths) CHECK(width == widths.front());
 }

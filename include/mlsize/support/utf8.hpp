@@ -11,10 +11,15 @@ namespace mlsize {
 // bytes there are not one (overlong forms, surrogates and values above U+10FFFF included).
 std::size_t utf8_sequence_length(std::string_view text);
 
-// Valid UTF-8 without control characters (tab allowed): safe to print and to put in JSON.
+// Valid UTF-8 without control characters (tab allowed; C1 controls and bidirectional
+// overrides are controls too): safe to print and to put in JSON.
 bool is_printable_utf8(std::string_view text);
 
-// `text` with control characters and bytes that are not UTF-8 written as \xNN.
+// `text` with control characters and bytes that are not UTF-8 written as \xNN, and the
+// controls of more than one byte (C1, bidirectional overrides) as \u{XXXX}.
 std::string escape_unprintable(std::string_view text);
+
+// Columns `text` takes in a terminal: two for CJK and emoji (fmt's rule), one otherwise.
+std::size_t display_width(std::string_view text);
 
 }  // namespace mlsize

@@ -3,6 +3,7 @@
 #include "cli/io/input_file.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/hardware_filter.hpp"
+#include "cli/options/help_layout.hpp"
 #include "cli/options/output_format.hpp"
 #include "cli/options/providers.hpp"
 #include "cli/options/workload_options.hpp"
@@ -155,20 +156,27 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
   CLI::App* list = add_action(CatalogAction::list, "List devices and offerings, optionally filtered");
   add_catalog_options(*list, options.catalog_files, options.no_user_catalog);
   add_hardware_options(*list, options.hardware, false);
-  list->add_option("--provider", options.providers, "Only this provider's offerings and their devices; repeatable");
-  list->add_option("--format", options.list_format, format_help(k_catalog_list_formats));
+  list->add_option("--provider", options.providers, "Only this provider's offerings and their devices; repeatable")
+      ->type_name("PROVIDER");
+  list->option_defaults()->group(k_group_output);
+  list->add_option("--format", options.list_format, format_help(k_catalog_list_formats))->type_name("FORMAT");
 
   CLI::App* show = add_action(CatalogAction::show, "Show every field of a device (id or alias) or an offering");
   add_catalog_options(*show, options.catalog_files, options.no_user_catalog);
-  show->add_option("id", options.id, "A device id or alias, or an offering id")->required();
-  show->add_option("--format", options.show_format, format_help(k_catalog_show_formats));
+  show->add_option("id", options.id, "A device id or alias, or an offering id")->type_name("ID")->required();
+  show->option_defaults()->group(k_group_output);
+  show->add_option("--format", options.show_format, format_help(k_catalog_show_formats))->type_name("FORMAT");
 
   CLI::App* validate = add_action(CatalogAction::validate, "Check catalogue files against the schema");
-  validate->add_option("files", options.files, "Catalogue YAML files")->required();
+  validate->add_option("files", options.files, "Catalogue YAML files")->type_name("FILE")->required();
 
   CLI::App* export_command = add_action(CatalogAction::export_, "Write the whole catalogue (with overlays)");
   add_catalog_options(*export_command, options.catalog_files, options.no_user_catalog);
-  export_command->add_option("--format", options.export_format, format_help(k_catalog_export_formats));
+  export_command->option_defaults()->group(k_group_output);
+  export_command->add_option("--format", options.export_format, format_help(k_catalog_export_formats))
+      ->type_name("FORMAT");
+  command->footer(examples({"mlsize catalog list --kind gpu --min-memory 80GB", "mlsize catalog show h100",
+                            "mlsize catalog export --format csv > catalog.csv"}));
   return command;
 }
 

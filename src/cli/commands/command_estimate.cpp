@@ -1,5 +1,6 @@
 #include "cli/commands/commands.hpp"
 #include "cli/options/choice.hpp"
+#include "cli/options/help_layout.hpp"
 #include "cli/options/task_flags.hpp"
 #include "cli/render/renderers.hpp"
 
@@ -128,26 +129,45 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
   CLI::App* command = app.add_subcommand("estimate", "Estimate memory, time and cost of one explicit plan");
   if (!with_options) return command;
   add_workload_options(*command, options.workload);
-  command->add_option("--offering", options.offering, "Offering id from the catalogue, e.g. aws-p4de.24xlarge");
-  command->add_option("--device", options.device, "Device id from the catalogue, e.g. a100-80gb-sxm");
-  command->add_option("--count", options.count, "Devices in the plan (default: one unit of the offering, or 1)");
-  command->add_option("--gpus", options.gpus, "ACC[:N]: shorthand for --device ACC --count N, e.g. h100:8");
+  command->option_defaults()->group(k_group_hardware);
+  command->add_option("--offering", options.offering, "Offering id from the catalogue, e.g. aws-p4de.24xlarge")
+      ->type_name("ID");
+  command->add_option("--device", options.device, "Device id from the catalogue, e.g. a100-80gb-sxm")->type_name("ID");
+  command->add_option("--count", options.count, "Devices in the plan (default: one unit of the offering, or 1)")
+      ->type_name("N");
+  command->add_option("--gpus", options.gpus, "ACC[:N]: shorthand for --device ACC --count N, e.g. h100:8")
+      ->type_name("ACC[:N]");
   const Strategy defaults;
-  command->add_option(
-      "--zero", options.zero,
-      "ZeRO stage 0-3 across the data-parallel devices (default " + std::to_string(defaults.zero_stage) + " = DDP)");
-  command->add_option("--recompute", options.recompute, "Activation recomputation: " + choice_help(defaults.recompute));
-  command->add_option("--tp", options.tensor_parallel,
-                      "Tensor-parallel degree (default " + std::to_string(defaults.tensor_parallel) + ")");
-  command->add_option("--pp", options.pipeline_parallel,
-                      "Pipeline-parallel degree (default " + std::to_string(defaults.pipeline_parallel) + ")");
+  command->option_defaults()->group(k_group_plan);
+  command
+      ->add_option(
+          "--zero", options.zero,
+          "ZeRO stage 0-3 across the data-parallel devices (default " + std::to_string(defaults.zero_stage) + " = DDP)")
+      ->type_name("STAGE");
+  command->add_option("--recompute", options.recompute, "Activation recomputation: " + choice_help(defaults.recompute))
+      ->type_name("MODE");
+  command
+      ->add_option("--tp", options.tensor_parallel,
+                   "Tensor-parallel degree (default " + std::to_string(defaults.tensor_parallel) + ")")
+      ->type_name("N");
+  command
+      ->add_option("--pp", options.pipeline_parallel,
+                   "Pipeline-parallel degree (default " + std::to_string(defaults.pipeline_parallel) + ")")
+      ->type_name("N");
   command->add_flag("--sp", options.sequence_parallel, "Sequence parallelism with tensor parallelism");
-  command->add_option(
-      "--ep", options.expert_parallel,
-      "Expert-parallel degree for MoE models (default " + std::to_string(defaults.expert_parallel) + ")");
-  command->add_option("--offload", options.offload,
-                      "ZeRO-Offload/Infinity: where model states live: " + choice_help(defaults.offload));
+  command
+      ->add_option("--ep", options.expert_parallel,
+                   "Expert-parallel degree for MoE models (default " + std::to_string(defaults.expert_parallel) + ")")
+      ->type_name("N");
+  command
+      ->add_option("--offload", options.offload,
+                   "ZeRO-Offload/Infinity: where model states live: " + choice_help(defaults.offload))
+      ->type_name("WHAT");
+  command->option_defaults()->group(k_group_output);
   command->add_flag("--explain", options.explain, "Show each memory term with its formula and inputs");
+  command->footer(examples({"mlsize estimate --params 7B --data 200GB --offering aws-p5.48xlarge --zero 3 --explain",
+                            "mlsize estimate --model llama-3-8b --task qlora --data 1GB --gpus rtx-4090:1",
+                            "mlsize estimate --model llama-2-70b --task inference --gpus h100:4 --tp 4 --batch 16"}));
   return command;
 }
 

@@ -1,5 +1,6 @@
 #include "cli/commands/commands.hpp"
 #include "cli/options/choice.hpp"
+#include "cli/options/help_layout.hpp"
 #include "cli/options/providers.hpp"
 #include "cli/options/task_flags.hpp"
 #include "cli/render/renderers.hpp"
@@ -31,21 +32,35 @@ constexpr int k_default_top = 10;  // recommendations shown
 void add_recommend_options(CLI::App& command, RecommendOptions& options) {
   add_workload_options(command, options.workload);
   const RecommendSettings defaults;
-  command.add_option("--optimize", options.optimize, choice_help(defaults.objective));
-  command.add_option("--top", options.top,
-                     "How many recommendations to show (default " + std::to_string(k_default_top) + ")");
-  command.add_option("--max-devices", options.max_devices,
-                     "Most devices in one plan (default " + std::to_string(defaults.max_devices) + ")");
-  command.add_option("--provider", options.providers, "Only offerings of this provider, e.g. aws; repeatable");
-  command.add_option("--exclude-provider", options.excluded_providers,
-                     "Leave out the offerings of this provider; repeatable");
+  command.option_defaults()->group(k_group_constraints);
+  command.add_option("--optimize", options.optimize, choice_help(defaults.objective))->type_name("OBJECTIVE");
+  command.option_defaults()->group(k_group_output);
+  command
+      .add_option("--top", options.top,
+                  "How many recommendations to show (default " + std::to_string(k_default_top) + ")")
+      ->type_name("N");
+  command.option_defaults()->group(k_group_hardware);
+  command
+      .add_option("--max-devices", options.max_devices,
+                  "Most devices in one plan (default " + std::to_string(defaults.max_devices) + ")")
+      ->type_name("N");
+  command.add_option("--provider", options.providers, "Only offerings of this provider, e.g. aws; repeatable")
+      ->type_name("PROVIDER");
+  command
+      .add_option("--exclude-provider", options.excluded_providers,
+                  "Leave out the offerings of this provider; repeatable")
+      ->type_name("PROVIDER");
   add_hardware_options(command, options.hardware, true);
   command.add_flag("--include-purchase", options.include_purchase,
                    "Also rank on-premise hardware to buy, at its amortised cost (--budget then checks the "
                    "purchase price)");
-  command.add_option("--max-run-time", options.max_run_time,
-                     "Without --deadline, leave out plans longer than this, e.g. 90d (default " +
-                         format_general(k_default_max_run_time_days) + "d)");
+  command.option_defaults()->group(k_group_constraints);
+  command
+      .add_option("--max-run-time", options.max_run_time,
+                  "Without --deadline, leave out plans longer than this, e.g. 90d (default " +
+                      format_general(k_default_max_run_time_days) + "d)")
+      ->type_name("DURATION");
+  command.option_defaults()->group(k_group_output);
   command.add_flag("--wide", options.wide, "Table: device and offering names, lines not wrapped");
   command.add_flag("--verbose", options.verbose,
                    "Also list general tips among the advice (rules of severity tip, e.g. monitoring)");
@@ -230,6 +245,10 @@ CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options, bool w
   CLI::App* command = app.add_subcommand("recommend", "Rank hardware plans for a workload");
   if (!with_options) return command;
   add_recommend_options(*command, options);
+  command->footer(
+      examples({"mlsize recommend --params 7B --data 200GB --budget 20k --deadline 7d",
+                "mlsize recommend --model llama-3-8b --task lora --data 1GB --optimize time",
+                "mlsize recommend --model llama-2-70b --task inference --rate 20 --ttft 500ms --tpot 50ms"}));
   return command;
 }
 
@@ -259,7 +278,10 @@ CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options, bool with_
       app.add_subcommand("explain", "Show which rules fired on which plans of a recommendation, and what they changed");
   if (!with_options) return command;
   add_recommend_options(*command, options.recommend);
-  command->add_option("--offering", options.offering, "Explain this offering only, e.g. aws-p4de.24xlarge");
+  command->add_option("--offering", options.offering, "Explain this offering only, e.g. aws-p4de.24xlarge")
+      ->type_name("ID");
+  command->footer(examples({"mlsize explain --params 7B --data 200GB",
+                            "mlsize explain --params 7B --data 200GB --offering aws-p5.48xlarge --format json"}));
   return command;
 }
 

@@ -1,6 +1,7 @@
 #include "cli/commands/command_rules.hpp"
 
 #include "cli/io/input_file.hpp"
+#include "cli/options/help_layout.hpp"
 #include "cli/options/workload_options.hpp"
 #include "cli/render/render_rules.hpp"
 
@@ -16,9 +17,12 @@ CLI::App* add_rules_command(CLI::App& app, RulesOptions& options, bool with_opti
   command->require_subcommand(1);
   options.list = command->add_subcommand("list", "List the rules in force (defaults and --rules files)");
   add_rule_options(*options.list, options.rules);
-  options.list->add_option("--format", options.format, format_help(k_report_formats));
+  options.list->option_defaults()->group(k_group_output);
+  options.list->add_option("--format", options.format, format_help(k_report_formats))->type_name("FORMAT");
   options.check = command->add_subcommand("check", "Check rules files; exit 1 with file:line:column on an error");
-  options.check->add_option("files", options.check_files, "Rules YAML files")->required();
+  options.check->add_option("files", options.check_files, "Rules YAML files")->type_name("FILE")->required();
+  command->footer(examples({"mlsize rules list", "mlsize rules list --rules team-policy.yaml --format json",
+                            "mlsize rules check team-policy.yaml"}));
   return command;
 }
 

@@ -1,6 +1,7 @@
 #include "cli/options/catalog_options.hpp"
 
 #include "cli/io/input_file.hpp"
+#include "cli/options/help_layout.hpp"
 
 #include <mlsize/catalog/catalog_loader.hpp>
 #include <mlsize/support/error.hpp>
@@ -13,7 +14,8 @@
 namespace mlsize::cli {
 
 void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog) {
-  command.add_option("--catalog", catalog_files, "Catalogue YAML laid over the default; repeatable");
+  command.option_defaults()->group(k_group_sources);  // and the options added after, until another group
+  command.add_option("--catalog", catalog_files, "Catalogue YAML laid over the default; repeatable")->type_name("FILE");
   command.add_flag("--no-user-catalog", no_user_catalog,
                    "Ignore ~/.config/mlsize/catalog.d and MLSIZE_CATALOG (the embedded catalogue and --catalog only)");
 }

@@ -1,11 +1,14 @@
 #include "cli/options/rule_options.hpp"
 
 #include "cli/io/input_file.hpp"
+#include "cli/options/help_layout.hpp"
 
 namespace mlsize::cli {
 
 void add_rule_options(CLI::App& command, RuleOptions& options) {
-  command.add_option("--rules", options.rule_files, "Rules YAML laid over the defaults; repeatable (docs/rules.md)");
+  command.option_defaults()->group(k_group_sources);  // and the options added after, until another group
+  command.add_option("--rules", options.rule_files, "Rules YAML laid over the defaults; repeatable (docs/rules.md)")
+      ->type_name("FILE");
   command.add_flag("--no-default-rules", options.no_default_rules, "Do not load the built-in rules");
 }
 

@@ -16,25 +16,38 @@ namespace mlsize::cli {
 
 void add_serving_options(CLI::App& command, WorkloadOptions& options) {
   const ServingLoad load;
-  command.add_option("--rate", options.rate,
-                     "Serving: requests per second to size a fleet for, e.g. 20 (with --task inference)");
-  command.add_option("--tokens-per-day", options.tokens_per_day,
-                     "Serving: the load as output tokens a day, e.g. 2B (instead of --rate)");
-  command.add_option("--prompt-tokens", options.prompt_tokens,
-                     "Serving: prompt tokens per request (default " + std::to_string(load.prompt_tokens) + ")");
-  command.add_option("--output-tokens", options.output_tokens,
-                     "Serving: output tokens per request (default " + std::to_string(load.output_tokens) + ")");
-  command.add_option("--ttft", options.ttft, "Serving: longest time to first token, e.g. 500ms, 2s");
-  command.add_option("--tpot", options.tpot, "Serving: longest time per output token, e.g. 50ms");
-  command.add_option("--max-batch", options.max_batch,
-                     "Serving: most sequences a replica decodes at once (default " + std::to_string(load.max_batch) +
-                         ", vLLM's max_num_seqs)");
-  command.add_option("--max-step-tokens", options.max_step_tokens,
-                     "Serving: most tokens a step takes, decodes and prompt chunks (default " +
-                         std::to_string(load.max_step_tokens) + ", vLLM's max_num_batched_tokens)");
-  command.add_option(
-      "--replica-utilisation", options.replica_utilisation,
-      "Serving: share of a replica's throughput the load may take (default " + format_general(load.utilisation) + ")");
+  command
+      .add_option("--rate", options.rate, "Requests per second to size a fleet for, e.g. 20 (with --task inference)")
+      ->type_name("PER_SECOND");
+  command
+      .add_option("--tokens-per-day", options.tokens_per_day,
+                  "The load as output tokens a day, e.g. 2B (instead of --rate)")
+      ->type_name("COUNT");
+  command
+      .add_option("--prompt-tokens", options.prompt_tokens,
+                  "Prompt tokens per request (default " + std::to_string(load.prompt_tokens) + ")")
+      ->type_name("TOKENS");
+  command
+      .add_option("--output-tokens", options.output_tokens,
+                  "Output tokens per request (default " + std::to_string(load.output_tokens) + ")")
+      ->type_name("TOKENS");
+  command.add_option("--ttft", options.ttft, "Longest time to first token, e.g. 500ms, 2s")->type_name("DURATION");
+  command.add_option("--tpot", options.tpot, "Longest time per output token, e.g. 50ms")->type_name("DURATION");
+  command
+      .add_option("--max-batch", options.max_batch,
+                  "Most sequences a replica decodes at once (default " + std::to_string(load.max_batch) +
+                      ", vLLM's max_num_seqs)")
+      ->type_name("N");
+  command
+      .add_option("--max-step-tokens", options.max_step_tokens,
+                  "Most tokens a step takes, decodes and prompt chunks (default " +
+                      std::to_string(load.max_step_tokens) + ", vLLM's max_num_batched_tokens)")
+      ->type_name("TOKENS");
+  command
+      .add_option(
+          "--replica-utilisation", options.replica_utilisation,
+          "Share of a replica's throughput the load may take (default " + format_general(load.utilisation) + ")")
+      ->type_name("FRACTION");
 }
 
 // A load to serve (--rate or --tokens-per-day) with its lengths and targets; the other
@@ -84,7 +97,7 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
     load.requests_per_s = 0;
   } else if (options.rate) {
     load.requests_per_s =
-        parse_flag("--rate", [&] { return parse_positive_number(*options.rate, "requests per second"); });
+        parse_flag("--rate", [&] { return parse_positive_number(*options.rate, "Requests per second"); });
   } else {
     const double tokens = parse_flag("--tokens-per-day", [&] { return parse_count(*options.tokens_per_day); });
     load.requests_per_s = tokens / k_seconds_per_day / load.output_tokens;

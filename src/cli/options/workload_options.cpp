@@ -2,6 +2,7 @@
 
 #include "cli/io/input_file.hpp"
 #include "cli/options/choice.hpp"
+#include "cli/options/help_layout.hpp"
 #include "cli/options/providers.hpp"
 #include "cli/options/serving_options.hpp"
 #include "cli/options/task_flags.hpp"
@@ -33,11 +34,7 @@ void parse_choice_if_given(const std::optional<std::string>& text, const std::st
   if (text) value = parse_choice<E>(flag, *text);
 }
 
-// The --lora-targets names, groups and single layers apart.
-struct LoraTargetNames {
-  std::vector<std::string_view> groups;
-  std::vector<std::string_view> layers;
-};
+}  // namespace
 
 LoraTargetNames lora_target_names() {
   LoraTargetNames result;
@@ -46,117 +43,6 @@ LoraTargetNames lora_target_names() {
   }
   return result;
 }
-
-// "all-linear | attention | a list of q,k,v,o,gate,up,down (default all-linear)".
-std::string lora_targets_help(unsigned default_targets) {
-  const LoraTargetNames names = lora_target_names();
-  std::string layers;
-  for (std::string_view layer : names.layers) {
-    if (!layers.empty()) layers += ',';
-    layers += layer;
-  }
-  return choice_help(names.groups) + " | a list of " + layers + " (default " +
-         std::string(to_string(static_cast<LoraTarget>(default_targets))) + ")";
-}
-
-// A default for help text: "1", "0.15".
-std::string default_text(double value) {
-  return fmt::format("{:g}", value);
-}
-
-}  // namespace
-
-void add_workload_options(CLI::App& command, WorkloadOptions& options) {
-  const Workload defaults;
-  const CostSettings cost_defaults;
-  command.add_option("--params", options.params, "Model size in parameters, e.g. 7B, 350M, 6.7e9 (shape estimated)");
-  command.add_option("--model", options.model, "A built-in model, e.g. llama-2-7b, mixtral-8x7b (see docs/cli.md)");
-  command.add_option("--model-config", options.model_config, "A Hugging Face config.json to read the model from");
-  command.add_option("--data", options.data, "Dataset size in bytes of text, e.g. 200GB, 1.5TiB");
-  command.add_option("--tokens", options.tokens, "Dataset size in tokens per epoch, e.g. 50B (overrides --data)");
-  command.add_option("--epochs", options.epochs,
-                     "Passes over the dataset (default " + default_text(defaults.epochs) + ")");
-  command.add_option("--bytes-per-token", options.bytes_per_token,
-                     "Bytes of text per token for --data (default " + default_text(defaults.bytes_per_token) + ")");
-  command.add_option("--task", options.task, choice_help(defaults.task));
-  command.add_option("--precision", options.precision,
-                     "Training: " + choice_help(defaults.precision) + "; inference: the weights, " +
-                         choice_help(names_of(std::span<const WeightFormat>(k_inference_precisions))));
-  command.add_option("--optimizer", options.optimizer, choice_help(defaults.optimizer));
-  command.add_option("--seq-len", options.sequence_length,
-                     "Sequence length in tokens (default " + std::to_string(defaults.sequence_length) + ")");
-  command.add_option("--micro-batch", options.micro_batch,
-                     "Sequences per device per step (default " + std::to_string(defaults.micro_batch) + ")");
-  command.add_option("--mfu", options.mfu,
-                     fmt::format("Model FLOPs utilisation, 0 < MFU <= 1, for every device (default {:.2f} on "
-                                 "datacenter NVIDIA GPUs, scaled per software stack)",
-                                 defaults.mfu));
-  command.add_option("--setup-time", options.setup_time,
-                     "Fixed time per run besides compute: provisioning, loading, checkpoints, e.g. 30m, 0 (default " +
-                         default_text(k_default_setup_minutes) + "m)");
-  command.add_option("--global-batch", options.global_batch,
-                     "Tokens per optimizer step, e.g. 4M (default: 4M for pretrain, 128 sequences for fine-tuning)");
-  command.add_option("--attention", options.attention,
-                     "Attention kernel; standard stores the s² scores: " + choice_help(defaults.attention));
-  command.add_option("--framework", options.framework,
-                     "Training code the activation count follows (docs/methodology.md#frameworks): " +
-                         choice_help(defaults.framework));
-  command.add_option("--lora-rank", options.lora_rank,
-                     "LoRA rank r for --task lora/qlora (default " + std::to_string(defaults.lora_rank) + ")");
-  command.add_option("--lora-targets", options.lora_targets, lora_targets_help(defaults.lora_targets));
-  command.add_option("--quant", options.quant, "Inference weights: " + choice_help(defaults.weight_format));
-  command.add_option("--kv-cache-dtype", options.kv_cache_dtype, choice_help(defaults.kv_format));
-  command.add_option(
-      "--context", options.context,
-      "Inference: tokens per sequence, prompt + output (default " + std::to_string(defaults.context) + ")");
-  command.add_option("--batch", options.batch,
-                     "Inference: concurrent sequences (default " + std::to_string(defaults.batch) + ")");
-  command.add_option("--bandwidth-efficiency", options.bandwidth_efficiency,
-                     "Inference: share of memory bandwidth decoding reaches (default " +
-                         format_general(defaults.bandwidth_efficiency) + ")");
-  add_serving_options(command, options);
-  command.add_option("--rows", options.rows,
-                     "Gradient-boosted trees: examples, e.g. 50M (default: --data / (features × 4 bytes))");
-  command.add_option("--features", options.features,
-                     "Gradient-boosted trees: columns (default " + default_text(defaults.features) + ")");
-  command.add_option("--rounds", options.rounds,
-                     "Gradient-boosted trees: boosting rounds (default " + std::to_string(defaults.rounds) + ")");
-  command.add_option("--max-depth", options.max_depth,
-                     "Gradient-boosted trees: tree depth (default " + std::to_string(defaults.max_depth) + ")");
-  command.add_option(
-      "--overhead", options.overhead,
-      "Framework overhead per device, e.g. 2GiB (default " + default_text(defaults.overhead.value / k_gibi) + "GiB)");
-  command.add_option("--memory-margin", options.memory_margin,
-                     "Allocator margin as a fraction of activations + KV cache, e.g. 0.1 (default " +
-                         default_text(defaults.allocator_margin) + ")");
-  command.add_option("--memory-headroom", options.memory_headroom,
-                     "Fraction of each device's memory a plan leaves free, 0 to below 1 (default " +
-                         default_text(defaults.memory_headroom) + ")");
-  command.add_option("--budget", options.budget, "Most money to spend, e.g. 20k, $1.5M");
-  command.add_option("--deadline", options.deadline, "Longest run time, e.g. 36h, 7d, 2w");
-  command.add_option("--pricing", options.pricing, choice_help(cost_defaults.pricing));
-  command.add_option("--profile", options.profile, "Budget profile for the rules: " + choice_help(defaults.profile));
-  add_catalog_options(command, options.catalog_files, options.no_user_catalog);
-  command.add_option("--amortization-years", options.amortization_years,
-                     "Years over which on-premise hardware is written off (default " +
-                         default_text(cost_defaults.amortization_years) + ")");
-  command.add_option("--utilisation", options.utilisation,
-                     "Share of those years hardware to buy runs jobs, 0 < U <= 1; each run carries its hours' "
-                     "share of the purchase at this use (default " +
-                         default_text(cost_defaults.utilisation) + ")");
-  command.add_option("--electricity-price", options.electricity_price,
-                     "On-premise electricity price per kWh, e.g. 0.25 or $0.25 (default " +
-                         default_text(cost_defaults.electricity_usd_per_kwh) + ")");
-  command.add_option("--price-factor", options.price_factors,
-                     "PROVIDER=FACTOR: multiply that provider's cloud prices, e.g. aws=0.8; repeatable");
-  command.add_option("--owned", options.owned,
-                     "On-premise offering you already have (costed at its electricity), e.g. on-prem-dgx-b200; "
-                     "repeatable");
-  command.add_option("--format", options.format, format_help(k_report_formats));
-  command.add_option("--output", options.output_path,
-                     "Write the report to FILE (atomically: all of it or nothing) instead of stdout; - is stdout");
-}
-
 void flag_error(const std::string& flag, std::string message, std::string hint) {
   Error error(ErrorKind::usage, std::move(message), std::move(hint));
   error.at_flag(flag);

@@ -76,7 +76,15 @@ struct WorkloadOptions {
   std::optional<std::string> output_path;
 };
 
+// Declared in workload_flags.cpp.
 void add_workload_options(CLI::App& command, WorkloadOptions& options);
+
+// The --lora-targets names, groups and single layers apart (for help and for errors).
+struct LoraTargetNames {
+  std::vector<std::string_view> groups;
+  std::vector<std::string_view> layers;
+};
+LoraTargetNames lora_target_names();
 
 // `require_data`: training needs --data or --tokens (recommend ranks by time and cost);
 // estimate can show memory alone.

@@ -5,6 +5,7 @@
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/support/number_format.hpp>
+#include <mlsize/support/utf8.hpp>
 
 #include <fmt/format.h>
 

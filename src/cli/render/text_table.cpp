@@ -1,13 +1,10 @@
 #include "cli/render/text_table.hpp"
 
+#include <mlsize/support/utf8.hpp>
+
 #include <algorithm>
 
 namespace mlsize::cli {
-
-std::size_t display_width(const std::string& text) {
-  return static_cast<std::size_t>(
-      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
 
 std::string render_text_table(const std::vector<TableColumn>& columns,
                               const std::vector<std::vector<std::string>>& rows) {

@@ -1,5 +1,6 @@
 #pragma once
-// Plain-text tables: columns padded to their widest cell, two spaces apart.
+// Plain-text tables: columns padded to their widest cell (display_width, CJK and emoji
+// two columns), two spaces apart.
 
 #include <string>
 #include <vector>
@@ -10,9 +11,6 @@ struct TableColumn {
   std::string header;
   bool right_aligned = false;
 };
-
-// Display width of UTF-8 text: continuation bytes take no column.
-std::size_t display_width(const std::string& text);
 
 // The header line, then one line per row; the last column is not padded.
 std::string render_text_table(const std::vector<TableColumn>& columns,

@@ -1,6 +1,48 @@
 #include <mlsize/support/utf8.hpp>
 
 namespace mlsize {
+namespace {
+
+// The code point of the well-formed sequence of `length` bytes at text[0].
+char32_t decode(std::string_view text, std::size_t length) {
+  const auto byte = [&](std::size_t i) { return static_cast<char32_t>(static_cast<unsigned char>(text[i])); };
+  if (length == 1) return byte(0);
+  char32_t point = byte(0) & (0x7F >> length);
+  for (std::size_t i = 1; i < length; ++i) point = (point << 6) | (byte(i) & 0x3F);
+  return point;
+}
+
+// Characters that must not reach a terminal as they are: C0 controls but tab, DEL, C1
+// controls, and the bidirectional overrides and isolates that reorder what follows
+// ("Trojan Source", CVE-2021-42574).
+bool is_hidden_control(char32_t point) {
+  return (point < 0x20 && point != '\t') || (point >= 0x7F && point <= 0x9F) || point == 0x061C || point == 0x200E ||
+         point == 0x200F || (point >= 0x202A && point <= 0x202E) || (point >= 0x2066 && point <= 0x2069);
+}
+
+// fmt 9's rule for a code point two columns wide (fmt/format.h, detail::compute_width):
+// Hangul, CJK, full-width forms and the common emoji blocks; plus two emoji blocks fmt 9
+// leaves narrow and Unicode's EastAsianWidth.txt makes wide (W): Transport and Map
+// Symbols (U+1F680-1F6FF, a rocket) and Symbols and Pictographs Extended-A (U+1FA70-1FAFF).
+bool is_wide(char32_t cp) {
+  return cp >= 0x1100 &&
+         (cp <= 0x115f || cp == 0x2329 || cp == 0x232a || (cp >= 0x2e80 && cp <= 0xa4cf && cp != 0x303f) ||
+          (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe10 && cp <= 0xfe19) ||
+          (cp >= 0xfe30 && cp <= 0xfe6f) || (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) ||
+          (cp >= 0x20000 && cp <= 0x2fffd) || (cp >= 0x30000 && cp <= 0x3fffd) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
+          (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x1f680 && cp <= 0x1f6ff) || (cp >= 0x1fa70 && cp <= 0x1faff));
+}
+
+// A hidden control of more than one byte, written u{202e} after a backslash as Rust and
+// JavaScript write it.
+std::string escaped_code_point(char32_t point) {
+  static constexpr char k_hex[] = "0123456789abcdef";
+  std::string digits;
+  for (; point != 0; point >>= 4) digits.insert(digits.begin(), k_hex[point & 0xF]);
+  return "\\u{" + digits + "}";
+}
+
+}  // namespace
 
 std::size_t utf8_sequence_length(std::string_view text) {
   if (text.empty()) return 0;
@@ -35,11 +77,7 @@ std::size_t utf8_sequence_length(std::string_view text) {
 bool is_printable_utf8(std::string_view text) {
   while (!text.empty()) {
     const std::size_t length = utf8_sequence_length(text);
-    if (length == 0) return false;
-    if (length == 1) {
-      const auto c = static_cast<unsigned char>(text[0]);
-      if ((c < 0x20 && c != '\t') || c == 0x7F) return false;
-    }
+    if (length == 0 || is_hidden_control(decode(text, length))) return false;
     text.remove_prefix(length);
   }
   return true;
@@ -51,17 +89,35 @@ std::string escape_unprintable(std::string_view text) {
   while (!text.empty()) {
     const std::size_t length = utf8_sequence_length(text);
     const auto byte = static_cast<unsigned char>(text[0]);
-    if (length == 0 || (length == 1 && ((byte < 0x20 && byte != '\t') || byte == 0x7F))) {
+    if (length == 0 || (length == 1 && is_hidden_control(byte))) {
       result += "\\x";
       result += k_hex[byte >> 4];
       result += k_hex[byte & 0xF];
       text.remove_prefix(1);
+    } else if (const char32_t point = decode(text, length); is_hidden_control(point)) {
+      result += escaped_code_point(point);
+      text.remove_prefix(length);
     } else {
       result += text.substr(0, length);
       text.remove_prefix(length);
     }
   }
   return result;
+}
+
+std::size_t display_width(std::string_view text) {
+  std::size_t width = 0;
+  while (!text.empty()) {
+    const std::size_t length = utf8_sequence_length(text);
+    if (length == 0) {  // a byte that is not UTF-8: one column, as a terminal's replacement
+      width += 1;
+      text.remove_prefix(1);
+      continue;
+    }
+    width += is_wide(decode(text, length)) ? 2U : 1U;
+    text.remove_prefix(length);
+  }
+  return width;
 }
 
 }  // namespace mlsize

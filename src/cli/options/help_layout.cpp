@@ -1,0 +1,114 @@
+#include "cli/options/help_layout.hpp"
+
+#include <mlsize/support/utf8.hpp>
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlsize::cli {
+namespace {
+
+constexpr std::size_t k_help_width = 100;  // as the tables (docs/cli.md#output)
+constexpr std::size_t k_name_column = 30;  // where descriptions start
+
+// `text` broken at spaces into lines of at most `width` columns (a longer word stays whole).
+std::vector<std::string> wrap_words(std::string_view text, std::size_t width) {
+  std::vector<std::string> lines(1);
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t space = text.find(' ', at);
+    if (space == std::string_view::npos) space = text.size();
+    const std::string_view word = text.substr(at, space - at);
+    at = space + 1;
+    if (word.empty()) continue;
+    std::string& line = lines.back();
+    if (!line.empty() && display_width(line) + 1 + display_width(word) > width) {
+      lines.emplace_back(word);
+    } else {
+      line += (line.empty() ? "" : " ") + std::string(word);
+    }
+  }
+  return lines;
+}
+
+// The groups in the order help lists them; a group not named here follows, as first used.
+constexpr std::array<std::string_view, 12> k_group_order{
+    "Options",      k_group_model, k_group_data,     k_group_training,    k_group_serving, k_group_trees,
+    k_group_memory, k_group_plan,  k_group_hardware, k_group_constraints, k_group_sources, k_group_output};
+
+// CLI11's layout, with groups in the order above, one blank line apart, and descriptions
+// wrapped under their column instead of running on to 180 columns.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  HelpFormatter() { column_width(k_name_column); }
+
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    if (mode == CLI::AppFormatMode::Sub) return make_expanded(app);
+    return make_description(app) + make_usage(app, std::move(name)) + make_positionals(app) + groups(app) +
+           make_subcommands(app, mode) + "\n" + make_footer(app);
+  }
+
+  std::string make_option(const CLI::Option* option, bool is_positional) const override {
+    return entry(make_option_name(option, is_positional) + make_option_opts(option), make_option_desc(option));
+  }
+
+  std::string make_subcommand(const CLI::App* command) const override {
+    return entry(command->get_display_name(true), command->get_description());
+  }
+
+ private:
+  // "  NAME  description", the description wrapped under its column; below the name when
+  // the name reaches the column.
+  static std::string entry(const std::string& name, const std::string& description) {
+    std::string out = "  " + name;
+    if (description.empty()) return out + "\n";
+    const std::size_t width = display_width(out);
+    out += width >= k_name_column ? "\n" + std::string(k_name_column, ' ') : std::string(k_name_column - width, ' ');
+    const std::vector<std::string> lines = wrap_words(description, k_help_width - k_name_column);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      out += (i == 0 ? "" : "\n" + std::string(k_name_column, ' ')) + lines[i];
+    }
+    return out + "\n";
+  }
+
+  std::string groups(const CLI::App* app) const {
+    std::vector<std::string> names(k_group_order.begin(), k_group_order.end());
+    for (const std::string& group : app->get_groups()) {
+      if (std::find(names.begin(), names.end(), group) == names.end()) names.push_back(group);
+    }
+    std::string out;
+    for (const std::string& group : names) {
+      const std::vector<const CLI::Option*> options = app->get_options(
+          [&](const CLI::Option* option) { return option->get_group() == group && option->nonpositional(); });
+      if (options.empty()) continue;
+      out += "\n" + group + ":\n";
+      for (const CLI::Option* option : options) out += make_option(option, false);
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<CLI::Formatter> help_formatter() {
+  return std::make_shared<HelpFormatter>();
+}
+
+void make_last_wins(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    // A flag or one value; repeatable options (--catalog, --provider) gather them all.
+    if (option->get_expected_max() <= 1) option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+  for (CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) make_last_wins(*command);
+}
+
+std::string examples(std::initializer_list<std::string_view> command_lines) {
+  std::string footer = "Examples:";
+  for (std::string_view line : command_lines) footer += "\n  " + std::string(line);
+  return footer;
+}
+
+}  // namespace mlsize::cli

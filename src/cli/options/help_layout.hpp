@@ -1,0 +1,41 @@
+#pragma once
+// How every command's --help reads: options in named groups with value names (BYTES,
+// DURATION, USD), descriptions wrapped to 100 columns, examples at the end; and the
+// Unix habit that a repeated single-value flag takes its last value.
+
+#include <CLI/CLI.hpp>
+
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace mlsize::cli {
+
+// The groups of options, in the order --help lists them (the order they are first used).
+// A command sets one with option_defaults()->group(...): it holds for the options added
+// after it, until another.
+inline constexpr const char* k_group_model = "Model and task";
+inline constexpr const char* k_group_data = "Data";
+inline constexpr const char* k_group_training = "Training";
+inline constexpr const char* k_group_serving = "Inference and serving";
+inline constexpr const char* k_group_trees = "Gradient-boosted trees (--task gbdt)";
+inline constexpr const char* k_group_memory = "Memory";
+inline constexpr const char* k_group_plan = "Plan";
+inline constexpr const char* k_group_hardware = "Hardware";
+inline constexpr const char* k_group_constraints = "Constraints and cost";
+inline constexpr const char* k_group_sources = "Catalogue and rules";
+inline constexpr const char* k_group_output = "Output";
+
+// CLI11's layout with descriptions wrapped under their column. Set on the application
+// before its commands are added: they inherit it.
+std::shared_ptr<CLI::Formatter> help_formatter();
+
+// Every single-value option and flag of `app` and of its commands, at any depth, takes
+// the last of its values when repeated (`--top 1 --top 3` is 3). Call once all are added.
+void make_last_wins(CLI::App& app);
+
+// A command's help footer: "Examples:" and the command lines, one per line.
+std::string examples(std::initializer_list<std::string_view> command_lines);
+
+}  // namespace mlsize::cli

@@ -1,0 +1,193 @@
+// The declarations of the flags shared by recommend and estimate: their groups, value
+// names and help, with defaults read from the core's own defaults (Workload{},
+// CostSettings{}).
+
+#include "cli/options/catalog_options.hpp"
+#include "cli/options/choice.hpp"
+#include "cli/options/help_layout.hpp"
+#include "cli/options/serving_options.hpp"
+#include "cli/options/task_flags.hpp"
+#include "cli/options/workload_options.hpp"
+
+#include <mlsize/estimate/cost.hpp>
+#include <mlsize/support/number_format.hpp>
+#include <mlsize/support/units.hpp>
+
+#include <fmt/format.h>
+
+#include <span>
+#include <string>
+
+namespace mlsize::cli {
+namespace {
+
+// "all-linear | attention | a list of q,k,v,o,gate,up,down (default all-linear)".
+std::string lora_targets_help(unsigned default_targets) {
+  const LoraTargetNames names = lora_target_names();
+  std::string layers;
+  for (std::string_view layer : names.layers) {
+    if (!layers.empty()) layers += ',';
+    layers += layer;
+  }
+  return choice_help(names.groups) + " | a list of " + layers + " (default " +
+         std::string(to_string(static_cast<LoraTarget>(default_targets))) + ")";
+}
+
+// A default for help text: "1", "0.15".
+std::string default_text(double value) {
+  return fmt::format("{:g}", value);
+}
+
+}  // namespace
+
+void add_workload_options(CLI::App& command, WorkloadOptions& options) {
+  const Workload defaults;
+  const CostSettings cost_defaults;
+  command.option_defaults()->group(k_group_model);
+  command.add_option("--params", options.params, "Model size in parameters, e.g. 7B, 350M, 6.7e9 (shape estimated)")
+      ->type_name("COUNT");
+  command.add_option("--model", options.model, "A built-in model, e.g. llama-2-7b, mixtral-8x7b (see docs/cli.md)")
+      ->type_name("NAME");
+  command.add_option("--model-config", options.model_config, "A Hugging Face config.json to read the model from")
+      ->type_name("FILE");
+  command.option_defaults()->group(k_group_data);
+  command.add_option("--data", options.data, "Dataset size in bytes of text, e.g. 200GB, 1.5TiB")->type_name("BYTES");
+  command.add_option("--tokens", options.tokens, "Dataset size in tokens per epoch, e.g. 50B (overrides --data)")
+      ->type_name("COUNT");
+  command
+      .add_option("--epochs", options.epochs, "Passes over the dataset (default " + default_text(defaults.epochs) + ")")
+      ->type_name("N");
+  command
+      .add_option("--bytes-per-token", options.bytes_per_token,
+                  "Bytes of text per token for --data (default " + default_text(defaults.bytes_per_token) + ")")
+      ->type_name("N");
+  command.option_defaults()->group(k_group_model);
+  command.add_option("--task", options.task, choice_help(defaults.task))->type_name("TASK");
+  command.option_defaults()->group(k_group_training);
+  command
+      .add_option("--precision", options.precision,
+                  "Training: " + choice_help(defaults.precision) + "; inference: the weights, " +
+                      choice_help(names_of(std::span<const WeightFormat>(k_inference_precisions))))
+      ->type_name("PRECISION");
+  command.add_option("--optimizer", options.optimizer, choice_help(defaults.optimizer))->type_name("OPTIMIZER");
+  command
+      .add_option("--seq-len", options.sequence_length,
+                  "Sequence length in tokens (default " + std::to_string(defaults.sequence_length) + ")")
+      ->type_name("TOKENS");
+  command
+      .add_option("--micro-batch", options.micro_batch,
+                  "Sequences per device per step (default " + std::to_string(defaults.micro_batch) + ")")
+      ->type_name("N");
+  command
+      .add_option("--mfu", options.mfu,
+                  fmt::format("Model FLOPs utilisation, 0 < MFU <= 1, for every device (default {:.2f} on "
+                              "datacenter NVIDIA GPUs, scaled per software stack)",
+                              defaults.mfu))
+      ->type_name("FRACTION");
+  command
+      .add_option("--setup-time", options.setup_time,
+                  "Fixed time per run besides compute: provisioning, loading, checkpoints, e.g. 30m, 0 (default " +
+                      default_text(k_default_setup_minutes) + "m)")
+      ->type_name("DURATION");
+  command
+      .add_option("--global-batch", options.global_batch,
+                  "Tokens per optimizer step, e.g. 4M (default: 4M for pretrain, 128 sequences for fine-tuning)")
+      ->type_name("TOKENS");
+  command
+      .add_option("--attention", options.attention,
+                  "Attention kernel; standard stores the s² scores: " + choice_help(defaults.attention))
+      ->type_name("KERNEL");
+  command
+      .add_option("--framework", options.framework,
+                  "Training code the activation count follows (docs/methodology.md#frameworks): " +
+                      choice_help(defaults.framework))
+      ->type_name("FRAMEWORK");
+  command
+      .add_option("--lora-rank", options.lora_rank,
+                  "LoRA rank r for --task lora/qlora (default " + std::to_string(defaults.lora_rank) + ")")
+      ->type_name("N");
+  command.add_option("--lora-targets", options.lora_targets, lora_targets_help(defaults.lora_targets))
+      ->type_name("LAYERS");
+  command.option_defaults()->group(k_group_serving);
+  command.add_option("--quant", options.quant, "Weights: " + choice_help(defaults.weight_format))->type_name("FORMAT");
+  command.add_option("--kv-cache-dtype", options.kv_cache_dtype, choice_help(defaults.kv_format))->type_name("FORMAT");
+  command
+      .add_option("--context", options.context,
+                  "Tokens per sequence, prompt + output (default " + std::to_string(defaults.context) + ")")
+      ->type_name("TOKENS");
+  command.add_option("--batch", options.batch, "Concurrent sequences (default " + std::to_string(defaults.batch) + ")")
+      ->type_name("N");
+  command
+      .add_option(
+          "--bandwidth-efficiency", options.bandwidth_efficiency,
+          "Share of memory bandwidth decoding reaches (default " + format_general(defaults.bandwidth_efficiency) + ")")
+      ->type_name("FRACTION");
+  add_serving_options(command, options);
+  command.option_defaults()->group(k_group_trees);
+  command.add_option("--rows", options.rows, "Examples, e.g. 50M (default: --data / (features × 4 bytes))")
+      ->type_name("COUNT");
+  command.add_option("--features", options.features, "Columns (default " + default_text(defaults.features) + ")")
+      ->type_name("N");
+  command.add_option("--rounds", options.rounds, "Boosting rounds (default " + std::to_string(defaults.rounds) + ")")
+      ->type_name("N");
+  command
+      .add_option("--max-depth", options.max_depth, "Tree depth (default " + std::to_string(defaults.max_depth) + ")")
+      ->type_name("N");
+  command.option_defaults()->group(k_group_memory);
+  command
+      .add_option("--overhead", options.overhead,
+                  "Framework overhead per device, e.g. 2GiB (default " +
+                      default_text(defaults.overhead.value / k_gibi) + "GiB)")
+      ->type_name("BYTES");
+  command
+      .add_option("--memory-margin", options.memory_margin,
+                  "Allocator margin as a fraction of activations + KV cache, e.g. 0.1 (default " +
+                      default_text(defaults.allocator_margin) + ")")
+      ->type_name("FRACTION");
+  command
+      .add_option("--memory-headroom", options.memory_headroom,
+                  "Fraction of each device's memory a plan leaves free, 0 to below 1 (default " +
+                      default_text(defaults.memory_headroom) + ")")
+      ->type_name("FRACTION");
+  command.option_defaults()->group(k_group_constraints);
+  command.add_option("--budget", options.budget, "Most money to spend, e.g. 20k, $1.5M")->type_name("USD");
+  command.add_option("--deadline", options.deadline, "Longest run time, e.g. 36h, 7d, 2w")->type_name("DURATION");
+  command.add_option("--pricing", options.pricing, choice_help(cost_defaults.pricing))->type_name("PRICING");
+  command.add_option("--profile", options.profile, "Budget profile for the rules: " + choice_help(defaults.profile))
+      ->type_name("PROFILE");
+  add_catalog_options(command, options.catalog_files, options.no_user_catalog);
+  command.option_defaults()->group(k_group_constraints);
+  command
+      .add_option("--amortization-years", options.amortization_years,
+                  "Years over which on-premise hardware is written off (default " +
+                      default_text(cost_defaults.amortization_years) + ")")
+      ->type_name("YEARS");
+  command
+      .add_option("--utilisation", options.utilisation,
+                  "Share of those years hardware to buy runs jobs, 0 < U <= 1; each run carries its hours' "
+                  "share of the purchase at this use (default " +
+                      default_text(cost_defaults.utilisation) + ")")
+      ->type_name("FRACTION");
+  command
+      .add_option("--electricity-price", options.electricity_price,
+                  "On-premise electricity price per kWh, e.g. 0.25 or $0.25 (default " +
+                      default_text(cost_defaults.electricity_usd_per_kwh) + ")")
+      ->type_name("USD");
+  command
+      .add_option("--price-factor", options.price_factors,
+                  "PROVIDER=FACTOR: multiply that provider's cloud prices, e.g. aws=0.8; repeatable")
+      ->type_name("PROVIDER=FACTOR");
+  command
+      .add_option("--owned", options.owned,
+                  "On-premise offering you already have (costed at its electricity), e.g. on-prem-dgx-b200; "
+                  "repeatable")
+      ->type_name("ID");
+  command.option_defaults()->group(k_group_output);
+  command.add_option("--format", options.format, format_help(k_report_formats))->type_name("FORMAT");
+  command
+      .add_option("--output", options.output_path,
+                  "Write the report to FILE (atomically: all of it or nothing) instead of stdout; - is stdout")
+      ->type_name("FILE");
+}
+
+}  // namespace mlsize::cli
