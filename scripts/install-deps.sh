@@ -5,4 +5,5 @@ set -eu
 if [ "$(id -u)" = 0 ]; then as_root=""; else as_root="sudo"; fi
 $as_root apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends \
-  cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev catch2 >/dev/null
+  cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev catch2 \
+  python3-jsonschema python3-yaml >/dev/null

@@ -197,7 +197,10 @@ std::string no_plan_sentence(const Report& report, std::string_view none) {
                        describe_strategy(fastest.plan.strategy, fastest.plan.device_count, report.workload.task),
                        format_duration(fastest.time), format_duration(limit), what);
   };
-  if (report.fastest_fitting && report.workload.deadline) return over(*report.workload.deadline, "deadline");
+  // Only when it is over: a plan within the deadline may have been rejected for the budget.
+  if (report.fastest_fitting && report.workload.deadline && report.fastest_fitting->time > *report.workload.deadline) {
+    return over(*report.workload.deadline, "deadline");
+  }
   if (report.fastest_fitting && report.run_time_limit && report.fastest_fitting->time > *report.run_time_limit) {
     return over(*report.run_time_limit, "run-time limit (--max-run-time allows longer runs)");
   }
