@@ -6,6 +6,7 @@
 #include "cli/io/output_file.hpp"
 #include "cli/options/help_layout.hpp"
 #include "cli/render/error_message.hpp"
+#include "cli/render/provenance.hpp"
 
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/text_distance.hpp>
@@ -124,7 +125,7 @@ namespace {
 int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
   CLI::App app{"mlsize: what hardware a machine-learning workload needs, how long it takes, what it costs"};
   app.name("mlsize");
-  app.set_version_flag("--version", std::string("mlsize ") + MLSIZE_VERSION);
+  app.set_version_flag("--version", version_line());
   app.require_subcommand(1);
   app.fallthrough(false);
   app.formatter(help_formatter());  // the commands inherit it

@@ -25,6 +25,8 @@ rc=$?
 # Output that names a path under the case (an overlay from env) names it as @CASE_DIR@,
 # so that the expected files hold for any checkout.
 sed -i "s|$PWD|@CASE_DIR@|g" "$actual_stdout" "$actual_stderr"
+# The build's commit changes with every commit: it reads @COMMIT@.
+sed -i -E 's/("mlsize_commit": "|\(commit )([0-9a-f]+(-dirty)?|unknown)/\1@COMMIT@/g' "$actual_stdout" "$actual_stderr"
 if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
   cp "$actual_stdout" expected_stdout
   cp "$actual_stderr" expected_stderr

@@ -47,13 +47,27 @@ CatalogSelection select_entries(const CatalogOptions& options, const Catalog& ca
   return selection;
 }
 
+// The catalogue a command reads, and where it came from (the JSON's provenance).
+struct SourcedCatalog {
+  Catalog catalog;
+  Provenance provenance;
+};
+
+SourcedCatalog sourced_catalog(const CatalogOptions& options) {
+  std::vector<std::string> applied;
+  SourcedCatalog result{build_catalog(options.catalog_files, !options.no_user_catalog, &applied), {}};
+  result.provenance = provenance_of(result.catalog, std::move(applied), {});
+  return result;
+}
+
 // The entries as JSON or CSV, or else in the command's own default form (a table for
 // list, YAML for export).
 template <class RenderDefault>
-CommandOutput rendered(const CatalogSelection& selection, OutputFormat format, RenderDefault render_default) {
+CommandOutput rendered(const CatalogSelection& selection, OutputFormat format, const JsonHeader& header,
+                       RenderDefault render_default) {
   CommandOutput output;
   if (format == OutputFormat::json) {
-    output.stdout_text = render_catalog_json(selection);
+    output.stdout_text = render_catalog_json(selection, header);
   } else if (format == OutputFormat::csv) {
     output.stdout_text = render_catalog_csv(selection);
   } else {
@@ -64,15 +78,16 @@ CommandOutput rendered(const CatalogSelection& selection, OutputFormat format, R
 
 CommandOutput run_list(const CatalogOptions& options) {
   const OutputFormat format = parse_format(options.list_format, k_catalog_list_formats);
-  const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
-  const CatalogSelection selection = select_entries(options, catalog);
-  return rendered(selection, format, render_catalog_table);
+  const SourcedCatalog sourced = sourced_catalog(options);
+  const CatalogSelection selection = select_entries(options, sourced.catalog);
+  return rendered(selection, format, {"catalog list", sourced.provenance}, render_catalog_table);
 }
 
 // A device by id or alias, an offering by id, or both when they share an id.
 CommandOutput run_show(const CatalogOptions& options) {
   const OutputFormat format = parse_format(options.show_format, k_catalog_show_formats);
-  const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
+  const SourcedCatalog sourced = sourced_catalog(options);
+  const Catalog& catalog = sourced.catalog;
   CatalogSelection selection;
   if (const Device* device = catalog.find_device(options.id)) selection.devices.push_back(device);
   if (const Offering* offering = catalog.find_offering(options.id)) selection.offerings.push_back(offering);
@@ -85,7 +100,7 @@ CommandOutput run_show(const CatalogOptions& options) {
   }
   CommandOutput output;
   if (format == OutputFormat::json) {
-    output.stdout_text = render_catalog_json(selection);
+    output.stdout_text = render_catalog_json(selection, {"catalog show", sourced.provenance});
     return output;
   }
   // A header that says what else refers to the entry; the YAML itself is a valid overlay.
@@ -131,9 +146,9 @@ CommandOutput run_validate(const CatalogOptions& options) {
 
 CommandOutput run_export(const CatalogOptions& options) {
   const OutputFormat format = parse_format(options.export_format, k_catalog_export_formats);
-  const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
-  const CatalogSelection all = select_all(catalog);
-  return rendered(all, format, [](const CatalogSelection& entries) {
+  const SourcedCatalog sourced = sourced_catalog(options);
+  const CatalogSelection all = select_all(sourced.catalog);
+  return rendered(all, format, {"catalog export", sourced.provenance}, [](const CatalogSelection& entries) {
     return render_catalog_yaml(entries, "mlsize catalogue: " + std::to_string(entries.devices.size()) + " devices, " +
                                             std::to_string(entries.offerings.size()) +
                                             " offerings. Schema: docs/catalogue.md.");

@@ -294,7 +294,7 @@ CommandOutput run_explain(const ExplainOptions& options) {
   }
   CommandOutput output;
   output.stdout_text = run->format == OutputFormat::json
-                           ? render_explain_json(run->report, run->rules, options.offering, run->top)
+                           ? render_explain_json(run->report, run->rules, options.offering, run->top, run->provenance)
                            : render_explain_table(run->report, run->rules, options.offering, run->top);
   output.stderr_text = run->warnings;
   return output;

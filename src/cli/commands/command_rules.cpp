@@ -31,7 +31,9 @@ CommandOutput run_rules(const RulesOptions& options) {
   if (options.list->parsed()) {
     const OutputFormat format = parse_format(options.format, k_report_formats);
     const RuleSet rules = build_rule_set(options.rules);
-    output.stdout_text = format == OutputFormat::json ? render_rules_json(rules) : render_rules_table(rules);
+    output.stdout_text = format == OutputFormat::json
+                             ? render_rules_json(rules, provenance_of_rules(options.rules.rule_files))
+                             : render_rules_table(rules);
     return output;
   }
   for (const std::string& path : options.check_files) {

@@ -6,10 +6,33 @@
 
 namespace mlsize::cli {
 
-Provenance provenance_of(const Catalog& catalog, std::vector<std::string> catalog_overlays,
-                         std::vector<std::string> rules_files) {
+namespace {
+
+// Paths reach JSON and tables: bytes that are not printable UTF-8 are escaped.
+std::vector<std::string> printable(std::vector<std::string> paths) {
+  for (std::string& path : paths) path = escape_unprintable(path);
+  return paths;
+}
+
+}  // namespace
+
+std::string version_line() {
+  return std::string("mlsize ") + MLSIZE_VERSION + " (commit " + build_commit() + ")";
+}
+
+Provenance provenance_of_rules(std::vector<std::string> rules_files) {
   Provenance p;
   p.version = MLSIZE_VERSION;
+  p.commit = build_commit();
+  p.with_catalog = false;
+  p.rules_files = printable(std::move(rules_files));
+  return p;
+}
+
+Provenance provenance_of(const Catalog& catalog, std::vector<std::string> catalog_overlays,
+                         std::vector<std::string> rules_files) {
+  Provenance p = provenance_of_rules(std::move(rules_files));
+  p.with_catalog = true;
   p.devices = catalog.devices().size();
   p.offerings = catalog.offerings().size();
   // as_of is YYYY-MM-DD (checked on load): text order is date order.
@@ -19,21 +42,29 @@ Provenance provenance_of(const Catalog& catalog, std::vector<std::string> catalo
   };
   for (const Device& device : catalog.devices()) note(device.as_of);
   for (const Offering& offering : catalog.offerings()) note(offering.as_of);
-  // Paths reach JSON and tables: bytes that are not printable UTF-8 are escaped.
-  for (std::string& path : catalog_overlays) p.catalog_overlays.push_back(escape_unprintable(path));
-  for (std::string& path : rules_files) p.rules_files.push_back(escape_unprintable(path));
+  p.catalog_overlays = printable(std::move(catalog_overlays));
   return p;
 }
 
 nlohmann::ordered_json provenance_json(const Provenance& p) {
+  nlohmann::ordered_json catalog = nullptr;
+  if (p.with_catalog) {
+    catalog = {{"devices", p.devices},
+               {"offerings", p.offerings},
+               {"oldest_as_of", p.oldest_as_of},
+               {"newest_as_of", p.newest_as_of},
+               {"overlays", p.catalog_overlays}};
+  }
   return {{"mlsize_version", p.version},
-          {"catalog",
-           {{"devices", p.devices},
-            {"offerings", p.offerings},
-            {"oldest_as_of", p.oldest_as_of},
-            {"newest_as_of", p.newest_as_of},
-            {"overlays", p.catalog_overlays}}},
+          {"mlsize_commit", p.commit},
+          {"catalog", std::move(catalog)},
           {"rules_files", p.rules_files}};
+}
+
+nlohmann::ordered_json json_document(const JsonHeader& header) {
+  return {{"schema_version", k_schema_version},
+          {"command", header.command},
+          {"provenance", provenance_json(header.provenance)}};
 }
 
 std::string provenance_footer(const Provenance& p) {

@@ -12,8 +12,17 @@
 
 namespace mlsize::cli {
 
+// The commit the build comes from: `git describe --always --dirty`, or "unknown"
+// (generated at build time by cmake/WriteCommit.cmake).
+const char* build_commit();
+
+// "mlsize 0.1.0 (commit 1a2b3c4d5e6f)", what --version prints first.
+std::string version_line();
+
 struct Provenance {
-  std::string version;  // mlsize's
+  std::string version;       // mlsize's
+  std::string commit;        // build_commit()
+  bool with_catalog = true;  // false for `rules list`, which reads no catalogue: "catalog" is null
   std::size_t devices = 0;
   std::size_t offerings = 0;
   std::string oldest_as_of;  // of every device and offering: the age of the oldest figure
@@ -25,8 +34,20 @@ struct Provenance {
 // `catalog` as the command used it, with the files that were laid over it.
 Provenance provenance_of(const Catalog& catalog, std::vector<std::string> catalog_overlays,
                          std::vector<std::string> rules_files);
+// For a command that reads rules but no catalogue.
+Provenance provenance_of_rules(std::vector<std::string> rules_files);
 
 nlohmann::ordered_json provenance_json(const Provenance& provenance);
+
+// What every JSON document starts with (docs/cli.md#provenance).
+struct JsonHeader {
+  std::string command;  // "recommend", "catalog list", ...
+  Provenance provenance;
+};
+inline constexpr int k_schema_version = 1;  // docs/cli.md#json-schemas says when it changes
+
+// {"schema_version": 1, "command": ..., "provenance": {...}}, to which a renderer adds its keys.
+nlohmann::ordered_json json_document(const JsonHeader& header);
 
 // The table's footer line naming the overlays and rules files in force; empty without any.
 std::string provenance_footer(const Provenance& provenance);

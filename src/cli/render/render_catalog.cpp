@@ -331,9 +331,8 @@ std::string render_catalog_table(const CatalogSelection& selection) {
   return text;
 }
 
-std::string render_catalog_json(const CatalogSelection& selection) {
-  Json json;
-  json["schema_version"] = 1;
+std::string render_catalog_json(const CatalogSelection& selection, const JsonHeader& header) {
+  Json json = json_document(header);
   json["devices"] = Json::array();
   for (const Device* device : selection.devices) json["devices"].push_back(device_json(*device));
   json["offerings"] = Json::array();

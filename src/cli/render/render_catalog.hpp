@@ -1,6 +1,8 @@
 #pragma once
 // Renderers of catalogue entries for `mlsize catalog`: pure functions returning text.
 
+#include "cli/render/provenance.hpp"
+
 #include <mlsize/catalog/catalog.hpp>
 
 #include <string>
@@ -19,8 +21,9 @@ CatalogSelection select_all(const Catalog& catalog);
 
 // Two tables (devices, offerings) with the main figures.
 std::string render_catalog_table(const CatalogSelection& selection);
-// {"schema_version": 1, "devices": [...], "offerings": [...]}, every field, SI units.
-std::string render_catalog_json(const CatalogSelection& selection);
+// {"schema_version": 1, "command", "provenance", "devices": [...], "offerings": [...]},
+// every field, SI units.
+std::string render_catalog_json(const CatalogSelection& selection, const JsonHeader& header);
 // One CSV table: an `entry` column (device or offering), then the fields of both in
 // the catalogue file's units.
 std::string render_catalog_csv(const CatalogSelection& selection);

@@ -75,10 +75,8 @@ std::string render_explain_table(const Report& report, const RuleSet& rules, con
 }
 
 std::string render_explain_json(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,
-                                int top) {
-  Json json;
-  json["schema_version"] = 1;
-  json["command"] = "explain";
+                                int top, const Provenance& provenance) {
+  Json json = json_document({"explain", provenance});
   Json in_force = Json::array();
   for (const Rule& rule : rules.rules()) in_force.push_back(rule.id);
   json["rules_in_force"] = std::move(in_force);

@@ -321,10 +321,7 @@ std::string dump(const Json& json) {
 }  // namespace
 
 std::string render_recommend_json(const Report& report, int top, const Provenance& provenance) {
-  Json json;
-  json["schema_version"] = 1;
-  json["command"] = "recommend";
-  json["provenance"] = provenance_json(provenance);
+  Json json = json_document({"recommend", provenance});
   json["workload"] = workload_json(report.workload);
   json["objective"] = to_string(report.objective);
   json["max_devices"] = report.max_devices;
@@ -365,10 +362,7 @@ std::string render_recommend_json(const Report& report, int top, const Provenanc
 }
 
 std::string render_estimate_json(const EstimateResult& result) {
-  Json json;
-  json["schema_version"] = 1;
-  json["command"] = "estimate";
-  json["provenance"] = provenance_json(result.provenance);
+  Json json = json_document({"estimate", result.provenance});
   json["workload"] = workload_json(result.workload);
   json.update(plan_json(result.estimate, result.timed()));
   if (!result.explanation.empty()) {

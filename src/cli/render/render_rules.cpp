@@ -10,7 +10,7 @@ namespace mlsize::cli {
 
 using Json = nlohmann::ordered_json;  // keys in insertion order: deterministic, readable
 
-std::string render_rules_json(const RuleSet& rules) {
+std::string render_rules_json(const RuleSet& rules, const Provenance& provenance) {
   Json list = Json::array();
   for (const Rule& rule : rules.rules()) {
     Json entry = {{"id", rule.id},
@@ -23,7 +23,9 @@ std::string render_rules_json(const RuleSet& rules) {
     if (rule.action == RuleAction::require) entry["require"] = rule.require.text();
     list.push_back(std::move(entry));
   }
-  return Json{{"schema_version", 1}, {"rules", std::move(list)}}.dump(2) + "\n";
+  Json json = json_document({"rules list", provenance});
+  json["rules"] = std::move(list);
+  return json.dump(2) + "\n";
 }
 
 std::string render_rules_table(const RuleSet& rules) {

@@ -54,7 +54,7 @@ std::string render_estimate_table(const EstimateResult& result);
 std::string render_explain_table(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,
                                  int top);
 std::string render_explain_json(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,
-                                int top);
+                                int top, const Provenance& provenance);
 std::string render_estimate_json(const EstimateResult& result);
 
 }  // namespace mlsize::cli
