@@ -22,7 +22,9 @@ added key gives (the ctest schema.detects_drift). Exits 0 when everything holds,
 
 import argparse
 import copy
+import csv
 import glob
+import io
 import json
 import os
 import subprocess
@@ -312,6 +314,95 @@ def run_cases(run, schemas, mlsize, source_dir, env):
     return outputs
 
 
+# The cases whose other formats are compared with their JSON: YAML must load to the same
+# document, CSV and TSV rows must hold the JSON's figures (docs/cli.md#formats).
+FORMAT_CASES = {
+    "recommend pretrain": lambda j: j["recommendations"],
+    "recommend serving a load": lambda j: j["recommendations"],
+    "recommend gbdt": lambda j: j["recommendations"],
+    "estimate offering zero-1": lambda j: [{k: v for k, v in j.items()
+                                            if k not in ("schema_version", "command", "provenance")}],
+    "explain default rules": lambda j: [dict({k: v for k, v in plan.items() if k != "fired"}, **fired)
+                                        for plan in j["recommendations"] for fired in plan["fired"]],
+    "rules list": lambda j: j["rules"],
+}
+
+
+def flattened(value, prefix=""):
+    """The columns of one row as render_rows.cpp writes them: dotted keys, lists of objects left out."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            out.update(flattened(item, f"{prefix}.{key}" if prefix else key))
+        return out
+    if isinstance(value, list):
+        if any(isinstance(item, (dict, list)) for item in value):
+            return {}
+        return {prefix: " ".join(cell_text(item) for item in value)}
+    return {prefix: value}
+
+
+def cell_text(value):
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def same_cell(cell, value):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return cell != "" and float(cell) == float(value)
+    return cell == cell_text(value)
+
+
+def check_formats(run, mlsize, source_dir, env, outputs):
+    for name, args, _, _ in CASES:
+        if name not in FORMAT_CASES or name not in outputs:
+            continue
+        document = outputs[name]
+        result = subprocess.run([mlsize] + args + ["--format", "yaml"], cwd=source_dir, env=env,
+                                capture_output=True, text=True, check=False)
+        loaded = yaml.safe_load(result.stdout) if result.returncode == 0 else None
+        if loaded == document:
+            run.ok(f"{name}: --format yaml loads to the JSON document")
+        else:
+            run.fail(f"{name}: --format yaml does not load to the JSON document",
+                     [f"exit {result.returncode}", *result.stderr.splitlines()[:3]])
+        objects = FORMAT_CASES[name](document)
+        expected = [flattened(o) for o in objects]
+        for fmt, delimiter in (("csv", ","), ("tsv", "\t")):
+            result = subprocess.run([mlsize] + args + ["--format", fmt], cwd=source_dir, env=env,
+                                    capture_output=True, text=True, check=False)
+            rows = list(csv.reader(io.StringIO(result.stdout), delimiter=delimiter))
+            problems = []
+            if result.returncode != 0 or not rows:
+                problems.append(f"exit {result.returncode}, {len(rows)} lines")
+            else:
+                header, body = rows[0], rows[1:]
+                if len(body) != len(expected):
+                    problems.append(f"{len(body)} rows for {len(expected)} objects")
+                for number, (row, want) in enumerate(zip(body, expected), 1):
+                    if len(row) != len(header):
+                        problems.append(f"row {number}: {len(row)} cells for {len(header)} columns")
+                        continue
+                    cells = dict(zip(header, row))
+                    for column, value in want.items():
+                        if column not in cells or not same_cell(cells[column], value):
+                            problems.append(f"row {number} {column}: {cells.get(column)!r}, JSON {value!r}")
+                            break
+            if problems:
+                run.fail(f"{name}: --format {fmt} differs from the JSON", problems[:5])
+            else:
+                run.ok(f"{name}: --format {fmt} holds the JSON's {len(expected)} rows")
+        result = subprocess.run([mlsize] + args + ["--format", "markdown"], cwd=source_dir, env=env,
+                                capture_output=True, text=True, check=False)
+        if result.returncode == 0 and any(line.startswith("| ") for line in result.stdout.splitlines()):
+            run.ok(f"{name}: --format markdown has a pipe table")
+        else:
+            run.fail(f"{name}: --format markdown has no pipe table", [f"exit {result.returncode}"])
+
+
 def check_golden_outputs(run, schemas, source_dir):
     for case_dir in sorted(glob.glob(os.path.join(source_dir, "tests/cli/cases/*"))):
         path = os.path.join(case_dir, "expected_stdout")
@@ -467,6 +558,7 @@ def main():
         env.pop("MLSIZE_CATALOG", None)
         check_schemas(run, schemas)
         outputs = run_cases(run, schemas, mlsize, source_dir, env)
+        check_formats(run, mlsize, source_dir, env, outputs)
         check_golden_outputs(run, schemas, source_dir)
         check_files(run, schemas, source_dir)
         check_negatives(run, schemas, outputs, source_dir)

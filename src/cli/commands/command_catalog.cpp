@@ -1,5 +1,6 @@
 #include "cli/commands/command_catalog.hpp"
 
+#include "cli/commands/report_formats.hpp"
 #include "cli/io/input_file.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/hardware_filter.hpp"
@@ -60,18 +61,19 @@ SourcedCatalog sourced_catalog(const CatalogOptions& options) {
   return result;
 }
 
-// The entries as JSON or CSV, or else in the command's own default form (a table for
-// list, YAML for export).
-template <class RenderDefault>
-CommandOutput rendered(const CatalogSelection& selection, OutputFormat format, const JsonHeader& header,
-                       RenderDefault render_default) {
+// The entries as JSON, as YAML in the catalogue file's form (an overlay as it is), as
+// rows (CSV, TSV, Markdown), or as list's table.
+CommandOutput rendered(const CatalogSelection& selection, OutputFormat format, const JsonHeader& header) {
   CommandOutput output;
-  if (format == OutputFormat::json) {
-    output.stdout_text = render_catalog_json(selection, header);
-  } else if (format == OutputFormat::csv) {
-    output.stdout_text = render_catalog_csv(selection);
-  } else {
-    output.stdout_text = render_default(selection);
+  switch (format) {
+    case OutputFormat::json: output.stdout_text = render_catalog_json(selection, header); break;
+    case OutputFormat::yaml:
+      output.stdout_text = render_catalog_yaml(
+          selection, "mlsize catalogue: " + std::to_string(selection.devices.size()) + " devices, " +
+                         std::to_string(selection.offerings.size()) + " offerings. Schema: docs/catalogue.md.");
+      break;
+    case OutputFormat::table: output.stdout_text = render_catalog_table(selection); break;
+    default: output.stdout_text = render_rows(catalog_rows(selection), row_syntax(format)); break;
   }
   return output;
 }
@@ -80,7 +82,7 @@ CommandOutput run_list(const CatalogOptions& options) {
   const OutputFormat format = parse_format(options.list_format, k_catalog_list_formats);
   const SourcedCatalog sourced = sourced_catalog(options);
   const CatalogSelection selection = select_entries(options, sourced.catalog);
-  return rendered(selection, format, {"catalog list", sourced.provenance}, render_catalog_table);
+  return rendered(selection, format, {"catalog list", sourced.provenance});
 }
 
 // A device by id or alias, an offering by id, or both when they share an id.
@@ -148,11 +150,7 @@ CommandOutput run_export(const CatalogOptions& options) {
   const OutputFormat format = parse_format(options.export_format, k_catalog_export_formats);
   const SourcedCatalog sourced = sourced_catalog(options);
   const CatalogSelection all = select_all(sourced.catalog);
-  return rendered(all, format, {"catalog export", sourced.provenance}, [](const CatalogSelection& entries) {
-    return render_catalog_yaml(entries, "mlsize catalogue: " + std::to_string(entries.devices.size()) + " devices, " +
-                                            std::to_string(entries.offerings.size()) +
-                                            " offerings. Schema: docs/catalogue.md.");
-  });
+  return rendered(all, format, {"catalog export", sourced.provenance});
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "cli/commands/commands.hpp"
+#include "cli/commands/report_formats.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/help_layout.hpp"
 #include "cli/options/task_flags.hpp"
@@ -211,7 +212,15 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   }
 
   CommandOutput output;
-  output.stdout_text = format == OutputFormat::json ? render_estimate_json(result) : render_estimate_table(result);
+  if (format == OutputFormat::table || format == OutputFormat::markdown) {
+    output.stdout_text = render_estimate_table(result, {.markdown = format == OutputFormat::markdown});
+  } else {
+    // The row of CSV and TSV: the plan's figures and the workload, as in JSON.
+    output.stdout_text = format_document(render_estimate_json(result), format, [](nlohmann::ordered_json document) {
+      for (const char* header : {"schema_version", "command", "provenance"}) document.erase(header);
+      return rows_of(nlohmann::ordered_json::array({std::move(document)}));
+    });
+  }
   output.stderr_text = task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload);
   if (!result.feasible()) {
     output.exit_code = k_exit_no_feasible;

@@ -1,4 +1,5 @@
 #include "cli/commands/commands.hpp"
+#include "cli/commands/report_formats.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/help_layout.hpp"
 #include "cli/options/providers.hpp"
@@ -256,14 +257,22 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   const std::unique_ptr<RecommendRun> run = run_recommendation(options);
   const Report& report = run->report;
   CommandOutput output;
-  const TableStyle style{table_width(), options.wide};
-  output.stdout_text = run->format == OutputFormat::json
-                           ? render_recommend_json(report, run->top, run->provenance)
-                           : render_recommend_table(report, run->top, run->provenance, style);
-  // Training and batch runs: the command that shows #1 term by term (a fleet for a load
-  // has no one-plan estimate).
-  if (run->format != OutputFormat::json && !(report.workload.serving && !report.workload.serving->offline())) {
-    output.stdout_text += next_command(options.words, report, options.wide ? 0 : style.width);
+  const bool markdown = run->format == OutputFormat::markdown;
+  const TableStyle style{table_width(), options.wide || markdown, markdown};
+  if (run->format == OutputFormat::table || markdown) {
+    output.stdout_text = render_recommend_table(report, run->top, run->provenance, style);
+    // Training and batch runs: the command that shows #1 term by term (a fleet for a load
+    // has no one-plan estimate).
+    if (!(report.workload.serving && !report.workload.serving->offline())) {
+      const std::string next = next_command(options.words, report, style.wide ? 0 : style.width);
+      // Markdown: the command in a code span, "next: `mlsize estimate ...`".
+      output.stdout_text += !markdown || next.empty() ? next : "\nnext: `" + next.substr(6, next.size() - 7) + "`\n";
+    }
+  } else {
+    // The rows of CSV, TSV: one per recommendation (docs/cli.md#formats).
+    output.stdout_text =
+        format_document(render_recommend_json(report, run->top, run->provenance), run->format,
+                        [](const nlohmann::ordered_json& document) { return rows_of(document["recommendations"]); });
   }
   output.stderr_text = run->warnings;
   if (report.recommendations.empty()) {
@@ -293,9 +302,25 @@ CommandOutput run_explain(const ExplainOptions& options) {
     flag_error("--offering", "unknown offering \"" + *options.offering + "\"", did_you_mean(*options.offering, ids));
   }
   CommandOutput output;
-  output.stdout_text = run->format == OutputFormat::json
-                           ? render_explain_json(run->report, run->rules, options.offering, run->top, run->provenance)
-                           : render_explain_table(run->report, run->rules, options.offering, run->top);
+  if (run->format == OutputFormat::table) {
+    output.stdout_text = render_explain_table(run->report, run->rules, options.offering, run->top);
+  } else {
+    // The rows of CSV, TSV and Markdown: one per rule that fired on a plan shown.
+    output.stdout_text =
+        format_document(render_explain_json(run->report, run->rules, options.offering, run->top, run->provenance),
+                        run->format, [](const nlohmann::ordered_json& document) {
+                          nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+                          for (const auto& plan : document["recommendations"]) {
+                            for (const auto& fired : plan["fired"]) {
+                              nlohmann::ordered_json row = plan;
+                              row.erase("fired");
+                              for (const auto& [key, value] : fired.items()) row[key] = value;
+                              rows.push_back(std::move(row));
+                            }
+                          }
+                          return rows_of(rows);
+                        });
+  }
   output.stderr_text = run->warnings;
   return output;
 }

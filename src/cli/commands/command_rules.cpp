@@ -1,5 +1,6 @@
 #include "cli/commands/command_rules.hpp"
 
+#include "cli/commands/report_formats.hpp"
 #include "cli/io/input_file.hpp"
 #include "cli/options/help_layout.hpp"
 #include "cli/options/workload_options.hpp"
@@ -31,9 +32,13 @@ CommandOutput run_rules(const RulesOptions& options) {
   if (options.list->parsed()) {
     const OutputFormat format = parse_format(options.format, k_report_formats);
     const RuleSet rules = build_rule_set(options.rules);
-    output.stdout_text = format == OutputFormat::json
-                             ? render_rules_json(rules, provenance_of_rules(options.rules.rule_files))
-                             : render_rules_table(rules);
+    if (format == OutputFormat::table) {
+      output.stdout_text = render_rules_table(rules);
+    } else {
+      output.stdout_text =
+          format_document(render_rules_json(rules, provenance_of_rules(options.rules.rule_files)), format,
+                          [](const nlohmann::ordered_json& document) { return rows_of(document["rules"]); });
+    }
     return output;
   }
   for (const std::string& path : options.check_files) {

@@ -12,17 +12,22 @@
 
 namespace mlsize::cli {
 
-enum class OutputFormat { table, json, csv, yaml };
+enum class OutputFormat { table, json, yaml, csv, tsv, markdown };
 constexpr auto enum_names(OutputFormat) {
   using enum OutputFormat;
-  return std::to_array<EnumName<OutputFormat>>({{table, "table"}, {json, "json"}, {csv, "csv"}, {yaml, "yaml"}});
+  return std::to_array<EnumName<OutputFormat>>(
+      {{table, "table"}, {json, "json"}, {yaml, "yaml"}, {csv, "csv"}, {tsv, "tsv"}, {markdown, "markdown"}});
 }
 
-// What each command offers; the first is its default.
-inline constexpr std::array k_report_formats{OutputFormat::table, OutputFormat::json};  // recommend, estimate, rules
-inline constexpr std::array k_catalog_list_formats{OutputFormat::table, OutputFormat::json, OutputFormat::csv};
+// What each command offers; the first is its default. One set for the reports (recommend,
+// estimate, explain, rules list, catalog list): the table for people, JSON and YAML for
+// tools, CSV and TSV rows for spreadsheets and dataframes, Markdown for a pull request.
+inline constexpr std::array k_report_formats{OutputFormat::table, OutputFormat::json, OutputFormat::yaml,
+                                             OutputFormat::csv,   OutputFormat::tsv,  OutputFormat::markdown};
+inline constexpr std::array k_catalog_list_formats = k_report_formats;
 inline constexpr std::array k_catalog_show_formats{OutputFormat::yaml, OutputFormat::json};
-inline constexpr std::array k_catalog_export_formats{OutputFormat::yaml, OutputFormat::json, OutputFormat::csv};
+inline constexpr std::array k_catalog_export_formats{OutputFormat::yaml, OutputFormat::json, OutputFormat::csv,
+                                                     OutputFormat::tsv};
 
 // --format's help: the offered formats and the default.
 inline std::string format_help(std::span<const OutputFormat> offered) {

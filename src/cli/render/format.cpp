@@ -239,6 +239,27 @@ std::string hardware_cell(const Plan& plan, bool wide) {
   return text;
 }
 
+std::string markdown_paragraphs(const std::string& text) {
+  enum class Block { none, paragraph, table, list };
+  std::string out;
+  Block previous = Block::none;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    const std::size_t indent = line.find_first_not_of(' ');
+    if (indent == std::string::npos) continue;
+    const Block block = line.front() == '|' ? Block::table : indent > 0 ? Block::list : Block::paragraph;
+    // A blank line ends the block before, except between the lines of one table or list.
+    if (previous != Block::none && (block != previous || block == Block::paragraph)) out += "\n";
+    out += (block == Block::list ? "- " + line.substr(indent) : line) + "\n";
+    previous = block;
+  }
+  return out;
+}
+
 std::string wrap_prose(const std::string& text, std::size_t width) {
   std::string out;
   std::size_t start = 0;

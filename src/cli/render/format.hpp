@@ -29,6 +29,9 @@ std::string hardware_cell(const Plan& plan, bool wide);
 // `text` with every line of prose longer than `width` broken at spaces, continuations
 // hanging two columns in; table rows (columns padded by runs of spaces) are kept whole.
 std::string wrap_prose(const std::string& text, std::size_t width);
+// A report's text for Markdown: pipe-table lines ("| ...") kept together, other lines each
+// a paragraph, indented lines (advice, continuations) list items.
+std::string markdown_paragraphs(const std::string& text);
 // Every offering looked at: ranked, to buy (beside the ranking) or rejected.
 std::size_t offering_count(const Report& report);
 

@@ -122,14 +122,6 @@ Json offering_json(const Offering& offering) {
 // ---------------------------------------------------------------------------------------------
 // CSV
 
-// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
 // Each column: its header and its cell for a device and for an offering.
 struct CsvColumn {
   std::string header;
@@ -189,14 +181,10 @@ std::vector<CsvColumn> csv_columns() {
 }
 
 template <class Entry, class Cell>
-std::string csv_line(const std::vector<CsvColumn>& columns, const Entry& entry, Cell cell) {
-  std::string line;
-  for (const CsvColumn& column : columns) {
-    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on literal + temporary string.
-    if (!line.empty()) line += ',';
-    line += csv_field(cell(column, entry));
-  }
-  return line + "\n";
+std::vector<std::string> csv_cells(const std::vector<CsvColumn>& columns, const Entry& entry, Cell cell) {
+  std::vector<std::string> cells;
+  for (const CsvColumn& column : columns) cells.push_back(cell(column, entry));
+  return cells;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -340,21 +328,19 @@ std::string render_catalog_json(const CatalogSelection& selection, const JsonHea
   return json.dump(2) + "\n";
 }
 
-std::string render_catalog_csv(const CatalogSelection& selection) {
+Rows catalog_rows(const CatalogSelection& selection) {
   const std::vector<CsvColumn> columns = csv_columns();
-  std::string text;
-  for (const CsvColumn& column : columns) {
-    if (!text.empty()) text += ',';
-    text += column.header;
-  }
-  text += "\n";
+  Rows rows;
+  for (const CsvColumn& column : columns) rows.columns.push_back(column.header);
   for (const Device* device : selection.devices) {
-    text += csv_line(columns, *device, [](const CsvColumn& column, const Device& d) { return column.device(d); });
+    rows.cells.push_back(
+        csv_cells(columns, *device, [](const CsvColumn& column, const Device& d) { return column.device(d); }));
   }
   for (const Offering* offering : selection.offerings) {
-    text += csv_line(columns, *offering, [](const CsvColumn& column, const Offering& o) { return column.offering(o); });
+    rows.cells.push_back(
+        csv_cells(columns, *offering, [](const CsvColumn& column, const Offering& o) { return column.offering(o); }));
   }
-  return text;
+  return rows;
 }
 
 std::string render_catalog_yaml(const CatalogSelection& selection, const std::string& header) {

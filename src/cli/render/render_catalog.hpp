@@ -2,6 +2,7 @@
 // Renderers of catalogue entries for `mlsize catalog`: pure functions returning text.
 
 #include "cli/render/provenance.hpp"
+#include "cli/render/render_rows.hpp"
 
 #include <mlsize/catalog/catalog.hpp>
 
@@ -24,9 +25,9 @@ std::string render_catalog_table(const CatalogSelection& selection);
 // {"schema_version": 1, "command", "provenance", "devices": [...], "offerings": [...]},
 // every field, SI units.
 std::string render_catalog_json(const CatalogSelection& selection, const JsonHeader& header);
-// One CSV table: an `entry` column (device or offering), then the fields of both in
-// the catalogue file's units.
-std::string render_catalog_csv(const CatalogSelection& selection);
+// One table (for CSV, TSV, Markdown): an `entry` column (device or offering), then the
+// fields of both in the catalogue file's units.
+Rows catalog_rows(const CatalogSelection& selection);
 // A catalogue file in the schema that load_catalog_yaml reads (docs/catalogue.md);
 // `header` is written first as # comment lines.
 std::string render_catalog_yaml(const CatalogSelection& selection, const std::string& header = {});

@@ -85,7 +85,7 @@ std::string serving_summary(const Report& report) {
 // A load's fleets, or an offline job's plans (docs/cli.md#serving-fields): these share the
 // first columns; a load shows its latencies at the load and $/hour, a job (every replica
 // at its largest batch) its time and cost as a run.
-std::string serving_table(const Report& report, int top, bool wide) {
+std::string serving_table(const Report& report, int top, const TableStyle& style) {
   const bool offline = report.workload.serving->offline();
   std::vector<TableColumn> columns{{"rank", true}, {"hardware", false}, {"devices", true}, {"replicas", false}};
   if (offline) {
@@ -110,7 +110,7 @@ std::string serving_table(const Report& report, int top, bool wide) {
   for (std::size_t i = 0; i < shown; ++i) {
     const RankedPlan& e = report.recommendations[i];
     const ServingEstimate& s = *e.serving;
-    std::vector<std::string> row = fleet_cells(i + 1, e, wide);
+    std::vector<std::string> row = fleet_cells(i + 1, e, style.wide);
     if (offline) {
       row.insert(row.end(),
                  {fmt::format("{} {}", s.replica.batch, to_string(s.limit)), format_latency(s.replica.decode_step),
@@ -123,7 +123,7 @@ std::string serving_table(const Report& report, int top, bool wide) {
     row.insert(row.end(), {format_usd(s.per_million_output_tokens), memory_cell(e)});
     rows.push_back(std::move(row));
   }
-  return rows.empty() ? std::string() : render_text_table(columns, rows) + "\n";
+  return rows.empty() ? std::string() : render_table(columns, rows, style) + "\n";
 }
 
 // docs/methodology.md#serving: a decode step's figures and the roofline it stays under.

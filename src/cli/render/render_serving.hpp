@@ -2,6 +2,8 @@
 // What the table renderers say of serving (docs/cli.md#serving-fields): a load's fleets or
 // an offline job's plans, the summary sentence, why nothing serves, and estimate's lines.
 
+#include "cli/render/text_table.hpp"
+
 #include <mlsize/estimate/plan.hpp>
 #include <mlsize/estimate/serving.hpp>
 #include <mlsize/rank/report.hpp>
@@ -16,7 +18,7 @@ std::string fleet_text(const PlanEstimate& e);
 // The summary sentence of a load's ranking (#1's fleet, its cost and latencies).
 std::string serving_summary(const Report& report);
 // The recommendations as a table: a load's fleets, or an offline job's plans.
-std::string serving_table(const Report& report, int top, bool wide);
+std::string serving_table(const Report& report, int top, const TableStyle& style);
 // Why nothing is ranked, serving: the replica nearest to the targets, or the load too big
 // for every offering; empty when memory is what failed.
 std::string no_serving_sentence(const Report& report, std::string_view none);

@@ -126,7 +126,7 @@ std::string break_even_cell(const PurchasePlan& p) {
 
 // Hardware to buy, beside the ranking (docs/cli.md#table-default): the cash it needs, this
 // run's share of it, and how many such runs make buying cheaper than renting.
-std::string purchases_table(const Report& report, int top, bool wide) {
+std::string purchases_table(const Report& report, int top, const TableStyle& style) {
   const CostSettings& cost = report.cost;
   if (!report.purchases_weighed) return {};
   const auto cards = std::count_if(report.rejected.begin(), report.rejected.end(),
@@ -148,13 +148,13 @@ std::string purchases_table(const Report& report, int top, bool wide) {
   for (const PurchasePlan& p : std::span(report.purchases).first(shown)) {
     std::string strategy = describe_strategy(p.plan.strategy, p.plan.device_count, report.workload.task);
     if (p.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(p.precision));
-    rows.push_back({hardware_cell(p.plan, wide), std::to_string(p.plan.device_count), strategy, format_duration(p.time),
-                    format_usd(*p.purchase), format_usd(p.amortised),
+    rows.push_back({hardware_cell(p.plan, style.wide), std::to_string(p.plan.device_count), strategy,
+                    format_duration(p.time), format_usd(*p.purchase), format_usd(p.amortised),
                     p.electricity ? format_usd(*p.electricity) : "not stated", break_even_cell(p)});
   }
   const PurchasePlan& first = report.purchases.front();
   std::string text = "\nTo buy (--include-purchase), weighed apart from the ranking above:\n";
-  text += render_text_table(columns, rows) + "\n";
+  text += render_table(columns, rows, style) + "\n";
   text += fmt::format(
       "purchase = the cash the plan needs (--budget is checked against it); amortised = this run's share, the "
       "purchase written off over {} years at {} use (--amortization-years, --utilisation); power at {}/kWh "
@@ -299,21 +299,21 @@ std::string summary_sentence(const Report& report) {
 
 namespace {
 
-std::string recommend_table(const Report& report, int top, bool wide) {
+std::string recommend_table(const Report& report, int top, const TableStyle& style) {
   std::string text = workload_line(report.workload) + "\n";
   if (report.workload.serving && report.workload.serving->offline()) {
-    text += serving_table(report, top, wide);
+    text += serving_table(report, top, style);
     text += summary_sentence(report) + "\n";
     text += fmt::format(
         "Ranked by {} (--optimize) of the run. Each replica decodes at its largest batch (what bounds it: kv_memory, "
         "max_batch, tpot, ttft); tokens/s: output tokens the replicas give together; $/M tokens: the run's cost per "
         "million output tokens. GB = 10^9 bytes.\n",
         to_string(report.objective));
-    return text + rejected_summary(report) + purchases_table(report, top, wide) + advice_text(report);
+    return text + rejected_summary(report) + purchases_table(report, top, style) + advice_text(report);
   }
   if (report.workload.serving) {
     // docs/cli.md#serving-fields
-    text += serving_table(report, top, wide);
+    text += serving_table(report, top, style);
     text += summary_sentence(report) + "\n";
     text += fmt::format(
         "Ranked by {} (--optimize: cost is the fleet's $/hour, time the TPOT). batch: sequences a replica holds in "
@@ -336,11 +336,11 @@ std::string recommend_table(const Report& report, int top, bool wide) {
     // A device without the workload's precision trains at its best one: say which.
     std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task);
     if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
-    rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan, wide),
+    rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan, style.wide),
                     std::to_string(e.plan.device_count), strategy, memory_cell(e), format_duration(e.time),
                     format_usd(*e.cost)});
   }
-  if (!rows.empty()) text += render_text_table(columns, rows) + "\n";
+  if (!rows.empty()) text += render_table(columns, rows, style) + "\n";
   text += summary_sentence(report) + "\n";
   text += fmt::format(
       "Ranked by {} (--optimize). GB = 10^9 bytes; memory is per device against its capacity, of which {} is kept "
@@ -348,11 +348,11 @@ std::string recommend_table(const Report& report, int top, bool wide) {
       to_string(report.objective), format_percent(report.workload.memory_headroom));
   if (pareto_shown) text += "* on the time-cost Pareto front: no other recommendation is both cheaper and faster.\n";
   text += rejected_summary(report);
-  text += purchases_table(report, top, wide);
+  text += purchases_table(report, top, style);
   return text + advice_text(report);
 }
 
-std::string estimate_table(const EstimateResult& result) {
+std::string estimate_table(const EstimateResult& result, const TableStyle& style) {
   const PlanEstimate& e = result.estimate;
   const MemoryBreakdown& m = e.memory;
   const bool has_device = result.has_device();
@@ -378,13 +378,13 @@ std::string estimate_table(const EstimateResult& result) {
   if (st.offload != Offload::none && result.workload.is_training()) {
     rows.push_back({"host RAM (offloaded)", format_gb(m.host)});
   }
-  text += render_text_table(columns, rows) + "\n";
+  text += render_table(columns, rows, style) + "\n";
   if (!result.explanation.empty()) {
     std::vector<std::vector<std::string>> explained;
     for (const ExplainedTerm& term : result.explanation) {
       explained.push_back({term.term, format_gb(term.value), term.formula, term.inputs});
     }
-    text += render_text_table({{"term", false}, {"GB", true}, {"formula", false}, {"inputs", false}}, explained);
+    text += render_table({{"term", false}, {"GB", true}, {"formula", false}, {"inputs", false}}, explained, style);
     // Serving: one sequence's terms, from which the batch capacity follows (below).
     if (e.serving) text += "(one sequence of prompt + output tokens: the KV cache above is the batch's)\n";
     text += "\n";
@@ -481,12 +481,14 @@ std::string estimate_table(const EstimateResult& result) {
 // changed says so where it is read.
 std::string render_recommend_table(const Report& report, int top, const Provenance& provenance,
                                    const TableStyle& style) {
-  const std::string text = recommend_table(report, top, style.wide) + provenance_footer(provenance);
+  const std::string text = recommend_table(report, top, style) + provenance_footer(provenance);
+  if (style.markdown) return markdown_paragraphs(text);
   return style.wide ? text : wrap_prose(text, style.width);
 }
 
-std::string render_estimate_table(const EstimateResult& result) {
-  return estimate_table(result) + provenance_footer(result.provenance);
+std::string render_estimate_table(const EstimateResult& result, const TableStyle& style) {
+  const std::string text = estimate_table(result, style) + provenance_footer(result.provenance);
+  return style.markdown ? markdown_paragraphs(text) : text;
 }
 
 }  // namespace mlsize::cli

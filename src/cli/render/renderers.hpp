@@ -2,6 +2,7 @@
 // Renderers: pure functions from results to the text written on stdout.
 
 #include "cli/render/provenance.hpp"
+#include "cli/render/text_table.hpp"
 
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/plan.hpp>
@@ -37,17 +38,10 @@ struct EstimateResult {
 // "8× A100 80GB ... is the cheapest plan that fits: ..." (or why nothing fits).
 std::string summary_sentence(const Report& report);
 
-// How a table is laid out: prose wrapped to `width` columns and ids in the hardware cells,
-// or with `wide` the names and no wrapping (--wide).
-struct TableStyle {
-  std::size_t width = 100;
-  bool wide = false;
-};
-
 std::string render_recommend_table(const Report& report, int top, const Provenance& provenance,
                                    const TableStyle& style);
 std::string render_recommend_json(const Report& report, int top, const Provenance& provenance);
-std::string render_estimate_table(const EstimateResult& result);
+std::string render_estimate_table(const EstimateResult& result, const TableStyle& style);
 
 // `explain`: the rules in force, what fired on each shown recommendation (the top ones,
 // or only `offering`), and the offerings rules excluded.

@@ -1,5 +1,7 @@
 #include "cli/render/text_table.hpp"
 
+#include "cli/render/render_rows.hpp"
+
 #include <mlsize/support/utf8.hpp>
 
 #include <algorithm>
@@ -27,6 +29,17 @@ std::string render_text_table(const std::vector<TableColumn>& columns,
   std::string text = line(headers);
   for (const auto& row : rows) text += line(row);
   return text;
+}
+
+std::string render_table(const std::vector<TableColumn>& columns, const std::vector<std::vector<std::string>>& rows,
+                         const TableStyle& style) {
+  if (!style.markdown) return render_text_table(columns, rows);
+  Rows table{{}, rows, {}};
+  for (const TableColumn& column : columns) {
+    table.columns.push_back(column.header);
+    table.right_aligned.push_back(column.right_aligned);
+  }
+  return render_rows(table, RowSyntax::markdown);
 }
 
 }  // namespace mlsize::cli
