@@ -239,16 +239,28 @@ std::string hardware_cell(const Plan& plan, bool wide) {
   return text;
 }
 
-std::string markdown_paragraphs(const std::string& text) {
-  enum class Block { none, paragraph, table, list };
-  std::string out;
-  Block previous = Block::none;
+namespace {
+
+// The lines of `text`, without their line feeds.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
-    const std::string line = text.substr(start, end - start);
+    lines.push_back(text.substr(start, end - start));
     start = end + 1;
+  }
+  return lines;
+}
+
+}  // namespace
+
+std::string markdown_paragraphs(const std::string& text) {
+  enum class Block { none, paragraph, table, list };
+  std::string out;
+  Block previous = Block::none;
+  for (const std::string& line : lines_of(text)) {
     const std::size_t indent = line.find_first_not_of(' ');
     if (indent == std::string::npos) continue;
     const Block block = line.front() == '|' ? Block::table : indent > 0 ? Block::list : Block::paragraph;
@@ -262,12 +274,7 @@ std::string markdown_paragraphs(const std::string& text) {
 
 std::string wrap_prose(const std::string& text, std::size_t width) {
   std::string out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string line = text.substr(start, end - start);
-    start = end + 1;
+  for (const std::string& line : lines_of(text)) {
     const std::size_t indent = line.find_first_not_of(' ');
     // Table rows pad their columns with runs of spaces: they keep their shape.
     const bool tabular = indent != std::string::npos && line.find("  ", indent) != std::string::npos;
