@@ -152,8 +152,33 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
                        "mlsize catalog list --kind gpu --min-memory 80GB"}) +
              "\n\nmlsize COMMAND --help shows a command's options; docs/cli.md is the manual.");
 
+  // The team's defaults (docs/cli.md#defaults) go in as the command's own flags, before
+  // the user's, so that one parser checks them; a flag the user gave is not defaulted.
+  std::vector<const char*> args(argv, argv + argc);
+  std::vector<std::string> default_args;
+  std::vector<AppliedDefault> defaults;
+  const std::vector<std::string> words(argv + std::min(argc, 2), argv + argc);
+  const bool asks_help = std::find_if(words.begin(), words.end(),
+                                      [](const std::string& w) { return w == "--help" || w == "-h"; }) != words.end();
+  if ((first == "recommend" || first == "estimate" || first == "explain") && !asks_help) {
+    try {
+      defaults =
+          team_defaults(*app.get_subcommand(std::string(first)), std::string(first), words, read_default_sources());
+    } catch (const Error& error) {
+      write(err, format_error(error));
+      return error.kind() == ErrorKind::usage ? k_exit_usage : k_exit_error;
+    }
+    default_args = default_arguments(defaults);
+    args.resize(2);
+    for (const std::string& arg : default_args) args.push_back(arg.c_str());
+    args.insert(args.end(), argv + 2, argv + argc);
+  }
+  recommend_options.workload.defaults = defaults;
+  estimate_options.workload.defaults = defaults;
+  explain_options.recommend.workload.defaults = defaults;
+
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::ParseError& failure) {
     // --help and --version are "errors" with exit code 0: print on stdout.
     if (failure.get_exit_code() == 0) {

@@ -187,6 +187,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   EstimateResult result;
   result.workload = workload;
   result.provenance = provenance_of(catalog, std::move(overlays), {});
+  result.provenance.defaults = default_settings(options.workload.defaults);
   if (options.explain) estimate_memory(workload, plan.device_count, plan.strategy, &result.explanation);
   if (plan.device == nullptr) {
     // No hardware named: the memory terms and FLOPs alone.

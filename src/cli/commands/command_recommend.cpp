@@ -126,6 +126,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   std::vector<std::string> overlays;
   Catalog full_catalog = build_catalog(options.workload, &overlays);
   run->provenance = provenance_of(full_catalog, std::move(overlays), options.rules.rule_files);
+  run->provenance.defaults = default_settings(options.workload.defaults);
   settings.cost = build_cost_settings(options.workload, full_catalog);
   const HardwareFilter hardware(options.hardware, full_catalog);
   settings.device_counts = hardware.device_counts();

@@ -5,6 +5,7 @@
 #include "cli/options/hardware_filter.hpp"
 #include "cli/options/rule_options.hpp"
 #include "cli/options/workload_options.hpp"
+#include "cli/render/provenance.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -13,6 +14,13 @@
 #include <vector>
 
 namespace mlsize::cli {
+
+// The team's defaults as provenance records them.
+inline std::vector<DefaultSetting> default_settings(const std::vector<AppliedDefault>& defaults) {
+  std::vector<DefaultSetting> settings;
+  for (const AppliedDefault& d : defaults) settings.push_back({d.flag, d.value, d.origin});
+  return settings;
+}
 
 struct RecommendOptions {
   WorkloadOptions workload;

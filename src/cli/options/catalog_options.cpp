@@ -20,10 +20,7 @@ void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_fi
                    "Ignore ~/.config/mlsize/catalog.d and MLSIZE_CATALOG (the embedded catalogue and --catalog only)");
 }
 
-namespace {
-
-// $XDG_CONFIG_HOME, or ~/.config; nothing when neither is known. The XDG base directory
-// spec says a relative XDG_CONFIG_HOME is invalid and to be ignored.
+// The XDG base directory spec says a relative XDG_CONFIG_HOME is invalid and to be ignored.
 std::optional<std::filesystem::path> config_directory() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   if (xdg != nullptr && xdg[0] == '/') return std::filesystem::path(xdg);
@@ -31,6 +28,8 @@ std::optional<std::filesystem::path> config_directory() {
   if (home != nullptr && home[0] != '\0') return std::filesystem::path(home) / ".config";
   return std::nullopt;
 }
+
+namespace {
 
 // Regular files (or links to them) named *.yaml, sorted by name; a missing directory has none.
 std::vector<std::string> catalog_d_files(const std::filesystem::path& directory) {

@@ -6,10 +6,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlsize::cli {
+
+// $XDG_CONFIG_HOME, or ~/.config; nothing when neither is known (catalog.d and the config
+// file live in its mlsize/).
+std::optional<std::filesystem::path> config_directory();
 
 // The user's overlay files in the order they apply: the config directory's
 // mlsize/catalog.d/*.yaml sorted by name, then each path in MLSIZE_CATALOG.

@@ -156,6 +156,8 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--profile", options.profile, "Budget profile for the rules: " + choice_help(defaults.profile))
       ->type_name("PROFILE");
   add_catalog_options(command, options.catalog_files, options.no_user_catalog);
+  command.add_flag("--no-defaults", options.no_defaults,
+                   "Ignore the team's defaults: the config file and MLSIZE_* variables (docs/cli.md#defaults)");
   command.option_defaults()->group(k_group_constraints);
   command
       .add_option("--amortization-years", options.amortization_years,

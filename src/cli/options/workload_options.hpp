@@ -3,6 +3,7 @@
 
 #include "cli/options/catalog_options.hpp"
 #include "cli/options/output_format.hpp"
+#include "cli/options/team_defaults.hpp"
 
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/estimate/cost.hpp>
@@ -74,6 +75,8 @@ struct WorkloadOptions {
   std::vector<std::string> owned;          // --owned: on-premise offering ids the user has
   std::optional<std::string> format;
   std::optional<std::string> output_path;
+  bool no_defaults = false;              // --no-defaults: no config file, no MLSIZE_* variables
+  std::vector<AppliedDefault> defaults;  // what the config file and MLSIZE_* set (app.cpp)
 };
 
 // Declared in workload_flags.cpp.

@@ -55,10 +55,15 @@ nlohmann::ordered_json provenance_json(const Provenance& p) {
                {"newest_as_of", p.newest_as_of},
                {"overlays", p.catalog_overlays}};
   }
+  nlohmann::ordered_json defaults = nlohmann::ordered_json::array();
+  for (const DefaultSetting& d : p.defaults) {
+    defaults.push_back({{"flag", d.flag}, {"value", d.value}, {"from", escape_unprintable(d.origin)}});
+  }
   return {{"mlsize_version", p.version},
           {"mlsize_commit", p.commit},
           {"catalog", std::move(catalog)},
-          {"rules_files", p.rules_files}};
+          {"rules_files", p.rules_files},
+          {"defaults", std::move(defaults)}};
 }
 
 nlohmann::ordered_json json_document(const JsonHeader& header) {
@@ -76,6 +81,25 @@ std::string provenance_footer(const Provenance& p) {
   };
   if (!p.catalog_overlays.empty()) text += "Catalogue overlays in force: " + list(p.catalog_overlays) + ".\n";
   if (!p.rules_files.empty()) text += "Rules files in force: " + list(p.rules_files) + ".\n";
+  if (!p.defaults.empty()) {
+    // A repeatable flag's values from one place are listed once: "--provider aws gcp (file:6)".
+    std::vector<std::string> settings;
+    for (std::size_t i = 0; i < p.defaults.size();) {
+      const DefaultSetting& d = p.defaults[i];
+      // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on literal + temporary string.
+      std::string setting = d.flag;
+      for (; i < p.defaults.size() && p.defaults[i].flag == d.flag && p.defaults[i].origin == d.origin; ++i) {
+        if (p.defaults[i].value.empty()) continue;
+        setting += ' ';
+        setting += escape_unprintable(p.defaults[i].value);
+      }
+      setting += " (";
+      setting += escape_unprintable(d.origin);
+      setting += ")";
+      settings.push_back(std::move(setting));
+    }
+    text += "Team defaults in force (--no-defaults ignores them): " + list(settings) + ".\n";
+  }
   return text;
 }
 

@@ -19,6 +19,14 @@ const char* build_commit();
 // "mlsize 0.1.0 (commit 1a2b3c4d5e6f)", what --version prints first.
 std::string version_line();
 
+// A flag the team's defaults set (docs/cli.md#defaults): "--pricing", "spot", and where
+// it came from, "MLSIZE_PRICING" or "/etc/team/config.yaml:3".
+struct DefaultSetting {
+  std::string flag;
+  std::string value;
+  std::string origin;
+};
+
 struct Provenance {
   std::string version;       // mlsize's
   std::string commit;        // build_commit()
@@ -29,6 +37,7 @@ struct Provenance {
   std::string newest_as_of;
   std::vector<std::string> catalog_overlays;  // user overlays, then --catalog files, in order
   std::vector<std::string> rules_files;       // --rules files, in order
+  std::vector<DefaultSetting> defaults;       // from the config file and MLSIZE_* variables
 };
 
 // `catalog` as the command used it, with the files that were laid over it.
