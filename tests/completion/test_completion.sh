@@ -66,6 +66,8 @@ expect "h100,a100-80gb h100,a100-80gb-pcie h100,a100-80gb-sxm" recommend --gpus 
 expect_some "aws gcp azure" recommend --provider ''
 expect_some "bf16 bf16-mixed fp32 fp8-mixed" estimate --precision ''
 expect_some "--offering --zero --explain" estimate --params 7B ''
+expect "" recommend --gpus h100 : ''
+expect "" recommend --price-factor aws = ''
 expect_some "h100-sxm aws-p5.48xlarge" catalog show ''
 expect_some "--help --format --catalog" catalog list -
 

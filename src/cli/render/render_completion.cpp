@@ -271,12 +271,15 @@ std::string render_bash_completion(const CompletionTree& tree) {
   text += k_bash_walk;
   text +=
       "  # --flag=value: bash splits it at =.\n"
+      "  local split=\n"
       "  if [[ $_mlsize_cur == = ]]; then\n"
-      "    _mlsize_cur=\n"
+      "    _mlsize_cur= split=1\n"
       "  elif [[ $prev == = && $COMP_CWORD -ge 2 ]]; then\n"
-      "    prev=${COMP_WORDS[COMP_CWORD-2]}\n"
+      "    prev=${COMP_WORDS[COMP_CWORD-2]} split=1\n"
       "  fi\n"
       "  COMPREPLY=()\n"
+      "  # Within a value (h100:8 after --gpus, aws=0.8 after --price-factor): nothing to offer.\n"
+      "  if [[ $_mlsize_cur == : || $prev == : || ( -n $split && $prev != -* ) ]]; then return 0; fi\n"
       "  if [[ $prev == -* && \" $(_mlsize_value_flags \"$cmd\") \" == *\" $prev \"* ]]; then\n"
       "    _mlsize_values \"$cmd\" \"$prev\"\n"
       "  elif [[ $_mlsize_cur == -* ]]; then\n"
