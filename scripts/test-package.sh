@@ -24,10 +24,15 @@ debian_mirror() {
     grep -m1 -E '/debian/?$' || echo http://deb.debian.org/debian
 }
 
+# Everything mounted under the root (our /proc; debootstrap's own when it was stopped
+# midway), deepest first.
 unmount_root() {
-  if mountpoint -q "$root/proc" 2>/dev/null; then $as_root umount "$root/proc"; fi
+  for point in $(awk -v root="$root/" 'index($2, root) == 1 { print $2 }' /proc/mounts | sort -r); do
+    $as_root umount "$point" || $as_root umount -l "$point"
+  done
 }
-trap unmount_root EXIT INT TERM
+trap unmount_root EXIT
+trap 'exit 130' INT TERM
 
 say "tools: debootstrap, dpkg-dev (dpkg-shlibdeps), file, pandoc"
 DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends \
