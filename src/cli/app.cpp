@@ -1,6 +1,7 @@
 #include "cli/app.hpp"
 
 #include "cli/commands/command_catalog.hpp"
+#include "cli/commands/command_completion.hpp"
 #include "cli/commands/command_rules.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/io/output_file.hpp"
@@ -51,7 +52,8 @@ int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output) {
   return output.exit_code;
 }
 
-constexpr std::array<std::string_view, 5> k_commands{"recommend", "estimate", "catalog", "explain", "rules"};
+constexpr std::array<std::string_view, 6> k_commands{"recommend", "estimate", "catalog",
+                                                     "explain",   "rules",    "completion"};
 
 // The habits of other tools, as the arguments CLI11 parses: `mlsize` alone and `mlsize
 // help [COMMAND]` print help, `mlsize version` and `-V` the version. A first word that is
@@ -78,8 +80,9 @@ std::vector<const char*> with_habits(int argc, const char* const* argv) {
   } else if (!first.empty() && first.front() != '-' &&
              std::find(k_commands.begin(), k_commands.end(), first) == k_commands.end()) {
     const std::string hint = did_you_mean(first, std::span<const std::string_view>(k_commands));
-    throw Error(ErrorKind::usage, "unknown command \"" + escape_unprintable(first) + "\"",
-                hint.empty() ? "commands: recommend, estimate, catalog, explain, rules (mlsize --help)" : hint);
+    throw Error(
+        ErrorKind::usage, "unknown command \"" + escape_unprintable(first) + "\"",
+        hint.empty() ? "commands: recommend, estimate, catalog, explain, rules, completion (mlsize --help)" : hint);
   }
   return args;
 }
@@ -134,7 +137,8 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   // "did you mean". Anything else first (--help, a typo): every command in full.
   const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
   const bool one = std::find(k_commands.begin(), k_commands.end(), first) != k_commands.end();
-  const auto full = [&](std::string_view name) { return !one || first == name; };
+  // `completion` writes its scripts from every command's options.
+  const auto full = [&](std::string_view name) { return !one || first == name || first == "completion"; };
   RecommendOptions recommend_options;
   EstimateOptions estimate_options;
   CLI::App* recommend = add_recommend_command(app, recommend_options, full("recommend"));
@@ -145,6 +149,8 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   CLI::App* explain = add_explain_command(app, explain_options, full("explain"));
   RulesOptions rules_options;
   CLI::App* rules = add_rules_command(app, rules_options, full("rules"));
+  CompletionOptions completion_options;
+  CLI::App* completion = add_completion_command(app, completion_options, full("completion"));
   make_last_wins(app);
   // After the commands are added: they would inherit it.
   app.footer(examples({"mlsize recommend --params 7B --data 200GB --budget 20k --deadline 7d",
@@ -217,6 +223,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       output_path = explain_options.recommend.workload.output_path;
     }
     if (rules->parsed()) output = run_rules(rules_options);
+    if (completion->parsed()) output = run_completion(completion_options, app);
     // The whole report at once: nothing partial on failure. `--output -` is stdout.
     if (output_path && *output_path != "-") {
       write_file_atomically(*output_path, output.stdout_text);

@@ -22,6 +22,10 @@ namespace mlsize::cli {
 // "a | b | c (default a)" for a flag's help; without the default when `default_name` is empty.
 std::string choice_help(std::span<const std::string_view> accepted, std::string_view default_name = {});
 
+// The names of every "a | b | c" list choice_help wrote into a help text, in order and
+// once each: what shell completion offers for the flag (command_completion.cpp).
+std::vector<std::string> choices_in_help(std::string_view help);
+
 template <NamedEnum E>
 std::vector<std::string_view> names_of(std::span<const E> values) {
   std::vector<std::string_view> result;

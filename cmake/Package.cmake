@@ -1,0 +1,23 @@
+# CPack: `cmake --build build --target package` (or `cpack --config build/CPackConfig.cmake`)
+# makes mlsize_VERSION_ARCH.deb of what cmake/Install.cmake installs. Its dependencies come
+# from dpkg-shlibdeps (package dpkg-dev); scripts/test-package.sh installs it in a clean root.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME mlsize)
+set(CPACK_PACKAGE_VENDOR "The mlsize developers")
+set(CPACK_PACKAGE_CONTACT "The mlsize developers <mlsize@example.org>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "hardware sizing advisor for machine learning")
+set(CPACK_PACKAGE_DESCRIPTION
+    "mlsize says what hardware a machine-learning workload needs, how long it takes and what it costs: it ranks cloud and on-premise offerings for training, fine-tuning, inference and serving from a built-in catalogue of devices and offerings.")
+set(CPACK_RESOURCE_FILE_LICENSE ${CMAKE_CURRENT_SOURCE_DIR}/LICENSE)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+find_program(MLSIZE_DPKG_SHLIBDEPS dpkg-shlibdeps)
+if(NOT MLSIZE_DPKG_SHLIBDEPS)
+  message(STATUS "dpkg-shlibdeps not found: a .deb made now would have no Depends (apt-get install dpkg-dev)")
+endif()
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion")
+include(CPack)
