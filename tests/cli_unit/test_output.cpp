@@ -178,3 +178,22 @@ TEST_CASE("table columns line up past CJK and emoji, which take two columns", "[
   REQUIRE(widths.size() == 4);
   for (std::size_t width : widths) CHECK(width == widths.front());
 }
+
+TEST_CASE("serving, batch-inference and purchase tables fit 100 columns too", "[output]") {
+  const std::vector<std::vector<std::string>> commands{
+      {"recommend", "--model", "llama-3-70b", "--task", "inference", "--rate", "20", "--tpot", "50ms"},
+      {"recommend", "--model", "llama-3-8b", "--task", "inference", "--tokens", "100M", "--prompt-tokens", "500",
+       "--output-tokens", "100"},
+      {"recommend", "--params", "7B", "--data", "200GB", "--include-purchase"},
+      {"recommend", "--params", "70B", "--tokens", "1T", "--include-purchase"},
+      {"recommend", "--task", "gbdt", "--data", "20GB", "--include-purchase"}};
+  for (const auto& command : commands) {
+    const auto result = run_cli(command);
+    REQUIRE(result.exit_code == 0);
+    std::istringstream lines(result.out);
+    for (std::string line; std::getline(lines, line);) {
+      INFO(line);
+      CHECK(mlsize::display_width(line) <= 100);
+    }
+  }
+}

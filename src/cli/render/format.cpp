@@ -230,10 +230,15 @@ std::string memory_cell(const PlanEstimate& e) {
 std::string hardware_cell(const Plan& plan, bool wide) {
   std::string text = wide ? plan.device->name : plan.device->id;
   if (plan.offering != nullptr) {
-    // On-premise systems differ within a provider (DGX, a reseller's server): their id says which.
-    const std::string& which =
-        plan.offering->kind == OfferingKind::on_prem ? plan.offering->id : plan.offering->provider;
-    text += wide ? fmt::format(" · {} {}", plan.offering->provider, plan.offering->name) : fmt::format(" · {}", which);
+    // On-premise systems differ within a provider (DGX, a reseller's server): their id
+    // says which, and names the system (on-prem-dgx-b200) as the device id would.
+    if (wide) {
+      text += fmt::format(" · {} {}", plan.offering->provider, plan.offering->name);
+    } else if (plan.offering->kind == OfferingKind::on_prem) {
+      text = plan.offering->id;
+    } else {
+      text += " · " + plan.offering->provider;
+    }
     if (plan.units > 1) text += fmt::format(" x{}", plan.units);
   }
   return text;

@@ -23,7 +23,8 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
 // its offering, "NVIDIA H100 SXM5 80GB · aws p5.48xlarge x2".
 std::string memory_cell(const PlanEstimate& e);
 // The hardware of a row: its device and provider by id (the offering id is in the next:
-// line and JSON), or with `wide` the device's and offering's names.
+// line and JSON), an on-premise system by its offering id, or with `wide` the device's and
+// offering's names.
 std::string hardware_cell(const Plan& plan, bool wide);
 
 // `text` with every line of prose longer than `width` broken at spaces, continuations

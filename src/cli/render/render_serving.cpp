@@ -120,8 +120,25 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
                              format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step),
                              format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
     }
-    row.insert(row.end(), {format_usd(s.per_million_output_tokens), memory_cell(e)});
+    // 100 columns: the share of each device's memory the replica takes (GB in --wide).
+    row.insert(row.end(), {format_usd(s.per_million_output_tokens),
+                           style.wide ? memory_cell(e) : format_percent(e.memory.total().value / e.capacity.value)});
     rows.push_back(std::move(row));
+  }
+  if (!style.wide) {
+    // 100 columns: devices is replicas × TP, the fleet's tokens/s is in --wide and JSON.
+    for (const char* dropped : {"devices", "tokens/s"}) {
+      const auto at =
+          std::find_if(columns.begin(), columns.end(), [&](const TableColumn& c) { return c.header == dropped; });
+      const auto index = static_cast<std::size_t>(at - columns.begin());
+      columns.erase(at);
+      for (std::vector<std::string>& row : rows) row.erase(row.begin() + static_cast<std::ptrdiff_t>(index));
+    }
+    for (TableColumn& column : columns) {
+      if (column.header == "batch load/max") column.header = "batch";
+      if (column.header == "$/M tokens") column.header = "$/M tok";
+      if (column.header == "memory/device GB") column.header = "memory";
+    }
   }
   return rows.empty() ? std::string() : render_table(columns, rows, style) + "\n";
 }

@@ -140,23 +140,33 @@ std::string purchases_table(const Report& report, int top, const TableStyle& sty
   if (report.purchases.empty()) {
     return "\nTo buy (--include-purchase): no on-premise purchase meets the constraints.\n" + cards_note;
   }
-  const std::vector<TableColumn> columns{{"hardware", false}, {"devices", true},      {"strategy", false},
-                                         {"time", true},      {"purchase USD", true}, {"amortised USD", true},
-                                         {"power USD", true}, {"break-even", true}};
+  // 100 columns: the strategy (a purchase is about the hardware) only with --wide, and
+  // "USD" said once, below.
+  const bool wide = style.wide;
+  std::vector<TableColumn> columns{{"hardware", false},
+                                   {"devices", true},
+                                   {"strategy", false},
+                                   {"time", true},
+                                   {wide ? "purchase USD" : "purchase", true},
+                                   {wide ? "amortised USD" : "amortised", true},
+                                   {wide ? "power USD" : "power", true},
+                                   {"break-even", true}};
+  if (!wide) columns.erase(columns.begin() + 2);
   std::vector<std::vector<std::string>> rows;
   const std::size_t shown = std::min(report.purchases.size(), static_cast<std::size_t>(top));
   for (const PurchasePlan& p : std::span(report.purchases).first(shown)) {
     std::string strategy = describe_strategy(p.plan.strategy, p.plan.device_count, report.workload.task);
     if (p.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(p.precision));
-    rows.push_back({hardware_cell(p.plan, style.wide), std::to_string(p.plan.device_count), strategy,
-                    format_duration(p.time), format_usd(*p.purchase), format_usd(p.amortised),
+    rows.push_back({hardware_cell(p.plan, wide), std::to_string(p.plan.device_count), strategy, format_duration(p.time),
+                    format_usd(*p.purchase), format_usd(p.amortised),
                     p.electricity ? format_usd(*p.electricity) : "not stated", break_even_cell(p)});
+    if (!wide) rows.back().erase(rows.back().begin() + 2);
   }
   const PurchasePlan& first = report.purchases.front();
   std::string text = "\nTo buy (--include-purchase), weighed apart from the ranking above:\n";
   text += render_table(columns, rows, style) + "\n";
   text += fmt::format(
-      "purchase = the cash the plan needs (--budget is checked against it); amortised = this run's share, the "
+      "In USD: purchase = the cash the plan needs (--budget is checked against it); amortised = this run's share, the "
       "purchase written off over {} years at {} use (--amortization-years, --utilisation); power at {}/kWh "
       "(--electricity-price).\n",
       format_general(cost.amortization_years), format_percent(first.utilisation),
@@ -301,14 +311,18 @@ namespace {
 
 std::string recommend_table(const Report& report, int top, const TableStyle& style) {
   std::string text = workload_line(report.workload) + "\n";
+  // What the narrow serving table leaves out (render_serving.cpp).
+  const std::string narrow_note =
+      style.wide ? ""
+                 : " memory: the share of each device's memory a replica takes; --wide adds devices, tokens/s and GB.";
   if (report.workload.serving && report.workload.serving->offline()) {
     text += serving_table(report, top, style);
     text += summary_sentence(report) + "\n";
     text += fmt::format(
         "Ranked by {} (--optimize) of the run. Each replica decodes at its largest batch (what bounds it: kv_memory, "
         "max_batch, tpot, ttft); tokens/s: output tokens the replicas give together; $/M tokens: the run's cost per "
-        "million output tokens. GB = 10^9 bytes.\n",
-        to_string(report.objective));
+        "million output tokens. GB = 10^9 bytes.{}\n",
+        to_string(report.objective), narrow_note);
     return text + rejected_summary(report) + purchases_table(report, top, style) + advice_text(report);
   }
   if (report.workload.serving) {
@@ -319,8 +333,8 @@ std::string recommend_table(const Report& report, int top, const TableStyle& sty
         "Ranked by {} (--optimize: cost is the fleet's $/hour, time the TPOT). batch: sequences a replica holds in "
         "flight at the load, and at most (sized for), with what bounds the most (kv_memory, max_batch, tpot, ttft). "
         "TTFT and TPOT at the load; TTFT p50 without queueing. tokens/s: output tokens the fleet can give; $/M "
-        "tokens: per million output tokens at the load. GB = 10^9 bytes.\n",
-        to_string(report.objective));
+        "tokens: per million output tokens at the load. GB = 10^9 bytes.{}\n",
+        to_string(report.objective), narrow_note);
     text += rejected_summary(report);
     return text + advice_text(report);
   }
