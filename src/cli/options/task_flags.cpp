@@ -58,6 +58,22 @@ std::string task_flag_warnings(const WorkloadOptions& options, const Workload& w
   }
   if (workload.task == Task::inference || workload.task == Task::gbdt) {
     warn(options.optimizer, "--optimizer", "training");
+    warn(options.micro_batch, "--micro-batch", "training (inference sets --batch)");
+    warn(options.global_batch, "--global-batch", "training");
+  }
+  if (workload.task != Task::lora && workload.task != Task::qlora) {
+    warn(options.lora_rank, "--lora-rank", "--task lora and qlora");
+    warn(options.lora_targets, "--lora-targets", "--task lora and qlora");
+  }
+  if (workload.task != Task::inference) {
+    warn(options.context, "--context", "inference (training sets --seq-len)");
+    warn(options.batch, "--batch", "inference (training sets --micro-batch)");
+    warn(options.bandwidth_efficiency, "--bandwidth-efficiency", "inference");
+  }
+  if (workload.task == Task::gbdt) {
+    warn(options.sequence_length, "--seq-len", "transformers");
+    warn(options.attention, "--attention", "transformers");
+    warn(options.framework, "--framework", "transformers");
   }
   return text;
 }
