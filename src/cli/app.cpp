@@ -5,7 +5,7 @@
 #include "cli/commands/command_rules.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/io/output_file.hpp"
-#include "cli/options/help_layout.hpp"
+#include "cli/options/option_conventions.hpp"
 #include "cli/render/error_message.hpp"
 #include "cli/render/provenance.hpp"
 
@@ -152,6 +152,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   CompletionOptions completion_options;
   CLI::App* completion = add_completion_command(app, completion_options, full("completion"));
   make_last_wins(app);
+  make_ids_case_insensitive(app);
   // After the commands are added: they would inherit it.
   app.footer(examples({"mlsize recommend --params 7B --data 200GB --budget 20k --deadline 7d",
                        "mlsize estimate --model llama-3-8b --task qlora --data 1GB --gpus rtx-4090:1 --explain",

@@ -99,3 +99,15 @@ TEST_CASE("a repeated single-value flag takes its last value", "[cli][help]") {
   CHECK(both.out.find(",aws,") != std::string::npos);
   CHECK(both.out.find(",gcp,") != std::string::npos);
 }
+
+TEST_CASE("offering, provider and model ids are read in any case", "[cli][help]") {
+  const auto lower = run_cli({"estimate", "--params", "7B", "--offering", "aws-p5.48xlarge", "--zero", "3", "--format", "json"});
+  const auto upper = run_cli({"estimate", "--params", "7B", "--offering", "AWS-P5.48XLARGE", "--zero", "3", "--format", "json"});
+  REQUIRE(lower.exit_code == 0);
+  CHECK(upper.out == lower.out);
+  CHECK(run_cli({"catalog", "show", "AWS-P5.48XLARGE"}).exit_code == 0);
+  const auto mixed = run_cli({"recommend", "--model", "LLaMA-2-7B", "--data", "2GB", "--provider", "AWS", "--owned",
+                              "On-Prem-DGX-B200", "--top", "1", "--format", "json"});
+  INFO(mixed.err);
+  CHECK(mixed.exit_code == 0);
+}

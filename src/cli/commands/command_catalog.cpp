@@ -4,7 +4,7 @@
 #include "cli/io/input_file.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/hardware_filter.hpp"
-#include "cli/options/help_layout.hpp"
+#include "cli/options/option_conventions.hpp"
 #include "cli/options/output_format.hpp"
 #include "cli/options/providers.hpp"
 #include "cli/options/workload_options.hpp"

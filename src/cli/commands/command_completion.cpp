@@ -2,7 +2,7 @@
 
 #include "cli/options/catalog_options.hpp"
 #include "cli/options/choice.hpp"
-#include "cli/options/help_layout.hpp"
+#include "cli/options/option_conventions.hpp"
 #include "cli/render/render_completion.hpp"
 
 #include <mlsize/model/model_config.hpp>

@@ -1,7 +1,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/commands/report_formats.hpp"
 #include "cli/options/choice.hpp"
-#include "cli/options/help_layout.hpp"
+#include "cli/options/option_conventions.hpp"
 #include "cli/options/task_flags.hpp"
 #include "cli/render/renderers.hpp"
 

@@ -2,7 +2,7 @@
 
 #include "cli/commands/report_formats.hpp"
 #include "cli/io/input_file.hpp"
-#include "cli/options/help_layout.hpp"
+#include "cli/options/option_conventions.hpp"
 #include "cli/options/workload_options.hpp"
 #include "cli/render/render_rules.hpp"
 

@@ -1,7 +1,7 @@
 #include "cli/options/catalog_options.hpp"
 
 #include "cli/io/input_file.hpp"
-#include "cli/options/help_layout.hpp"
+#include "cli/options/option_conventions.hpp"
 
 #include <mlsize/catalog/catalog_loader.hpp>
 #include <mlsize/support/error.hpp>

@@ -1,7 +1,7 @@
 #include "cli/options/hardware_filter.hpp"
 
 #include "cli/options/choice.hpp"
-#include "cli/options/help_layout.hpp"
+#include "cli/options/option_conventions.hpp"
 #include "cli/options/workload_options.hpp"
 
 #include <mlsize/support/error.hpp>

@@ -1,7 +1,7 @@
 #include "cli/options/rule_options.hpp"
 
 #include "cli/io/input_file.hpp"
-#include "cli/options/help_layout.hpp"
+#include "cli/options/option_conventions.hpp"
 
 namespace mlsize::cli {
 

@@ -4,7 +4,7 @@
 
 #include "cli/options/catalog_options.hpp"
 #include "cli/options/choice.hpp"
-#include "cli/options/help_layout.hpp"
+#include "cli/options/option_conventions.hpp"
 #include "cli/options/serving_options.hpp"
 #include "cli/options/task_flags.hpp"
 #include "cli/options/workload_options.hpp"

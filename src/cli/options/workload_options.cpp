@@ -2,7 +2,7 @@
 
 #include "cli/io/input_file.hpp"
 #include "cli/options/choice.hpp"
-#include "cli/options/help_layout.hpp"
+#include "cli/options/option_conventions.hpp"
 #include "cli/options/providers.hpp"
 #include "cli/options/serving_options.hpp"
 #include "cli/options/task_flags.hpp"

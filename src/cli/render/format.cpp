@@ -271,7 +271,9 @@ std::string markdown_paragraphs(const std::string& text) {
     const Block block = line.front() == '|' ? Block::table : indent > 0 ? Block::list : Block::paragraph;
     // A blank line ends the block before, except between the lines of one table or list.
     if (previous != Block::none && (block != previous || block == Block::paragraph)) out += "\n";
-    out += (block == Block::list ? "- " + line.substr(indent) : line) + "\n";
+    if (block == Block::list) out += "- ";
+    out += line.substr(block == Block::list ? indent : 0);
+    out += '\n';
     previous = block;
   }
   return out;

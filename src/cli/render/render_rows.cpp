@@ -48,11 +48,19 @@ std::string scalar_text(const Json& value) {
 
 void flatten(const Json& value, const std::string& prefix, std::vector<std::pair<std::string, std::string>>& out) {
   if (value.is_object()) {
-    for (const auto& [key, item] : value.items()) flatten(item, prefix.empty() ? key : prefix + "." + key, out);
+    for (const auto& [key, item] : value.items()) {
+      std::string column = prefix;
+      if (!column.empty()) column += '.';
+      column += key;
+      flatten(item, column, out);
+    }
   } else if (value.is_array()) {
     if (std::any_of(value.begin(), value.end(), [](const Json& item) { return item.is_structured(); })) return;
     std::string joined;
-    for (const Json& item : value) joined += (joined.empty() ? "" : " ") + scalar_text(item);
+    for (const Json& item : value) {
+      if (!joined.empty()) joined += ' ';
+      joined += scalar_text(item);
+    }
     out.emplace_back(prefix, joined);
   } else {
     out.emplace_back(prefix, scalar_text(value));
@@ -109,10 +117,21 @@ std::string render_rows(const Rows& rows, RowSyntax syntax) {
   const auto line = [&](const std::vector<std::string>& cells) {
     std::string out;
     for (std::size_t i = 0; i < cells.size(); ++i) {
+      // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on literal + temporary string.
       switch (syntax) {
-        case RowSyntax::csv: out += (i == 0 ? "" : ",") + csv_field(cells[i]); break;
-        case RowSyntax::tsv: out += (i == 0 ? "" : "\t") + tsv_field(cells[i]); break;
-        case RowSyntax::markdown: out += "| " + markdown_field(cells[i]) + " "; break;
+        case RowSyntax::csv:
+          if (i > 0) out += ',';
+          out += csv_field(cells[i]);
+          break;
+        case RowSyntax::tsv:
+          if (i > 0) out += '\t';
+          out += tsv_field(cells[i]);
+          break;
+        case RowSyntax::markdown:
+          out += "| ";
+          out += markdown_field(cells[i]);
+          out += ' ';
+          break;
       }
     }
     return out + (syntax == RowSyntax::markdown ? "|\n" : "\n");

@@ -1,7 +1,8 @@
 #pragma once
-// How every command's --help reads: options in named groups with value names (BYTES,
-// DURATION, USD), descriptions wrapped to 100 columns, examples at the end; and the
-// Unix habit that a repeated single-value flag takes its last value.
+// The conventions every command's options follow: --help with options in named groups
+// and value names (BYTES, DURATION, USD), descriptions wrapped to 100 columns, examples
+// at the end; the Unix habit that a repeated single-value flag takes its last value; and
+// ids read in any case.
 
 #include <CLI/CLI.hpp>
 
@@ -34,6 +35,11 @@ std::shared_ptr<CLI::Formatter> help_formatter();
 // Every single-value option and flag of `app` and of its commands, at any depth, takes
 // the last of its values when repeated (`--top 1 --top 3` is 3). Call once all are added.
 void make_last_wins(CLI::App& app);
+
+// Every option of `app` and its commands whose value is a catalogue id, a provider or a
+// model name (value names ID, PROVIDER, NAME) reads it in any case: ids are lower case
+// (is_valid_id), so `--offering AWS-P5.48XLARGE` is aws-p5.48xlarge.
+void make_ids_case_insensitive(CLI::App& app);
 
 // A command's help footer: "Examples:" and the command lines, one per line.
 std::string examples(std::initializer_list<std::string_view> command_lines);

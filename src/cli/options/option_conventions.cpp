@@ -1,4 +1,6 @@
-#include "cli/options/help_layout.hpp"
+#include "cli/options/option_conventions.hpp"
+
+#include "cli/options/choice.hpp"
 
 #include <mlsize/support/utf8.hpp>
 
@@ -28,7 +30,8 @@ std::vector<std::string> wrap_words(std::string_view text, std::size_t width) {
     if (!line.empty() && display_width(line) + 1 + display_width(word) > width) {
       lines.emplace_back(word);
     } else {
-      line += (line.empty() ? "" : " ") + std::string(word);
+      if (!line.empty()) line += ' ';
+      line += word;
     }
   }
   return lines;
@@ -69,7 +72,8 @@ class HelpFormatter : public CLI::Formatter {
     out += width >= k_name_column ? "\n" + std::string(k_name_column, ' ') : std::string(k_name_column - width, ' ');
     const std::vector<std::string> lines = wrap_words(description, k_help_width - k_name_column);
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      out += (i == 0 ? "" : "\n" + std::string(k_name_column, ' ')) + lines[i];
+      if (i > 0) out += '\n' + std::string(k_name_column, ' ');
+      out += lines[i];
     }
     return out + "\n";
   }
@@ -104,6 +108,29 @@ void make_last_wins(CLI::App& app) {
   }
   for (CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) make_last_wins(*command);
 }
+
+// GCC 12 at -O2 warns that copying the validator's std::function "may dereference null"
+// (-Wnull-dereference, inlined from libstdc++'s std_function.h): a false positive, the
+// function is set on construction.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+void make_ids_case_insensitive(CLI::App& app) {
+  // A validator that rewrites the value in place, named so that help does not show it.
+  const CLI::Validator lowered(
+      [](std::string& text) {
+        text = lower_case(text);
+        return std::string();
+      },
+      "", "lower case");
+  for (CLI::Option* option : app.get_options()) {
+    const std::string& kind = option->get_type_name();
+    if (kind == "ID" || kind == "PROVIDER" || kind == "NAME") option->transform(lowered);
+  }
+  for (CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+    make_ids_case_insensitive(*command);
+  }
+}
+#pragma GCC diagnostic pop
 
 std::string examples(std::initializer_list<std::string_view> command_lines) {
   std::string footer = "Examples:";
