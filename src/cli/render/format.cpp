@@ -227,7 +227,7 @@ std::string memory_cell(const PlanEstimate& e) {
   return fmt::format("{} / {}", format_gb(e.memory.total()), format_gb(e.capacity));
 }
 
-std::string hardware_cell(const Plan& plan, bool wide) {
+std::string hardware_cell(const Plan& plan, bool wide, bool units) {
   std::string text = wide ? plan.device->name : plan.device->id;
   if (plan.offering != nullptr) {
     // On-premise systems differ within a provider (DGX, a reseller's server): their id
@@ -239,7 +239,7 @@ std::string hardware_cell(const Plan& plan, bool wide) {
     } else {
       text += " · " + plan.offering->provider;
     }
-    if (plan.units > 1) text += fmt::format(" x{}", plan.units);
+    if (units && plan.units > 1) text += fmt::format(" x{}", plan.units);
   }
   return text;
 }

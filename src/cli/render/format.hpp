@@ -25,7 +25,8 @@ std::string memory_cell(const PlanEstimate& e);
 // The hardware of a row: its device and provider by id (the offering id is in the next:
 // line and JSON), an on-premise system by its offering id, or with `wide` the device's and
 // offering's names.
-std::string hardware_cell(const Plan& plan, bool wide);
+// `units`: with " xN" for a plan of N units (a table without a devices column needs it).
+std::string hardware_cell(const Plan& plan, bool wide, bool units = true);
 
 // `text` with every line of prose longer than `width` broken at spaces, continuations
 // hanging two columns in; table rows (columns padded by runs of spaces) are kept whole.

@@ -338,8 +338,14 @@ std::string recommend_table(const Report& report, int top, const TableStyle& sty
     text += rejected_summary(report);
     return text + advice_text(report);
   }
-  const std::vector<TableColumn> columns{{"rank", true},      {"hardware", false},        {"devices", true},
-                                         {"strategy", false}, {"memory/device GB", true}, {"time", true},
+  // 100 columns: "memory GB" (per device, as the note below says) unless --wide.
+  const std::vector<TableColumn> columns{{"rank", true},
+                                         {"hardware", false},
+                                         {"devices", true},
+                                         {"strategy", false},
+                                         {style.wide ? "memory/device GB" : "memory GB", true},
+                                         {"time", true},
+                                         {"$/hour", true},
                                          {"cost USD", true}};
   std::vector<std::vector<std::string>> rows;
   const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
@@ -347,11 +353,14 @@ std::string recommend_table(const Report& report, int top, const TableStyle& sty
   for (std::size_t i = 0; i < shown; ++i) {
     const RankedPlan& e = report.recommendations[i];
     pareto_shown = pareto_shown || e.pareto;
+    const std::string per_hour =
+        e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-";
     // A device without the workload's precision trains at its best one: say which.
     std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task);
     if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
-    rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan, style.wide),
-                    std::to_string(e.plan.device_count), strategy, memory_cell(e), format_duration(e.time),
+    // 100 columns: the devices column gives the count, the units are in --wide and the summary.
+    rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan, style.wide, style.wide),
+                    std::to_string(e.plan.device_count), strategy, memory_cell(e), format_duration(e.time), per_hour,
                     format_usd(*e.cost)});
   }
   if (!rows.empty()) text += render_table(columns, rows, style) + "\n";
