@@ -232,7 +232,22 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
     }
     return write_report(out, err, output);
   } catch (const Error& error) {
-    write(err, format_error(error));
+    // A bad value the team's defaults set: say where it came from, as the user never typed it.
+    const auto set_by = std::find_if(defaults.begin(), defaults.end(),
+                                     [&](const AppliedDefault& d) { return d.flag == error.where(); });
+    if (set_by == defaults.end()) {
+      write(err, format_error(error));
+    } else {
+      std::string hint = error.hint();
+      if (!hint.empty()) hint += "; ";
+      hint += set_by->flag;
+      hint += " was set by ";
+      hint += set_by->origin;
+      hint += " (--no-defaults ignores the team's defaults)";
+      Error sourced(error.kind(), error.message(), std::move(hint));
+      sourced.at_flag(error.where());
+      write(err, format_error(sourced));
+    }
     return error.kind() == ErrorKind::usage ? k_exit_usage : k_exit_error;
   } catch (const std::bad_alloc&) {
     write(err, "mlsize: error: out of memory\n");

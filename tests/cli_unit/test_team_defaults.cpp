@@ -109,6 +109,8 @@ TEST_CASE("a bad config file or variable is a clear error", "[defaults]") {
     const auto result = run_cli(k_json);
     CHECK(result.exit_code == 2);
     CHECK(result.err.find("--pricing: \"cheap\" is not one of") != std::string::npos);
+    // The user never typed --pricing: the hint says where it came from.
+    CHECK(result.err.find("--pricing was set by ") != std::string::npos);
   }
   SECTION("a flag without a value set to something else than true or false") {
     const ScopedEnv wide("MLSIZE_WIDE", "maybe");
