@@ -48,11 +48,13 @@ struct ConfigFile {
 
   SourceLocation location(const YAML::Mark& mark) const {
     SourceLocation at{*sources.config_path, mark.line + 1, mark.column + 1, {}};
+    // The line the mark is on, shown with a caret under its column.
     std::istringstream lines(sources.config_text);
     std::string line;
-    for (int i = 0; i <= mark.line && std::getline(lines, line); ++i) {
+    for (int i = 0; i <= mark.line; ++i) {
+      if (!std::getline(lines, line)) return at;
     }
-    if (mark.line >= 0) at.line_text = line;
+    at.line_text = line;
     return at;
   }
 
