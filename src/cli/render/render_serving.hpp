@@ -19,6 +19,10 @@ std::string fleet_text(const PlanEstimate& e);
 std::string serving_summary(const Report& report);
 // The recommendations as a table: a load's fleets, or an offline job's plans.
 std::string serving_table(const Report& report, int top, const TableStyle& style);
+
+// Hardware to buy (render_purchases.cpp): the cash it needs, this run's share of it, and how
+// many such runs make buying cheaper than renting; empty without --include-purchase.
+std::string purchases_table(const Report& report, int top, const TableStyle& style);
 // Why nothing is ranked, serving: the replica nearest to the targets, or the load too big
 // for every offering; empty when memory is what failed.
 std::string no_serving_sentence(const Report& report, std::string_view none);
