@@ -7,13 +7,14 @@ set -u
 root=${1:?usage: check_layers.sh ROOT}
 
 # What each folder may include besides itself. Core: support ← {expr, model, catalog}
-# ← estimate ← rules ← rank. CLI: io and render ← options ← commands ← app; the CLI
+# ← estimate ← {launch, rules ← rank}. CLI: io and render ← options ← commands ← app; the CLI
 # may include any core folder, the core never the CLI.
 allowed() {
   case $1 in
     support) echo "" ;;
     expr | model | catalog) echo "support" ;;
     estimate) echo "support model catalog" ;;
+    launch) echo "support model catalog estimate" ;;
     rules) echo "support expr model catalog estimate" ;;
     rank) echo "support expr model catalog estimate rules" ;;
     cli/io | cli/render) echo "$core" ;;
@@ -23,7 +24,7 @@ allowed() {
     *) echo "?" ;;
   esac
 }
-core="support expr model catalog estimate rules rank"
+core="support expr model catalog estimate launch rules rank"
 
 # The layer a file belongs to, from its path.
 layer_of() {

@@ -32,6 +32,10 @@ std::optional<Architecture> model_preset(std::string_view name);
 // snapshot is made from, and what tests compare it with.
 std::optional<Architecture> load_model_preset_json(std::string_view name);
 
+// The Hugging Face checkpoint a preset's config belongs to ("meta-llama/Llama-2-7b-hf");
+// empty for a name that is no preset.
+std::string_view preset_model_id(std::string_view name);
+
 // The preset names, sorted.
 std::vector<std::string> model_preset_names();
 

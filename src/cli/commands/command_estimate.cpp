@@ -1,4 +1,5 @@
 #include "cli/commands/commands.hpp"
+#include "cli/commands/launch_output.hpp"
 #include "cli/commands/report_formats.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/option_conventions.hpp"
@@ -124,6 +125,25 @@ std::string plan_flag_warnings(const EstimateOptions& options, const Workload& w
   return text;
 }
 
+// --emit: the plan's launch config, for a plan on named hardware that meets the constraints.
+CommandOutput emit_estimated(const EstimateOptions& options, const EstimateResult& result, const CostSettings& cost,
+                             const std::string& warnings) {
+  if (result.estimate.plan.device == nullptr) {
+    flag_error("--emit", "a launch config needs the plan's hardware", "add --offering, --device or --gpus");
+  }
+  if (!result.feasible()) {
+    return {{},
+            warnings +
+                "mlsize: the plan does not meet the constraints (memory, deadline or budget); no launch "
+                "config written\n",
+            k_exit_no_feasible};
+  }
+  CommandOutput output =
+      emit_launch(*options.emit, result.workload, result.estimate, cost, "estimate: " + plan_title(result.estimate));
+  output.stderr_text = warnings + output.stderr_text;
+  return output;
+}
+
 }  // namespace
 
 CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool with_options) {
@@ -166,6 +186,7 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
       ->type_name("WHAT");
   command->option_defaults()->group(k_group_output);
   command->add_flag("--explain", options.explain, "Show each memory term with its formula and inputs");
+  add_emit_option(*command, options.emit);
   command->footer(examples({"mlsize estimate --params 7B --data 200GB --offering aws-p5.48xlarge --zero 3 --explain",
                             "mlsize estimate --model llama-3-8b --task qlora --data 1GB --gpus rtx-4090:1",
                             "mlsize estimate --model llama-2-70b --task inference --gpus h100:4 --tp 4 --batch 16"}));
@@ -173,6 +194,7 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
 }
 
 CommandOutput run_estimate(const EstimateOptions& options) {
+  check_emit_format(options.emit, options.workload.format);
   Workload workload = build_workload(options.workload, false);
   const OutputFormat format = report_format(options.workload);
   std::vector<std::string> overlays;
@@ -212,6 +234,8 @@ CommandOutput run_estimate(const EstimateOptions& options) {
     if (workload.budget && result.estimate.cost) result.within_budget = *result.estimate.cost <= *workload.budget;
   }
 
+  const std::string warnings = task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload);
+  if (options.emit) return emit_estimated(options, result, cost_settings, warnings);
   CommandOutput output;
   if (format == OutputFormat::table || format == OutputFormat::markdown) {
     output.stdout_text = render_estimate_table(result, {.markdown = format == OutputFormat::markdown});
@@ -222,7 +246,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
       return rows_of(nlohmann::ordered_json::array({std::move(document)}));
     });
   }
-  output.stderr_text = task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload);
+  output.stderr_text = warnings;
   if (!result.feasible()) {
     output.exit_code = k_exit_no_feasible;
     output.stderr_text += "mlsize: the plan does not meet the constraints (memory, deadline or budget)\n";

@@ -1,4 +1,5 @@
 #include "cli/commands/commands.hpp"
+#include "cli/commands/launch_output.hpp"
 #include "cli/commands/report_formats.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/option_conventions.hpp"
@@ -183,6 +184,8 @@ std::string next_command(const std::vector<std::string>& words, const Report& re
                                                                   {"--format", true},
                                                                   {"--output", true},
                                                                   {"--micro-batch", true},
+                                                                  {"--emit", true},
+                                                                  {"--rank", true},
                                                                   {"--include-purchase", false},
                                                                   {"--verbose", false},
                                                                   {"--no-default-rules", false},
@@ -247,6 +250,8 @@ CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options, bool w
   CLI::App* command = app.add_subcommand("recommend", "Rank hardware plans for a workload");
   if (!with_options) return command;
   add_recommend_options(*command, options);
+  add_emit_option(*command, options.emit);
+  command->add_option("--rank", options.rank, "With --emit: the plan of this rank (default 1)")->type_name("N");
   command->footer(
       examples({"mlsize recommend --params 7B --data 200GB --budget 20k --deadline 7d",
                 "mlsize recommend --model llama-3-8b --task lora --data 1GB --optimize time",
@@ -254,8 +259,33 @@ CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options, bool w
   return command;
 }
 
+namespace {
+
+// --emit: the launch config of the plan of --rank, in place of the report.
+CommandOutput emit_ranked(const RecommendOptions& options, const RecommendRun& run) {
+  const Report& report = run.report;
+  const int rank = options.rank ? parse_int_flag(*options.rank, "--rank", 1, 100000) : 1;
+  if (report.recommendations.empty()) {
+    return {{}, run.warnings + "mlsize: " + summary_sentence(report) + "\n", k_exit_no_feasible};
+  }
+  if (static_cast<std::size_t>(rank) > report.recommendations.size()) {
+    flag_error("--rank", "there are " + std::to_string(report.recommendations.size()) + " recommendations",
+               "a rank from 1 to " + std::to_string(report.recommendations.size()));
+  }
+  const RankedPlan& plan = report.recommendations[static_cast<std::size_t>(rank - 1)];
+  const std::string title = "recommendation #" + std::to_string(rank) + ": " + plan_title(plan);
+  CommandOutput output = emit_launch(*options.emit, report.workload, plan, report.cost, title);
+  output.stderr_text = run.warnings + output.stderr_text;
+  return output;
+}
+
+}  // namespace
+
 CommandOutput run_recommend(const RecommendOptions& options) {
+  check_emit_format(options.emit, options.workload.format);
+  if (options.rank && !options.emit) flag_error("--rank", "--rank picks the plan --emit writes", "add --emit KIND");
   const std::unique_ptr<RecommendRun> run = run_recommendation(options);
+  if (options.emit) return emit_ranked(options, *run);
   const Report& report = run->report;
   CommandOutput output;
   const bool markdown = run->format == OutputFormat::markdown;

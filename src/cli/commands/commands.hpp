@@ -35,6 +35,8 @@ struct RecommendOptions {
   bool wide = false;     // --wide: names in the table, no wrapping
   std::optional<std::string> max_run_time;
   RuleOptions rules;
+  std::optional<std::string> emit;  // --emit KIND: the launch config of plan --rank
+  std::optional<std::string> rank;
   // The words after `recommend` as typed, for the `next:` command that estimates #1.
   std::vector<std::string> words;
 };
@@ -59,6 +61,7 @@ struct EstimateOptions {
   bool sequence_parallel = false;
   std::optional<std::string> offload;
   bool explain = false;
+  std::optional<std::string> emit;  // --emit KIND: the plan's launch config
 };
 
 // Each add_*_command adds its subcommand; with `with_options` false, only its name and

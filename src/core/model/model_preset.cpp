@@ -41,14 +41,21 @@ std::string_view preset_name(std::string_view file_name) {
 
 }  // namespace
 
+std::string_view preset_model_id(std::string_view name) {
+  for (const auto& [preset, model] : k_preset_models) {
+    if (preset == name) return model;
+  }
+  return {};
+}
+
 std::optional<Architecture> load_model_preset_json(std::string_view name) {
   for (const EmbeddedFile& file : model_preset_files()) {
     if (name.empty() || preset_name(file.name) != name) continue;
     Architecture a = architecture_from_hf_config(file.text, "<embedded>/data/models/" + std::string(file.name));
     a.name = std::string(name);
     a.source = "preset " + a.name;
-    for (const auto& [preset, model] : k_preset_models) {
-      if (preset == name) a.source += " (" + std::string(model) + " config.json)";
+    if (const std::string_view model = preset_model_id(name); !model.empty()) {
+      a.source += " (" + std::string(model) + " config.json)";
     }
     a.source += ", data/models/" + std::string(file.name);
     return a;

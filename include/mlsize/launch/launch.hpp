@@ -1,0 +1,99 @@
+#pragma once
+// From a plan to a run: the settings the launchers and engines take (DeepSpeed, torchrun,
+// Accelerate, SkyPilot, vLLM), worked out once from the plan, and which launcher can say
+// what the plan does (docs/launch.md).
+
+#include <mlsize/estimate/cost.hpp>
+#include <mlsize/estimate/plan.hpp>
+#include <mlsize/model/workload.hpp>
+#include <mlsize/support/names.hpp>
+
+#include <array>
+#include <optional>
+#include <string>
+
+namespace mlsize {
+
+// What --emit writes.
+enum class LaunchKind { deepspeed, torchrun, accelerate, skypilot, vllm };
+constexpr auto enum_names(LaunchKind) {
+  using enum LaunchKind;
+  return std::to_array<EnumName<LaunchKind>>({{deepspeed, "deepspeed"},
+                                              {torchrun, "torchrun"},
+                                              {accelerate, "accelerate"},
+                                              {skypilot, "skypilot"},
+                                              {vllm, "vllm"}});
+}
+
+// How the data-parallel ranks shard model states in PyTorch FSDP, the ZeRO stage's
+// counterpart (torch.distributed.fsdp.ShardingStrategy).
+enum class FsdpSharding { no_shard, shard_grad_op, full_shard };
+constexpr auto enum_names(FsdpSharding) {
+  using enum FsdpSharding;
+  return std::to_array<EnumName<FsdpSharding>>(
+      {{no_shard, "NO_SHARD"}, {shard_grad_op, "SHARD_GRAD_OP"}, {full_shard, "FULL_SHARD"}});
+}
+
+// The plan as the launchers see it. Batch sizes count sequences, as DeepSpeed's do.
+struct LaunchSpec {
+  Task task = Task::pretrain;
+  std::string model;  // the Hugging Face id (config's _name_or_path) when known, else empty
+  Precision precision = Precision::bf16_mixed;
+  DeviceKind device_kind = DeviceKind::gpu;
+  std::string device_id;
+  std::string device_vendor;
+
+  // Where the processes run: one per device, `processes_per_node` on each of `nodes`.
+  int nodes = 1;
+  int processes_per_node = 1;
+  int world_size() const { return nodes * processes_per_node; }
+
+  // Training.
+  int data_parallel = 1;
+  int tensor_parallel = 1;
+  int pipeline_parallel = 1;
+  int expert_parallel = 1;
+  bool sequence_parallel = false;
+  int zero_stage = 0;
+  Offload offload = Offload::none;
+  Recompute recompute = Recompute::none;
+  int sequence_length = 0;
+  int micro_batch = 1;              // sequences per device per forward pass
+  int gradient_accumulation = 1;    // micro-batches per optimizer step
+  long long global_batch() const {  // sequences per optimizer step: DeepSpeed's train_batch_size
+    return static_cast<long long>(micro_batch) * gradient_accumulation * data_parallel;
+  }
+  FsdpSharding fsdp = FsdpSharding::no_shard;
+
+  // Serving: replicas of `tensor_parallel` devices, each batching `max_sequences`.
+  int replicas = 0;
+  int replicas_per_node = 0;
+  int max_sequences = 0;  // vLLM --max-num-seqs
+  int max_model_length = 0;
+  int max_step_tokens = 0;  // vLLM --max-num-batched-tokens
+  WeightFormat weight_format = WeightFormat::bf16;
+  KvFormat kv_format = KvFormat::bf16;
+  double memory_fraction = 0.9;  // of each device the engine may take: 1 - --memory-headroom
+
+  // Cloud: the offering, for SkyPilot.
+  OfferingKind offering_kind = OfferingKind::on_prem;
+  std::string provider;
+  std::string cloud;          // SkyPilot's name of the provider (skypilot_cloud); empty: none
+  std::string instance_type;  // the offering's name, the cloud's instance type
+  std::string region;
+  std::string accelerator;  // SkyPilot's name of the device on that cloud; empty: none (a CPU)
+  int accelerators_per_node = 0;
+  bool spot = false;
+  double disk_gb = 0;  // for the checkpoints, the model and the data
+};
+
+// The launch settings of `estimate`, a plan estimated for `workload` costed with `cost`.
+LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, const CostSettings& cost);
+
+// Why `kind` cannot launch `spec`, naming the --emit kinds that can; nothing when it can.
+std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec);
+
+// SkyPilot's name of a provider's cloud (`infra:`); empty when SkyPilot launches none there.
+std::string skypilot_cloud(const std::string& provider);
+
+}  // namespace mlsize

@@ -1,0 +1,401 @@
+#include "cli/render/render_launch.hpp"
+
+#include <mlsize/support/number_format.hpp>
+
+#include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
+
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mlsize::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// torchrun's rendezvous port on the first node: Megatron-LM's and PyTorch's examples' 29500.
+constexpr int k_rendezvous_port = 29500;
+constexpr int k_vllm_port = 8000;  // vLLM's default
+// DeepSpeed's and Megatron-LM's default clip; the recipes of Llama 2 and GPT-3 use 1.0 too.
+constexpr double k_gradient_clipping = 1.0;
+
+// A command as a shell reads it: one argument per line after the program, each line but
+// the last ending in a backslash.
+class Command {
+ public:
+  explicit Command(std::string program) : m_lines{std::move(program)} {}
+  Command& arg(std::string text) {
+    m_lines.push_back(std::move(text));
+    return *this;
+  }
+  Command& arg(std::string_view flag, const std::string& value) {
+    std::string line(flag);
+    line += ' ';
+    line += value;
+    return arg(std::move(line));
+  }
+  Command& arg(std::string_view flag, long long value) { return arg(flag, std::to_string(value)); }
+  std::string text() const {
+    std::string out;
+    for (std::size_t i = 0; i < m_lines.size(); ++i) {
+      if (i > 0) out += "  ";
+      out += m_lines[i];
+      out += i + 1 < m_lines.size() ? " \\\n" : "\n";
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::string> m_lines;
+};
+
+bool is_fp16(Precision p) {
+  return p == Precision::fp16_mixed;
+}
+bool is_16bit(Precision p) {
+  return p != Precision::fp32 && !is_fp16(p);
+}  // bf16 compute, fp8 around bf16
+
+std::string layout_line(const LaunchSpec& s) {
+  std::string line = std::to_string(s.world_size()) + " processes: " + std::to_string(s.nodes) + " node(s) × " +
+                     std::to_string(s.processes_per_node) + " devices";
+  if (s.task == Task::inference) {
+    line += "; " + std::to_string(s.replicas) + " replica(s) of tensor parallel " + std::to_string(s.tensor_parallel);
+    return line;
+  }
+  line += "; data " + std::to_string(s.data_parallel) + " × tensor " + std::to_string(s.tensor_parallel) +
+          " × pipeline " + std::to_string(s.pipeline_parallel) + "; ZeRO-" + std::to_string(s.zero_stage);
+  line += "; micro-batch " + std::to_string(s.micro_batch) + " × accumulation " +
+          std::to_string(s.gradient_accumulation) + " × data " + std::to_string(s.data_parallel) + " = " +
+          std::to_string(s.global_batch()) + " sequences of " + std::to_string(s.sequence_length) + " tokens per step";
+  return line;
+}
+
+// What a launcher's config cannot switch on by itself, said once for every kind.
+std::string precision_notes(const LaunchSpec& s) {
+  if (s.precision == Precision::fp8_mixed) {
+    return "mlsize: note: FP8 matmuls come from NVIDIA Transformer Engine in the model (te.fp8_autocast); the config "
+           "keeps bf16 around them\n";
+  }
+  if (s.precision == Precision::bf16) {
+    return "mlsize: note: the plan keeps no fp32 master weights (pure bf16); the launchers' bf16 mode keeps them, so "
+           "load the model in bfloat16 and use an optimizer that steps in bf16\n";
+  }
+  return {};
+}
+
+std::string recompute_note(const LaunchSpec& s) {
+  if (s.recompute == Recompute::none) return {};
+  return std::string("mlsize: note: the plan recomputes activations (") + std::string(to_string(s.recompute)) +
+         "): switch it on in the model (model.gradient_checkpointing_enable(), or Megatron-LM's "
+         "--recompute-granularity)\n";
+}
+
+LaunchText deepspeed_config(const LaunchSpec& s, const std::string& title) {
+  Json config;
+  // runtime/config.py, _batch_assertion: train_batch_size = micro × accumulation × the
+  // data-parallel world size (the world divided by the model-parallel ranks).
+  config["train_batch_size"] = s.global_batch();
+  config["train_micro_batch_size_per_gpu"] = s.micro_batch;
+  config["gradient_accumulation_steps"] = s.gradient_accumulation;
+  config["gradient_clipping"] = k_gradient_clipping;
+  if (is_fp16(s.precision)) {
+    // Dynamic loss scaling: loss_scale 0, DeepSpeed's documented defaults for the rest.
+    config["fp16"] = {{"enabled", true},           {"loss_scale", 0}, {"initial_scale_power", 16},
+                      {"loss_scale_window", 1000}, {"hysteresis", 2}, {"min_loss_scale", 1}};
+  } else if (is_16bit(s.precision)) {
+    config["bf16"] = {{"enabled", true}};
+  }
+  Json zero = {{"stage", s.zero_stage}, {"overlap_comm", true}, {"contiguous_gradients", true}};
+  if (s.offload != Offload::none) zero["offload_optimizer"] = {{"device", "cpu"}, {"pin_memory", true}};
+  if (s.offload == Offload::optimizer_and_params) zero["offload_param"] = {{"device", "cpu"}, {"pin_memory", true}};
+  if (s.zero_stage == 3) zero["stage3_gather_16bit_weights_on_model_save"] = true;
+  config["zero_optimization"] = std::move(zero);
+  if (s.tensor_parallel > 1) config["tensor_parallel"] = {{"autotp_size", s.tensor_parallel}};
+  if (s.recompute != Recompute::none) {
+    config["activation_checkpointing"] = {{"partition_activations", s.tensor_parallel > 1},
+                                          {"contiguous_memory_optimization", false},
+                                          {"cpu_checkpointing", false}};
+  }
+  config["steps_per_print"] = 100;
+  LaunchText out;
+  out.text = config.dump(2) + "\n";
+  out.notes = "mlsize: " + title + "\nmlsize: " + layout_line(s) + "\n" + precision_notes(s) + recompute_note(s);
+  if (s.pipeline_parallel > 1) {
+    out.notes += "mlsize: note: DeepSpeed takes the pipeline's " + std::to_string(s.pipeline_parallel) +
+                 " stages from the model: PipelineModule(layers, num_stages=" + std::to_string(s.pipeline_parallel) +
+                 ")\n";
+  }
+  if (s.offload != Offload::none) {
+    out.notes +=
+        "mlsize: note: offloaded optimizer states step in DeepSpeedCPUAdam: name the optimizer in the config "
+        "(\"optimizer\": {\"type\": \"AdamW\", ...}) or pass a DeepSpeedCPUAdam\n";
+  }
+  out.notes += "mlsize: launch with: deepspeed --num_nodes " + std::to_string(s.nodes) + " --num_gpus " +
+               std::to_string(s.processes_per_node) + " train.py --deepspeed --deepspeed_config ds_config.json\n";
+  return out;
+}
+
+// The script's flags: Megatron-LM's pretrain_gpt.py for tensor or pipeline parallelism, else
+// a Hugging Face Trainer script (TrainingArguments).
+void add_script_args(const LaunchSpec& s, Command& command) {
+  const bool megatron = s.tensor_parallel > 1 || s.pipeline_parallel > 1;
+  if (megatron) {
+    command.arg("pretrain_gpt.py");
+    command.arg("--tensor-model-parallel-size", s.tensor_parallel);
+    command.arg("--pipeline-model-parallel-size", s.pipeline_parallel);
+    if (s.sequence_parallel) command.arg("--sequence-parallel");
+    if (s.expert_parallel > 1) command.arg("--expert-model-parallel-size", s.expert_parallel);
+    command.arg("--micro-batch-size", s.micro_batch);
+    command.arg("--global-batch-size", s.global_batch());
+    command.arg("--seq-length", s.sequence_length);
+    if (s.zero_stage == 1) command.arg("--use-distributed-optimizer");
+    if (is_fp16(s.precision)) command.arg("--fp16");
+    if (is_16bit(s.precision)) command.arg("--bf16");
+    if (s.precision == Precision::fp8_mixed) command.arg("--fp8-format", "hybrid");
+    if (s.recompute == Recompute::selective) command.arg("--recompute-granularity", "selective");
+    if (s.recompute == Recompute::full) {
+      command.arg("--recompute-granularity", "full").arg("--recompute-method", "uniform");
+      command.arg("--recompute-num-layers", 1);
+    }
+    command.arg("--clip-grad", format_general(k_gradient_clipping));
+    return;
+  }
+  command.arg("train.py");
+  command.arg("--per_device_train_batch_size", s.micro_batch);
+  command.arg("--gradient_accumulation_steps", s.gradient_accumulation);
+  if (is_fp16(s.precision)) command.arg("--fp16");
+  if (is_16bit(s.precision)) command.arg("--bf16");
+  if (s.recompute != Recompute::none) command.arg("--gradient_checkpointing");
+  command.arg("--max_grad_norm", format_general(k_gradient_clipping));
+  // FSDP has no optimizer-only sharding (ZeRO-1) and offloads parameters with the optimizer:
+  // DeepSpeed's config takes those plans (Trainer's --deepspeed).
+  if (s.zero_stage == 1 || s.offload == Offload::optimizer) {
+    command.arg("--deepspeed", "ds_config.json");
+  } else if (s.zero_stage >= 2) {
+    std::string fsdp = s.fsdp == FsdpSharding::full_shard ? "full_shard" : "shard_grad_op";
+    fsdp += " auto_wrap";
+    if (s.offload == Offload::optimizer_and_params) fsdp += " offload";
+    command.arg("--fsdp", "'" + fsdp + "'");
+  }
+}
+
+// torchrun's command; `sky`: with SkyPilot's environment for the nodes rather than the user's.
+Command torchrun_command(const LaunchSpec& s, bool sky) {
+  Command command("torchrun");
+  if (sky) {
+    command.arg("--nnodes=\"$SKYPILOT_NUM_NODES\"").arg("--nproc-per-node=\"$SKYPILOT_NUM_GPUS_PER_NODE\"");
+    command.arg("--node-rank=\"$SKYPILOT_NODE_RANK\"").arg("--master-addr=\"$MASTER_ADDR\"");
+    command.arg("--master-port=" + std::to_string(k_rendezvous_port));
+  } else if (s.nodes == 1) {
+    command.arg("--standalone").arg("--nproc-per-node=" + std::to_string(s.processes_per_node));
+  } else {
+    command.arg("--nnodes=" + std::to_string(s.nodes)).arg("--nproc-per-node=" + std::to_string(s.processes_per_node));
+    command.arg("--rdzv-backend=c10d");
+    command.arg("--rdzv-endpoint=\"${MASTER_ADDR:?the first node's address}:" + std::to_string(k_rendezvous_port) +
+                "\"");
+    command.arg("--rdzv-id=\"${RUN_ID:-mlsize}\"");
+  }
+  add_script_args(s, command);
+  return command;
+}
+
+std::string shell_header(const LaunchSpec& s, const std::string& title) {
+  return "#!/bin/sh\n# mlsize: " + title + "\n# " + layout_line(s) + "\n";
+}
+
+LaunchText torchrun_script(const LaunchSpec& s, const std::string& title) {
+  LaunchText out;
+  out.text = shell_header(s, title);
+  const bool megatron = s.tensor_parallel > 1 || s.pipeline_parallel > 1;
+  out.text += megatron ? "# pretrain_gpt.py: Megatron-LM's (its data and model flags are yours to add)\n"
+                       : "# train.py: your Hugging Face Trainer script; the flags are TrainingArguments'\n";
+  if (!megatron && (s.zero_stage == 1 || s.offload == Offload::optimizer)) {
+    out.text += "# ds_config.json: the same mlsize command with --emit deepspeed\n";
+  }
+  if (s.nodes > 1)
+    out.text += "# Run it on each of the " + std::to_string(s.nodes) + " nodes with the same MASTER_ADDR\n";
+  out.text += torchrun_command(s, false).text();
+  out.notes = precision_notes(s);
+  return out;
+}
+
+// The emitter's document, ending in one newline.
+std::string yaml_text(const YAML::Emitter& out) {
+  std::string text = out.c_str();
+  while (text.ends_with("\n\n")) text.pop_back();
+  if (!text.ends_with('\n')) text += '\n';
+  return text;
+}
+
+// The offload devices of Accelerate's DeepSpeed plugin.
+std::string offload_device(bool offloaded) {
+  return offloaded ? "cpu" : "none";
+}
+
+LaunchText accelerate_config(const LaunchSpec& s, const std::string& title) {
+  YAML::Emitter out;
+  out.SetIndent(2);
+  out << YAML::Comment("mlsize: " + title) << YAML::Newline;
+  out << YAML::Comment(layout_line(s));
+  out << YAML::BeginMap;
+  out << YAML::Key << "compute_environment" << YAML::Value << "LOCAL_MACHINE";
+  const bool deepspeed = s.zero_stage == 1 || s.offload == Offload::optimizer;
+  const char* type = deepspeed ? "DEEPSPEED" : s.zero_stage >= 2 ? "FSDP" : s.world_size() > 1 ? "MULTI_GPU" : "NO";
+  out << YAML::Key << "distributed_type" << YAML::Value << type;
+  const char* mixed = is_fp16(s.precision)                  ? "fp16"
+                      : s.precision == Precision::fp8_mixed ? "fp8"
+                      : is_16bit(s.precision)               ? "bf16"
+                                                            : "no";
+  out << YAML::Key << "mixed_precision" << YAML::Value << mixed;
+  out << YAML::Key << "num_machines" << YAML::Value << s.nodes;
+  out << YAML::Key << "num_processes" << YAML::Value << s.world_size();
+  out << YAML::Key << "machine_rank" << YAML::Value << 0;
+  out << YAML::Key << "main_training_function" << YAML::Value << "main";
+  out << YAML::Key << "rdzv_backend" << YAML::Value << "static";
+  out << YAML::Key << "same_network" << YAML::Value << true;
+  out << YAML::Key << "use_cpu" << YAML::Value << false;
+  if (deepspeed) {
+    out << YAML::Key << "deepspeed_config" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "zero_stage" << YAML::Value << s.zero_stage;
+    out << YAML::Key << "offload_optimizer_device" << YAML::Value << offload_device(s.offload != Offload::none);
+    out << YAML::Key << "offload_param_device" << YAML::Value
+        << offload_device(s.offload == Offload::optimizer_and_params);
+    out << YAML::Key << "gradient_accumulation_steps" << YAML::Value << s.gradient_accumulation;
+    out << YAML::Key << "gradient_clipping" << YAML::Value << k_gradient_clipping;
+    out << YAML::Key << "zero3_init_flag" << YAML::Value << (s.zero_stage == 3);
+    if (s.nodes > 1) out << YAML::Key << "deepspeed_multinode_launcher" << YAML::Value << "standard";
+    out << YAML::EndMap;
+  } else if (s.zero_stage >= 2) {
+    out << YAML::Key << "fsdp_config" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "fsdp_sharding_strategy" << YAML::Value << std::string(to_string(s.fsdp));
+    out << YAML::Key << "fsdp_offload_params" << YAML::Value << (s.offload == Offload::optimizer_and_params);
+    out << YAML::Key << "fsdp_auto_wrap_policy" << YAML::Value << "TRANSFORMER_BASED_WRAP";
+    out << YAML::Key << "fsdp_backward_prefetch" << YAML::Value << "BACKWARD_PRE";
+    out << YAML::Key << "fsdp_state_dict_type" << YAML::Value << "SHARDED_STATE_DICT";
+    out << YAML::Key << "fsdp_use_orig_params" << YAML::Value << true;
+    out << YAML::Key << "fsdp_sync_module_states" << YAML::Value << true;
+    out << YAML::Key << "fsdp_cpu_ram_efficient_loading" << YAML::Value << true;
+    out << YAML::Key << "fsdp_activation_checkpointing" << YAML::Value << (s.recompute != Recompute::none);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+  LaunchText text;
+  text.text = yaml_text(out);
+  text.notes = precision_notes(s);
+  if (!deepspeed) {
+    text.notes +=
+        "mlsize: note: give the script the micro-batch (" + std::to_string(s.micro_batch) +
+        " per device) and Accelerator(gradient_accumulation_steps=" + std::to_string(s.gradient_accumulation) + ")\n";
+  }
+  if (s.nodes > 1) {
+    text.notes +=
+        "mlsize: note: on each node, accelerate launch --config_file FILE --machine_rank RANK --main_process_ip "
+        "FIRST_NODE --main_process_port " +
+        std::to_string(k_rendezvous_port) + " train.py\n";
+  }
+  if (s.zero_stage < 2 || deepspeed) text.notes += recompute_note(s);
+  return text;
+}
+
+// vLLM's --quantization for a weight format; empty: the weights' own dtype.
+std::string vllm_quantization(WeightFormat f) {
+  switch (f) {
+    case WeightFormat::awq: return "awq";
+    case WeightFormat::gptq: return "gptq";
+    case WeightFormat::fp8: return "fp8";
+    case WeightFormat::mxfp4: return "mxfp4";
+    case WeightFormat::int8:
+    case WeightFormat::int4:
+    case WeightFormat::nf4: return "bitsandbytes";
+    default: return {};
+  }
+}
+
+Command vllm_command(const LaunchSpec& s) {
+  Command command("vllm serve " +
+                  (s.model.empty() ? std::string("\"${MODEL:?the Hugging Face id or path of the model}\"") : s.model));
+  command.arg("--tensor-parallel-size", s.tensor_parallel);
+  // Replicas on one node: vLLM's data parallelism, one engine per replica behind one API
+  // server (docs.vllm.ai, "Data Parallel Deployment").
+  if (s.replicas_per_node > 1) command.arg("--data-parallel-size", s.replicas_per_node);
+  command.arg("--max-num-seqs", s.max_sequences);
+  command.arg("--max-model-len", s.max_model_length);
+  if (s.max_step_tokens > 0) command.arg("--max-num-batched-tokens", s.max_step_tokens);
+  command.arg("--gpu-memory-utilization", format_fixed(s.memory_fraction, 2));
+  const std::string quantization = vllm_quantization(s.weight_format);
+  if (!quantization.empty()) command.arg("--quantization", quantization);
+  if (s.weight_format == WeightFormat::bf16) command.arg("--dtype", "bfloat16");
+  if (s.weight_format == WeightFormat::fp16) command.arg("--dtype", "float16");
+  if (s.weight_format == WeightFormat::fp32) command.arg("--dtype", "float32");
+  if (s.kv_format == KvFormat::fp8) command.arg("--kv-cache-dtype", "fp8");
+  command.arg("--port", k_vllm_port);
+  return command;
+}
+
+LaunchText vllm_script(const LaunchSpec& s, const std::string& title) {
+  LaunchText out;
+  out.text = shell_header(s, title);
+  if (s.nodes > 1) {
+    out.text += "# Run it on each of the " + std::to_string(s.nodes) + " nodes, behind one load balancer\n";
+  }
+  out.text += vllm_command(s).text();
+  return out;
+}
+
+LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
+  YAML::Emitter out;
+  out.SetIndent(2);
+  out << YAML::Comment("mlsize: " + title) << YAML::Newline;
+  out << YAML::Comment(layout_line(s));
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << "mlsize-plan";
+  out << YAML::Key << "num_nodes" << YAML::Value << s.nodes;
+  out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "infra" << YAML::Value << (s.region.empty() ? s.cloud : s.cloud + "/" + s.region);
+  if (!s.accelerator.empty()) {
+    out << YAML::Key << "accelerators" << YAML::Value << s.accelerator + ":" + std::to_string(s.accelerators_per_node);
+  }
+  // A TPU slice is its accelerator; the other clouds' instances are named.
+  if (s.device_kind != DeviceKind::tpu) out << YAML::Key << "instance_type" << YAML::Value << s.instance_type;
+  out << YAML::Key << "use_spot" << YAML::Value << s.spot;
+  out << YAML::Key << "disk_size" << YAML::Value << static_cast<long long>(s.disk_gb);
+  if (s.task == Task::inference) out << YAML::Key << "ports" << YAML::Value << k_vllm_port;
+  out << YAML::EndMap;
+  std::string run;
+  if (!unsupported(LaunchKind::vllm, s)) {
+    run = vllm_command(s).text();
+  } else if (!unsupported(LaunchKind::torchrun, s)) {
+    run = "MASTER_ADDR=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)\n" + torchrun_command(s, true).text();
+  } else {
+    run = "python train.py\n";
+  }
+  out << YAML::Key << "run" << YAML::Value << YAML::Literal << run;
+  out << YAML::EndMap;
+  LaunchText text;
+  text.text = yaml_text(out);
+  if (s.accelerator.empty() && s.device_kind != DeviceKind::cpu) {
+    text.notes = "mlsize: note: SkyPilot's name for " + s.device_id +
+                 " is not known to mlsize; the instance type alone "
+                 "picks it\n";
+  }
+  if (s.task != Task::inference) text.notes += precision_notes(s);
+  return text;
+}
+
+}  // namespace
+
+LaunchText render_launch(LaunchKind kind, const LaunchSpec& spec, const std::string& title) {
+  switch (kind) {
+    case LaunchKind::deepspeed: return deepspeed_config(spec, title);
+    case LaunchKind::torchrun: return torchrun_script(spec, title);
+    case LaunchKind::accelerate: return accelerate_config(spec, title);
+    case LaunchKind::skypilot: return skypilot_task(spec, title);
+    case LaunchKind::vllm: return vllm_script(spec, title);
+  }
+  return {};
+}
+
+}  // namespace mlsize::cli

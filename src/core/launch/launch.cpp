@@ -1,0 +1,282 @@
+#include <mlsize/estimate/communication.hpp>
+#include <mlsize/launch/launch.hpp>
+#include <mlsize/model/model_config.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string_view>
+#include <utility>
+
+namespace mlsize {
+
+namespace {
+
+// A plan named by its device alone (estimate --device) has no machines: eight devices to a
+// node, the size of the HGX and DGX boards and of the clouds' largest GPU instances.
+constexpr int k_devices_per_node_unstated = 8;
+
+// The disk a cloud node needs besides the data, which a run streams from a bucket: the
+// image, CUDA and the Python environment; SkyPilot's default disk is 256 GB
+// (sky/resources.py, DEFAULT_DISK_SIZE_GB).
+constexpr double k_environment_disk_gb = 50;
+constexpr double k_least_disk_gb = 256;
+constexpr double k_disk_step_gb = 50;
+// Bytes per trained parameter of a checkpoint that can resume: 16-bit weights, fp32 master
+// weights and Adam's two moments (Rajbhandari et al. 2020, §3.1: 2 + 12 bytes).
+constexpr double k_checkpoint_bytes_per_param = 14;
+constexpr int k_checkpoints_kept = 2;  // the last one and the one being written
+
+struct Named {
+  std::string_view key;
+  std::string_view name;
+};
+
+// SkyPilot's names of the clouds it launches on (`infra:`, docs/launch.md#skypilot).
+constexpr std::array k_clouds{
+    Named{"aws", "aws"},        Named{"gcp", "gcp"},       Named{"azure", "azure"}, Named{"lambda", "lambda"},
+    Named{"runpod", "runpod"},  Named{"nebius", "nebius"}, Named{"cudo", "cudo"},   Named{"paperspace", "paperspace"},
+    Named{"digitalocean", "do"}};
+
+// SkyPilot's accelerator names (`sky show-gpus -a`, skypilot docs/source/compute/show-gpus-all.txt;
+// the AcceleratorName column of skypilot-catalog's vms.csv), by catalogue device id.
+constexpr std::array k_accelerators{Named{"a10", "A10"},
+                                    Named{"a10g", "A10G"},
+                                    Named{"a40", "A40"},
+                                    Named{"a100-40gb-sxm", "A100"},
+                                    Named{"a100-40gb-pcie", "A100"},
+                                    Named{"a100-80gb-sxm", "A100-80GB"},
+                                    Named{"a100-80gb-pcie", "A100-80GB"},
+                                    Named{"h100-sxm", "H100"},
+                                    Named{"h100-pcie", "H100"},
+                                    Named{"h100-nvl", "H100-NVL"},
+                                    Named{"h200-sxm", "H200"},
+                                    Named{"b200", "B200"},
+                                    Named{"gh200", "GH200"},
+                                    Named{"gh200-96gb", "GH200"},
+                                    Named{"l4", "L4"},
+                                    Named{"l40s", "L40S"},
+                                    Named{"t4", "T4"},
+                                    Named{"t4g", "T4g"},
+                                    Named{"v100-sxm2-16gb", "V100"},
+                                    Named{"v100-pcie-16gb", "V100"},
+                                    Named{"v100-sxm2-32gb", "V100-32GB"},
+                                    Named{"v100-pcie-32gb", "V100-32GB"},
+                                    Named{"rtx-a4000", "RTXA4000"},
+                                    Named{"rtx-a5000", "RTXA5000"},
+                                    Named{"rtx-a6000", "RTXA6000"},
+                                    Named{"rtx-6000-ada", "RTX6000-Ada"},
+                                    Named{"rtx-3090", "RTX3090"},
+                                    Named{"rtx-4090", "RTX4090"},
+                                    Named{"rtx-5090", "RTX5090"},
+                                    Named{"mi300x", "MI300X"}};
+
+// Where a cloud's catalogue names a device otherwise (the same vms.csv files): "provider/device".
+constexpr std::array k_cloud_accelerators{
+    Named{"runpod/h100-sxm", "H100-SXM"}, Named{"runpod/a100-80gb-sxm", "A100-80GB-SXM"},
+    Named{"runpod/h200-sxm", "H200-SXM"}, Named{"lambda/rtx-a6000", "A6000"},
+    Named{"azure/h100-nvl", "H100"},      Named{"paperspace/rtx-a4000", "A4000"}};
+
+template <std::size_t N>
+std::string_view lookup(const std::array<Named, N>& table, std::string_view key) {
+  const auto found = std::find_if(table.begin(), table.end(), [&](const Named& n) { return n.key == key; });
+  return found == table.end() ? std::string_view() : found->name;
+}
+
+// The accelerator name SkyPilot gives `offering`'s device, and how many a node has.
+std::pair<std::string, int> skypilot_accelerator(const Offering& offering, const Device& device) {
+  // A TPU slice is one accelerator named as the instance is (tpu-v5p-16, tpu-v5litepod-8).
+  if (device.kind == DeviceKind::tpu) return {offering.name, 1};
+  if (device.kind == DeviceKind::cpu) return {};
+  // GCP's A3 Mega machines carry H100s under their own name.
+  if (offering.provider == "gcp" && offering.name.starts_with("a3-megagpu"))
+    return {"H100-MEGA", offering.devices_per_unit};
+  std::string key = offering.provider;
+  key += '/';
+  key += device.id;
+  std::string_view name = lookup(k_cloud_accelerators, key);
+  if (name.empty()) name = lookup(k_accelerators, device.id);
+  if (name.empty()) return {};
+  return {std::string(name), offering.devices_per_unit};
+}
+
+// Training: the micro-batch of the plan and the micro-batches per optimizer step, as the
+// estimate counts them (communication.cpp, schedule_of): the global batch of
+// global_batch_tokens over data-parallel × micro-batch sequences, rounded up.
+void set_batch(const Workload& workload, const Plan& plan, LaunchSpec& spec) {
+  Workload grown = workload;
+  if (plan.strategy.micro_batch > 0) grown.micro_batch = plan.strategy.micro_batch;
+  spec.micro_batch = grown.micro_batch;
+  spec.sequence_length = workload.sequence_length;
+  const double batch_tokens = global_batch_tokens(grown, spec.data_parallel);
+  const double micro_tokens = static_cast<double>(spec.data_parallel) * grown.micro_batch * grown.sequence_length;
+  spec.gradient_accumulation = std::max(1, static_cast<int>(std::ceil(batch_tokens / micro_tokens - 1e-9)));
+}
+
+// A node's disk: the environment, the weights and, training, the node's share of the
+// checkpoints: all of them under plain data parallelism (rank 0 saves), else a shard
+// (sharded state dicts: each rank saves its own).
+double disk_gb(const Workload& workload, const LaunchSpec& spec) {
+  const double params = workload.parameters.total;
+  double bytes = 2 * params;  // the 16-bit weights, downloaded
+  if (workload.is_training()) {
+    const double trained = workload.is_adapter_tuning()
+                               ? lora_parameters(workload.model, workload.lora_rank, workload.lora_targets)
+                               : params;
+    const bool sharded = spec.zero_stage > 0 || spec.tensor_parallel * spec.pipeline_parallel > 1;
+    bytes += k_checkpoints_kept * k_checkpoint_bytes_per_param * trained / (sharded ? spec.nodes : 1);
+  }
+  const double gb = k_environment_disk_gb + bytes / 1e9;
+  return std::max(k_least_disk_gb, std::ceil(gb / k_disk_step_gb) * k_disk_step_gb);
+}
+
+}  // namespace
+
+std::string skypilot_cloud(const std::string& provider) {
+  return std::string(lookup(k_clouds, provider));
+}
+
+LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, const CostSettings& cost) {
+  const Plan& plan = estimate.plan;
+  const Strategy& strategy = plan.strategy;
+  LaunchSpec spec;
+  spec.task = workload.task;
+  // A preset's checkpoint, or a config's _name_or_path when it is a Hugging Face id
+  // ("meta-llama/Llama-2-7b-hf"); a shape from --params has none.
+  spec.model = preset_model_id(workload.model.name);
+  if (spec.model.empty() && workload.model.name.find('/') != std::string::npos) spec.model = workload.model.name;
+  spec.precision = estimate.precision;
+  if (plan.device != nullptr) {
+    spec.device_kind = plan.device->kind;
+    spec.device_id = plan.device->id;
+    spec.device_vendor = plan.device->vendor;
+  }
+
+  if (plan.offering != nullptr) {
+    spec.nodes = plan.units;
+    spec.processes_per_node = plan.offering->devices_per_unit;
+  } else {
+    const bool split =
+        plan.device_count > k_devices_per_node_unstated && plan.device_count % k_devices_per_node_unstated == 0;
+    spec.processes_per_node = split ? k_devices_per_node_unstated : plan.device_count;
+    spec.nodes = plan.device_count / spec.processes_per_node;
+  }
+
+  spec.tensor_parallel = strategy.tensor_parallel;
+  spec.pipeline_parallel = strategy.pipeline_parallel;
+  spec.expert_parallel = strategy.expert_parallel;
+  spec.sequence_parallel = strategy.sequence_parallel;
+  spec.data_parallel = strategy.data_parallel(plan.device_count);
+  if (workload.is_training()) {
+    spec.zero_stage = strategy.zero_stage;
+    spec.offload = strategy.offload;
+    spec.recompute = strategy.recompute;
+    spec.fsdp = strategy.zero_stage == 0   ? FsdpSharding::no_shard
+                : strategy.zero_stage == 3 ? FsdpSharding::full_shard
+                                           : FsdpSharding::shard_grad_op;
+    set_batch(workload, plan, spec);
+  }
+
+  if (workload.task == Task::inference) {
+    spec.replicas = plan.device_count / strategy.tensor_parallel;
+    spec.replicas_per_node = std::max(1, spec.processes_per_node / strategy.tensor_parallel);
+    spec.weight_format = workload.weight_format;
+    spec.kv_format = workload.kv_format;
+    spec.memory_fraction = 1 - workload.memory_headroom;
+    if (workload.serving) {
+      spec.max_sequences = estimate.serving ? estimate.serving->replica.batch : workload.serving->max_batch;
+      spec.max_model_length = workload.serving->prompt_tokens + workload.serving->output_tokens;
+      spec.max_step_tokens = workload.serving->max_step_tokens;
+    } else {
+      spec.max_sequences = workload.batch;
+      spec.max_model_length = workload.context;
+    }
+  }
+
+  if (plan.offering != nullptr) {
+    spec.offering_kind = plan.offering->kind;
+    spec.provider = plan.offering->provider;
+    spec.cloud = skypilot_cloud(plan.offering->provider);
+    spec.instance_type = plan.offering->name;
+    spec.region = plan.offering->region;
+    spec.spot = cost.pricing == Pricing::spot;
+    if (plan.device != nullptr) {
+      auto [name, count] = skypilot_accelerator(*plan.offering, *plan.device);
+      spec.accelerator = std::move(name);
+      spec.accelerators_per_node = count;
+    }
+  }
+  spec.disk_gb = disk_gb(workload, spec);
+  return spec;
+}
+
+std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) {
+  using enum LaunchKind;
+  const bool trains = spec.task != Task::inference && spec.task != Task::gbdt;
+  if (kind == skypilot) {
+    if (spec.provider.empty()) return "SkyPilot launches cloud offerings; give --offering";
+    if (spec.offering_kind != OfferingKind::cloud || spec.cloud.empty()) {
+      return "SkyPilot launches on aws, gcp, azure, lambda, runpod, nebius, cudo, paperspace and digitalocean, "
+             "not on " +
+             spec.provider;
+    }
+    return std::nullopt;
+  }
+  if (spec.task == Task::gbdt) {
+    return "gradient-boosted trees run in XGBoost or LightGBM on one machine, with no launcher; --emit skypilot "
+           "gives the machine";
+  }
+  if (spec.device_kind == DeviceKind::tpu) {
+    return "TPUs run JAX or PyTorch/XLA, which these launchers do not configure; --emit skypilot gives the slice";
+  }
+  if (spec.device_kind == DeviceKind::cpu) return "a CPU plan has no accelerators to launch on; --emit skypilot";
+  if (kind == vllm) {
+    if (trains) return "vLLM serves models; a training plan takes --emit deepspeed, torchrun, accelerate or skypilot";
+    const WeightFormat f = spec.weight_format;
+    if (f >= WeightFormat::q8_0) {
+      return "GGUF weights (" + std::string(to_string(f)) + ") are llama.cpp's; vLLM's GGUF loader is experimental";
+    }
+    if (spec.kv_format == KvFormat::int8 || spec.kv_format == KvFormat::int4) {
+      return "vLLM's --kv-cache-dtype takes auto, fp8, fp8_e4m3 or fp8_e5m2, not " +
+             std::string(to_string(spec.kv_format));
+    }
+    return std::nullopt;
+  }
+  if (!trains) return "an inference plan: --emit vllm or skypilot";
+  const bool model_parallel = spec.tensor_parallel > 1 || spec.pipeline_parallel > 1;
+  switch (kind) {
+    case deepspeed:
+      if (spec.pipeline_parallel > 1 && spec.tensor_parallel > 1) {
+        return "DeepSpeed's config sets no tensor parallelism inside a pipeline (Megatron-DeepSpeed takes it on "
+               "the command line); --emit torchrun gives Megatron-LM's";
+      }
+      if (spec.pipeline_parallel > 1 && spec.zero_stage > 1) {
+        return "DeepSpeed's pipeline engine takes ZeRO stage 0 or 1, not " + std::to_string(spec.zero_stage);
+      }
+      if (spec.tensor_parallel > 1 && spec.zero_stage > 2) {
+        return "DeepSpeed's AutoTP trains with ZeRO stages 0-2, not 3; estimate the plan with --zero 2";
+      }
+      return std::nullopt;
+    case torchrun:
+      // Tensor and pipeline parallelism: Megatron-LM, whose distributed optimizer is ZeRO-1.
+      if (model_parallel && spec.zero_stage > 1) {
+        return "Megatron-LM shards optimizer states only (--use-distributed-optimizer, ZeRO-1), not ZeRO stage " +
+               std::to_string(spec.zero_stage) + " with tensor or pipeline parallelism; --emit deepspeed (AutoTP)";
+      }
+      if (model_parallel && spec.offload != Offload::none) {
+        return "Megatron-LM offloads no model states; --emit deepspeed";
+      }
+      return std::nullopt;
+    case accelerate:
+      if (model_parallel) {
+        return "accelerate's config launches tensor and pipeline parallelism only through Megatron-LM's own "
+               "scripts; --emit torchrun gives Megatron-LM's command, --emit deepspeed AutoTP's config";
+      }
+      return std::nullopt;
+    case skypilot:
+    case vllm: break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace mlsize
