@@ -64,6 +64,8 @@ struct LaunchSpec {
     return static_cast<long long>(micro_batch) * gradient_accumulation * data_parallel;
   }
   FsdpSharding fsdp = FsdpSharding::no_shard;
+  int lora_rank = 0;         // LoRA and QLoRA
+  std::string lora_targets;  // --lora-targets' words: "all-linear", "q,v"
 
   // Serving: replicas of `tensor_parallel` devices, each batching `max_sequences`.
   int replicas = 0;

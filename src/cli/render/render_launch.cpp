@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -58,11 +59,20 @@ bool is_16bit(Precision p) {
   return p != Precision::fp32 && !is_fp16(p);
 }  // bf16 compute, fp8 around bf16
 
+// "1 node", "4 nodes".
+std::string count_of(int count, std::string_view noun, std::string_view plural_suffix = "s") {
+  std::string text = std::to_string(count);
+  text += ' ';
+  text += noun;
+  if (count != 1) text += plural_suffix;
+  return text;
+}
+
 std::string layout_line(const LaunchSpec& s) {
-  std::string line = std::to_string(s.world_size()) + " processes: " + std::to_string(s.nodes) + " node(s) × " +
-                     std::to_string(s.processes_per_node) + " devices";
+  std::string line = count_of(s.world_size(), "process", "es") + ": " + count_of(s.nodes, "node") + " × " +
+                     count_of(s.processes_per_node, "device");
   if (s.task == Task::inference) {
-    line += "; " + std::to_string(s.replicas) + " replica(s) of tensor parallel " + std::to_string(s.tensor_parallel);
+    line += "; " + count_of(s.replicas, "replica") + " of tensor parallel " + std::to_string(s.tensor_parallel);
     return line;
   }
   line += "; data " + std::to_string(s.data_parallel) + " × tensor " + std::to_string(s.tensor_parallel) +
@@ -84,6 +94,33 @@ std::string precision_notes(const LaunchSpec& s) {
            "load the model in bfloat16 and use an optimizer that steps in bf16\n";
   }
   return {};
+}
+
+// LoRA and QLoRA: the adapters are the script's (PEFT), which no launcher config holds.
+std::string adapter_note(const LaunchSpec& s) {
+  if (s.task != Task::lora && s.task != Task::qlora) return {};
+  // PEFT's target_modules: "all-linear" as it is, the layers by their Llama names.
+  std::string modules;
+  if (s.lora_targets == "all-linear") {
+    modules = "\"all-linear\"";
+  } else {
+    const std::string layers = s.lora_targets == "attention" ? "q,k,v,o" : s.lora_targets;
+    std::size_t start = 0;
+    while (start <= layers.size()) {
+      const std::size_t end = std::min(layers.find(',', start), layers.size());
+      modules += modules.empty() ? "[" : ", ";
+      modules += '"';
+      modules += layers.substr(start, end - start);
+      modules += "_proj\"";
+      start = end + 1;
+    }
+    modules += ']';
+  }
+  std::string note = "mlsize: note: the plan trains LoRA adapters of rank " + std::to_string(s.lora_rank) + " on " +
+                     s.lora_targets + ": PEFT LoraConfig(r=" + std::to_string(s.lora_rank) +
+                     ", target_modules=" + modules + ")";
+  if (s.task == Task::qlora) note += " over a 4-bit NF4 base (bitsandbytes)";
+  return note + "\n";
 }
 
 std::string recompute_note(const LaunchSpec& s) {
@@ -122,7 +159,8 @@ LaunchText deepspeed_config(const LaunchSpec& s, const std::string& title) {
   config["steps_per_print"] = 100;
   LaunchText out;
   out.text = config.dump(2) + "\n";
-  out.notes = "mlsize: " + title + "\nmlsize: " + layout_line(s) + "\n" + precision_notes(s) + recompute_note(s);
+  out.notes = "mlsize: " + title + "\nmlsize: " + layout_line(s) + "\n" + precision_notes(s) + recompute_note(s) +
+              adapter_note(s);
   if (s.pipeline_parallel > 1) {
     out.notes += "mlsize: note: DeepSpeed takes the pipeline's " + std::to_string(s.pipeline_parallel) +
                  " stages from the model: PipelineModule(layers, num_stages=" + std::to_string(s.pipeline_parallel) +
@@ -133,8 +171,10 @@ LaunchText deepspeed_config(const LaunchSpec& s, const std::string& title) {
         "mlsize: note: offloaded optimizer states step in DeepSpeedCPUAdam: name the optimizer in the config "
         "(\"optimizer\": {\"type\": \"AdamW\", ...}) or pass a DeepSpeedCPUAdam\n";
   }
-  out.notes += "mlsize: launch with: deepspeed --num_nodes " + std::to_string(s.nodes) + " --num_gpus " +
-               std::to_string(s.processes_per_node) + " train.py --deepspeed --deepspeed_config ds_config.json\n";
+  // Several nodes: DeepSpeed's launcher reaches them through a hostfile ("hostname slots=N").
+  out.notes += "mlsize: launch with: deepspeed" + std::string(s.nodes > 1 ? " --hostfile hostfile" : "") +
+               " --num_nodes " + std::to_string(s.nodes) + " --num_gpus " + std::to_string(s.processes_per_node) +
+               " train.py --deepspeed --deepspeed_config ds_config.json\n";
   return out;
 }
 
@@ -218,7 +258,7 @@ LaunchText torchrun_script(const LaunchSpec& s, const std::string& title) {
   if (s.nodes > 1)
     out.text += "# Run it on each of the " + std::to_string(s.nodes) + " nodes with the same MASTER_ADDR\n";
   out.text += torchrun_command(s, false).text();
-  out.notes = precision_notes(s);
+  out.notes = precision_notes(s) + adapter_note(s);
   return out;
 }
 
@@ -284,7 +324,7 @@ LaunchText accelerate_config(const LaunchSpec& s, const std::string& title) {
   out << YAML::EndMap;
   LaunchText text;
   text.text = yaml_text(out);
-  text.notes = precision_notes(s);
+  text.notes = precision_notes(s) + adapter_note(s);
   if (!deepspeed) {
     text.notes +=
         "mlsize: note: give the script the micro-batch (" + std::to_string(s.micro_batch) +
@@ -381,7 +421,7 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
                  " is not known to mlsize; the instance type alone "
                  "picks it\n";
   }
-  if (s.task != Task::inference) text.notes += precision_notes(s);
+  if (s.task != Task::inference) text.notes += precision_notes(s) + adapter_note(s);
   return text;
 }
 

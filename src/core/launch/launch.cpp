@@ -116,6 +116,22 @@ void set_batch(const Workload& workload, const Plan& plan, LaunchSpec& spec) {
 // A node's disk: the environment, the weights and, training, the node's share of the
 // checkpoints: all of them under plain data parallelism (rank 0 saves), else a shard
 // (sharded state dicts: each rank saves its own).
+// The words of --lora-targets for `targets`: a group's name when it is one, else the layers.
+std::string lora_target_words(unsigned targets) {
+  std::string words;
+  for (const EnumName<LoraTarget>& entry : enum_names(LoraTarget{})) {
+    const auto bits = static_cast<unsigned>(entry.value);
+    if (is_lora_group(entry.value)) {
+      if (targets == bits) return std::string(entry.name);
+      continue;
+    }
+    if ((targets & bits) == 0) continue;
+    if (!words.empty()) words += ',';
+    words += entry.name;
+  }
+  return words;
+}
+
 double disk_gb(const Workload& workload, const LaunchSpec& spec) {
   const double params = workload.parameters.total;
   double bytes = 2 * params;  // the 16-bit weights, downloaded
@@ -175,6 +191,10 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
                 : strategy.zero_stage == 3 ? FsdpSharding::full_shard
                                            : FsdpSharding::shard_grad_op;
     set_batch(workload, plan, spec);
+    if (workload.is_adapter_tuning()) {
+      spec.lora_rank = workload.lora_rank;
+      spec.lora_targets = lora_target_words(workload.lora_targets);
+    }
   }
 
   if (workload.task == Task::inference) {
