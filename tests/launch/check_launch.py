@@ -1,0 +1,863 @@
+#!/usr/bin/env python3
+"""Checks mlsize's launch configs (`--emit`, docs/launch.md) against what each tool documents.
+
+usage: check_launch.py MLSIZE SOURCE_DIR [--tamper]
+
+1. Schemas. For each tool a key/type schema (or a flag list) is written from the tool's own
+   docs and code, cited beside it; the list fixtures in tests/launch/fixtures/ are excerpts
+   of that code (fixtures/README.md names repo@commit:path for each). Every schema must
+   first ACCEPT the real files of its tool in fixtures/ (DeepSpeed's and Hugging Face's
+   ds_config JSON, Accelerate's config templates, SkyPilot's example tasks and their
+   torchrun lines), which shows it is the tool's schema and not one tailored to mlsize.
+2. Outputs. A matrix of real `mlsize recommend/estimate --emit KIND` commands runs through
+   the binary; each output is parsed (JSON, YAML or `sh -n`), validated with its tool's
+   schema, and checked against the consistency rules the tools enforce (DeepSpeed's
+   `_batch_assertion`, Megatron-LM's global batch, Accelerate's process count, SkyPilot's
+   accelerator names) and against the plan of the same command with `--format json`.
+3. Refusals. Plans a kind cannot express must exit 2 with empty stdout and a stderr that
+   names `--emit` and a kind that can.
+
+--tamper changes one value of one output before it is checked (train_batch_size of the first
+DeepSpeed config, +1): the run must then fail, naming the command and the rule (the ctest
+launch.detects_errors). Exits 0 when everything holds, 1 if not.
+
+Needs Debian's python3-jsonschema and python3-yaml (/usr/bin/python3).
+"""
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+try:
+    import jsonschema
+    import yaml
+except ImportError as missing:
+    sys.exit(f"{sys.argv[0]}: {missing}: run it with Debian's python3 (/usr/bin/python3) and its packages "
+             "python3-jsonschema and python3-yaml (scripts/install-deps.sh)")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIX = os.path.join(HERE, "fixtures")
+
+failures = []
+checks = 0
+
+
+def check(condition, where, message):
+    global checks
+    checks += 1
+    if not condition:
+        failures.append(f"FAIL: {where}\n  {message}")
+    return condition
+
+
+def fixture(path):
+    with open(os.path.join(FIX, path), encoding="utf-8") as f:
+        return f.read()
+
+
+def fixture_lines(path):
+    return [line.rstrip("\n") for line in fixture(path).splitlines() if line.strip() and not line.startswith("#")]
+
+
+# ---------------------------------------------------------------------------------------------
+# DeepSpeed. Top-level keys and types: deepspeed.ai/docs/config-json and the names in
+# deepspeed/runtime/constants.py (TRAIN_BATCH_SIZE, TRAIN_MICRO_BATCH_SIZE_PER_GPU,
+# GRADIENT_ACCUMULATION_STEPS, GRADIENT_CLIPPING, STEPS_PER_PRINT, FP16_* with the FP16_FORMAT
+# block, BFLOAT16 "bf16" and its old name "bfloat16", ZERO_OPTIMIZATION, ACT_CHKPT_* of
+# activation_checkpointing/config.py). zero_optimization, offload_* and tensor_parallel are
+# pydantic models with extra="forbid" (runtime/config_utils.py DeepSpeedConfigModel): their
+# keys are exactly the fields and aliases of DeepSpeedZeroConfig (runtime/zero/config.py),
+# DeepSpeedZeroOffload{Param,Optimizer}Config (runtime/zero/offload_config.py) and
+# TPTrainingConfig (runtime/tensor_parallel/config.py), read from the fixture excerpt
+# deepspeed/config_model_fields.txt. "auto" is Hugging Face's placeholder, which its
+# Trainer fills before DeepSpeed reads the file (transformers integrations/deepspeed.py);
+# the batch rule below requires integers, so an "auto" from mlsize fails there.
+# ---------------------------------------------------------------------------------------------
+def model_fields(cls):
+    keys = []
+    for line in fixture_lines("deepspeed/config_model_fields.txt"):
+        words = line.split()
+        if words[0] == cls:
+            keys += words[1:]
+    return keys
+
+
+def closed(properties, keys=None):
+    """An object with these properties and no others (pydantic extra="forbid")."""
+    props = dict(properties)
+    for key in keys or []:
+        props.setdefault(key, {})
+    return {"type": "object", "properties": props, "additionalProperties": False}
+
+
+AUTO = {"const": "auto"}
+INT = {"type": "integer"}
+NUM = {"type": "number"}
+BOOL = {"type": "boolean"}
+
+
+def auto_or(schema):
+    return {"anyOf": [schema, AUTO]}
+
+
+def deepspeed_schema():
+    offload_devices = [w.split()[1] for w in fixture_lines("deepspeed/config_model_fields.txt")
+                       if w.startswith("OffloadDeviceEnum ")]
+    offload = lambda cls: closed({"device": {"enum": offload_devices}, "pin_memory": BOOL}, model_fields(cls))
+    zero = closed({
+        "stage": {"enum": [0, 1, 2, 3]},  # ZeroStageEnum
+        "overlap_comm": BOOL, "contiguous_gradients": BOOL,
+        "offload_optimizer": offload("DeepSpeedZeroOffloadOptimizerConfig"),
+        "offload_param": offload("DeepSpeedZeroOffloadParamConfig"),
+    }, model_fields("DeepSpeedZeroConfig"))
+    # The ZeRO-3 key stage3_gather_fp16_weights_on_model_save is an old field name, itself a field.
+    fp16 = {"type": "object", "properties": {
+        "enabled": auto_or(BOOL), "auto_cast": BOOL, "loss_scale": NUM, "initial_scale_power": INT,
+        "loss_scale_window": INT, "hysteresis": INT, "consecutive_hysteresis": BOOL, "min_loss_scale": NUM,
+        "fp16_master_weights_and_grads": BOOL}, "additionalProperties": False}
+    bf16 = {"type": "object", "properties": {
+        "enabled": auto_or(BOOL), "check_grad_overflow": BOOL, "immediate_grad_update": BOOL,
+        "bf16_master_weights_and_grads": BOOL, "bf16_optimizer_states": BOOL}, "additionalProperties": False}
+    activation = {"type": "object", "properties": {
+        "partition_activations": BOOL, "number_checkpoints": {"type": ["integer", "null"]},
+        "contiguous_memory_optimization": BOOL, "synchronize_checkpoint_boundary": BOOL, "profile": BOOL,
+        "cpu_checkpointing": BOOL}, "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": {
+            "train_batch_size": auto_or({"type": "integer", "minimum": 1}),
+            "train_micro_batch_size_per_gpu": auto_or({"type": "integer", "minimum": 1}),
+            "gradient_accumulation_steps": auto_or({"type": "integer", "minimum": 1}),
+            "gradient_clipping": auto_or(NUM),
+            "steps_per_print": INT,
+            "wall_clock_breakdown": BOOL,
+            "prescale_gradients": BOOL,
+            "fp16": fp16, "bf16": bf16, "bfloat16": bf16,
+            "zero_optimization": zero,
+            "activation_checkpointing": activation,
+            "tensor_parallel": closed({"autotp_size": {"type": "integer", "minimum": 0}},
+                                      model_fields("TPTrainingConfig")),
+            # Named by the docs page; their insides are the optimizer's and scheduler's own.
+            "optimizer": {"type": "object", "required": ["type"]},
+            "scheduler": {"type": "object", "required": ["type"]},
+        },
+        # The page documents many more top-level sections (comms_logger, flops_profiler, ...)
+        # that DeepSpeed reads with .get(); mlsize writes none of them, so the check is closed.
+        "additionalProperties": False,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Accelerate. The file's keys are the fields of ClusterConfig and BaseConfig
+# (src/accelerate/commands/config/config_args.py), whose from_yaml_file rejects any other key
+# ("had unknown keys"); fixture accelerate/config_args_fields.txt. distributed_type is a
+# DistributedType (utils/dataclasses.py); mixed_precision one of launch.py's --mixed_precision
+# choices. launch.py copies fsdp_config's keys to args.fsdp_<key> and deepspeed_config's to
+# args.<key> (the LOCAL_MACHINE branch of _validate_launch_command): each must be one of
+# launch.py's options (fixture accelerate/launch_flags.txt), with the FSDP_* choices of
+# utils/constants.py (fixture accelerate/choices.txt).
+# ---------------------------------------------------------------------------------------------
+def accelerate_lists():
+    fields = [line.split()[1] for line in fixture_lines("accelerate/config_args_fields.txt")]
+    choices = {}
+    for line in fixture_lines("accelerate/choices.txt"):
+        name, value = line.split(maxsplit=1)
+        choices.setdefault(name, []).append(value)
+    options, option_choices = parse_argparse_list("accelerate/launch_flags.txt")
+    return fields, choices, options, option_choices
+
+
+def parse_argparse_list(path):
+    """FLAG [ALIAS...] [flag] [choices=A,B] lines: {name: takes_value}, {name: choices}."""
+    options, choices = {}, {}
+    for line in fixture_lines(path):
+        words = line.split()
+        names = [w for w in words if w.startswith("-")]
+        takes_value = "flag" not in words
+        found = [w[len("choices="):].split(",") for w in words if w.startswith("choices=")]
+        for name in names:
+            options[name] = takes_value
+            if found:
+                choices[name] = found[0]
+    return options, choices
+
+
+def accelerate_schema():
+    fields, choices, options, option_choices = accelerate_lists()
+    launch_keys = {name[2:] for name in options if name.startswith("--")}
+    fsdp_keys = sorted(k for k in launch_keys if k.startswith("fsdp_"))
+    fsdp = {"type": "object", "propertyNames": {"enum": fsdp_keys}, "properties": {
+        "fsdp_sharding_strategy": {"enum": choices["FSDP_SHARDING_STRATEGY"]},
+        "fsdp_auto_wrap_policy": {"enum": choices["FSDP_AUTO_WRAP_POLICY"]},
+        "fsdp_backward_prefetch": {"enum": choices["FSDP_BACKWARD_PREFETCH"]},
+        "fsdp_state_dict_type": {"enum": choices["FSDP_STATE_DICT_TYPE"]},
+        "fsdp_offload_params": BOOL, "fsdp_activation_checkpointing": BOOL, "fsdp_use_orig_params": BOOL,
+        "fsdp_sync_module_states": BOOL, "fsdp_cpu_ram_efficient_loading": BOOL, "fsdp_forward_prefetch": BOOL,
+    }}
+    deepspeed = {"type": "object", "propertyNames": {"enum": sorted(launch_keys)}, "properties": {
+        "zero_stage": {"enum": [0, 1, 2, 3]},
+        # launch.py's help: "where (none|cpu|nvme) to offload"
+        "offload_optimizer_device": {"enum": ["none", "cpu", "nvme"]},
+        "offload_param_device": {"enum": ["none", "cpu", "nvme"]},
+        "gradient_accumulation_steps": auto_or({"type": "integer", "minimum": 1}),
+        "gradient_clipping": auto_or(NUM), "zero3_init_flag": BOOL,
+        "deepspeed_multinode_launcher": {"enum": choices["DEEPSPEED_MULTINODE_LAUNCHERS"]},
+        "deepspeed_config_file": {"type": "string"},
+    }}
+    properties = {key: {} for key in fields}
+    properties.update({
+        "compute_environment": {"enum": ["LOCAL_MACHINE", "AMAZON_SAGEMAKER"]},  # ComputeEnvironment
+        "distributed_type": {"enum": choices["DistributedType"]},
+        "mixed_precision": {"enum": option_choices["--mixed_precision"]},
+        "num_machines": {"type": "integer", "minimum": 1}, "num_processes": INT, "machine_rank": INT,
+        "main_training_function": {"type": "string"}, "rdzv_backend": {"type": "string"},
+        "same_network": BOOL, "use_cpu": BOOL, "main_process_ip": {"type": "string"},
+        "main_process_port": INT, "fsdp_config": fsdp, "deepspeed_config": deepspeed,
+        "fp8_config": {"type": "object"},
+    })
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+# ---------------------------------------------------------------------------------------------
+# SkyPilot. resources: get_resources_schema() of sky/utils/schemas.py (additionalProperties
+# False; the types of cloud, region, zone, infra (cloud[/region[/zone]], _get_infra_pattern),
+# cpus, memory, accelerators (string, {name: count} or a list), instance_type, use_spot,
+# disk_size (integer or a size string), disk_tier, ports (integer, string or a list),
+# image_id, labels ...). The task's top level: docs.skypilot.co "SkyPilot YAML" (name,
+# workdir, num_nodes, resources, envs, secrets, volumes, file_mounts, setup, run, config,
+# service), and get_task_schema: num_nodes an integer >= 1, setup and run strings.
+# Accelerator names: `sky show-gpus -a` (fixture skypilot/show-gpus-all.txt).
+# ---------------------------------------------------------------------------------------------
+SIZE = {"anyOf": [{"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?[a-zA-Z]*\+?$"}, INT]}
+
+
+def skypilot_schema():
+    str_or_num = {"anyOf": [{"type": "string"}, NUM]}
+    resources = {
+        "type": "object", "additionalProperties": False,
+        "properties": {
+            "cloud": {"type": "string"}, "region": {"type": "string"}, "zone": {"type": "string"},
+            "infra": {"type": "string", "pattern": r"^(?:[A-Za-z0-9]+(?:/[^/]+(?:/[^/]+)?)?|\*(?:/[^/]+(?:/[^/]+)?)?"
+                                                   r"|(?i:kubernetes|k8s)(?:/.+)?)$"},
+            "cpus": str_or_num, "memory": str_or_num,
+            "accelerators": {"anyOf": [{"type": "string"},
+                                       {"type": "object", "additionalProperties": {"type": ["null", "number"]}},
+                                       {"type": "array", "items": {"type": "string"}}]},
+            "instance_type": {"type": "string"}, "use_spot": BOOL, "job_recovery": {},
+            "volumes": {"type": "array"}, "disk_size": SIZE, "disk_tier": {"type": "string"},
+            "network_tier": {"type": "string"}, "local_disk": {"type": "string"},
+            "max_hourly_cost": {"type": "number", "exclusiveMinimum": 0},
+            "ports": {"anyOf": [{"type": "string"}, INT, {"type": "array", "items": {"type": ["string", "integer"]}},
+                                {"type": "null"}]},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+            "accelerator_args": {"type": "object"}, "image_id": {}, "autostop": {}, "priority": INT,
+            "any_of": {"type": "array"}, "ordered": {"type": "array"},
+        },
+    }
+    return {
+        "type": "object", "additionalProperties": False,
+        "properties": {
+            "name": {"type": "string"}, "workdir": {}, "num_nodes": {"type": "integer", "minimum": 1},
+            "resources": resources, "envs": {"type": "object"}, "secrets": {"type": "object"},
+            "volumes": {}, "file_mounts": {"type": "object"}, "setup": {"type": "string"},
+            "run": {"type": "string"}, "config": {"type": "object"}, "service": {},
+        },
+    }
+
+
+def skypilot_accelerators():
+    names = set()
+    for line in fixture("skypilot/show-gpus-all.txt").splitlines():
+        m = re.match(r"^(\S+(?: \S+)*?)\s{2,}(\d[\d, ]*)\s*$", line)
+        if m:
+            names.add(m.group(1))
+    return names
+
+
+# ---------------------------------------------------------------------------------------------
+# Command lines: torchrun's options (torch/distributed/run.py get_args_parser, fixture
+# torchrun/run_py_args.txt), Megatron-LM's (megatron/training/arguments.py, fixture
+# megatron/arguments_flags.txt), vLLM's (vllm/engine/arg_utils.py EngineArgs.add_cli_args and
+# the OpenAI server's FrontendArgs, fixture vllm/engine_args_flags.txt; --quantization values
+# from quantization/__init__.py QuantizationMethods, fixture vllm/quantization_methods.txt).
+# Hugging Face Trainer flags: TrainingArguments' fields (transformers training_args.py) and
+# FSDPOption's values (trainer_utils.py), listed below.
+# ---------------------------------------------------------------------------------------------
+# transformers src/transformers/training_args.py, TrainingArguments fields that mlsize passes;
+# HfArgumentParser spells each field --field_name (hf_argparser.py, _parse_dataclass_field).
+TRAINING_ARGUMENTS = {
+    "--per_device_train_batch_size": True, "--gradient_accumulation_steps": True, "--bf16": False,
+    "--fp16": False, "--gradient_checkpointing": False, "--max_grad_norm": True, "--deepspeed": True,
+    "--fsdp": True,
+}
+# transformers src/transformers/trainer_utils.py, class FSDPOption
+FSDP_OPTIONS = {"full_shard", "shard_grad_op", "no_shard", "hybrid_shard", "hybrid_shard_zero2", "offload",
+                "auto_wrap"}
+
+
+def shell_words(text):
+    """The words of a shell command: lines joined at backslashes, comments dropped."""
+    joined = re.sub(r"\\\n", " ", text)
+    lines = [line for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return lines
+
+
+def parse_options(words, options, where, tool):
+    """Walks --flag[=value] / --flag value words against {name: takes_value}; returns {flag: value}."""
+    found = {}
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if not word.startswith("-"):
+            return found, words[i:]
+        name, eq, value = word.partition("=")
+        if not check(name in options, where, f"{name} is not an option of {tool}"):
+            i += 1
+            continue
+        if options[name]:
+            if not eq:
+                i += 1
+                value = words[i] if i < len(words) else None
+            check(value is not None, where, f"{name} takes a value in {tool}")
+        else:
+            check(not eq, where, f"{name} takes no value in {tool}")
+            value = True
+        found[name] = value
+        i += 1
+    return found, []
+
+
+def expand(value):
+    """A shell word's value with ${VAR:...} / $VAR left as a marker."""
+    return re.sub(r"\$\{?[A-Z_]+[^}]*\}?", "$VAR", value) if isinstance(value, str) else value
+
+
+# ---------------------------------------------------------------------------------------------
+# Running mlsize
+# ---------------------------------------------------------------------------------------------
+MLSIZE = None
+SOURCE = None
+TAMPER = False
+tampered = False
+commands_run = 0
+
+
+def run(args):
+    global commands_run
+    commands_run += 1
+    env = dict(os.environ)
+    env.pop("MLSIZE_CATALOG", None)
+    p = subprocess.run([MLSIZE] + args, cwd=SOURCE, capture_output=True, text=True, env=env, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def first_plan(args):
+    """The plan an --emit command writes: the same command's JSON, #rank (recommend) or the plan."""
+    rank = 1
+    plain = []
+    skip = False
+    for i, a in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if a in ("--emit", "--rank"):
+            if a == "--rank":
+                rank = int(args[i + 1])
+            skip = True
+            continue
+        plain.append(a)
+    code, out, err = run(plain + ["--format", "json"])
+    if code != 0:
+        return None
+    doc = json.loads(out)
+    if args[0] == "recommend":
+        return doc["recommendations"][rank - 1]
+    return doc.get("plan", doc)
+
+
+def world_of(plan):
+    s = plan["strategy"]
+    return plan["device_count"], s["data_parallel"], s["tensor_parallel"], s["pipeline_parallel"]
+
+
+def micro_steps(plan):
+    comm = (plan.get("time") or {}).get("communication") or {}
+    return comm.get("micro_steps_per_step")
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-kind checks of one output
+# ---------------------------------------------------------------------------------------------
+def check_deepspeed(where, text, plan, schema):
+    global tampered
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as e:
+        check(False, where, f"not JSON: {e}")
+        return
+    if TAMPER and not tampered:
+        config["train_batch_size"] += 1
+        tampered = True
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(config), key=str)
+    check(not errors, where, "; ".join(f"at {'/'.join(map(str, e.absolute_path)) or '$'}: {e.message}"
+                                       for e in errors[:3]))
+    devices, dp, tp, pp = world_of(plan)
+    tb, mb, ga = (config.get(k) for k in ("train_batch_size", "train_micro_batch_size_per_gpu",
+                                          "gradient_accumulation_steps"))
+    # deepspeed/runtime/config.py, _batch_assertion: train_batch == micro_batch * grad_acc *
+    # world_size, world_size being the data-parallel one (mpu.get_data_parallel_world_size()).
+    check(isinstance(tb, int) and tb == mb * ga * dp, where,
+          f"_batch_assertion: train_batch_size {tb} != micro {mb} × accumulation {ga} × data-parallel {dp}")
+    check(dp * tp * pp == devices, where, f"data {dp} × tensor {tp} × pipeline {pp} != {devices} devices")
+    s = plan["strategy"]
+    zero = config["zero_optimization"]
+    check(zero["stage"] == s["zero_stage"], where, f"stage {zero['stage']} != plan's ZeRO-{s['zero_stage']}")
+    if s.get("micro_batch"):
+        check(mb == s["micro_batch"], where, f"micro-batch {mb} != plan's {s['micro_batch']}")
+    if micro_steps(plan) is not None:
+        check(ga == micro_steps(plan), where, f"accumulation {ga} != plan's micro_steps_per_step {micro_steps(plan)}")
+    check(("offload_optimizer" in zero) == (s["offload"] != "none"), where, f"offload_optimizer vs {s['offload']}")
+    check(("offload_param" in zero) == (s["offload"] == "optimizer+params"), where, f"offload_param vs {s['offload']}")
+    if s["offload"] == "optimizer+params":
+        check(zero["stage"] == 3, where, "offload_param needs ZeRO-3 (DeepSpeed: stage 3 only)")
+    precision = plan["precision"]
+    check(("fp16" in config) == (precision == "fp16-mixed"), where, f"fp16 section vs precision {precision}")
+    check(("bf16" in config) == (precision in ("bf16-mixed", "bf16", "fp8-mixed")), where,
+          f"bf16 section vs precision {precision}")
+    check(not (config.get("fp16", {}).get("enabled") and config.get("bf16", {}).get("enabled")), where,
+          "fp16 and bf16 both enabled (DeepSpeed asserts one: runtime/config.py)")
+    check((config.get("tensor_parallel", {}).get("autotp_size", 1)) == tp, where, f"autotp_size vs tensor {tp}")
+    check(("activation_checkpointing" in config) == (s["recompute"] != "none"), where, "activation_checkpointing")
+    return config
+
+
+def check_accelerate(where, text, plan, schema):
+    try:
+        config = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        check(False, where, f"not YAML: {e}")
+        return
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(config), key=str)
+    check(not errors, where, "; ".join(f"at {'/'.join(map(str, e.absolute_path)) or '$'}: {e.message}"
+                                       for e in errors[:3]))
+    devices = plan["device_count"]
+    per_node = plan["offering"]["devices_per_unit"] if plan.get("offering") else None
+    # accelerate launch: num_processes is the total across machines (multi_node.yaml's comment)
+    check(config["num_processes"] == devices, where, f"num_processes {config['num_processes']} != {devices} devices")
+    if per_node:
+        check(config["num_processes"] == config["num_machines"] * per_node, where,
+              f"num_processes != num_machines {config['num_machines']} × {per_node} per node")
+    kind = config["distributed_type"]
+    check(("fsdp_config" in config) == (kind == "FSDP"), where, f"fsdp_config with distributed_type {kind}")
+    check(("deepspeed_config" in config) == (kind == "DEEPSPEED"), where, f"deepspeed_config with {kind}")
+    s = plan["strategy"]
+    if kind == "FSDP":
+        expected = "FULL_SHARD" if s["zero_stage"] == 3 else "SHARD_GRAD_OP"
+        check(config["fsdp_config"]["fsdp_sharding_strategy"] == expected, where, f"sharding != {expected}")
+    if kind == "DEEPSPEED":
+        ds = config["deepspeed_config"]
+        check(ds["zero_stage"] == s["zero_stage"], where, "zero_stage != plan's")
+        if micro_steps(plan) is not None:
+            check(ds["gradient_accumulation_steps"] == micro_steps(plan), where, "accumulation != plan's")
+        check(ds.get("deepspeed_multinode_launcher") is None or config["num_machines"] > 1, where, "launcher on 1 node")
+    mp = {"fp16-mixed": "fp16", "fp8-mixed": "fp8", "bf16-mixed": "bf16", "bf16": "bf16", "fp32": "no"}
+    check(config["mixed_precision"] == mp.get(plan["precision"]), where,
+          f"mixed_precision {config['mixed_precision']} vs plan's {plan['precision']}")
+    check(s["tensor_parallel"] == 1 and s["pipeline_parallel"] == 1, where, "model-parallel plan accepted")
+
+
+def check_sh(where, text):
+    p = subprocess.run(["sh", "-n"], input=text, capture_output=True, text=True)
+    check(p.returncode == 0, where, f"sh -n: {p.stderr.strip()}")
+
+
+def check_torchrun_command(where, line, plan, torch_options, megatron_options, megatron_choices):
+    words = shlex.split(line)
+    if not check(words and words[0] == "torchrun", where, f"not a torchrun command: {line[:60]}"):
+        return
+    found, rest = parse_options(words[1:], torch_options, where, "torchrun (torch/distributed/run.py)")
+    check(bool(rest), where, "torchrun without a training script")
+    if not rest:
+        return
+    devices, dp, tp, pp = world_of(plan)
+    nproc = expand(found.get("--nproc-per-node", found.get("--nproc_per_node")))
+    nnodes = expand(found.get("--nnodes", "1"))
+    if nproc != "$VAR" and nnodes != "$VAR":
+        check(int(nproc) * int(nnodes) == devices, where, f"--nnodes {nnodes} × --nproc-per-node {nproc} != {devices}")
+    if "--standalone" not in found and nnodes != "1" and nnodes != "$VAR":
+        check("--rdzv-endpoint" in found or "--master-addr" in found, where, "several nodes without a rendezvous")
+    script, args = rest[0], rest[1:]
+    s = plan["strategy"]
+    if script == "pretrain_gpt.py":
+        opts, extra = parse_options(args, megatron_options, where, "Megatron-LM (megatron/training/arguments.py)")
+        check(not extra, where, f"stray words {extra}")
+        for name, value in opts.items():
+            if name in megatron_choices:
+                check(value in megatron_choices[name], where, f"{name} {value} not in {megatron_choices[name]}")
+        check(int(opts["--tensor-model-parallel-size"]) == tp and int(opts["--pipeline-model-parallel-size"]) == pp,
+              where, "tensor/pipeline sizes != plan's")
+        mb, gb = int(opts["--micro-batch-size"]), int(opts["--global-batch-size"])
+        # megatron/core/num_microbatches_calculator.py: global batch divisible by micro × data parallel
+        check(gb % (mb * dp) == 0, where, f"--global-batch-size {gb} not a multiple of micro {mb} × data {dp}")
+        if micro_steps(plan) is not None:
+            check(gb == mb * micro_steps(plan) * dp, where,
+                  f"global {gb} != micro {mb} × accumulation {micro_steps(plan)} × data {dp}")
+        check(("--use-distributed-optimizer" in opts) == (s["zero_stage"] == 1), where, "distributed optimizer")
+        check(not ("--fp16" in opts and "--bf16" in opts), where, "--fp16 and --bf16 together")
+    elif script == "train.py":
+        opts, extra = parse_options(args, TRAINING_ARGUMENTS, where, "TrainingArguments (transformers)")
+        check(not extra, where, f"stray words {extra}")
+        check(tp == 1 and pp == 1, where, "a model-parallel plan as a Trainer script")
+        if "--fsdp" in opts:
+            check(set(opts["--fsdp"].split()) <= FSDP_OPTIONS, where, f"--fsdp {opts['--fsdp']}")
+            check(s["zero_stage"] >= 2, where, "FSDP for ZeRO < 2")
+        check(("--deepspeed" in opts) == (s["zero_stage"] == 1 or s["offload"] == "optimizer"), where,
+              "--deepspeed only for ZeRO-1 / optimizer offload")
+        if s.get("micro_batch"):
+            check(int(opts["--per_device_train_batch_size"]) == s["micro_batch"], where, "micro-batch != plan's")
+        if micro_steps(plan) is not None:
+            check(int(opts["--gradient_accumulation_steps"]) == micro_steps(plan), where, "accumulation != plan's")
+    else:
+        check(script == "python" or script.endswith(".py"), where, f"unknown script {script}")
+
+
+def check_torchrun(where, text, plan, lists):
+    check_sh(where, text)
+    check(text.startswith("#!/bin/sh\n"), where, "no #!/bin/sh line")
+    lines = shell_words(text)
+    check(len(lines) == 1, where, f"{len(lines)} commands, expected one torchrun")
+    if lines:
+        check_torchrun_command(where, lines[0], plan, *lists)
+
+
+def check_vllm_command(where, line, plan, vllm_options, vllm_choices, quantizations):
+    words = shlex.split(line)
+    if not check(words[:2] == ["vllm", "serve"] and len(words) > 2, where, f"not vllm serve MODEL: {line[:60]}"):
+        return
+    opts, extra = parse_options(words[3:], vllm_options, where, "vllm serve (vllm/engine/arg_utils.py)")
+    check(not extra, where, f"stray words {extra}")
+    for name, value in opts.items():
+        if name in vllm_choices:
+            check(value in vllm_choices[name], where, f"{name} {value} not in {vllm_choices[name]}")
+    if "--quantization" in opts:
+        check(opts["--quantization"] in quantizations, where, f"--quantization {opts['--quantization']} unknown")
+    s = plan["strategy"]
+    check(int(opts["--tensor-parallel-size"]) == s["tensor_parallel"], where, "tensor parallel != plan's")
+    per_node = plan["offering"]["devices_per_unit"] if plan.get("offering") else plan["device_count"]
+    replicas = int(opts.get("--data-parallel-size", 1))
+    check(replicas * s["tensor_parallel"] <= max(per_node, s["tensor_parallel"]), where,
+          f"{replicas} replicas × tensor {s['tensor_parallel']} > {per_node} devices of a node")
+    check(0 < float(opts["--gpu-memory-utilization"]) <= 1, where, "--gpu-memory-utilization out of (0, 1]")
+    for name in ("--max-num-seqs", "--max-model-len"):
+        check(int(opts[name]) >= 1, where, f"{name} < 1")
+
+
+def check_vllm(where, text, plan, lists):
+    check_sh(where, text)
+    lines = shell_words(text)
+    check(len(lines) == 1, where, f"{len(lines)} commands, expected one vllm serve")
+    if lines:
+        check_vllm_command(where, lines[0], plan, *lists)
+
+
+def check_skypilot(where, text, plan, schema, accelerators, torch_lists, vllm_lists):
+    try:
+        task = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        check(False, where, f"not YAML: {e}")
+        return
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(task), key=str)
+    check(not errors, where, "; ".join(f"at {'/'.join(map(str, e.absolute_path)) or '$'}: {e.message}"
+                                       for e in errors[:3]))
+    res = task["resources"]
+    offering = plan["offering"]
+    check(task["num_nodes"] == offering["units"], where, f"num_nodes {task['num_nodes']} != {offering['units']} units")
+    if "accelerators" in res:
+        name, _, count = str(res["accelerators"]).partition(":")
+        check(name in accelerators, where, f"accelerator {name} is not in sky show-gpus -a")
+        count = int(count or 1)
+        if plan["device"]["kind"] != "tpu":
+            check(task["num_nodes"] * count == plan["device_count"], where,
+                  f"num_nodes {task['num_nodes']} × {count} != {plan['device_count']} devices")
+    check(res.get("instance_type", offering["name"]) == offering["name"], where, "instance_type != offering's name")
+    check(res["infra"].split("/")[0] in SKYPILOT_CLOUDS, where, f"infra {res['infra']}: cloud unknown")
+    check(check_sh(where, task["run"]) or True, where, "")
+    lines = shell_words(task["run"])
+    for line in lines:
+        if line.startswith("torchrun"):
+            check_torchrun_command(where, line, plan, *torch_lists)
+        elif line.startswith("vllm serve"):
+            check_vllm_command(where, line, plan, *vllm_lists)
+    return task
+
+
+# sky/skylet/constants.py ALL_CLOUDS; the ones docs/launch.md names.
+SKYPILOT_CLOUDS = {"aws", "gcp", "azure", "lambda", "runpod", "nebius", "cudo", "paperspace", "do", "kubernetes",
+                   "ibm", "oci", "scp", "vsphere", "fluidstack", "vast", "hyperbolic"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Fixtures: each schema accepts its tool's real files
+# ---------------------------------------------------------------------------------------------
+def check_fixtures(schemas, accelerators, torch_options):
+    for name in ["deepspeed/ds_config_func_bs8_zero0_gas3.json", "deepspeed/sdma_allgather_ds_config_zero3.json",
+                 "deepspeed/torch_compile_ds_config_z3.json", "transformers/ds_config_zero2.json",
+                 "transformers/ds_config_zero3.json"]:
+        errors = list(jsonschema.Draft202012Validator(schemas["deepspeed"]).iter_errors(json.loads(fixture(name))))
+        check(not errors, f"fixture {name}", f"the DeepSpeed schema rejects a real config: {errors[:1]}")
+    for name in ["deepspeed", "fsdp", "multi_gpu", "multi_node", "fp8"]:
+        doc = yaml.safe_load(fixture(f"accelerate/{name}.yaml"))
+        errors = list(jsonschema.Draft202012Validator(schemas["accelerate"]).iter_errors(doc))
+        check(not errors, f"fixture accelerate/{name}.yaml", f"the Accelerate schema rejects it: {errors[:1]}")
+    for name in ["train.yaml", "train-rdzv.yaml"]:
+        doc = yaml.safe_load(fixture(f"skypilot/{name}"))
+        errors = list(jsonschema.Draft202012Validator(schemas["skypilot"]).iter_errors(doc))
+        check(not errors, f"fixture skypilot/{name}", f"the SkyPilot schema rejects it: {errors[:1]}")
+        accel = str(doc["resources"]["accelerators"]).partition(":")[0]
+        check(accel in accelerators, f"fixture skypilot/{name}", f"{accel} not in show-gpus-all.txt")
+        # Its torchrun line: every option one torchrun defines.
+        for line in shell_words(doc["run"]):
+            if line.lstrip().startswith("torchrun"):
+                words = shlex.split(line)
+                opts, rest = parse_options(words[1:], torch_options, f"fixture skypilot/{name}", "torchrun")
+                check(rest == ["main.py"] or rest[:1] == ["main.py"], f"fixture skypilot/{name}", f"script {rest}")
+    for name in ("H100", "A100-80GB", "L4", "tpu-v5p-16", "H100-MEGA", "H100-SXM", "A6000"):
+        check(name in accelerators, "fixture skypilot/show-gpus-all.txt", f"{name} not parsed")
+    # The list fixtures hold what the emitters depend on, so an empty or mis-parsed one fails.
+    megatron, _ = parse_argparse_list("megatron/arguments_flags.txt")
+    check(len(megatron) > 300 and "--tensor-model-parallel-size" in megatron, "fixture megatron", "too few flags")
+    check(len(torch_options) > 40 and not torch_options["--standalone"], "fixture torchrun", "mis-parsed")
+
+
+# ---------------------------------------------------------------------------------------------
+# The matrix
+# ---------------------------------------------------------------------------------------------
+FT = ["--model", "llama-2-7b", "--task", "finetune", "--tokens", "1B"]
+E7 = ["estimate", "--model", "llama-2-7b", "--task", "finetune", "--tokens", "1B"]
+E13 = ["estimate", "--params", "13B", "--tokens", "10B"]
+E1 = ["estimate", "--params", "1B", "--tokens", "1B"]
+H100x8 = ["--offering", "aws-p5.48xlarge", "--count", "8"]
+H100x16 = ["--offering", "aws-p5.48xlarge", "--count", "16"]
+SERVE = ["--model", "llama-2-70b", "--task", "inference", "--rate", "20", "--ttft", "500ms", "--tpot", "50ms"]
+
+EMITTED = [
+    # The issue's done-when commands
+    ["recommend"] + FT + ["--emit", "deepspeed"],
+    ["recommend", "--params", "70B", "--tokens", "1T", "--emit", "skypilot"],
+    ["recommend", "--params", "70B", "--tokens", "1T", "--emit", "skypilot", "--rank", "2"],
+    ["recommend", "--params", "70B", "--tokens", "1T", "--emit", "torchrun"],
+    ["recommend"] + FT + ["--emit", "torchrun"],
+    ["recommend"] + FT + ["--emit", "accelerate"],
+    ["recommend"] + FT + ["--emit", "skypilot", "--pricing", "spot"],
+    ["recommend"] + SERVE + ["--emit", "vllm"],
+    ["recommend"] + SERVE + ["--emit", "skypilot"],
+    # ZeRO 0-3 and offload, each kind
+    *[E1 + H100x8 + ["--zero", "0", "--emit", k] for k in ("deepspeed", "torchrun", "accelerate")],
+    *[E7 + H100x8 + ["--zero", z, "--emit", k] for z in "123" for k in ("deepspeed", "torchrun", "accelerate")],
+    E7 + H100x8 + ["--zero", "2", "--offload", "optimizer", "--emit", "deepspeed"],
+    E7 + H100x8 + ["--zero", "2", "--offload", "optimizer", "--emit", "accelerate"],
+    E7 + H100x8 + ["--zero", "2", "--offload", "optimizer", "--emit", "torchrun"],
+    E7 + H100x8 + ["--zero", "3", "--offload", "optimizer+params", "--emit", "deepspeed"],
+    E7 + H100x8 + ["--zero", "3", "--offload", "optimizer+params", "--emit", "torchrun"],
+    E7 + H100x8 + ["--zero", "3", "--offload", "optimizer+params", "--emit", "accelerate"],
+    # Precision and recomputation
+    E7 + H100x8 + ["--zero", "2", "--precision", "fp16-mixed", "--emit", "deepspeed"],
+    E7 + H100x8 + ["--zero", "2", "--precision", "fp16-mixed", "--emit", "accelerate"],
+    E7 + H100x8 + ["--zero", "2", "--precision", "fp16-mixed", "--emit", "torchrun"],
+    E7 + H100x8 + ["--zero", "2", "--precision", "fp8-mixed", "--emit", "deepspeed"],
+    E7 + H100x8 + ["--zero", "2", "--precision", "fp8-mixed", "--emit", "accelerate"],
+    E7 + H100x8 + ["--zero", "3", "--precision", "fp32", "--emit", "torchrun"],
+    E7 + H100x8 + ["--zero", "3", "--precision", "bf16", "--emit", "deepspeed"],
+    E7 + H100x8 + ["--zero", "2", "--recompute", "full", "--emit", "deepspeed"],
+    E7 + H100x8 + ["--zero", "3", "--recompute", "selective", "--emit", "accelerate"],
+    # Tensor and pipeline parallel: Megatron-LM, DeepSpeed AutoTP, the pipeline engine
+    E13 + H100x16 + ["--tp", "8", "--emit", "torchrun"],
+    E13 + H100x16 + ["--tp", "2", "--zero", "1", "--emit", "torchrun"],
+    E13 + H100x16 + ["--tp", "2", "--pp", "2", "--zero", "1", "--emit", "torchrun"],
+    E13 + H100x16 + ["--pp", "2", "--zero", "1", "--emit", "torchrun"],
+    E13 + H100x16 + ["--tp", "8", "--recompute", "full", "--precision", "fp8-mixed", "--emit", "torchrun"],
+    E13 + H100x16 + ["--tp", "2", "--zero", "2", "--emit", "deepspeed"],
+    E13 + H100x16 + ["--tp", "8", "--emit", "deepspeed"],
+    E13 + H100x16 + ["--pp", "2", "--zero", "1", "--emit", "deepspeed"],
+    # Several nodes
+    E13 + H100x16 + ["--zero", "3", "--emit", "accelerate"],
+    E13 + H100x16 + ["--zero", "3", "--emit", "deepspeed"],
+    E13 + H100x16 + ["--zero", "2", "--offload", "optimizer", "--emit", "accelerate"],
+    E13 + H100x16 + ["--zero", "3", "--emit", "torchrun"],
+    E13 + H100x16 + ["--zero", "3", "--emit", "skypilot"],
+    E13 + H100x16 + ["--tp", "8", "--emit", "skypilot", "--pricing", "spot"],
+    # A plan named by its device alone
+    E7 + ["--device", "h100-sxm", "--count", "16", "--zero", "2", "--emit", "deepspeed"],
+    E7 + ["--device", "h100-sxm", "--count", "16", "--zero", "2", "--emit", "torchrun"],
+    # LoRA / QLoRA
+    ["estimate", "--model", "llama-3-8b", "--task", "lora", "--data", "1GB", "--gpus", "h100:8", "--zero", "2",
+     "--emit", "accelerate"],
+    ["recommend", "--model", "llama-2-7b", "--task", "qlora", "--tokens", "100M", "--emit", "deepspeed"],
+    ["recommend", "--model", "llama-2-7b", "--task", "lora", "--tokens", "100M", "--emit", "skypilot"],
+    # Serving
+    ["recommend"] + SERVE + ["--quant", "awq", "--emit", "vllm"],
+    ["recommend"] + SERVE + ["--kv-cache-dtype", "fp8", "--emit", "vllm"],
+    ["recommend"] + SERVE + ["--quant", "fp8", "--emit", "skypilot", "--pricing", "spot"],
+    ["recommend", "--model", "llama-2-7b", "--task", "inference", "--rate", "5", "--quant", "int4", "--emit", "vllm"],
+    ["estimate", "--model", "llama-2-70b", "--task", "inference", "--offering", "aws-p5.48xlarge", "--tp", "8",
+     "--emit", "vllm"],
+    ["estimate", "--model", "llama-2-70b", "--task", "inference", "--offering", "aws-p5.48xlarge", "--tp", "4",
+     "--emit", "vllm"],
+    ["estimate", "--model", "llama-2-7b", "--task", "inference", "--offering", "aws-p5.48xlarge", "--quant", "fp16",
+     "--emit", "skypilot"],
+]
+
+# Each: (command, a kind the message must name as the alternative)
+REFUSED = [
+    (E13 + H100x16 + ["--tp", "8", "--emit", "accelerate"], "torchrun"),
+    (E13 + H100x16 + ["--pp", "2", "--zero", "1", "--emit", "accelerate"], "torchrun"),
+    (["recommend"] + FT + ["--emit", "vllm"], "deepspeed"),
+    (["recommend"] + SERVE + ["--emit", "deepspeed"], "vllm"),
+    (["recommend"] + SERVE + ["--emit", "torchrun"], "vllm"),
+    (["recommend"] + SERVE + ["--emit", "accelerate"], "vllm"),
+    (E13 + H100x16 + ["--tp", "2", "--zero", "2", "--emit", "torchrun"], "deepspeed"),
+    (E13 + H100x16 + ["--tp", "2", "--offload", "optimizer", "--emit", "torchrun"], "deepspeed"),
+    (E13 + H100x16 + ["--tp", "2", "--pp", "2", "--zero", "1", "--emit", "deepspeed"], "torchrun"),
+    (E7 + ["--device", "h100-sxm", "--count", "8", "--zero", "2", "--emit", "skypilot"], "--offering"),
+    (["recommend", "--model", "llama-2-70b", "--task", "inference", "--quant", "q4_k_m", "--emit", "vllm"], None),
+    (["recommend"] + SERVE + ["--kv-cache-dtype", "int8", "--emit", "vllm"], "fp8"),
+    (["recommend"] + FT + ["--emit", "deepspeed", "--rank", "1000"], None),
+    (["recommend"] + FT + ["--emit", "deepspeed", "--format", "json"], "--format"),
+    (["recommend"] + FT + ["--rank", "2"], "--emit"),
+    (["recommend"] + FT + ["--emit", "slurm"], "deepspeed"),
+]
+
+
+# Names mlsize gives that the fixture's `sky show-gpus -a` (an older snapshot of SkyPilot's
+# docs) does not list yet: RunPod's H200 SXM, which later `sky show-gpus -a --cloud runpod`
+# output lists as H200-SXM (fixtures/README.md). Any other unknown name fails.
+NEWER_THAN_FIXTURE = {"H200-SXM"}
+
+
+def cloud_sweep():
+    """One --emit skypilot serving command per (cloud provider, device) of the catalogue."""
+    code, out, _ = run(["catalog", "list", "--format", "json"])
+    if code != 0:
+        return []
+    seen = {}
+    for o in json.loads(out)["offerings"]:
+        if o.get("kind") == "cloud" and o.get("device"):
+            seen.setdefault((o["provider"], o["device"]), o["id"])
+    return [["estimate", "--model", "llama-2-7b", "--task", "inference", "--quant", "int4", "--offering", oid,
+             "--emit", "skypilot"] for _, oid in sorted(seen.items())]
+
+
+def on_prem_refusal():
+    """An on-premise offering of the catalogue, refused by --emit skypilot."""
+    code, out, _ = run(["catalog", "list", "--format", "json"])
+    if code != 0:
+        return None
+    ids = [o["id"] for o in json.loads(out)["offerings"] if o.get("kind") == "on-prem"]
+    for offering in ids:
+        argv = E7 + ["--offering", offering, "--zero", "2", "--emit", "skypilot"]
+        if run(argv[:-2] + ["--format", "json"])[0] == 0:
+            return (argv, "SkyPilot")
+    return None
+
+
+def main():
+    global MLSIZE, SOURCE, TAMPER
+    args = sys.argv[1:]
+    TAMPER = "--tamper" in args
+    args = [a for a in args if a != "--tamper"]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    MLSIZE, SOURCE = os.path.abspath(args[0]), os.path.abspath(args[1])
+    started = time.time()
+
+    schemas = {"deepspeed": deepspeed_schema(), "accelerate": accelerate_schema(), "skypilot": skypilot_schema()}
+    for name, schema in schemas.items():
+        jsonschema.Draft202012Validator.check_schema(schema)
+    accelerators = skypilot_accelerators()
+    torch_options, _ = parse_argparse_list("torchrun/run_py_args.txt")
+    megatron_options, megatron_choices = parse_argparse_list("megatron/arguments_flags.txt")
+    vllm_options, vllm_choices = {}, {}
+    for line in fixture_lines("vllm/engine_args_flags.txt"):
+        words = line.split()
+        vllm_options[words[0]] = words[0] not in ("--trust-remote-code", "--enforce-eager", "--disable-log-stats")
+        if len(words) > 1:
+            vllm_choices[words[0]] = words[1:]
+    quantizations = set(fixture_lines("vllm/quantization_methods.txt"))
+    torch_lists = (torch_options, megatron_options, megatron_choices)
+    vllm_lists = (vllm_options, vllm_choices, quantizations)
+
+    check_fixtures(schemas, accelerators, torch_options)
+    fixtures_checked = checks
+
+    sweep = cloud_sweep()
+    check(len(sweep) > 20, "matrix", f"only {len(sweep)} cloud offerings in the catalogue")
+    accelerators_or_newer = accelerators | NEWER_THAN_FIXTURE
+    swept = 0
+    for argv in sweep:
+        where = f"mlsize {' '.join(argv)}"
+        code, out, err = run(argv)
+        if code == 2 and ("has no bf16 or fp16 throughput" in err or "SkyPilot launches on" in err):
+            continue  # CPU-only devices without 16-bit rates; managed services (SageMaker, Colab)
+        if not check(code == 0, where, f"exit {code}: {err.strip()[:200]}"):
+            continue
+        plan = first_plan(argv)
+        if check(plan is not None, where, "the same command with --format json failed"):
+            swept += 1
+            check_skypilot(where, out, plan, schemas["skypilot"], accelerators_or_newer, torch_lists, vllm_lists)
+
+    kinds_seen = set()
+    for argv in EMITTED:
+        kind = argv[argv.index("--emit") + 1]
+        where = f"mlsize {' '.join(argv)}"
+        code, out, err = run(argv)
+        if not check(code == 0, where, f"exit {code}: {err.strip()[:300]}"):
+            continue
+        check(out.endswith("\n") and out.strip(), where, "empty output or no final newline")
+        check(all(line.startswith("mlsize: ") for line in err.splitlines()), where, f"stderr not notes: {err[:200]}")
+        plan = first_plan(argv)
+        if not check(plan is not None, where, "the same command with --format json failed"):
+            continue
+        kinds_seen.add(kind)
+        if kind == "deepspeed":
+            check_deepspeed(where, out, plan, schemas["deepspeed"])
+        elif kind == "accelerate":
+            check_accelerate(where, out, plan, schemas["accelerate"])
+        elif kind == "torchrun":
+            check_torchrun(where, out, plan, torch_lists)
+        elif kind == "vllm":
+            check_vllm(where, out, plan, vllm_lists)
+        elif kind == "skypilot":
+            check_skypilot(where, out, plan, schemas["skypilot"], accelerators, torch_lists, vllm_lists)
+    check(kinds_seen == {"deepspeed", "torchrun", "accelerate", "skypilot", "vllm"}, "matrix",
+          f"kinds covered: {sorted(kinds_seen)}")
+
+    refused = list(REFUSED)
+    on_prem = on_prem_refusal()
+    check(on_prem is not None, "matrix", "no on-premise offering in the catalogue to refuse")
+    if on_prem:
+        refused.append(on_prem)
+    for argv, alternative in refused:
+        where = f"mlsize {' '.join(argv)}"
+        code, out, err = run(argv)
+        check(code == 2, where, f"exit {code}, expected 2 (usage error); stderr: {err.strip()[:200]}")
+        check(out == "", where, f"stdout not empty: {out[:100]}")
+        names_flag = "--emit" in err or "--rank" in err or "--format" in err
+        check(names_flag, where, f"stderr names no flag: {err.strip()[:200]}")
+        if alternative:
+            check(alternative in err, where, f"stderr does not name {alternative}: {err.strip()[:300]}")
+
+    for failure in failures:
+        print(failure)
+    print(f"launch: {commands_run} mlsize commands, {len(EMITTED)} configs, {swept} cloud offerings' SkyPilot tasks "
+          f"and {len(refused)} refusals, "
+          f"{checks} checks ({fixtures_checked} on the tools' own files), {len(failures)} failed, "
+          f"{time.time() - started:.1f}s")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
