@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string_view>
 #include <vector>
@@ -87,11 +88,16 @@ std::string provenance_list(const Provenance& p) {
 // A table whose columns marked `number` are right-aligned.
 std::string html_table(const std::vector<std::pair<std::string, bool>>& columns,
                        const std::vector<std::vector<std::string>>& rows) {
-  std::string html = "<table>\n<thead><tr>";
-  for (const auto& [title, number] : columns) {
-    html += fmt::format("<th{}>{}</th>", number ? " class=\"number\"" : "", escape_html(title));
+  std::string html = "<table>\n";
+  // Columns without titles (a list of figures and values) get no header row.
+  if (std::any_of(columns.begin(), columns.end(), [](const auto& column) { return !column.first.empty(); })) {
+    html += "<thead><tr>";
+    for (const auto& [title, number] : columns) {
+      html += fmt::format("<th{}>{}</th>", number ? " class=\"number\"" : "", escape_html(title));
+    }
+    html += "</tr></thead>\n";
   }
-  html += "</tr></thead>\n<tbody>\n";
+  html += "<tbody>\n";
   for (const std::vector<std::string>& row : rows) {
     html += "<tr>";
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -111,7 +117,9 @@ std::string hours_tick(double hours) {
   if (hours < 48) return fmt::format("{} h", format_general(hours, 3));
   return fmt::format("{} d", format_general(hours / 24, 3));
 }
+// "$5", "$50", "$5,000": a tick's round dollars without the cents a price shows.
 std::string usd_tick(double usd) {
+  if (usd >= 1 && usd < 100 && usd == std::round(usd)) return fmt::format("${}", format_general(usd));
   return format_usd(Usd(usd));
 }
 std::string latency_tick(double ms) {
@@ -167,7 +175,9 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
       rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan, true),
                       std::to_string(e.plan.device_count), strategy, memory_cell(e),
                       load ? format_latency(e.time) : format_duration(e.time), per_hour,
-                      e.cost ? format_usd(*e.cost) : "-"});
+                      load && e.serving ? format_usd(e.serving->per_million_output_tokens)
+                      : e.cost          ? format_usd(*e.cost)
+                                        : "-"});
     }
     body += html_table({{"rank", true},
                         {"hardware", false},
@@ -176,11 +186,11 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
                         {"memory GB", true},
                         {load ? "TPOT" : "time", true},
                         {"$/hour", true},
-                        {load ? "fleet $/hour" : "cost USD", true}},
+                        {load ? "$/M tokens" : "cost USD", true}},
                        rows);
 
     // One point per ranked offering: its best plan. The ranker keeps no other plan, so
-    // this is the front of the offerings' best plans (docs/cli.md#formats).
+    // this is the front of the offerings' best plans (docs/cli.md#html---format-html).
     std::vector<ScatterPoint> points;
     for (std::size_t i = 0; i < plans.size(); ++i) {
       const RankedPlan& e = plans[i];
@@ -198,7 +208,8 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
                                   : ScatterAxes{"time to finish (log scale)", "cost of the run, USD (log scale)",
                                                 hours_tick, usd_tick, k_hour_steps};
     body += "<h2>Time and cost</h2>\n<figure>\n";
-    body += svg_scatter(points, shown, axes);
+    body +=
+        points.empty() ? "<p>No ranked plan has a time and a cost to draw.</p>\n" : svg_scatter(points, shown, axes);
     body += fmt::format(
         "<figcaption>Each point is one offering's best plan ({} offerings; the ranker keeps one plan per "
         "offering). The red staircase joins the Pareto front: no other plan is both cheaper and faster. The top {} "
