@@ -148,6 +148,7 @@ CommandOutput emit_estimated(const EstimateOptions& options, const EstimateResul
 
 CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool with_options) {
   CLI::App* command = app.add_subcommand("estimate", "Estimate memory, time and cost of one explicit plan");
+  options.workload.formats = k_chart_report_formats;
   if (!with_options) return command;
   add_workload_options(*command, options.workload);
   command->option_defaults()->group(k_group_hardware);
@@ -237,7 +238,9 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   const std::string warnings = task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload);
   if (options.emit) return emit_estimated(options, result, cost_settings, warnings);
   CommandOutput output;
-  if (format == OutputFormat::table || format == OutputFormat::markdown) {
+  if (format == OutputFormat::html) {
+    output.stdout_text = render_estimate_html(result);
+  } else if (format == OutputFormat::table || format == OutputFormat::markdown) {
     output.stdout_text = render_estimate_table(result, {.markdown = format == OutputFormat::markdown});
   } else {
     // The row of CSV and TSV: the plan's figures and the workload, as in JSON.

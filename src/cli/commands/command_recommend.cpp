@@ -248,6 +248,7 @@ std::size_t table_width() {
 
 CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options, bool with_options) {
   CLI::App* command = app.add_subcommand("recommend", "Rank hardware plans for a workload");
+  options.workload.formats = k_chart_report_formats;
   if (!with_options) return command;
   add_recommend_options(*command, options);
   add_emit_option(*command, options.emit);
@@ -290,7 +291,9 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   CommandOutput output;
   const bool markdown = run->format == OutputFormat::markdown;
   const TableStyle style{table_width(), options.wide || markdown, markdown};
-  if (run->format == OutputFormat::table || markdown) {
+  if (run->format == OutputFormat::html) {
+    output.stdout_text = render_recommend_html(report, run->top, run->provenance);
+  } else if (run->format == OutputFormat::table || markdown) {
     output.stdout_text = render_recommend_table(report, run->top, run->provenance, style);
     // Training and batch runs: the command that shows #1 term by term (a fleet for a load
     // has no one-plan estimate).

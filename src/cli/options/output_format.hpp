@@ -12,11 +12,16 @@
 
 namespace mlsize::cli {
 
-enum class OutputFormat { table, json, yaml, csv, tsv, markdown };
+enum class OutputFormat { table, json, yaml, csv, tsv, markdown, html };
 constexpr auto enum_names(OutputFormat) {
   using enum OutputFormat;
-  return std::to_array<EnumName<OutputFormat>>(
-      {{table, "table"}, {json, "json"}, {yaml, "yaml"}, {csv, "csv"}, {tsv, "tsv"}, {markdown, "markdown"}});
+  return std::to_array<EnumName<OutputFormat>>({{table, "table"},
+                                                {json, "json"},
+                                                {yaml, "yaml"},
+                                                {csv, "csv"},
+                                                {tsv, "tsv"},
+                                                {markdown, "markdown"},
+                                                {html, "html"}});
 }
 
 // What each command offers; the first is its default. One set for the reports (recommend,
@@ -24,6 +29,11 @@ constexpr auto enum_names(OutputFormat) {
 // tools, CSV and TSV rows for spreadsheets and dataframes, Markdown for a pull request.
 inline constexpr std::array k_report_formats{OutputFormat::table, OutputFormat::json, OutputFormat::yaml,
                                              OutputFormat::csv,   OutputFormat::tsv,  OutputFormat::markdown};
+// recommend and estimate also write a self-contained HTML page with SVG charts (the plans'
+// time and cost, their memory against capacity); the other reports have nothing to chart.
+inline constexpr std::array k_chart_report_formats{OutputFormat::table, OutputFormat::json, OutputFormat::yaml,
+                                                   OutputFormat::csv,   OutputFormat::tsv,  OutputFormat::markdown,
+                                                   OutputFormat::html};
 inline constexpr std::array k_catalog_list_formats = k_report_formats;
 inline constexpr std::array k_catalog_show_formats{OutputFormat::yaml, OutputFormat::json};
 inline constexpr std::array k_catalog_export_formats{OutputFormat::yaml, OutputFormat::json, OutputFormat::csv,

@@ -185,7 +185,7 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
                   "repeatable")
       ->type_name("ID");
   command.option_defaults()->group(k_group_output);
-  command.add_option("--format", options.format, format_help(k_report_formats))->type_name("FORMAT");
+  command.add_option("--format", options.format, format_help(options.formats))->type_name("FORMAT");
   command
       .add_option("--output", options.output_path,
                   "Write the report to FILE (atomically: all of it or nothing) instead of stdout; - is stdout")

@@ -50,7 +50,7 @@ void flag_error(const std::string& flag, std::string message, std::string hint) 
 }
 
 OutputFormat report_format(const WorkloadOptions& options) {
-  return parse_format(options.format, k_report_formats);
+  return parse_format(options.format, options.formats);
 }
 
 double parse_fraction_flag(const std::string& text, const std::string& flag) {

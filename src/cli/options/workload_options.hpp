@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,9 @@ struct WorkloadOptions {
   std::vector<std::string> price_factors;  // PROVIDER=FACTOR
   std::vector<std::string> owned;          // --owned: on-premise offering ids the user has
   std::optional<std::string> format;
+  // What --format offers on this command: set before add_workload_options (recommend and
+  // estimate add html).
+  std::span<const OutputFormat> formats = k_report_formats;
   std::optional<std::string> output_path;
   bool no_defaults = false;              // --no-defaults: no config file, no MLSIZE_* variables
   std::vector<AppliedDefault> defaults;  // what the config file and MLSIZE_* set (app.cpp)
@@ -102,7 +106,7 @@ Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* 
 // Throws a usage Error naming `flag`.
 [[noreturn]] void flag_error(const std::string& flag, std::string message, std::string hint = {});
 
-// The --format of recommend, estimate and explain; throws unless it is one they render.
+// The --format of recommend, estimate and explain; throws unless it is one of `formats`.
 OutputFormat report_format(const WorkloadOptions& options);
 
 // Calls `parse`, adding the flag name to any error it throws.

@@ -19,7 +19,6 @@
 #include <vector>
 
 namespace mlsize::cli {
-namespace {
 
 std::string workload_line(const Workload& workload) {
   if (workload.task == Task::gbdt) {
@@ -100,6 +99,8 @@ std::string workload_line(const Workload& workload) {
   return text + fmt::format("; MFU {} on datacenter NVIDIA GPUs, scaled per software stack and generation.\n",
                             format_percent(workload.mfu));
 }
+
+namespace {
 
 std::string rejected_summary(const Report& report) {
   if (report.rejected.empty()) return {};

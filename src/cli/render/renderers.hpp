@@ -35,6 +35,9 @@ struct EstimateResult {
   }
 };
 
+// "Workload: ...\nModel shape: ...\n": what the reports say first about the workload.
+std::string workload_line(const Workload& workload);
+
 // "8× A100 80GB ... is the cheapest plan that fits: ..." (or why nothing fits).
 std::string summary_sentence(const Report& report);
 
@@ -50,5 +53,11 @@ std::string render_explain_table(const Report& report, const RuleSet& rules, con
 std::string render_explain_json(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,
                                 int top, const Provenance& provenance);
 std::string render_estimate_json(const EstimateResult& result);
+
+// --format html: one self-contained page (inline CSS and SVG, no script, no link out) with
+// the table, a time-cost chart of the ranked plans and the memory of the top ones
+// (render_html.cpp, charts in render_svg.cpp).
+std::string render_recommend_html(const Report& report, int top, const Provenance& provenance);
+std::string render_estimate_html(const EstimateResult& result);
 
 }  // namespace mlsize::cli

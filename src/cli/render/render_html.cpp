@@ -1,0 +1,288 @@
+// --format html: a page to open in a browser or attach to a ticket, readable offline and
+// years later. Everything is in the one file (CSS in <style>, charts as inline SVG), there
+// is no script, and nothing is fetched: no link, font or image points outside the file.
+// Every text from the catalogue, the rules or the command line is escaped (escape_html),
+// since catalogue overlays and rules files are the user's YAML.
+
+#include "cli/render/format.hpp"
+#include "cli/render/render_svg.hpp"
+#include "cli/render/renderers.hpp"
+
+#include <mlsize/support/number_format.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string_view>
+#include <vector>
+
+namespace mlsize::cli {
+namespace {
+
+// The plans whose memory is drawn: the top of the ranking, few enough to compare at a glance.
+constexpr std::size_t k_memory_bars = 5;
+
+constexpr std::string_view k_style = R"(
+body { font-family: -apple-system, "Segoe UI", "DejaVu Sans", Helvetica, Arial, sans-serif; color: #222;
+       max-width: 1000px; margin: 24px auto; padding: 0 16px; line-height: 1.45; background: #fff; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ddd; padding-bottom: 0.2em; }
+p.summary { font-size: 1.1em; background: #f3f6fa; border-left: 4px solid #4e79a7; padding: 8px 12px; }
+table { border-collapse: collapse; font-size: 0.92em; margin: 8px 0; }
+th, td { padding: 4px 10px; border-bottom: 1px solid #e5e5e5; text-align: left; vertical-align: top; }
+th { background: #f5f5f5; }
+td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+figure { margin: 12px 0; }
+figcaption { color: #555; font-size: 0.9em; margin-top: 4px; }
+svg { max-width: 100%; height: auto; }
+.note, footer { color: #555; font-size: 0.9em; }
+dl.provenance { display: grid; grid-template-columns: max-content auto; gap: 2px 16px; font-size: 0.9em; }
+dl.provenance dt { color: #555; }
+dl.provenance dd { margin: 0; }
+)";
+
+std::string page(std::string_view title, const std::string& body) {
+  std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  html += fmt::format("<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n", escape_html(title), k_style);
+  return html + body + "</body>\n</html>\n";
+}
+
+// Each line of a report's text as a paragraph.
+std::string paragraphs(std::string_view text, std::string_view css = {}) {
+  std::string html;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > start) {
+      html += css.empty() ? "<p>" : fmt::format("<p class=\"{}\">", css);
+      html += escape_html(text.substr(start, end - start));
+      html += "</p>\n";
+    }
+    start = end + 1;
+  }
+  return html;
+}
+
+std::string provenance_list(const Provenance& p) {
+  const auto item = [](std::string_view term, const std::string& value) {
+    return fmt::format("<dt>{}</dt><dd>{}</dd>\n", term, escape_html(value));
+  };
+  std::string html = "<dl class=\"provenance\">\n";
+  html += item("mlsize", fmt::format("{} (commit {})", p.version, p.commit));
+  if (p.with_catalog) {
+    html += item("catalogue", fmt::format("{} devices, {} offerings; figures as of {} to {}", p.devices, p.offerings,
+                                          p.oldest_as_of, p.newest_as_of));
+  }
+  if (!p.catalog_overlays.empty()) html += item("catalogue overlays", join(p.catalog_overlays, ", "));
+  if (!p.rules_files.empty()) html += item("rules files", join(p.rules_files, ", "));
+  for (const DefaultSetting& d : p.defaults) {
+    html += item("team default", fmt::format("{}{}{} ({})", d.flag, d.value.empty() ? "" : " ", d.value, d.origin));
+  }
+  return html + "</dl>\n";
+}
+
+// A table whose columns marked `number` are right-aligned.
+std::string html_table(const std::vector<std::pair<std::string, bool>>& columns,
+                       const std::vector<std::vector<std::string>>& rows) {
+  std::string html = "<table>\n";
+  // Columns without titles (a list of figures and values) get no header row.
+  if (std::any_of(columns.begin(), columns.end(), [](const auto& column) { return !column.first.empty(); })) {
+    html += "<thead><tr>";
+    for (const auto& [title, number] : columns) {
+      html += fmt::format("<th{}>{}</th>", number ? " class=\"number\"" : "", escape_html(title));
+    }
+    html += "</tr></thead>\n";
+  }
+  html += "<tbody>\n";
+  for (const std::vector<std::string>& row : rows) {
+    html += "<tr>";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      html += fmt::format("<td{}>{}</td>", columns[i].second ? " class=\"number\"" : "", escape_html(row[i]));
+    }
+    html += "</tr>\n";
+  }
+  return html + "</tbody>\n</table>\n";
+}
+
+// Durations people plan in, in hours: minutes, hours, a day, a week, a month, a year.
+const std::vector<double> k_hour_steps{1.0 / 60, 5.0 / 60, 15.0 / 60, 0.5, 1,   2,    3,    6,    12,  24,
+                                       48,       96,       168,       336, 720, 1440, 2160, 4380, 8760};
+// "30 min", "6 h", "2 d": whole numbers, as the steps are.
+std::string hours_tick(double hours) {
+  if (hours < 1) return fmt::format("{} min", format_general(hours * 60, 3));
+  if (hours < 48) return fmt::format("{} h", format_general(hours, 3));
+  return fmt::format("{} d", format_general(hours / 24, 3));
+}
+// "$5", "$50", "$5,000": a tick's round dollars without the cents a price shows.
+std::string usd_tick(double usd) {
+  if (usd >= 1 && usd < 100 && usd == std::round(usd)) return fmt::format("${}", format_general(usd));
+  return format_usd(Usd(usd));
+}
+std::string latency_tick(double ms) {
+  return format_latency(Seconds(ms / 1000));
+}
+
+// The memory bars of plans, each labelled with its rank and hardware.
+std::vector<MemoryBar> memory_bars(const std::vector<RankedPlan>& plans, std::size_t count) {
+  std::vector<MemoryBar> bars;
+  for (std::size_t i = 0; i < std::min(count, plans.size()); ++i) {
+    const RankedPlan& e = plans[i];
+    bars.push_back({fmt::format("#{}  {}", i + 1, describe_hardware(e.plan)), e.memory, e.capacity});
+  }
+  return bars;
+}
+
+std::string rejected_line(const Report& report) {
+  if (report.rejected.empty()) return {};
+  std::map<RejectionReason, std::size_t> by_reason;
+  for (const Rejection& rejection : report.rejected) ++by_reason[rejection.reason];
+  std::vector<std::string> counts;
+  for (const auto& [reason, count] : by_reason) counts.push_back(fmt::format("{} {}", count, to_string(reason)));
+  return fmt::format("<p class=\"note\">Rejected {} offerings: {} (reasons per offering: --format json).</p>\n",
+                     report.rejected.size(), escape_html(join(counts, ", ")));
+}
+
+}  // namespace
+
+std::string render_recommend_html(const Report& report, int top, const Provenance& provenance) {
+  const Workload& workload = report.workload;
+  const bool load = workload.serving && !workload.serving->offline();
+  std::string body = "<h1>mlsize recommend</h1>\n";
+  body += paragraphs(summary_sentence(report), "summary");
+  body += "<h2>Workload</h2>\n";
+  body += paragraphs(workload_line(workload));
+  body += provenance_list(provenance);
+
+  const std::vector<RankedPlan>& plans = report.recommendations;
+  const std::size_t shown = std::min(plans.size(), static_cast<std::size_t>(top));
+  if (shown > 0) {
+    body += fmt::format(
+        "<h2>Ranking</h2>\n<p class=\"note\">Ranked by {} (--optimize); the top {} of {} offerings "
+        "that can do it. * on the time-cost Pareto front. Memory is per device against its usable "
+        "capacity; GB = 10^9 bytes.</p>\n",
+        to_string(report.objective), shown, plans.size());
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t i = 0; i < shown; ++i) {
+      const RankedPlan& e = plans[i];
+      std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, workload.task);
+      if (e.precision != workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
+      const std::string per_hour =
+          e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-";
+      rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan, true),
+                      std::to_string(e.plan.device_count), strategy, memory_cell(e),
+                      load ? format_latency(e.time) : format_duration(e.time), per_hour,
+                      load && e.serving ? format_usd(e.serving->per_million_output_tokens)
+                      : e.cost          ? format_usd(*e.cost)
+                                        : "-"});
+    }
+    body += html_table({{"rank", true},
+                        {"hardware", false},
+                        {"devices", true},
+                        {"strategy", false},
+                        {"memory GB", true},
+                        {load ? "TPOT" : "time", true},
+                        {"$/hour", true},
+                        {load ? "$/M tokens" : "cost USD", true}},
+                       rows);
+
+    // One point per ranked offering: its best plan. The ranker keeps no other plan, so
+    // this is the front of the offerings' best plans (docs/cli.md#html---format-html).
+    std::vector<ScatterPoint> points;
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      const RankedPlan& e = plans[i];
+      if (!e.cost || e.time.value <= 0) continue;
+      const double x = load ? e.time.value * 1000 : e.time.value / k_seconds_per_hour;
+      std::string tooltip = fmt::format("#{} {}, {}: {}, {}", i + 1, describe_hardware(e.plan),
+                                        describe_strategy(e.plan.strategy, e.plan.device_count, workload.task),
+                                        load ? format_latency(e.time) + " TPOT" : format_duration(e.time),
+                                        format_usd(*e.cost) + (load ? "/hour" : ""));
+      if (e.pareto) tooltip += " (Pareto front)";
+      points.push_back({x, e.cost->value, std::move(tooltip), i + 1, e.pareto});
+    }
+    const ScatterAxes axes = load ? ScatterAxes{"time per output token at the load (log scale)",
+                                                "fleet cost per hour, USD (log scale)", latency_tick, usd_tick}
+                                  : ScatterAxes{"time to finish (log scale)", "cost of the run, USD (log scale)",
+                                                hours_tick, usd_tick, k_hour_steps};
+    body += "<h2>Time and cost</h2>\n<figure>\n";
+    body +=
+        points.empty() ? "<p>No ranked plan has a time and a cost to draw.</p>\n" : svg_scatter(points, shown, axes);
+    body += fmt::format(
+        "<figcaption>Each point is one offering's best plan ({} offerings; the ranker keeps one plan per "
+        "offering). The red staircase joins the Pareto front: no other plan is both cheaper and faster. The top {} "
+        "are labelled with their rank. Hover a point for its plan.</figcaption>\n</figure>\n",
+        points.size(), shown);
+
+    const std::vector<MemoryBar> bars = memory_bars(plans, std::min(shown, k_memory_bars));
+    body += "<h2>Memory per device</h2>\n<figure>\n";
+    body += svg_memory_bars(bars);
+    body += fmt::format(
+        "<figcaption>The top {} plans: what one device holds, by term, against its usable capacity (the device's "
+        "memory less {} kept free, --memory-headroom). Hover a segment for its size.</figcaption>\n</figure>\n",
+        bars.size(), format_percent(workload.memory_headroom));
+  }
+  body += rejected_line(report);
+  if (!report.advice.empty()) {
+    body += "<h2>Rules and advice</h2>\n<ul>\n";
+    for (const RuleMessage& note : report.advice) {
+      body += fmt::format("<li><code>{}</code> {}{}</li>\n", escape_html(note.rule->id),
+                          note.rule->severity == Severity::warn ? "<strong>warning:</strong> " : "",
+                          escape_html(note.message));
+    }
+    body += "</ul>\n";
+  }
+  body += "<footer><p>Written by mlsize --format html: one file, no scripts, nothing fetched.</p></footer>\n";
+  return page("mlsize recommend", body);
+}
+
+std::string render_estimate_html(const EstimateResult& result) {
+  const PlanEstimate& e = result.estimate;
+  const Workload& workload = result.workload;
+  std::string body = "<h1>mlsize estimate</h1>\n";
+  const std::string layout = describe_strategy(e.plan.strategy, e.plan.device_count, workload.task);
+  const std::string plan = result.has_device() ? describe_hardware(e.plan) + ", " + layout
+                                               : std::to_string(e.plan.device_count) + " device(s), " + layout +
+                                                     " (no device given: memory only)";
+  body += paragraphs(fmt::format("Plan: {}.", plan), "summary");
+  body += "<h2>Workload</h2>\n";
+  body += paragraphs(workload_line(workload));
+  body += provenance_list(result.provenance);
+
+  std::vector<std::vector<std::string>> rows;
+  std::string memory = format_gb(e.memory.total()) + " GB";
+  if (result.has_device()) memory += fmt::format(" of {} usable", format_gb(e.capacity));
+  rows.push_back({"memory per device", memory});
+  if (result.has_device()) rows.push_back({"fits", e.fits ? "yes" : "NO"});
+  if (result.timed()) {
+    rows.push_back({"time", format_duration(e.time)});
+    if (result.meets_deadline) rows.push_back({"meets the deadline", *result.meets_deadline ? "yes" : "NO"});
+  }
+  if (e.cost) rows.push_back({"cost", format_usd(*e.cost)});
+  if (result.within_budget) rows.push_back({"within the budget", *result.within_budget ? "yes" : "NO"});
+  body += "<h2>Plan</h2>\n";
+  body += html_table({{"", false}, {"", false}}, rows);
+
+  const MemoryBar bar{
+      result.has_device() ? describe_hardware(e.plan) : fmt::format("{} device(s)", e.plan.device_count), e.memory,
+      result.has_device() ? e.capacity : Bytes(0)};
+  body += "<h2>Memory per device</h2>\n<figure>\n";
+  body += svg_memory_bars({bar});
+  body += "<figcaption>What one device holds, by term";
+  body += result.has_device() ? ", against its usable capacity" : "";
+  body += ". Hover a segment for its size.</figcaption>\n</figure>\n";
+  if (!result.explanation.empty()) {
+    std::vector<std::vector<std::string>> explained;
+    for (const ExplainedTerm& term : result.explanation) {
+      explained.push_back({term.term, format_gb(term.value), term.formula, term.inputs});
+    }
+    body += "<h2>Memory terms (--explain)</h2>\n";
+    body += html_table({{"term", false}, {"GB", true}, {"formula", false}, {"inputs", false}}, explained);
+  }
+  body += "<footer><p>Written by mlsize --format html: one file, no scripts, nothing fetched.</p></footer>\n";
+  return page("mlsize estimate", body);
+}
+
+}  // namespace mlsize::cli

@@ -1,0 +1,133 @@
+// --format html: one self-contained page whose elements nest, with the two charts, nothing
+// fetched and every catalogue text escaped. tests/html/check_html_report.py renders it in
+// Chromium.
+
+#include "cli/render/render_svg.hpp"
+#include "run_capture.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using mlsize::testing::run_cli;
+
+namespace {
+
+std::size_t count(std::string_view text, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string_view::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+// Whether every element the page opens is closed, in order (what a browser would otherwise
+// repair silently); returns the first mismatch, or empty.
+std::string unbalanced_tags(const std::string& html) {
+  std::vector<std::string> open;
+  for (std::size_t at = html.find('<'); at != std::string::npos; at = html.find('<', at + 1)) {
+    const std::size_t end = html.find('>', at);
+    if (end == std::string::npos) return "unclosed '<' at " + std::to_string(at);
+    const std::string tag = html.substr(at + 1, end - at - 1);
+    if (tag.starts_with("!") || tag.ends_with("/") || tag.starts_with("meta ")) continue;
+    const bool closing = tag.starts_with("/");
+    const std::string name = tag.substr(closing ? 1 : 0, tag.find_first_of(" \n", closing ? 1 : 0) - (closing ? 1 : 0));
+    if (!closing) {
+      open.push_back(name);
+      continue;
+    }
+    if (open.empty() || open.back() != name) {
+      return "</" + name + "> closes <" + (open.empty() ? std::string("nothing") : open.back()) + ">";
+    }
+    open.pop_back();
+  }
+  return open.empty() ? "" : "<" + open.back() + "> is never closed";
+}
+
+}  // namespace
+
+TEST_CASE("recommend --format html is one page with the table, the time-cost chart and the memory chart", "[html]") {
+  const auto result = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--format", "html"});
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.err.empty());
+  const std::string& html = result.out;
+  CHECK(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
+  CHECK(html.ends_with("</html>\n"));
+  CHECK(unbalanced_tags(html).empty());
+  INFO(unbalanced_tags(html));
+  CHECK(count(html, "<svg class=\"scatter\"") == 1);
+  CHECK(count(html, "<svg class=\"memory\"") == 1);
+  CHECK(count(html, "<svg") == 2);
+  CHECK(count(html, "<path class=\"pareto-front\"") == 1);
+  CHECK(count(html, "<circle class=\"plan top\"") == 10);  // --top's default
+  CHECK(count(html, "<text class=\"rank\"") == 10);
+  CHECK(count(html, "<line class=\"capacity\"") == 5);  // the top 5 plans' memory
+  CHECK(count(html, "<rect class=\"term weights\"") == 5);
+  // The ranked table: a header row and one row per plan shown.
+  CHECK(count(html, "<tr>") == 11);
+  // Self-contained: nothing to fetch, nothing to run.
+  CHECK(count(html, "http://") == 0);
+  CHECK(count(html, "https://") == 0);
+  CHECK(count(html, "<script") == 0);
+  CHECK(count(html, " src=") == 0);
+  CHECK(count(html, " href=") == 0);
+  // Provenance and the workload.
+  CHECK(count(html, "<dt>mlsize</dt>") == 1);
+  CHECK(count(html, "<dt>catalogue</dt>") == 1);
+  CHECK(count(html, "Workload: 7.0B parameters") == 1);
+}
+
+TEST_CASE("recommend --top sets the plans marked in the html chart", "[html]") {
+  const auto result = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--format", "html", "--top", "3"});
+  REQUIRE(result.exit_code == 0);
+  CHECK(count(result.out, "<circle class=\"plan top\"") == 3);
+  CHECK(count(result.out, "<line class=\"capacity\"") == 3);
+  CHECK(count(result.out, "<circle class=\"plan") > 20);  // every ranked offering is still plotted
+}
+
+TEST_CASE("markup in a catalogue overlay's offering name is text in the html page", "[html]") {
+  const auto result = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--no-user-catalog", "--catalog",
+                               MLSIZE_SOURCE_DIR "/tests/html/hostile-catalog.yaml", "--format", "html"});
+  REQUIRE(result.exit_code == 0);
+  const std::string& html = result.out;
+  CHECK(count(html, "&lt;script&gt;document.documentElement") > 0);
+  CHECK(count(html, "&lt;img src=x onerror=&quot;") > 0);
+  CHECK(count(html, "<script") == 0);
+  CHECK(count(html, "<img") == 0);
+  CHECK(unbalanced_tags(html).empty());
+}
+
+TEST_CASE("escape_html escapes what could end a text or an attribute", "[html]") {
+  CHECK(mlsize::cli::escape_html("<a href=\"x\">'&'</a>") ==
+        "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  CHECK(mlsize::cli::escape_html("8× H100 · aws") == "8× H100 · aws");
+}
+
+TEST_CASE("estimate --format html draws the plan's memory against its capacity", "[html]") {
+  const auto result =
+      run_cli({"estimate", "--params", "7B", "--data", "200GB", "--offering", "aws-p5.48xlarge", "--zero", "3", "--format", "html"});
+  REQUIRE(result.exit_code == 0);
+  CHECK(unbalanced_tags(result.out).empty());
+  CHECK(count(result.out, "<svg class=\"memory\"") == 1);
+  CHECK(count(result.out, "<svg class=\"scatter\"") == 0);
+  CHECK(count(result.out, "<line class=\"capacity\"") == 1);
+  // Without a device: the terms alone, no capacity.
+  const auto memory_only = run_cli({"estimate", "--params", "7B", "--format", "html"});
+  REQUIRE(memory_only.exit_code == 0);
+  CHECK(count(memory_only.out, "<line class=\"capacity\"") == 0);
+  CHECK(count(memory_only.out, "<rect class=\"term weights\"") == 1);
+}
+
+TEST_CASE("commands without charts refuse --format html, listing what they offer", "[html]") {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"explain", "--params", "7B", "--data", "200GB", "--format", "html"},
+        std::vector<std::string>{"rules", "list", "--format", "html"},
+        std::vector<std::string>{"catalog", "list", "--format", "html"}}) {
+    const auto result = run_cli(args);
+    INFO(args.front());
+    CHECK(result.exit_code == 2);
+    CHECK(result.out.empty());
+    CHECK(count(result.err, "--format: \"html\" is not one of table, json, yaml, csv, tsv, markdown") == 1);
+  }
+}
