@@ -5,6 +5,7 @@
 #include "cli/options/task_flags.hpp"
 #include "cli/render/renderers.hpp"
 
+#include <mlsize/estimate/calibration.hpp>
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/planner.hpp>
@@ -55,6 +56,8 @@ void gpus_hardware(const EstimateOptions& options, const Catalog& catalog, Plan&
   plan.device = request.device;
   count = request.count;
 }
+
+}  // namespace
 
 Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   Plan plan;
@@ -107,6 +110,8 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   return plan;
 }
 
+namespace {
+
 // ZeRO, recomputation and offloading are training's: inference (split by --tp and --pp)
 // and gradient-boosted trees ignore them, and say so.
 std::string plan_flag_warnings(const EstimateOptions& options, const Workload& workload) {
@@ -126,10 +131,7 @@ std::string plan_flag_warnings(const EstimateOptions& options, const Workload& w
 
 }  // namespace
 
-CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool with_options) {
-  CLI::App* command = app.add_subcommand("estimate", "Estimate memory, time and cost of one explicit plan");
-  if (!with_options) return command;
-  add_workload_options(*command, options.workload);
+void add_plan_options(CLI::App* command, EstimateOptions& options) {
   command->option_defaults()->group(k_group_hardware);
   command->add_option("--offering", options.offering, "Offering id from the catalogue, e.g. aws-p4de.24xlarge")
       ->type_name("ID");
@@ -164,6 +166,13 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
       ->add_option("--offload", options.offload,
                    "ZeRO-Offload/Infinity: where model states live: " + choice_help(defaults.offload))
       ->type_name("WHAT");
+}
+
+CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool with_options) {
+  CLI::App* command = app.add_subcommand("estimate", "Estimate memory, time and cost of one explicit plan");
+  if (!with_options) return command;
+  add_workload_options(*command, options.workload);
+  add_plan_options(command, options);
   command->option_defaults()->group(k_group_output);
   command->add_flag("--explain", options.explain, "Show each memory term with its formula and inputs");
   command->footer(examples({"mlsize estimate --params 7B --data 200GB --offering aws-p5.48xlarge --zero 3 --explain",
@@ -185,9 +194,23 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   }
 
   EstimateResult result;
-  result.workload = workload;
   result.provenance = provenance_of(catalog, std::move(overlays), {});
   result.provenance.defaults = default_settings(options.workload.defaults);
+  std::string calibration_warnings;
+  const std::vector<Calibration> calibrations = build_calibrations(options.workload, catalog);
+  const Calibration* calibration =
+      plan.device == nullptr ? nullptr : calibration_for(calibrations, *plan.device, workload.precision);
+  if (calibration != nullptr) {
+    const Workload base = workload;
+    apply_calibration(workload, base, calibration);
+    result.provenance.calibrations.push_back(calibration->file);
+  }
+  for (const Calibration& c : calibrations) {
+    if (&c == calibration) continue;
+    calibration_warnings += fmt::format("mlsize: warning: --calibration {} is for {} at {}; not applied to this plan\n",
+                                        c.file, c.device_id, to_string(c.precision));
+  }
+  result.workload = workload;
   if (options.explain) estimate_memory(workload, plan.device_count, plan.strategy, &result.explanation);
   if (plan.device == nullptr) {
     // No hardware named: the memory terms and FLOPs alone.
@@ -222,7 +245,8 @@ CommandOutput run_estimate(const EstimateOptions& options) {
       return rows_of(nlohmann::ordered_json::array({std::move(document)}));
     });
   }
-  output.stderr_text = task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload);
+  output.stderr_text =
+      task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload) + calibration_warnings;
   if (!result.feasible()) {
     output.exit_code = k_exit_no_feasible;
     output.stderr_text += "mlsize: the plan does not meet the constraints (memory, deadline or budget)\n";
