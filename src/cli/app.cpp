@@ -52,8 +52,8 @@ int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output) {
   return output.exit_code;
 }
 
-constexpr std::array<std::string_view, 6> k_commands{"recommend", "estimate", "catalog",
-                                                     "explain",   "rules",    "completion"};
+constexpr std::array<std::string_view, 7> k_commands{"recommend", "estimate",   "catalog",  "explain",
+                                                     "rules",     "completion", "calibrate"};
 
 // The habits of other tools, as the arguments CLI11 parses: `mlsize` alone and `mlsize
 // help [COMMAND]` print help, `mlsize version` and `-V` the version. A first word that is
@@ -80,9 +80,10 @@ std::vector<const char*> with_habits(int argc, const char* const* argv) {
   } else if (!first.empty() && first.front() != '-' &&
              std::find(k_commands.begin(), k_commands.end(), first) == k_commands.end()) {
     const std::string hint = did_you_mean(first, std::span<const std::string_view>(k_commands));
-    throw Error(
-        ErrorKind::usage, "unknown command \"" + escape_unprintable(first) + "\"",
-        hint.empty() ? "commands: recommend, estimate, catalog, explain, rules, completion (mlsize --help)" : hint);
+    throw Error(ErrorKind::usage, "unknown command \"" + escape_unprintable(first) + "\"",
+                hint.empty()
+                    ? "commands: recommend, estimate, catalog, explain, rules, completion, calibrate (mlsize --help)"
+                    : hint);
   }
   return args;
 }
@@ -151,6 +152,8 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   CLI::App* rules = add_rules_command(app, rules_options, full("rules"));
   CompletionOptions completion_options;
   CLI::App* completion = add_completion_command(app, completion_options, full("completion"));
+  CalibrateOptions calibrate_options;
+  CLI::App* calibrate = add_calibrate_command(app, calibrate_options, full("calibrate"));
   make_last_wins(app);
   make_ids_case_insensitive(app);
   // After the commands are added: they would inherit it.
@@ -225,6 +228,8 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
     }
     if (rules->parsed()) output = run_rules(rules_options);
     if (completion->parsed()) output = run_completion(completion_options, app);
+    // calibrate writes its own --output: the overlay there, the comparison on stdout.
+    if (calibrate->parsed()) output = run_calibrate(calibrate_options);
     // The whole report at once: nothing partial on failure. `--output -` is stdout.
     if (output_path && *output_path != "-") {
       write_file_atomically(*output_path, output.stdout_text);

@@ -51,7 +51,7 @@ expect_some() {
 }
 
 expect "recommend" rec
-expect "catalog completion estimate explain recommend rules" ''
+expect "calibrate catalog completion estimate explain recommend rules" ''
 expect "--optimize --optimizer" recommend --opt
 expect "--max-devices" recommend --params 7B --data 200GB --max-dev
 expect "balanced cost time" recommend --optimize ''

@@ -2,6 +2,7 @@
 // Choosing and ordering plans. Rules: docs/methodology.md#ranking.
 
 #include <mlsize/catalog/catalog.hpp>
+#include <mlsize/estimate/calibration.hpp>
 #include <mlsize/estimate/cost.hpp>
 #include <mlsize/model/workload.hpp>
 #include <mlsize/rank/report.hpp>
@@ -62,6 +63,9 @@ struct RecommendSettings {
   // plan, such as watching utilisation. Off, the advice is about this ranking only.
   bool tips = false;
   CostSettings cost;
+  // Overlays of `mlsize calibrate` (docs/methodology.md#calibration): plans on a device at a
+  // precision one of them measured use its MFU, bandwidth efficiency and overhead.
+  std::vector<Calibration> calibrations;
   const RuleSet* rules = nullptr;  // applied to every plan when set; must outlive the report
 };
 

@@ -6,6 +6,7 @@
 #include "cli/options/task_flags.hpp"
 #include "cli/render/renderers.hpp"
 
+#include <mlsize/estimate/calibration.hpp>
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/planner.hpp>
@@ -56,6 +57,8 @@ void gpus_hardware(const EstimateOptions& options, const Catalog& catalog, Plan&
   plan.device = request.device;
   count = request.count;
 }
+
+}  // namespace
 
 Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   Plan plan;
@@ -108,6 +111,8 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   return plan;
 }
 
+namespace {
+
 // ZeRO, recomputation and offloading are training's: inference (split by --tp and --pp)
 // and gradient-boosted trees ignore them, and say so.
 std::string plan_flag_warnings(const EstimateOptions& options, const Workload& workload) {
@@ -146,11 +151,7 @@ CommandOutput emit_estimated(const EstimateOptions& options, const EstimateResul
 
 }  // namespace
 
-CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool with_options) {
-  CLI::App* command = app.add_subcommand("estimate", "Estimate memory, time and cost of one explicit plan");
-  options.workload.formats = k_chart_report_formats;
-  if (!with_options) return command;
-  add_workload_options(*command, options.workload);
+void add_plan_options(CLI::App* command, EstimateOptions& options) {
   command->option_defaults()->group(k_group_hardware);
   command->add_option("--offering", options.offering, "Offering id from the catalogue, e.g. aws-p4de.24xlarge")
       ->type_name("ID");
@@ -185,6 +186,14 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
       ->add_option("--offload", options.offload,
                    "ZeRO-Offload/Infinity: where model states live: " + choice_help(defaults.offload))
       ->type_name("WHAT");
+}
+
+CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool with_options) {
+  CLI::App* command = app.add_subcommand("estimate", "Estimate memory, time and cost of one explicit plan");
+  options.workload.formats = k_chart_report_formats;
+  if (!with_options) return command;
+  add_workload_options(*command, options.workload);
+  add_plan_options(command, options);
   command->option_defaults()->group(k_group_output);
   command->add_flag("--explain", options.explain, "Show each memory term with its formula and inputs");
   add_emit_option(*command, options.emit);
@@ -208,9 +217,23 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   }
 
   EstimateResult result;
-  result.workload = workload;
   result.provenance = provenance_of(catalog, std::move(overlays), {});
   result.provenance.defaults = default_settings(options.workload.defaults);
+  std::string calibration_warnings;
+  const std::vector<Calibration> calibrations = build_calibrations(options.workload, catalog);
+  const Calibration* calibration =
+      plan.device == nullptr ? nullptr : calibration_for(calibrations, *plan.device, workload.precision);
+  if (calibration != nullptr) {
+    const Workload base = workload;
+    apply_calibration(workload, base, calibration);
+    result.provenance.calibrations.push_back(calibration->file);
+  }
+  for (const Calibration& c : calibrations) {
+    if (&c == calibration) continue;
+    calibration_warnings += fmt::format("mlsize: warning: --calibration {} is for {} at {}; not applied to this plan\n",
+                                        c.file, c.device_id, to_string(c.precision));
+  }
+  result.workload = workload;
   if (options.explain) estimate_memory(workload, plan.device_count, plan.strategy, &result.explanation);
   if (plan.device == nullptr) {
     // No hardware named: the memory terms and FLOPs alone.
@@ -235,7 +258,8 @@ CommandOutput run_estimate(const EstimateOptions& options) {
     if (workload.budget && result.estimate.cost) result.within_budget = *result.estimate.cost <= *workload.budget;
   }
 
-  const std::string warnings = task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload);
+  const std::string warnings =
+      task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload) + calibration_warnings;
   if (options.emit) return emit_estimated(options, result, cost_settings, warnings);
   CommandOutput output;
   if (format == OutputFormat::html) {

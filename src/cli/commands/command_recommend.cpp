@@ -129,6 +129,8 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   run->provenance = provenance_of(full_catalog, std::move(overlays), options.rules.rule_files);
   run->provenance.defaults = default_settings(options.workload.defaults);
   settings.cost = build_cost_settings(options.workload, full_catalog);
+  settings.calibrations = build_calibrations(options.workload, full_catalog);
+  for (const Calibration& c : settings.calibrations) run->provenance.calibrations.push_back(c.file);
   const HardwareFilter hardware(options.hardware, full_catalog);
   settings.device_counts = hardware.device_counts();
   apply_device_counts(settings, options.max_devices.has_value());

@@ -7,6 +7,8 @@
 #include "cli/options/workload_options.hpp"
 #include "cli/render/provenance.hpp"
 
+#include <mlsize/estimate/plan.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <optional>
@@ -75,5 +77,18 @@ CommandOutput run_explain(const ExplainOptions& options);
 
 CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool with_options = true);
 CommandOutput run_estimate(const EstimateOptions& options);
+// Estimate's hardware and plan flags (--offering ... --offload), which calibrate shares,
+// and the plan they give.
+void add_plan_options(CLI::App* command, EstimateOptions& options);
+Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog);
+
+// calibrate: estimate's flags, and the measured run (docs/cli.md#calibrate).
+struct CalibrateOptions {
+  EstimateOptions estimate;
+  std::string measured;             // --measured FILE
+  std::optional<std::string> date;  // --date YYYY-MM-DD, else the log's
+};
+CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options, bool with_options = true);
+CommandOutput run_calibrate(const CalibrateOptions& options);
 
 }  // namespace mlsize::cli

@@ -156,6 +156,11 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--profile", options.profile, "Budget profile for the rules: " + choice_help(defaults.profile))
       ->type_name("PROFILE");
   add_catalog_options(command, options.catalog_files, options.no_user_catalog);
+  command
+      .add_option("--calibration", options.calibration_files,
+                  "Overlay written by mlsize calibrate: plans on its device at its precision use the MFU, "
+                  "bandwidth efficiency and overhead it measured; repeatable")
+      ->type_name("FILE");
   command.add_flag("--no-defaults", options.no_defaults,
                    "Ignore the team's defaults: the config file and MLSIZE_* variables (docs/cli.md#defaults)");
   command.option_defaults()->group(k_group_constraints);

@@ -350,4 +350,23 @@ Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* 
   return build_catalog(options.catalog_files, !options.no_user_catalog, applied);
 }
 
+std::vector<Calibration> build_calibrations(const WorkloadOptions& options, const Catalog& catalog) {
+  // An overlay is a dozen lines; this refuses a wrong file (a log, a model) before parsing it.
+  constexpr std::size_t k_max_calibration_bytes = 64 * 1024;
+  std::vector<Calibration> calibrations;
+  for (const std::string& path : options.calibration_files) {
+    Calibration calibration = parse_calibration(read_input_file(path, k_max_calibration_bytes), path);
+    if (catalog.find_device(calibration.device_id) == nullptr) {
+      Error error(
+          ErrorKind::input,
+          "the calibration is for device " + in_quotes(calibration.device_id) + ", which is not in the catalogue",
+          "mlsize catalog list shows the device ids; a --catalog overlay may add it");
+      error.at(SourceLocation{path, 0, 0, {}});
+      throw error;
+    }
+    calibrations.push_back(std::move(calibration));
+  }
+  return calibrations;
+}
+
 }  // namespace mlsize::cli

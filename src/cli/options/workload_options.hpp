@@ -6,6 +6,7 @@
 #include "cli/options/team_defaults.hpp"
 
 #include <mlsize/catalog/catalog.hpp>
+#include <mlsize/estimate/calibration.hpp>
 #include <mlsize/estimate/cost.hpp>
 #include <mlsize/model/workload.hpp>
 #include <mlsize/support/error.hpp>
@@ -71,9 +72,10 @@ struct WorkloadOptions {
   std::optional<std::string> utilisation;
   std::optional<std::string> electricity_price;
   std::vector<std::string> catalog_files;
-  bool no_user_catalog = false;            // skip catalog.d and MLSIZE_CATALOG
-  std::vector<std::string> price_factors;  // PROVIDER=FACTOR
-  std::vector<std::string> owned;          // --owned: on-premise offering ids the user has
+  std::vector<std::string> calibration_files;  // --calibration: overlays of mlsize calibrate
+  bool no_user_catalog = false;                // skip catalog.d and MLSIZE_CATALOG
+  std::vector<std::string> price_factors;      // PROVIDER=FACTOR
+  std::vector<std::string> owned;              // --owned: on-premise offering ids the user has
   std::optional<std::string> format;
   // What --format offers on this command: set before add_workload_options (recommend and
   // estimate add html).
@@ -102,6 +104,9 @@ CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& 
 // The catalogue from the embedded one, the user's overlays and --catalog (catalog_options.hpp).
 // `applied`, when given, gets the overlay files laid over the embedded one, in order.
 Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* applied = nullptr);
+
+// The --calibration overlays, each for a device of `catalog` (docs/cli.md#calibrate).
+std::vector<Calibration> build_calibrations(const WorkloadOptions& options, const Catalog& catalog);
 
 // Throws a usage Error naming `flag`.
 [[noreturn]] void flag_error(const std::string& flag, std::string message, std::string hint = {});

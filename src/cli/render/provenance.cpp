@@ -59,11 +59,14 @@ nlohmann::ordered_json provenance_json(const Provenance& p) {
   for (const DefaultSetting& d : p.defaults) {
     defaults.push_back({{"flag", d.flag}, {"value", d.value}, {"from", escape_unprintable(d.origin)}});
   }
-  return {{"mlsize_version", p.version},
-          {"mlsize_commit", p.commit},
-          {"catalog", std::move(catalog)},
-          {"rules_files", p.rules_files},
-          {"defaults", std::move(defaults)}};
+  nlohmann::ordered_json json = {{"mlsize_version", p.version},
+                                 {"mlsize_commit", p.commit},
+                                 {"catalog", std::move(catalog)},
+                                 {"rules_files", p.rules_files},
+                                 {"defaults", std::move(defaults)}};
+  // Only when given: a report without calibration reads as before.
+  if (!p.calibrations.empty()) json["calibrations"] = printable(p.calibrations);
+  return json;
 }
 
 nlohmann::ordered_json json_document(const JsonHeader& header) {
@@ -81,6 +84,7 @@ std::string provenance_footer(const Provenance& p) {
   };
   if (!p.catalog_overlays.empty()) text += "Catalogue overlays in force: " + list(p.catalog_overlays) + ".\n";
   if (!p.rules_files.empty()) text += "Rules files in force: " + list(p.rules_files) + ".\n";
+  if (!p.calibrations.empty()) text += "Calibrations in force: " + list(printable(p.calibrations)) + ".\n";
   if (!p.defaults.empty()) {
     // A repeatable flag's values from one place are listed once: "--provider aws gcp (file:6)".
     std::vector<std::string> settings;

@@ -37,6 +37,7 @@ struct Provenance {
   std::string newest_as_of;
   std::vector<std::string> catalog_overlays;  // user overlays, then --catalog files, in order
   std::vector<std::string> rules_files;       // --rules files, in order
+  std::vector<std::string> calibrations;      // --calibration overlays applied, in order
   std::vector<DefaultSetting> defaults;       // from the config file and MLSIZE_* variables
 };
 

@@ -1,7 +1,8 @@
 #pragma once
 // Reading a Hugging Face config.json: the text with its locations (for file:line:column
 // errors that show the offending line) and the top-level keys with their aliases and limits.
-// Private to model/: model_config.cpp reads architectures with it.
+// Private to the core: model_config.cpp reads architectures with it, estimate/measurement.cpp
+// and estimate/calibration.cpp the measured JSON and the calibration overlays.
 
 #include <mlsize/model/model_config.hpp>
 #include <mlsize/support/error.hpp>

@@ -423,6 +423,13 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
       const Job& job = jobs[i];
       scratch.workload.precision = job.precision;
+      if (!settings.calibrations.empty()) {
+        const Bytes overhead = scratch.workload.overhead;
+        apply_calibration(scratch.workload, workload,
+                          calibration_for(settings.calibrations, *job.device, job.precision));
+        // The serving memory it remembers holds the overhead.
+        if (scratch.workload.overhead != overhead) scratch.estimates = EstimateCache{};
+      }
       try {
         outcomes[i] = evaluate_offering(scratch, *job.offering, *job.device, settings, job.judge, recompute);
       } catch (...) {
