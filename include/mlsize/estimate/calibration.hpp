@@ -49,7 +49,8 @@ const Calibration* calibration_for(std::span<const Calibration> calibrations, co
 // The fields a calibration sets (the MFU, pinned as --mfu, the bandwidth efficiency and the
 // overhead) as `base` has them, then as `calibration` has them when given; the other fields
 // of `workload` as they are. One workload serves offering after offering in recommend.
-void apply_calibration(Workload& workload, const Workload& base, const Calibration* calibration);
+// Whether the overhead changed.
+bool apply_calibration(Workload& workload, const Workload& base, const Calibration* calibration);
 
 // What a run measured, read from its log.
 enum class MeasurementFormat { nvidia_smi, torch_json };

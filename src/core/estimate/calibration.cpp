@@ -131,19 +131,22 @@ const Calibration* calibration_for(std::span<const Calibration> calibrations, co
   return found;
 }
 
-void apply_calibration(Workload& workload, const Workload& base, const Calibration* found) {
+bool apply_calibration(Workload& workload, const Workload& base, const Calibration* found) {
+  const Bytes overhead = workload.overhead;
   workload.mfu = base.mfu;
   workload.mfu_pinned = base.mfu_pinned;
   workload.bandwidth_efficiency = base.bandwidth_efficiency;
   workload.overhead = base.overhead;
-  if (found == nullptr) return;
-  const Calibration& calibration = *found;
-  if (calibration.mfu) {
-    workload.mfu = *calibration.mfu;
-    workload.mfu_pinned = true;
+  if (found != nullptr) {
+    const Calibration& calibration = *found;
+    if (calibration.mfu) {
+      workload.mfu = *calibration.mfu;
+      workload.mfu_pinned = true;
+    }
+    if (calibration.bandwidth_efficiency) workload.bandwidth_efficiency = *calibration.bandwidth_efficiency;
+    if (calibration.overhead) workload.overhead = *calibration.overhead;
   }
-  if (calibration.bandwidth_efficiency) workload.bandwidth_efficiency = *calibration.bandwidth_efficiency;
-  if (calibration.overhead) workload.overhead = *calibration.overhead;
+  return workload.overhead != overhead;
 }
 
 double step_tokens(const Workload& workload, const Plan& plan, const Measurement& measured) {

@@ -9,6 +9,7 @@
 
 #include "core/rank/ordering.hpp"
 #include "core/rank/pruning.hpp"
+#include "core/rank/purchases.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -330,36 +331,6 @@ std::vector<RankedPlan> rank_outcomes(const std::vector<OfferingOutcome>& outcom
   return best;
 }
 
-// Splits each purchase's cost into its amortised share and its electricity, and weighs it
-// against the cheapest rental of the ranking (docs/methodology.md#break-even). Owned
-// hardware is not a rental: its purchase is spent, so buying more is weighed against the
-// market. The cheapest rather than #1: --optimize time or a rule may put a dearer plan
-// first, and buying competes with the cheapest way to rent the same run.
-void weigh_purchases(Report& report) {
-  const CostSettings& cost = report.cost;
-  std::optional<std::size_t> cheapest;
-  for (std::size_t i = 0; i < report.recommendations.size(); ++i) {
-    const RankedPlan& e = report.recommendations[i];
-    if (e.plan.offering->kind == OfferingKind::on_prem) continue;
-    // Ties go to the earlier rank, so that the cheapest plan of a cost ranking is its #1.
-    if (!cheapest || compare_values(e.cost->value, report.recommendations[*cheapest].cost->value) < 0) cheapest = i;
-  }
-  for (PurchasePlan& p : report.purchases) {
-    const Offering& offering = *p.plan.offering;
-    const Billing& billing = offering.billing;
-    const Seconds charged = p.time;
-    p.utilisation = cost.utilisation;
-    const Usd electricity = run_cost(electricity_per_unit_hour(offering, cost), p.plan.units, charged, billing);
-    if (offering.power_w) p.electricity = electricity;
-    p.amortised = run_cost(*amortised_per_unit_hour(offering, cost), p.plan.units, charged, billing);
-    if (!cheapest) continue;
-    p.compared_with = cheapest;
-    p.break_even = break_even(*p.purchase, electricity, *report.recommendations[*cheapest].cost, p.time);
-    const Seconds in_use(cost.amortization_years * 365.0 * k_seconds_per_day * cost.utilisation);
-    p.pays_off = !p.break_even->never && p.break_even->busy <= in_use;
-  }
-}
-
 }  // namespace
 
 Report recommend(const Workload& workload, const Catalog& catalog, const RecommendSettings& settings) {
@@ -400,6 +371,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     const Device* device;
     Precision precision;
     const RuleJudge* judge;
+    const Calibration* calibration;  // mlsize calibrate's for the device at the precision, if any
   };
   std::vector<Job> jobs;
   jobs.reserve(catalog.offerings().size());
@@ -410,7 +382,8 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     // unless the user pinned one (--precision).
     const Precision precision =
         settings.precision_per_device ? precision_for(*device, workload, workload.precision) : workload.precision;
-    jobs.push_back(Job{&offering, device, precision, judge_for(precision)});
+    jobs.push_back(Job{&offering, device, precision, judge_for(precision),
+                       calibration_for(settings.calibrations, *device, precision)});
   }
   // Offerings are independent: workers take them in turn, each outcome lands in its
   // offering's place, and they are merged in catalogue order, so that the report is the
@@ -423,13 +396,8 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
       const Job& job = jobs[i];
       scratch.workload.precision = job.precision;
-      if (!settings.calibrations.empty()) {
-        const Bytes overhead = scratch.workload.overhead;
-        apply_calibration(scratch.workload, workload,
-                          calibration_for(settings.calibrations, *job.device, job.precision));
-        // The serving memory it remembers holds the overhead.
-        if (scratch.workload.overhead != overhead) scratch.estimates = EstimateCache{};
-      }
+      // The serving memory the cache remembers holds the overhead a calibration sets.
+      if (apply_calibration(scratch.workload, workload, job.calibration)) scratch.estimates = EstimateCache{};
       try {
         outcomes[i] = evaluate_offering(scratch, *job.offering, *job.device, settings, job.judge, recompute);
       } catch (...) {
