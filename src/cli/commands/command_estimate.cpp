@@ -13,6 +13,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <utility>
+
 namespace mlsize::cli {
 namespace {
 
@@ -107,6 +110,23 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   return plan;
 }
 
+// --here: one unit of the machine's offering, as --offering here would name it in its catalogue.
+Plan here_plan(const EstimateOptions& options, const HereRun& here) {
+  const std::pair<bool, const char*> others[] = {{options.offering.has_value(), "--offering"},
+                                                 {options.device.has_value(), "--device"},
+                                                 {options.gpus.has_value(), "--gpus"},
+                                                 {!options.workload.owned.empty(), "--owned"}};
+  for (const auto& [given, flag] : others) {
+    if (given) {
+      flag_error(flag, std::string(flag) + " names other hardware; --here estimates on this machine",
+                 "drop one of them: mlsize detect shows what --here plans on");
+    }
+  }
+  EstimateOptions on_here = options;
+  on_here.offering = std::string(k_here_offering);
+  return plan_from_options(on_here, here.catalog);
+}
+
 // ZeRO, recomputation and offloading are training's: inference (split by --tp and --pp)
 // and gradient-boosted trees ignore them, and say so.
 std::string plan_flag_warnings(const EstimateOptions& options, const Workload& workload) {
@@ -138,6 +158,7 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
       ->type_name("N");
   command->add_option("--gpus", options.gpus, "ACC[:N]: shorthand for --device ACC --count N, e.g. h100:8")
       ->type_name("ACC[:N]");
+  add_here_options(*command, options.here);
   const Strategy defaults;
   command->option_defaults()->group(k_group_plan);
   command
@@ -177,8 +198,15 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   const OutputFormat format = report_format(options.workload);
   std::vector<std::string> overlays;
   const Catalog catalog = build_catalog(options.workload, &overlays);
-  const CostSettings cost_settings = build_cost_settings(options.workload, catalog);
-  const Plan plan = plan_from_options(options, catalog);
+  CostSettings cost_settings = build_cost_settings(options.workload, catalog);
+  check_from_needs_here(options.here);
+  std::optional<HereRun> here;  // the plan points into its catalogue
+  if (options.here.here) {
+    here = here_run(options.here, catalog);
+    check_here_workload(here->hardware, workload);
+    cost_settings.owned.insert(std::string(k_here_offering));
+  }
+  const Plan plan = here ? here_plan(options, *here) : plan_from_options(options, catalog);
   // As in recommend: without --precision, the device trains at the best precision it has.
   if (plan.device != nullptr && !options.workload.precision) {
     workload.precision = precision_for(*plan.device, workload, workload.precision);
@@ -223,6 +251,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
     });
   }
   output.stderr_text = task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload);
+  if (here) output.stderr_text += here->notes;
   if (!result.feasible()) {
     output.exit_code = k_exit_no_feasible;
     output.stderr_text += "mlsize: the plan does not meet the constraints (memory, deadline or budget)\n";
