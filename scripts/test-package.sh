@@ -74,8 +74,8 @@ out=$(in_root mlsize recommend --params 7B --data 200GB) || fail "recommend exit
 [ -n "$out" ] || fail "recommend printed nothing"
 printf '%s\n' "$out" | head -8
 
-say "README's examples (those that need no file of yours)"
-examples=$(sed -n '/^More examples:/,/^## /p' README.md | grep '^mlsize ' | grep -v -e '|' -e '\.yaml' -e '\.json')
+say "README's examples (those that need no file of yours, nor the repository's tests/data)"
+examples=$(sed -n '/^More examples:/,/^## /p' README.md | grep '^mlsize ' | grep -v -e '|' -e '\.yaml' -e '\.json' -e 'tests/data')
 [ -n "$examples" ] || fail "no examples found in README.md"
 printf '%s\n' "$examples" | while IFS= read -r line; do
   command=$(printf '%s\n' "$line" | sed 's/ *#.*//')

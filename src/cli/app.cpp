@@ -2,6 +2,7 @@
 
 #include "cli/commands/command_catalog.hpp"
 #include "cli/commands/command_completion.hpp"
+#include "cli/commands/command_detect.hpp"
 #include "cli/commands/command_rules.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/io/output_file.hpp"
@@ -52,8 +53,8 @@ int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output) {
   return output.exit_code;
 }
 
-constexpr std::array<std::string_view, 7> k_commands{"recommend", "estimate",   "catalog",  "explain",
-                                                     "rules",     "completion", "calibrate"};
+constexpr std::array<std::string_view, 8> k_commands{"recommend", "estimate", "catalog",    "explain",
+                                                     "rules",     "detect",   "completion", "calibrate"};
 
 // The habits of other tools, as the arguments CLI11 parses: `mlsize` alone and `mlsize
 // help [COMMAND]` print help, `mlsize version` and `-V` the version. A first word that is
@@ -82,7 +83,8 @@ std::vector<const char*> with_habits(int argc, const char* const* argv) {
     const std::string hint = did_you_mean(first, std::span<const std::string_view>(k_commands));
     throw Error(ErrorKind::usage, "unknown command \"" + escape_unprintable(first) + "\"",
                 hint.empty()
-                    ? "commands: recommend, estimate, catalog, explain, rules, completion, calibrate (mlsize --help)"
+                    ? "commands: recommend, estimate, catalog, explain, rules, detect, completion, calibrate (mlsize "
+                      "--help)"
                     : hint);
   }
   return args;
@@ -150,6 +152,8 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   CLI::App* explain = add_explain_command(app, explain_options, full("explain"));
   RulesOptions rules_options;
   CLI::App* rules = add_rules_command(app, rules_options, full("rules"));
+  DetectOptions detect_options;
+  CLI::App* detect = add_detect_command(app, detect_options, full("detect"));
   CompletionOptions completion_options;
   CLI::App* completion = add_completion_command(app, completion_options, full("completion"));
   CalibrateOptions calibrate_options;
@@ -227,6 +231,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       output_path = explain_options.recommend.workload.output_path;
     }
     if (rules->parsed()) output = run_rules(rules_options);
+    if (detect->parsed()) output = run_detect(detect_options);
     if (completion->parsed()) output = run_completion(completion_options, app);
     // calibrate writes its own --output: the overlay there, the comparison on stdout.
     if (calibrate->parsed()) output = run_calibrate(calibrate_options);

@@ -27,7 +27,7 @@ TEST_CASE("mlsize completion writes a script for each shell from every command",
     const auto result = run_cli({"completion", shell});
     CHECK(result.exit_code == 0);
     CHECK(result.err.empty());
-    for (const char* word : {"recommend", "estimate", "explain", "catalog", "rules", "completion", "--optimize",
+    for (const char* word : {"recommend", "estimate", "explain", "catalog", "rules", "detect", "completion", "--optimize",
                              "balanced", "--offering", "--ids"}) {
       CHECK(result.out.find(word) != std::string::npos);
     }

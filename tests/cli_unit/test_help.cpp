@@ -17,7 +17,7 @@ namespace {
 
 const std::vector<std::vector<std::string>> k_help_pages{
     {},           {"recommend"}, {"estimate"}, {"explain"},         {"catalog"},         {"catalog", "list"},
-    {"catalog", "show"}, {"catalog", "validate"}, {"catalog", "export"}, {"rules"}, {"rules", "list"}, {"rules", "check"}, {"completion"}};
+    {"catalog", "show"}, {"catalog", "validate"}, {"catalog", "export"}, {"rules"}, {"rules", "list"}, {"rules", "check"}, {"detect"}, {"completion"}};
 
 std::string help_of(std::vector<std::string> command) {
   command.push_back("--help");

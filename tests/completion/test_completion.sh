@@ -51,7 +51,8 @@ expect_some() {
 }
 
 expect "recommend" rec
-expect "calibrate catalog completion estimate explain recommend rules" ''
+expect "calibrate catalog completion detect estimate explain recommend rules" ''
+expect "--format --from" detect --f
 expect "--optimize --optimizer" recommend --opt
 expect "--max-devices" recommend --params 7B --data 200GB --max-dev
 expect "balanced cost time" recommend --optimize ''

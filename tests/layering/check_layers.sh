@@ -7,7 +7,7 @@ set -u
 root=${1:?usage: check_layers.sh ROOT}
 
 # What each folder may include besides itself. Core: support ← {expr, model, catalog}
-# ← estimate ← {launch, rules ← rank}. CLI: io and render ← options ← commands ← app; the CLI
+# ← estimate ← {launch, rules ← rank}; catalog ← machine (a detected machine as catalogue devices). CLI: io and render ← options ← commands ← app; the CLI
 # may include any core folder, the core never the CLI.
 allowed() {
   case $1 in
@@ -17,6 +17,7 @@ allowed() {
     launch) echo "support model catalog estimate" ;;
     rules) echo "support expr model catalog estimate" ;;
     rank) echo "support expr model catalog estimate rules" ;;
+    machine) echo "support catalog" ;;
     cli/io | cli/render) echo "$core" ;;
     cli/options) echo "$core cli/io" ;;
     cli/commands) echo "$core cli/io cli/render cli/options" ;;
@@ -24,7 +25,7 @@ allowed() {
     *) echo "?" ;;
   esac
 }
-core="support expr model catalog estimate launch rules rank"
+core="support expr model catalog estimate launch rules rank machine"
 
 # The layer a file belongs to, from its path.
 layer_of() {

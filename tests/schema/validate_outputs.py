@@ -41,7 +41,7 @@ except ImportError as missing:
 
 Validator = jsonschema.Draft202012Validator
 
-OUTPUT_SCHEMAS = ["recommend", "estimate", "explain", "catalog", "rules"]
+OUTPUT_SCHEMAS = ["recommend", "estimate", "explain", "catalog", "rules", "detect"]
 FILE_SCHEMAS = ["catalog-file", "rules-file"]
 # Definitions that recommend.schema.json and estimate.schema.json both hold: kept equal.
 SHARED_DEFS = ["date", "rule_id", "provenance", "model", "workload", "plan", "rules_fired"]
@@ -49,6 +49,7 @@ SHARED_DEFS = ["date", "rule_id", "provenance", "model", "workload", "plan", "ru
 OVERLAY = "tests/schema/overlay-catalog.yaml"
 POLICY = "tests/schema/policy-rules.yaml"
 ONLY_AWS = "tests/cli/cases/rules_only_aws_recommend/only-aws.yaml"
+DETECT = "tests/data/detect"  # recorded machines (tests/data/detect/README.md)
 
 
 def plans(j):
@@ -126,6 +127,8 @@ CASES = [
     ("recommend startup free tiers", ["recommend", "--params", "100M", "--data", "1GB", "--profile", "startup",
                                       "--verbose", "--top", "3"], 0,
      lambda j: any(a["severity"] == "tip" for a in j["advice"]) and any("rules" in p for p in j["recommendations"])),
+    ("recommend here", ["recommend", "--here", "--from", f"{DETECT}/h100x8", "--params", "7B", "--data", "20GB"], 0,
+     lambda j: j["recommendations"][0]["offering"]["id"] == "here" and j["recommendations"][0]["device_count"] == 8),
     ("recommend overlay and rules files", ["recommend", "--params", "7B", "--data", "200GB", "--catalog", OVERLAY,
                                            "--rules", POLICY, "--rules", ONLY_AWS, "--top", "3"], 0,
      lambda j: j["provenance"]["catalog"]["overlays"] and len(j["provenance"]["rules_files"]) == 2
@@ -168,6 +171,9 @@ CASES = [
      lambda j: j["workload"]["model"]["encoder_layers"] > 0),
     ("estimate gbdt", ["estimate", "--task", "gbdt", "--data", "20GB", "--offering", "aws-c5.12xlarge"], 0,
      lambda j: "gbdt" in j["compute"]),
+    ("estimate here gbdt on a CPU", ["estimate", "--here", "--from", f"{DETECT}/no-gpu-c5", "--task", "gbdt",
+                                     "--data", "2GB"], 0,
+     lambda j: j["offering"]["id"] == "here" and j["device"]["kind"] == "cpu" and "gbdt" in j["compute"]),
     ("estimate overlay offering", ["estimate", "--params", "7B", "--tokens", "10B", "--catalog", OVERLAY,
                                    "--offering", "schema-lab-gpu-x8", "--count", "16", "--zero", "2"], 0,
      lambda j: j["provenance"]["catalog"]["overlays"] and j["offering"]["network_gbps"] is not None),
@@ -190,6 +196,19 @@ CASES = [
      lambda j: j["offerings"][0]["limits"]["session_hours"] is not None),
     ("catalog export with overlay", ["catalog", "export", "--catalog", OVERLAY], 0,
      lambda j: any(o["id"] == "schema-lab-onprem" for o in j["offerings"])),
+    # detect
+    ("detect 8x H100", ["detect", "--from", f"{DETECT}/h100x8"], 0,
+     lambda j: len(j["gpus"]) == 8 and all(g["device"] == "h100-sxm" for g in j["gpus"]) and j["here"]["devices"] == 8),
+    ("detect MIG", ["detect", "--from", f"{DETECT}/a100-mig"], 0,
+     lambda j: j["gpus"][0]["mig_instances"] and j["here"]["devices"] == 1),
+    ("detect MI300X", ["detect", "--from", f"{DETECT}/mi300x"], 0,
+     lambda j: all(g["vendor"] == "amd" and g["device"] == "mi300x" for g in j["gpus"])),
+    ("detect no GPU", ["detect", "--from", f"{DETECT}/no-gpu"], 0,
+     lambda j: j["gpus"] == [] and j["cpu"]["device"] is None and j["here"]["cpu_only"]),
+    ("detect macOS", ["detect", "--from", f"{DETECT}/macos-m3-max"], 0,
+     lambda j: j["gpus"][0]["vendor"] == "apple" and j["cpu"]["vendor"] == "apple"),
+    ("detect nothing to plan on", ["detect", "--from", "tests/cli/cases/detect_unknown_gpu/machine"], 0,
+     lambda j: j["here"] is None and j["here_error"]),
     # rules
     ("rules list", ["rules", "list"], 0, lambda j: len(j["rules"]) > 10),
     ("rules list with a policy", ["rules", "list", "--rules", POLICY], 0,
@@ -478,7 +497,8 @@ def mutated(document, path, action, value=None):
 
 def check_negatives(run, schemas, outputs, source_dir):
     """A schema that accepts these is not strict enough."""
-    needed = ["recommend pretrain", "estimate offering zero-1", "explain default rules", "catalog list", "rules list"]
+    needed = ["recommend pretrain", "estimate offering zero-1", "explain default rules", "catalog list", "rules list",
+              "detect 8x H100", "detect no GPU"]
     missing = [name for name in needed if name not in outputs]
     if missing:
         run.fail("negative checks", [f"skipped: they alter the outputs of {', '.join(missing)}, which failed"])
@@ -508,6 +528,11 @@ def check_negatives(run, schemas, outputs, source_dir):
         ("catalog", catalog, ["offerings", 0, "kind"], "set", "rental"),
         ("rules", rules, ["rules", 0, "when"], "remove", None),
         ("rules", rules, ["rules", advise, "factor"], "set", 2.0),
+        ("detect", outputs["detect 8x H100"], ["gpus", 0, "memory_bytes"], "rename", "memory_mib"),
+        ("detect", outputs["detect 8x H100"], ["here", "devices"], "set", 0),
+        ("detect", outputs["detect 8x H100"], ["gpus", 0, "vendor"], "set", "intel"),
+        ("detect", outputs["detect no GPU"], ["cpu", "threads"], "remove", None),
+        ("detect", outputs["detect no GPU"], ["here_error"], "remove", None),
     ]
     with open(os.path.join(source_dir, OVERLAY), encoding="utf-8") as f:
         overlay = yaml.safe_load(f)

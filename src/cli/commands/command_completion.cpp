@@ -54,7 +54,8 @@ const std::vector<ValueSource>& value_sources() {
       {"--rules", {}, true},
       {"--model-config", {}, true},
       {"--output", {}, true},
-      {"files", {}, true},  // catalog validate, rules check
+      {"--from", {}, true},  // a directory: completed as paths
+      {"files", {}, true},   // catalog validate, rules check
   };
   return sources;
 }

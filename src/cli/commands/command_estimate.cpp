@@ -15,6 +15,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <utility>
+
 namespace mlsize::cli {
 namespace {
 
@@ -111,6 +114,23 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   return plan;
 }
 
+// --here: one unit of the machine's offering, as --offering here would name it in its catalogue.
+Plan here_plan(const EstimateOptions& options, const HereRun& here) {
+  const std::pair<bool, const char*> others[] = {{options.offering.has_value(), "--offering"},
+                                                 {options.device.has_value(), "--device"},
+                                                 {options.gpus.has_value(), "--gpus"},
+                                                 {!options.workload.owned.empty(), "--owned"}};
+  for (const auto& [given, flag] : others) {
+    if (given) {
+      flag_error(flag, std::string(flag) + " names other hardware; --here estimates on this machine",
+                 "drop one of them: mlsize detect shows what --here plans on");
+    }
+  }
+  EstimateOptions on_here = options;
+  on_here.offering = std::string(k_here_offering);
+  return plan_from_options(on_here, here.catalog);
+}
+
 namespace {
 
 // ZeRO, recomputation and offloading are training's: inference (split by --tp and --pp)
@@ -194,6 +214,8 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
   if (!with_options) return command;
   add_workload_options(*command, options.workload);
   add_plan_options(command, options);
+  command->option_defaults()->group(k_group_hardware);
+  add_here_options(*command, options.here);  // not calibrate's: a calibration names its device
   command->option_defaults()->group(k_group_output);
   command->add_flag("--explain", options.explain, "Show each memory term with its formula and inputs");
   add_emit_option(*command, options.emit);
@@ -209,8 +231,15 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   const OutputFormat format = report_format(options.workload);
   std::vector<std::string> overlays;
   const Catalog catalog = build_catalog(options.workload, &overlays);
-  const CostSettings cost_settings = build_cost_settings(options.workload, catalog);
-  const Plan plan = plan_from_options(options, catalog);
+  CostSettings cost_settings = build_cost_settings(options.workload, catalog);
+  check_from_needs_here(options.here);
+  std::optional<HereRun> here;  // the plan points into its catalogue
+  if (options.here.here) {
+    here = here_run(options.here, catalog);
+    check_here_workload(here->hardware, workload);
+    cost_settings.owned.insert(std::string(k_here_offering));
+  }
+  const Plan plan = here ? here_plan(options, *here) : plan_from_options(options, catalog);
   // As in recommend: without --precision, the device trains at the best precision it has.
   if (plan.device != nullptr && !options.workload.precision) {
     workload.precision = precision_for(*plan.device, workload, workload.precision);
@@ -258,8 +287,8 @@ CommandOutput run_estimate(const EstimateOptions& options) {
     if (workload.budget && result.estimate.cost) result.within_budget = *result.estimate.cost <= *workload.budget;
   }
 
-  const std::string warnings =
-      task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload) + calibration_warnings;
+  const std::string warnings = task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload) +
+                               calibration_warnings + (here ? here->notes : std::string());
   if (options.emit) return emit_estimated(options, result, cost_settings, warnings);
   CommandOutput output;
   if (format == OutputFormat::html) {

@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace mlsize::cli {
@@ -53,6 +54,7 @@ void add_recommend_options(CLI::App& command, RecommendOptions& options) {
                   "Leave out the offerings of this provider; repeatable")
       ->type_name("PROVIDER");
   add_hardware_options(command, options.hardware, true);
+  add_here_options(command, options.here);
   command.add_flag("--include-purchase", options.include_purchase,
                    "Also rank on-premise hardware to buy, at its amortised cost (--budget then checks the "
                    "purchase price)");
@@ -84,6 +86,45 @@ void apply_device_counts(RecommendSettings& settings, bool max_devices_given) {
       settings.max_devices = count;
     }
   }
+}
+
+// --here ranks the machine alone: the flags that choose other hardware contradict it.
+void check_here_flags(const RecommendOptions& options) {
+  const HardwareOptions& h = options.hardware;
+  const std::pair<bool, const char*> others[] = {{!h.devices.empty(), "--device"},
+                                                 {!h.gpus.empty(), "--gpus"},
+                                                 {h.kind.has_value(), "--kind"},
+                                                 {h.min_memory.has_value(), "--min-memory"},
+                                                 {!options.providers.empty(), "--provider"},
+                                                 {!options.excluded_providers.empty(), "--exclude-provider"},
+                                                 {options.include_purchase, "--include-purchase"},
+                                                 {!options.workload.owned.empty(), "--owned"}};
+  for (const auto& [given, flag] : others) {
+    if (given) {
+      flag_error(flag, std::string(flag) + " chooses other hardware; --here ranks this machine only",
+                 "drop one of them: mlsize detect shows what --here plans on");
+    }
+  }
+}
+
+// The offerings to rank: the wanted providers' with the wanted hardware. A filter that leaves
+// nothing is a question the catalogue cannot answer, not "nothing fits".
+Catalog filtered_catalog(const RecommendOptions& options, Catalog full_catalog, RecommendSettings& settings) {
+  const HardwareFilter hardware(options.hardware, full_catalog);
+  settings.device_counts = hardware.device_counts();
+  apply_device_counts(settings, options.max_devices.has_value());
+  Catalog catalog = filter_hardware(
+      filter_providers(std::move(full_catalog), options.providers, options.excluded_providers), hardware);
+  if (catalog.offerings().empty() && !hardware.keeps_all()) {
+    const HardwareOptions& h = options.hardware;
+    const std::string flag = !h.devices.empty() ? "--device"
+                             : !h.gpus.empty()  ? "--gpus"
+                             : h.kind           ? "--kind"
+                                                : "--min-memory";
+    flag_error(flag, "no offering in the catalogue (with the providers asked for) has such hardware",
+               "mlsize catalog list shows the offerings; add your own with --catalog FILE");
+  }
+  return catalog;
 }
 
 // Everything a recommendation needs; the report points into the catalogue and rules.
@@ -131,22 +172,16 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   settings.cost = build_cost_settings(options.workload, full_catalog);
   settings.calibrations = build_calibrations(options.workload, full_catalog);
   for (const Calibration& c : settings.calibrations) run->provenance.calibrations.push_back(c.file);
-  const HardwareFilter hardware(options.hardware, full_catalog);
-  settings.device_counts = hardware.device_counts();
-  apply_device_counts(settings, options.max_devices.has_value());
-  // The ranker sees only the wanted providers' offerings.
-  run->catalog = filter_hardware(
-      filter_providers(std::move(full_catalog), options.providers, options.excluded_providers), hardware);
-  // A filter that leaves nothing to rank is a question the catalogue cannot answer, not
-  // "nothing fits".
-  if (run->catalog.offerings().empty() && !hardware.keeps_all()) {
-    const HardwareOptions& h = options.hardware;
-    const std::string flag = !h.devices.empty() ? "--device"
-                             : !h.gpus.empty()  ? "--gpus"
-                             : h.kind           ? "--kind"
-                                                : "--min-memory";
-    flag_error(flag, "no offering in the catalogue (with the providers asked for) has such hardware",
-               "mlsize catalog list shows the offerings; add your own with --catalog FILE");
+  check_from_needs_here(options.here);
+  if (options.here.here) {
+    check_here_flags(options);
+    HereRun here = here_run(options.here, full_catalog);
+    check_here_workload(here.hardware, workload);
+    settings.cost.owned.insert(std::string(k_here_offering));
+    run->warnings += here.notes;
+    run->catalog = std::move(here.catalog);
+  } else {
+    run->catalog = filtered_catalog(options, std::move(full_catalog), settings);
   }
   run->rules = build_rule_set(options.rules);
   settings.rules = &run->rules;
@@ -211,7 +246,8 @@ std::string next_command(const std::vector<std::string>& words, const Report& re
     kept.push_back(flag);
     kept.push_back(shell_word(value));
   };
-  if (e.plan.offering != nullptr) add("--offering", e.plan.offering->id);
+  // --here, kept among the words, names the machine's offering.
+  if (e.plan.offering != nullptr && e.plan.offering->id != k_here_offering) add("--offering", e.plan.offering->id);
   if (e.plan.offering == nullptr) add("--device", e.plan.device->id);
   add("--count", std::to_string(e.plan.device_count));
   if (st.zero_stage > 0) add("--zero", std::to_string(st.zero_stage));

@@ -3,6 +3,7 @@
 
 #include "cli/commands/command.hpp"
 #include "cli/options/hardware_filter.hpp"
+#include "cli/options/here_options.hpp"
 #include "cli/options/rule_options.hpp"
 #include "cli/options/workload_options.hpp"
 #include "cli/render/provenance.hpp"
@@ -32,6 +33,7 @@ struct RecommendOptions {
   std::vector<std::string> providers;           // --provider: only these
   std::vector<std::string> excluded_providers;  // --exclude-provider
   HardwareOptions hardware;                     // --device, --gpus, --kind, --min-memory
+  HereOptions here;                             // --here, --from: this machine only
   bool include_purchase = false;
   bool verbose = false;  // --verbose: tips among the advice
   bool wide = false;     // --wide: names in the table, no wrapping
@@ -54,6 +56,7 @@ struct EstimateOptions {
   std::optional<std::string> device;
   std::optional<std::string> count;
   std::optional<std::string> gpus;  // --gpus ACC[:N]: shorthand for --device ACC --count N
+  HereOptions here;                 // --here, --from: this machine's devices, owned
   // Strategy{} holds the defaults of the plan's layout.
   std::optional<std::string> zero;
   std::optional<std::string> recompute;

@@ -36,6 +36,8 @@ inline constexpr std::array k_chart_report_formats{OutputFormat::table, OutputFo
                                                    OutputFormat::html};
 inline constexpr std::array k_catalog_list_formats = k_report_formats;
 inline constexpr std::array k_catalog_show_formats{OutputFormat::yaml, OutputFormat::json};
+// detect: the machine for people, or as a document for tools.
+inline constexpr std::array k_detect_formats{OutputFormat::table, OutputFormat::json, OutputFormat::yaml};
 inline constexpr std::array k_catalog_export_formats{OutputFormat::yaml, OutputFormat::json, OutputFormat::csv,
                                                      OutputFormat::tsv};
 
