@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -172,4 +173,19 @@ TEST_CASE("recommend --here and estimate --here read the same machine as detect"
                                "1", "--format", "json"});
   REQUIRE(ranked.exit_code == 0);
   CHECK(ranked.out.find("\"feasible_count\": 1") != std::string::npos);
+}
+
+TEST_CASE("detect stops a tool that does not answer, and says so", "[cli][detect]") {
+  const TempDir tools;
+  // A wedged driver: nvidia-smi blocks (here for a minute; the probe waits 10 s).
+  write_script(tools.path() / "nvidia-smi", "exec /bin/sleep 60\n");
+  const PathOf path(tools.path());
+  const auto started = std::chrono::steady_clock::now();
+  const auto result = run_cli({"detect"});
+  const auto took = std::chrono::steady_clock::now() - started;
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(took < std::chrono::seconds(30));
+  CHECK(unwrapped(result.out).find("--format=csv: no answer within 10 s (a hung driver?); stopped") !=
+        std::string::npos);
 }

@@ -6,6 +6,7 @@
 #include <mlsize/support/names.hpp>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -13,6 +14,8 @@
 
 #include <array>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -29,10 +32,16 @@ struct ToolRun {
   int status = 0;  // the exit status; -1 when it did not exit normally
   std::string output;
   std::string failure;  // why it could not be started, other than not found
+  bool timed_out = false;
 };
 
+// How long a tool may take. They answer in well under a second, but nvidia-smi blocks
+// when the driver is wedged (a GPU fallen off the bus, a hung kernel module), and detect
+// must say so rather than hang.
+constexpr int k_tool_timeout_ms = 10'000;
+
 // Runs `command` (found on PATH) with no input, its standard error discarded, and reads its
-// standard output to the end: these tools answer at once, so no timeout is kept.
+// standard output to the end, or kills it after k_tool_timeout_ms.
 ToolRun run_tool(std::span<const std::string_view> command) {
   ToolRun run;
   std::array<int, 2> pipe_ends{};
@@ -62,7 +71,18 @@ ToolRun run_tool(std::span<const std::string_view> command) {
   }
   run.found = true;
   std::array<char, 65536> buffer{};
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(k_tool_timeout_ms);
   while (true) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    pollfd ready{pipe_ends[0], POLLIN, 0};
+    const int polled = left > 0 ? ::poll(&ready, 1, static_cast<int>(left)) : 0;
+    if (polled < 0 && errno == EINTR) continue;
+    if (polled == 0) {
+      ::kill(pid, SIGKILL);
+      run.timed_out = true;
+      break;
+    }
     const ssize_t got = ::read(pipe_ends[0], buffer.data(), buffer.size());
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
@@ -103,6 +123,11 @@ bool run_source(MachineSource source, const std::string& absent, MachineReadings
   const ToolRun run = run_tool(probe.command);
   if (!run.found) {
     readings.notes.push_back(tool + ": " + (run.failure.empty() ? "not installed (" + absent + ")" : run.failure));
+    return false;
+  }
+  if (run.timed_out) {
+    readings.notes.push_back(command_line(probe.command) + ": no answer within " +
+                             std::to_string(k_tool_timeout_ms / 1000) + " s (a hung driver?); stopped");
     return false;
   }
   if (run.status != 0) {
