@@ -55,9 +55,10 @@ class Command {
 bool is_fp16(Precision p) {
   return p == Precision::fp16_mixed;
 }
-bool is_16bit(Precision p) {
+// bf16 compute: bf16-mixed, pure bf16, and fp8-mixed (whose FP8 matmuls sit inside bf16).
+bool runs_in_bf16(Precision p) {
   return p != Precision::fp32 && !is_fp16(p);
-}  // bf16 compute, fp8 around bf16
+}
 
 // "1 node", "4 nodes".
 std::string count_of(int count, std::string_view noun, std::string_view plural_suffix = "s") {
@@ -142,7 +143,7 @@ LaunchText deepspeed_config(const LaunchSpec& s, const std::string& title) {
     // Dynamic loss scaling: loss_scale 0, DeepSpeed's documented defaults for the rest.
     config["fp16"] = {{"enabled", true},           {"loss_scale", 0}, {"initial_scale_power", 16},
                       {"loss_scale_window", 1000}, {"hysteresis", 2}, {"min_loss_scale", 1}};
-  } else if (is_16bit(s.precision)) {
+  } else if (runs_in_bf16(s.precision)) {
     config["bf16"] = {{"enabled", true}};
   }
   Json zero = {{"stage", s.zero_stage}, {"overlap_comm", true}, {"contiguous_gradients", true}};
@@ -193,7 +194,7 @@ void add_script_args(const LaunchSpec& s, Command& command) {
     command.arg("--seq-length", s.sequence_length);
     if (s.zero_stage == 1) command.arg("--use-distributed-optimizer");
     if (is_fp16(s.precision)) command.arg("--fp16");
-    if (is_16bit(s.precision)) command.arg("--bf16");
+    if (runs_in_bf16(s.precision)) command.arg("--bf16");
     if (s.precision == Precision::fp8_mixed) command.arg("--fp8-format", "hybrid");
     if (s.recompute == Recompute::selective) command.arg("--recompute-granularity", "selective");
     if (s.recompute == Recompute::full) {
@@ -207,7 +208,7 @@ void add_script_args(const LaunchSpec& s, Command& command) {
   command.arg("--per_device_train_batch_size", s.micro_batch);
   command.arg("--gradient_accumulation_steps", s.gradient_accumulation);
   if (is_fp16(s.precision)) command.arg("--fp16");
-  if (is_16bit(s.precision)) command.arg("--bf16");
+  if (runs_in_bf16(s.precision)) command.arg("--bf16");
   if (s.recompute != Recompute::none) command.arg("--gradient_checkpointing");
   command.arg("--max_grad_norm", format_general(k_gradient_clipping));
   // FSDP has no optimizer-only sharding (ZeRO-1) and offloads parameters with the optimizer:
@@ -287,7 +288,7 @@ LaunchText accelerate_config(const LaunchSpec& s, const std::string& title) {
   out << YAML::Key << "distributed_type" << YAML::Value << type;
   const char* mixed = is_fp16(s.precision)                  ? "fp16"
                       : s.precision == Precision::fp8_mixed ? "fp8"
-                      : is_16bit(s.precision)               ? "bf16"
+                      : runs_in_bf16(s.precision)           ? "bf16"
                                                             : "no";
   out << YAML::Key << "mixed_precision" << YAML::Value << mixed;
   out << YAML::Key << "num_machines" << YAML::Value << s.nodes;
