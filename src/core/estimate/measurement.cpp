@@ -7,6 +7,7 @@
 #include <mlsize/support/text_distance.hpp>
 
 #include "core/model/config_reader.hpp"
+#include "core/support/text_lines.hpp"
 
 #include <algorithm>
 #include <array>
@@ -17,12 +18,6 @@ namespace mlsize {
 namespace {
 
 constexpr double k_mib = 1024.0 * 1024.0;  // nvidia-smi's MiB
-
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-  return text;
-}
 
 // "2026/11/29 21:51:03.120" (nvidia-smi) or "2026-11-29 ..." as YYYY-MM-DD; empty when neither.
 std::string date_of(std::string_view timestamp) {
@@ -51,7 +46,7 @@ std::vector<Field> split_csv(std::string_view line, std::size_t line_offset) {
     const std::string_view raw =
         line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     const std::size_t lead = raw.find_first_not_of(" \t");
-    fields.push_back({trimmed(raw), line_offset + start + (lead == std::string_view::npos ? 0 : lead)});
+    fields.push_back({text::trim(raw), line_offset + start + (lead == std::string_view::npos ? 0 : lead)});
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -79,7 +74,7 @@ Measurement parse_nvidia_smi(std::string_view text, const ConfigText& source) {
     const std::string_view line = text.substr(at, end - at);
     const std::size_t line_offset = at;
     at = end + 1;
-    if (trimmed(line).empty()) continue;
+    if (text::trim(line).empty()) continue;
     const std::vector<Field> fields = split_csv(line, line_offset);
     if (header.empty() || fields.front().text == "timestamp" || fields.front().text == header.front()) {
       // The header, once at the top (and again where nvidia-smi was restarted into the same file).
@@ -129,7 +124,7 @@ Measurement parse_nvidia_smi(std::string_view text, const ConfigText& source) {
     ++m.samples;
     if (used.text.starts_with("[")) continue;  // [N/A], [Not Supported]: no figure in this sample
     std::string_view number = used.text;
-    if (number.ends_with("MiB")) number = trimmed(number.substr(0, number.size() - 3));
+    if (number.ends_with("MiB")) number = text::trim(number.substr(0, number.size() - 3));
     const std::string digits(number);
     char* stop = nullptr;
     const double mib = std::strtod(digits.c_str(), &stop);

@@ -2,7 +2,7 @@
 
 #include <mlsize/support/number_format.hpp>
 
-#include "core/machine/text_lines.hpp"
+#include "core/support/text_lines.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 
 namespace mlsize {
 
-using namespace machine_text;
+using namespace text;
 
 namespace {
 

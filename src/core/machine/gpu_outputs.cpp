@@ -3,7 +3,7 @@
 
 #include <mlsize/machine/machine.hpp>
 
-#include "core/machine/text_lines.hpp"
+#include "core/support/text_lines.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -14,7 +14,7 @@
 
 namespace mlsize {
 
-using namespace machine_text;
+using namespace text;
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include <mlsize/machine/machine.hpp>
 
-#include "core/machine/text_lines.hpp"
+#include "core/support/text_lines.hpp"
 
 #include <map>
 #include <set>
@@ -12,7 +12,7 @@
 
 namespace mlsize {
 
-using namespace machine_text;
+using namespace text;
 
 namespace {
 

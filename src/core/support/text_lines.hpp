@@ -1,5 +1,6 @@
 #pragma once
-// Line-oriented text as the machine's tools write it: lines, trimmed fields, errors at a line.
+// Line-oriented text as command-line tools write it (nvidia-smi, rocm-smi, /proc, sysctl):
+// lines, trimmed fields, errors at a line.
 
 #include <mlsize/support/error.hpp>
 
@@ -10,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace mlsize::machine_text {
+namespace mlsize::text {
 
 // The text without spaces, tabs and carriage returns at either end.
 inline std::string_view trim(std::string_view text) {
@@ -74,4 +75,4 @@ inline std::optional<double> whole_number(std::string_view text) {
   throw error;
 }
 
-}  // namespace mlsize::machine_text
+}  // namespace mlsize::text
