@@ -234,12 +234,32 @@ TEST_CASE("load_catalog_yaml reads on-prem and free-tier offerings", "[catalog]"
 TEST_CASE("load_catalog_yaml lets cpu devices omit memory_gb", "[catalog]") {
   Catalog catalog;
   load_catalog_yaml(catalog,
-                    device_with("kind: gpu\n    vendor: acme\n    memory_gb: 80\n", "kind: cpu\n    vendor: acme\n"),
+                    replaced(device_with("kind: gpu\n    vendor: acme\n    memory_gb: 80\n",
+                                         "kind: cpu\n    vendor: acme\n"),
+                             "    interconnect:", "    cores: 8\n    interconnect:"),
                     "test.yaml");
   const Device* device = catalog.find_device("test-gpu");
   REQUIRE(device != nullptr);
   CHECK(device->kind == DeviceKind::cpu);
   CHECK_FALSE(device->memory.has_value());
+}
+
+TEST_CASE("a cpu device states the cores its peak covers; peak_tflops needs them", "[catalog]") {
+  const std::string cpu = device_with("kind: gpu\n    vendor: acme\n    memory_gb: 80\n", "kind: cpu\n    vendor: acme\n");
+  Catalog catalog;
+  load_catalog_yaml(catalog, replaced(cpu, "    interconnect:", "    cores: 48\n    interconnect:"), "test.yaml");
+  const Device* device = catalog.find_device("test-gpu");
+  REQUIRE(device != nullptr);
+  CHECK(device->cores == 48);
+  // Without cores an offering's share of the socket is unknown.
+  std::optional<Error> error = load_error(cpu);
+  REQUIRE(error.has_value());
+  CHECK(error->message() == "cpu device \"test-gpu\" has peak_tflops without cores");
+  // cores is refused on accelerators.
+  error = load_error(replaced(k_device_yaml, "    interconnect:", "    cores: 4\n    interconnect:"));
+  REQUIRE(error.has_value());
+  CHECK(error->message().find("cores") != std::string::npos);
+  CHECK(error->message().find("not a cpu") != std::string::npos);
 }
 
 TEST_CASE("load_catalog_yaml accepts flow style, CRLF line ends and quoted numbers", "[catalog]") {
@@ -330,7 +350,7 @@ TEST_CASE("load_catalog_yaml rejects unknown fields with a suggestion", "[catalo
 TEST_CASE("load_catalog_yaml lists the accepted fields when no field name is close", "[catalog]") {
   check_load_error(device_with("memory_gb: 80", "zzzzzz: 80"), "unknown field \"zzzzzz\" in device \"test-gpu\"",
                    "accepted fields: id, name, kind, vendor, memory_gib, memory_gb, reserved_gib, "
-                   "memory_bandwidth_gbs, peak_tflops, interconnect, tdp_w, launch_price_usd, source, as_of, aliases",
+                   "memory_bandwidth_gbs, peak_tflops, cores, interconnect, tdp_w, launch_price_usd, source, as_of, aliases",
                    "test.yaml:6:5", "    zzzzzz: 80");
   check_load_error(offering_with("    region: us-east-1\n", "    limits:\n      foo_bar_baz: 1\n"),
                    "unknown field \"foo_bar_baz\" in limits of offering \"acme-cloud-8x\"",
