@@ -319,12 +319,6 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
     named.fail_value("cores", "is given for a device that is not a cpu",
                      "leave cores out; it counts the CPU cores peak_tflops covers");
   }
-  const bool any_peak = std::any_of(device.peak_flops_per_s.begin(), device.peak_flops_per_s.end(),
-                                    [](const std::optional<double>& peak) { return peak.has_value(); });
-  if (device.kind == DeviceKind::cpu && any_peak && !device.cores) {
-    source.fail(node.Mark(), "cpu device " + in_quotes(device.id) + " has peak_tflops without cores",
-                "add cores: the physical cores the peak covers (a socket's), so offerings get their share");
-  }
   if (named.has("interconnect")) {
     const FieldReader link(source, named.node("interconnect"), "interconnect of device " + in_quotes(device.id),
                            k_interconnect_fields);
