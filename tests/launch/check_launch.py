@@ -743,9 +743,13 @@ def cloud_sweep():
     code, out, _ = run(["catalog", "list", "--format", "json"])
     if code != 0:
         return []
+    catalog = json.loads(out)
+    # CPU offerings are left out: the serving command is vLLM's, for accelerators. (Since
+    # CPUs got peaks, their smallest offering is tried and refused on memory, not on precision.)
+    cpus = {d["id"] for d in catalog["devices"] if d.get("kind") == "cpu"}
     seen = {}
-    for o in json.loads(out)["offerings"]:
-        if o.get("kind") == "cloud" and o.get("device"):
+    for o in catalog["offerings"]:
+        if o.get("kind") == "cloud" and o.get("device") and o["device"] not in cpus:
             seen.setdefault((o["provider"], o["device"]), o["id"])
     return [["estimate", "--model", "llama-2-7b", "--task", "inference", "--quant", "int4", "--offering", oid,
              "--emit", "skypilot"] for _, oid in sorted(seen.items())]

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -242,6 +243,22 @@ TEST_CASE("load_catalog_yaml lets cpu devices omit memory_gb", "[catalog]") {
   CHECK_FALSE(device->memory.has_value());
 }
 
+TEST_CASE("a cpu device states the cores its peak covers; accelerators may not", "[catalog]") {
+  const std::string cpu = device_with("kind: gpu\n    vendor: acme\n    memory_gb: 80\n", "kind: cpu\n    vendor: acme\n");
+  Catalog catalog;
+  load_catalog_yaml(catalog, replaced(cpu, "    interconnect:", "    cores: 48\n    interconnect:"), "test.yaml");
+  const Device* device = catalog.find_device("test-gpu");
+  REQUIRE(device != nullptr);
+  CHECK(device->cores == 48);
+  // Without cores an overlay's CPU still loads; its offerings get its whole peak.
+  CHECK_FALSE(load_error(cpu).has_value());
+  // cores is refused on accelerators.
+  const std::optional<Error> error = load_error(replaced(k_device_yaml, "    interconnect:", "    cores: 4\n    interconnect:"));
+  REQUIRE(error.has_value());
+  CHECK(error->message().find("cores") != std::string::npos);
+  CHECK(error->message().find("not a cpu") != std::string::npos);
+}
+
 TEST_CASE("load_catalog_yaml accepts flow style, CRLF line ends and quoted numbers", "[catalog]") {
   Catalog catalog;
   load_catalog_yaml(
@@ -330,7 +347,7 @@ TEST_CASE("load_catalog_yaml rejects unknown fields with a suggestion", "[catalo
 TEST_CASE("load_catalog_yaml lists the accepted fields when no field name is close", "[catalog]") {
   check_load_error(device_with("memory_gb: 80", "zzzzzz: 80"), "unknown field \"zzzzzz\" in device \"test-gpu\"",
                    "accepted fields: id, name, kind, vendor, memory_gib, memory_gb, reserved_gib, "
-                   "memory_bandwidth_gbs, peak_tflops, interconnect, tdp_w, launch_price_usd, source, as_of, aliases",
+                   "memory_bandwidth_gbs, peak_tflops, cores, interconnect, tdp_w, launch_price_usd, source, as_of, aliases",
                    "test.yaml:6:5", "    zzzzzz: 80");
   check_load_error(offering_with("    region: us-east-1\n", "    limits:\n      foo_bar_baz: 1\n"),
                    "unknown field \"foo_bar_baz\" in limits of offering \"acme-cloud-8x\"",
@@ -770,6 +787,24 @@ TEST_CASE("load_default_catalog loads the embedded catalogue", "[catalog][defaul
   CHECK(catalog.devices().size() >= 20);
   CHECK(catalog.offerings().size() >= 30);
   CHECK_NOTHROW(catalog.check_references());
+}
+
+// A CPU's peak is derived per socket (or per core); without `cores` an offering would get a
+// whole socket's rate for a 2-vCPU instance (docs/methodology.md#time).
+TEST_CASE("every default catalogue CPU with a peak says the cores it covers, derived", "[catalog][default]") {
+  const Catalog catalog = load_default_catalog();
+  int with_peak = 0;
+  for (const Device& device : catalog.devices()) {
+    if (device.kind != DeviceKind::cpu) continue;
+    const bool any_peak = std::any_of(device.peak_flops_per_s.begin(), device.peak_flops_per_s.end(),
+                                      [](const std::optional<double>& peak) { return peak.has_value(); });
+    if (!any_peak) continue;
+    INFO("device " << device.id);
+    ++with_peak;
+    CHECK(device.cores.has_value());
+    CHECK(device.source.find("derived: ") != std::string::npos);
+  }
+  CHECK(with_peak >= 8);
 }
 
 TEST_CASE("every default catalogue device is complete and dated", "[catalog][default]") {

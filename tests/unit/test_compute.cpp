@@ -96,3 +96,34 @@ TEST_CASE("selective recomputation repeats the attention core's forward: 4·s·h
   w.attention = Attention::flash;  // flash attention recomputes the core anyway: no change
   CHECK(run_flops(w, Recompute::selective).value == Approx(run_flops(w, Recompute::none).value));
 }
+
+// A CPU device's peak covers its `cores` (a socket); an offering rents vCPUs / 2 of them
+// (docs/methodology.md#time). The 8488C: 48 cores, 118 TFLOP/s BF16 (AMX) per socket.
+TEST_CASE("a CPU offering gets the share of the socket's peak that its vCPUs rent", "[compute]") {
+  Device cpu;
+  cpu.kind = DeviceKind::cpu;
+  cpu.cores = 48;
+  cpu.peak_flops_per_s[static_cast<std::size_t>(DType::bf16)] = 117.9648e12;
+  Workload w;
+  Offering small;
+  small.vcpus = 8;  // c7i.2xlarge: 4 cores
+  CHECK(cpu_core_share(cpu, &small) == Approx(4.0 / 48));
+  CHECK(*peak_flops_per_s(cpu, w, &small) == Approx(117.9648e12 * 4 / 48));
+  Offering two_sockets;
+  two_sockets.vcpus = 192;  // c7i.48xlarge: 96 cores
+  CHECK(*peak_flops_per_s(cpu, w, &two_sockets) == Approx(2 * 117.9648e12));
+  Offering one_vcpu;
+  one_vcpu.vcpus = 1;  // at least one core
+  CHECK(cpu_core_share(cpu, &one_vcpu) == Approx(1.0 / 48));
+  // Without vCPUs, without an offering, or without cores: the device's own peak.
+  CHECK(cpu_core_share(cpu, nullptr) == 1.0);
+  CHECK(cpu_core_share(cpu, &two_sockets) != 1.0);
+  Offering unknown;
+  CHECK(cpu_core_share(cpu, &unknown) == 1.0);
+  Device accelerator = cpu;
+  accelerator.kind = DeviceKind::gpu;
+  CHECK(cpu_core_share(accelerator, &small) == 1.0);
+  Device no_cores = cpu;
+  no_cores.cores.reset();
+  CHECK(cpu_core_share(no_cores, &small) == 1.0);
+}

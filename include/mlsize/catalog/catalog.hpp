@@ -53,6 +53,9 @@ struct Device {
   std::optional<Bytes> reserved;
   std::optional<double> memory_bandwidth_bytes_per_s;
   std::array<std::optional<double>, k_dtype_count> peak_flops_per_s{};  // dense, indexed by DType
+  // CPUs: the physical cores `peak_flops_per_s` covers (a socket's), so that an offering
+  // renting fewer or more cores gets its share (cpu_core_share, docs/methodology.md#time).
+  std::optional<int> cores;
   std::optional<Interconnect> interconnect;
   std::optional<double> tdp_w;
   std::optional<Usd> launch_price;

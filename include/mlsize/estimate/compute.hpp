@@ -35,6 +35,15 @@ Precision precision_for(const Device& device, const Workload& workload, Precisio
 // Dense peak FLOP/s of `device` for the workload, or nothing when the device lacks it.
 std::optional<double> peak_flops_per_s(const Device& device, const Workload& workload);
 
+// The share of a CPU device's peak that an offering rents: its physical cores (vCPUs / 2,
+// k_threads_per_core) over the cores the device's peak covers, so a 2-vCPU instance gets one
+// core's rate and a two-socket one twice a socket's. 1 for accelerators, for a device without
+// `cores` and for an offering without `vcpus` (docs/methodology.md#time).
+double cpu_core_share(const Device& device, const Offering* offering);
+
+// peak_flops_per_s of the device as `offering` rents it (cpu_core_share).
+std::optional<double> peak_flops_per_s(const Device& device, const Workload& workload, const Offering* offering);
+
 // FLOPs / (devices × peak × utilisation).
 Seconds training_seconds(Flops flops, int devices, double peak_flops_per_s_per_device, double mfu);
 

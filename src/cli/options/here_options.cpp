@@ -64,10 +64,10 @@ void check_here_workload(const HereHardware& hardware, const Workload& workload)
   const std::string task(to_string(workload.task));
   const std::string overlay =
       device.id == k_here_cpu_device
-          ? "give the CPU its peak_tflops in a --catalog FILE, as a device named \"" + device.name + "\""
+          ? "give the CPU its peak_tflops and cores in a --catalog FILE, as a device named \"" + device.name + "\""
           : "give " + device.id + " its peak_tflops in a --catalog FILE (mlsize catalog show " + device.id +
                 " writes one to start from)";
-  // The catalogue's CPUs and Apple's chips have no sourced peak: nothing could be timed, so
+  // A CPU the catalogue does not know and Apple's chips have no sourced peak: nothing could be timed, so
   // say so rather than rank nothing (or fail on --precision).
   Error error(ErrorKind::input,
               hardware.cpu_only ? "the machine has no GPU, and the catalogue gives its CPU (" + device.name +

@@ -81,6 +81,7 @@ Json device_json(const Device& device) {
     peak[std::string(to_string(static_cast<DType>(i)))] = optional_json(device.peak_flops_per_s[i], tflops);
   }
   json["peak_tflops"] = peak;
+  json["cores"] = device.cores ? Json(*device.cores) : Json(nullptr);
   json["interconnect"] = device.interconnect
                              ? Json{{"kind", device.interconnect->kind},
                                     {"bandwidth_bytes_per_s", device.interconnect->bandwidth_bytes_per_s}}
@@ -179,6 +180,7 @@ std::vector<CsvColumn> csv_columns() {
          return d.interconnect ? format_shortest(gbs(d.interconnect->bandwidth_bytes_per_s)) : "";
        },
        none_o},
+      {"cores", [](const Device& d) { return d.cores ? std::to_string(*d.cores) : std::string(); }, none_o},
       {"tdp_w", [](const Device& d) { return optional_text(d.tdp_w, plain); }, none_o},
       {"launch_price_usd", [](const Device& d) { return optional_text(d.launch_price, usd); }, none_o},
       {"provider", none_d, [](const Offering& o) { return o.provider; }},
@@ -256,6 +258,7 @@ void emit_device(YAML::Emitter& out, const Device& device) {
     }
     out << YAML::EndMap;
   }
+  if (device.cores) out << YAML::Key << "cores" << YAML::Value << *device.cores;
   if (device.interconnect) {
     out << YAML::Key << "interconnect" << YAML::Value << YAML::BeginMap;
     yaml_text(out, "kind", device.interconnect->kind);

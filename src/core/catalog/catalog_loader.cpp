@@ -234,11 +234,22 @@ void read_provenance(const FieldReader& fields, std::string& source, std::string
   if (!is_iso_date(as_of)) fields.fail_value("as_of", "is not a date", "a date written YYYY-MM-DD");
 }
 
-constexpr std::array<std::string_view, 15> k_device_fields{
-    "id",          "name",         "kind",         "vendor",
-    "memory_gib",  "memory_gb",    "reserved_gib", "memory_bandwidth_gbs",
-    "peak_tflops", "interconnect", "tdp_w",        "launch_price_usd",
-    "source",      "as_of",        "aliases"};
+constexpr std::array<std::string_view, 16> k_device_fields{"id",
+                                                           "name",
+                                                           "kind",
+                                                           "vendor",
+                                                           "memory_gib",
+                                                           "memory_gb",
+                                                           "reserved_gib",
+                                                           "memory_bandwidth_gbs",
+                                                           "peak_tflops",
+                                                           "cores",
+                                                           "interconnect",
+                                                           "tdp_w",
+                                                           "launch_price_usd",
+                                                           "source",
+                                                           "as_of",
+                                                           "aliases"};
 constexpr std::array<std::string_view, 2> k_interconnect_fields{"kind", "bandwidth_gbs"};
 
 Device read_device(const SourceText& source, const YAML::Node& node) {
@@ -287,6 +298,11 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
         device.peak_flops_per_s[static_cast<std::size_t>(dtype.value)] = *tflops * 1e12;
       }
     }
+  }
+  device.cores = named.optional_count("cores");
+  if (device.cores && device.kind != DeviceKind::cpu) {
+    named.fail_value("cores", "is given for a device that is not a cpu",
+                     "leave cores out; it counts the CPU cores peak_tflops covers");
   }
   if (named.has("interconnect")) {
     const FieldReader link(source, named.node("interconnect"), "interconnect of device " + in_quotes(device.id),

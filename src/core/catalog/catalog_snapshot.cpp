@@ -13,7 +13,7 @@ using snapshot::Reader;
 using snapshot::Writer;
 
 // Bumped whenever the layout changes; a mismatch is a stale build, not user input.
-constexpr std::uint32_t k_snapshot_version = 3;
+constexpr std::uint32_t k_snapshot_version = 4;
 
 void write_device(Writer& w, const Device& d) {
   w.text(d.id);
@@ -26,6 +26,7 @@ void write_device(Writer& w, const Device& d) {
   w.optional(d.reserved, [&](Bytes b) { w.f64(b.value); });
   w.optional(d.memory_bandwidth_bytes_per_s, [&](double v) { w.f64(v); });
   for (const std::optional<double>& peak : d.peak_flops_per_s) w.optional(peak, [&](double v) { w.f64(v); });
+  w.optional(d.cores, [&](int v) { w.i32(v); });
   w.optional(d.interconnect, [&](const Interconnect& link) {
     w.text(link.kind);
     w.f64(link.bandwidth_bytes_per_s);
@@ -49,6 +50,7 @@ Device read_device(Reader& r) {
   d.reserved = r.optional<Bytes>([&] { return Bytes(r.f64()); });
   d.memory_bandwidth_bytes_per_s = r.optional<double>([&] { return r.f64(); });
   for (std::optional<double>& peak : d.peak_flops_per_s) peak = r.optional<double>([&] { return r.f64(); });
+  d.cores = r.optional<int>([&] { return r.i32(); });
   d.interconnect = r.optional<Interconnect>([&] {
     Interconnect link;
     link.kind = r.text();

@@ -1,5 +1,7 @@
 #include <mlsize/estimate/compute.hpp>
 
+#include <mlsize/estimate/gbdt.hpp>
+
 #include <algorithm>
 
 namespace mlsize {
@@ -69,6 +71,16 @@ Precision precision_for(const Device& device, const Workload& workload, Precisio
 std::optional<double> peak_flops_per_s(const Device& device, const Workload& workload) {
   const std::optional<DType> dtype = compute_dtype(device, workload);
   return dtype ? device.peak(*dtype) : std::nullopt;
+}
+
+double cpu_core_share(const Device& device, const Offering* offering) {
+  if (device.kind != DeviceKind::cpu || !device.cores || offering == nullptr || !offering->vcpus) return 1.0;
+  return std::max(1, *offering->vcpus / k_threads_per_core) / static_cast<double>(*device.cores);
+}
+
+std::optional<double> peak_flops_per_s(const Device& device, const Workload& workload, const Offering* offering) {
+  const std::optional<double> peak = peak_flops_per_s(device, workload);
+  return peak ? std::optional<double>(*peak * cpu_core_share(device, offering)) : std::nullopt;
 }
 
 Seconds training_seconds(Flops flops, int devices, double peak_flops_per_s_per_device, double mfu) {

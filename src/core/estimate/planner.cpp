@@ -193,7 +193,7 @@ PlanEstimator::PlanEstimator(const Workload& workload, const Device& device, con
       m_device(device),
       m_offering(offering),
       m_cost(cost_settings),
-      m_peak(workload.task == Task::gbdt ? std::nullopt : peak_flops_per_s(device, workload)),
+      m_peak(workload.task == Task::gbdt ? std::nullopt : peak_flops_per_s(device, workload, offering)),
       m_mfu(effective_mfu(device, workload)),
       m_capacity(device_capacity(device, offering).value_or(Bytes(0))),
       m_cache(cache) {

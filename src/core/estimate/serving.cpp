@@ -78,7 +78,7 @@ std::optional<Replica> replica_of(const Workload& workload, const Device& device
   replica.device = &device;
   replica.tensor_parallel = tensor;
   replica.compute_dtype = *dtype;
-  replica.peak_flops_per_s = *device.peak(*dtype);
+  replica.peak_flops_per_s = *device.peak(*dtype) * cpu_core_share(device, offering);
   replica.bandwidth_bytes_per_s = *device.memory_bandwidth_bytes_per_s;
   replica.capacity = *capacity;
   if (tensor > 1 && device.interconnect) {
