@@ -24,4 +24,7 @@ Catalog load_default_catalog();
 // what the build's snapshot is made from, and what tests compare it with.
 Catalog load_default_catalog_yaml();
 
+// Whether `date` is a real calendar date written YYYY-MM-DD, as `as_of` must be.
+bool is_valid_date(std::string_view date);
+
 }  // namespace mlsize

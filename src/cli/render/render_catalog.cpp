@@ -237,7 +237,9 @@ void emit_device(YAML::Emitter& out, const Device& device) {
   out << YAML::EndMap;
 }
 
-void emit_offering(YAML::Emitter& out, const Offering& offering) {
+// `prices`: an imported offering's price per region (catalog import), in place of the
+// single-region price fields.
+void emit_offering(YAML::Emitter& out, const Offering& offering, const std::vector<ImportedPrice>* prices = nullptr) {
   out << YAML::BeginMap;
   yaml_word(out, "id", offering.id);
   yaml_text(out, "provider", offering.provider);
@@ -250,6 +252,19 @@ void emit_offering(YAML::Emitter& out, const Offering& offering) {
   yaml_number(out, "price_per_hour_usd", offering.price_per_hour, usd);
   yaml_number(out, "spot_price_per_hour_usd", offering.spot_price_per_hour, usd);
   yaml_text(out, "region", offering.region);
+  if (prices != nullptr) {
+    out << YAML::Key << "prices" << YAML::Value << YAML::BeginSeq;
+    for (const ImportedPrice& price : *prices) {
+      out << YAML::Flow << YAML::BeginMap;
+      yaml_word(out, "region", price.region);
+      yaml_word(out, "price_per_hour_usd", format_shortest(price.price_per_hour_usd));
+      yaml_number(out, "spot_price_per_hour_usd", price.spot_price_per_hour_usd, plain);
+      yaml_number(out, "reserved_1y_price_per_hour_usd", price.reserved_1y_price_per_hour_usd, plain);
+      yaml_number(out, "reserved_3y_price_per_hour_usd", price.reserved_3y_price_per_hour_usd, plain);
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
   yaml_number(out, "max_units", offering.max_units, whole_number);
   yaml_number(out, "purchase_price_usd", offering.purchase_price, usd);
   yaml_number(out, "power_w", offering.power_w, plain);
@@ -343,6 +358,24 @@ Rows catalog_rows(const CatalogSelection& selection) {
   return rows;
 }
 
+namespace {
+
+// `header` as # comment lines, then the document.
+std::string with_header(const std::string& header, const YAML::Emitter& out) {
+  std::string text;
+  std::size_t start = 0;
+  while (start < header.size()) {
+    const std::size_t end = std::min(header.find('\n', start), header.size());
+    text += "# ";
+    text.append(header, start, end - start);
+    text += '\n';
+    start = end + 1;
+  }
+  return text + out.c_str() + "\n";
+}
+
+}  // namespace
+
 std::string render_catalog_yaml(const CatalogSelection& selection, const std::string& header) {
   YAML::Emitter out;
   out.SetIndent(2);
@@ -358,16 +391,44 @@ std::string render_catalog_yaml(const CatalogSelection& selection, const std::st
     out << YAML::EndSeq;
   }
   out << YAML::EndMap;
-  std::string text;
-  std::size_t start = 0;
-  while (start < header.size()) {
-    const std::size_t end = std::min(header.find('\n', start), header.size());
-    text += "# ";
-    text.append(header, start, end - start);
-    text += '\n';
-    start = end + 1;
+  return with_header(header, out);
+}
+
+std::string render_price_import_yaml(const PriceImport& imported, const std::string& header) {
+  YAML::Emitter out;
+  out.SetIndent(2);
+  out << YAML::BeginMap << YAML::Key << "offerings" << YAML::Value << YAML::BeginSeq;
+  for (const ImportedOffering& offering : imported.offerings) emit_offering(out, offering.offering, &offering.prices);
+  out << YAML::EndSeq << YAML::EndMap;
+  return with_header(header, out);
+}
+
+std::string render_price_import_summary(const PriceImport& imported, const std::string& output_path) {
+  auto count = [](std::size_t n, const std::string& noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+  };
+  std::string text = "wrote " + count(imported.offerings.size(), "offering") + " (" +
+                     count(imported.price_count(), "region price") + ", " + count(imported.region_count(), "region") +
+                     ") to " + output_path + " from " + count(static_cast<std::size_t>(imported.rows_read), "row") +
+                     "\n";
+  int skipped = 0;
+  for (const SkippedRows& entry : imported.skipped) skipped += entry.rows;
+  for (const UnknownName& entry : imported.unknown) skipped += entry.rows;
+  if (skipped == 0) return text;
+  text += "skipped " + count(static_cast<std::size_t>(skipped), "row") + ":\n";
+  for (const SkippedRows& entry : imported.skipped) {
+    text += "  " + std::to_string(entry.rows) + "  " + entry.reason + "\n";
   }
-  return text + out.c_str() + "\n";
+  for (const UnknownName& entry : imported.unknown) {
+    text += "  " + std::to_string(entry.rows) + "  unknown name \"" + entry.name + "\" (first at " + entry.first_at +
+            ")" + (entry.hint.empty() ? std::string() : ": " + entry.hint) + "\n";
+  }
+  if (!imported.unknown.empty()) {
+    text +=
+        "A name the catalogue lacks needs its device (or, for Azure, its VM size) in an overlay first: "
+        "docs/catalogue.md#refreshing-prices-catalog-import\n";
+  }
+  return text;
 }
 
 }  // namespace mlsize::cli

@@ -446,4 +446,8 @@ Catalog load_default_catalog_yaml() {
   return catalog;
 }
 
+bool is_valid_date(std::string_view date) {
+  return valid_date(date);
+}
+
 }  // namespace mlsize
