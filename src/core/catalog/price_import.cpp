@@ -120,8 +120,9 @@ std::string PriceImporter::provider_for(std::string_view file_name) const {
   const std::string_view provider = provider_of_skypilot_cloud(folder);
   if (!provider.empty()) return std::string(provider);
   throw Error(ErrorKind::usage,
-              "no provider for " + std::string(file_name) + ": --provider is not given and the file's folder (\"" +
-                  std::string(folder) + "\") is not a cloud SkyPilot names",
+              "no provider for " + std::string(file_name) + ": --provider is not given and " +
+                  (folder.empty() ? std::string("the path names no folder")
+                                  : "the file's folder \"" + std::string(folder) + "\" is not a cloud SkyPilot names"),
               "give --provider aws (or gcp, lambda, ...), or keep the file in a folder named for its cloud, as "
               "skypilot-catalog does (catalogs/v7/aws/vms.csv)")
       .at_flag("--provider");
