@@ -1,4 +1,5 @@
 #include <mlsize/catalog/catalog.hpp>
+#include <mlsize/catalog/price_import.hpp>
 #include <mlsize/estimate/cost.hpp>
 #include <mlsize/estimate/strategy.hpp>
 #include <mlsize/model/workload.hpp>
@@ -40,6 +41,7 @@ TEST_CASE("every names table round-trips each of its names", "[names]") {
   check_names_table(Severity::tip);
   check_names_table(Objective::balanced);
   check_names_table(RejectionReason::budget);
+  check_names_table(PriceFormat::azure_retail);
 }
 
 TEST_CASE("parse_name refuses what no table entry spells", "[names]") {

@@ -2,6 +2,7 @@
 
 #include "cli/commands/report_formats.hpp"
 #include "cli/io/input_file.hpp"
+#include "cli/io/output_file.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/hardware_filter.hpp"
 #include "cli/options/option_conventions.hpp"
@@ -11,6 +12,7 @@
 #include "cli/render/render_catalog.hpp"
 
 #include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/catalog/price_import.hpp>
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/quantity.hpp>
 #include <mlsize/support/text_distance.hpp>
@@ -153,6 +155,47 @@ CommandOutput run_export(const CatalogOptions& options) {
   return rendered(all, format, {"catalog export", sourced.provenance});
 }
 
+// Public price files into an overlay of offerings with a price per region; nothing is
+// written when a file is not its format or no offering comes out.
+CommandOutput run_import(const CatalogOptions& options) {
+  const auto format = parse_choice<PriceFormat>("--from", options.import_from);
+  const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
+  PriceImporter importer(catalog, {options.import_provider, options.import_as_of, options.import_cpu_device});
+  for (const std::string& path : options.import_files) {
+    importer.add(format, read_input_file(path, k_max_price_file_bytes), path);
+  }
+  const PriceImport imported = importer.result();
+  const std::string output_name = options.import_output == "-" ? std::string("stdout") : options.import_output;
+  const std::string summary = render_price_import_summary(imported, output_name);
+  if (imported.offerings.empty()) {
+    throw Error(ErrorKind::input,
+                "no offering to write: no row of the " + std::to_string(options.import_files.size()) +
+                    " file(s) maps to the catalogue; nothing was written",
+                summary.substr(summary.find('\n') + 1) + "see docs/catalogue.md#refreshing-prices-catalog-import");
+  }
+  std::string files;
+  for (const std::string& path : options.import_files) files += (files.empty() ? "" : ", ") + path;
+  const std::string yaml = render_price_import_yaml(
+      imported, "mlsize catalog import --from " + std::string(to_string(format)) + ": " +
+                    std::to_string(imported.offerings.size()) + " offerings from " + files + ", prices as of " +
+                    options.import_as_of +
+                    ".\nUse it with --catalog FILE; an entry replaces the catalogue's entry of "
+                    "the same id. Schema: docs/catalogue.md.");
+  // The overlay must load over the catalogue it was made against: a failure here is a bug
+  // of the importer, caught before a file the user would then be unable to use is written.
+  Catalog check = catalog;
+  load_catalog_yaml(check, yaml, output_name);
+  check.check_references();
+  CommandOutput output;
+  if (options.import_output == "-") {
+    output.stdout_text = yaml;
+  } else {
+    write_file_atomically(options.import_output, yaml);
+  }
+  output.stderr_text = summary;
+  return output;
+}
+
 }  // namespace
 
 CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_options) {
@@ -188,8 +231,34 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
   export_command->option_defaults()->group(k_group_output);
   export_command->add_option("--format", options.export_format, format_help(k_catalog_export_formats))
       ->type_name("FORMAT");
+  CLI::App* import = add_action(CatalogAction::import_, "Make an overlay from public price files (offline)");
+  import->add_option("--from", options.import_from, "The files' format: " + choice_help(names<PriceFormat>()))
+      ->type_name("FORMAT")
+      ->required();
+  import->add_option("files", options.import_files, "Price files: SkyPilot vms.csv, or Azure Retail Prices pages")
+      ->type_name("FILE")
+      ->required();
+  import
+      ->add_option("--as-of", options.import_as_of,
+                   "The date of the prices, YYYY-MM-DD (required: the files state none)")
+      ->type_name("DATE");
+  import
+      ->add_option("--provider", options.import_provider,
+                   "The offerings' provider (default: the file's folder, as in skypilot-catalog's aws/vms.csv; "
+                   "azure for Azure pages)")
+      ->type_name("PROVIDER");
+  import
+      ->add_option("--include-cpu", options.import_cpu_device,
+                   "Import rows without an accelerator as offerings of this CPU device (default: skip them)")
+      ->type_name("DEVICE");
+  add_catalog_options(*import, options.catalog_files, options.no_user_catalog);
+  import->option_defaults()->group(k_group_output);
+  import->add_option("--output", options.import_output, "The overlay to write, atomically ('-' for stdout)")
+      ->type_name("FILE")
+      ->required();
   command->footer(examples({"mlsize catalog list --kind gpu --min-memory 80GB", "mlsize catalog show h100",
-                            "mlsize catalog export --format csv > catalog.csv"}));
+                            "mlsize catalog export --format csv > catalog.csv",
+                            "mlsize catalog import --from skypilot aws/vms.csv --as-of 2026-12-01 --output aws.yaml"}));
   return command;
 }
 
@@ -199,6 +268,7 @@ CommandOutput run_catalog(const CatalogOptions& options) {
     case CatalogAction::show: return run_show(options);
     case CatalogAction::validate: return run_validate(options);
     case CatalogAction::export_: return run_export(options);
+    case CatalogAction::import_: return run_import(options);
   }
   return run_list(options);
 }

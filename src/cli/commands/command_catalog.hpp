@@ -1,5 +1,6 @@
 #pragma once
-// `mlsize catalog list|show|validate|export`: the catalogue itself.
+// `mlsize catalog list|show|validate|export|import`: the catalogue itself, and overlays made
+// from public price files.
 
 #include "cli/commands/command.hpp"
 #include "cli/options/hardware_filter.hpp"
@@ -16,11 +17,11 @@
 namespace mlsize::cli {
 
 // The subcommands, named by their table.
-enum class CatalogAction { list, show, validate, export_ };
+enum class CatalogAction { list, show, validate, export_, import_ };
 constexpr auto enum_names(CatalogAction) {
   using enum CatalogAction;
   return std::to_array<EnumName<CatalogAction>>(
-      {{list, "list"}, {show, "show"}, {validate, "validate"}, {export_, "export"}});
+      {{list, "list"}, {show, "show"}, {validate, "validate"}, {export_, "export"}, {import_, "import"}});
 }
 
 struct CatalogOptions {
@@ -34,6 +35,12 @@ struct CatalogOptions {
   std::optional<std::string> show_format;
   std::vector<std::string> files;  // validate
   std::optional<std::string> export_format;
+  std::string import_from;  // import: --from, the files, --output, --as-of, --provider, --include-cpu
+  std::vector<std::string> import_files;
+  std::string import_output;
+  std::string import_as_of;
+  std::string import_provider;
+  std::string import_cpu_device;
 };
 
 CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_options = true);  // see commands.hpp

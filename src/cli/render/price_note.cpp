@@ -55,7 +55,7 @@ std::string price_footer(const Report& report, int top, const Provenance& proven
   if (age->stale) {
     text += fmt::format(
         "  warning: older than {} months (--max-price-age): prices may have moved; refresh them from the providers' "
-        "price files with mlsize catalog import (docs/catalogue.md#prices).\n",
+        "price files with mlsize catalog import (docs/catalogue.md#refreshing-prices-catalog-import).\n",
         provenance.max_price_age_months);
   }
   const int years = commitment_years(report.cost.pricing);

@@ -275,7 +275,7 @@ void emit_device(YAML::Emitter& out, const Device& device) {
 // The price fields of one region, as the loader reads them at the top of an offering or
 // in an entry of `prices:`.
 void emit_price(YAML::Emitter& out, const RegionalPrice& price) {
-  yaml_text(out, "region", price.region);
+  if (!price.region.empty()) yaml_word(out, "region", price.region);
   yaml_number(out, "price_per_hour_usd", price.on_demand, usd);
   yaml_number(out, "spot_price_per_hour_usd", price.spot, usd);
   yaml_number(out, "reserved_1y_price_per_hour_usd", price.reserved_1y, usd);
@@ -396,6 +396,24 @@ Rows catalog_rows(const CatalogSelection& selection) {
   return rows;
 }
 
+namespace {
+
+// `header` as # comment lines, then the document.
+std::string with_header(const std::string& header, const YAML::Emitter& out) {
+  std::string text;
+  std::size_t start = 0;
+  while (start < header.size()) {
+    const std::size_t end = std::min(header.find('\n', start), header.size());
+    text += "# ";
+    text.append(header, start, end - start);
+    text += '\n';
+    start = end + 1;
+  }
+  return text + out.c_str() + "\n";
+}
+
+}  // namespace
+
 std::string render_catalog_yaml(const CatalogSelection& selection, const std::string& header) {
   YAML::Emitter out;
   out.SetIndent(2);
@@ -411,16 +429,44 @@ std::string render_catalog_yaml(const CatalogSelection& selection, const std::st
     out << YAML::EndSeq;
   }
   out << YAML::EndMap;
-  std::string text;
-  std::size_t start = 0;
-  while (start < header.size()) {
-    const std::size_t end = std::min(header.find('\n', start), header.size());
-    text += "# ";
-    text.append(header, start, end - start);
-    text += '\n';
-    start = end + 1;
+  return with_header(header, out);
+}
+
+std::string render_price_import_yaml(const PriceImport& imported, const std::string& header) {
+  YAML::Emitter out;
+  out.SetIndent(2);
+  out << YAML::BeginMap << YAML::Key << "offerings" << YAML::Value << YAML::BeginSeq;
+  for (const Offering& offering : imported.offerings) emit_offering(out, offering);
+  out << YAML::EndSeq << YAML::EndMap;
+  return with_header(header, out);
+}
+
+std::string render_price_import_summary(const PriceImport& imported, const std::string& output_path) {
+  auto count = [](std::size_t n, const std::string& noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+  };
+  std::string text = "wrote " + count(imported.offerings.size(), "offering") + " (" +
+                     count(imported.price_count(), "region price") + ", " + count(imported.region_count(), "region") +
+                     ") to " + output_path + " from " + count(static_cast<std::size_t>(imported.rows_read), "row") +
+                     "\n";
+  int skipped = 0;
+  for (const SkippedRows& entry : imported.skipped) skipped += entry.rows;
+  for (const UnknownName& entry : imported.unknown) skipped += entry.rows;
+  if (skipped == 0) return text;
+  text += "skipped " + count(static_cast<std::size_t>(skipped), "row") + ":\n";
+  for (const SkippedRows& entry : imported.skipped) {
+    text += "  " + std::to_string(entry.rows) + "  " + entry.reason + "\n";
   }
-  return text + out.c_str() + "\n";
+  for (const UnknownName& entry : imported.unknown) {
+    text += "  " + std::to_string(entry.rows) + "  unknown name \"" + entry.name + "\" (first at " + entry.first_at +
+            ")" + (entry.hint.empty() ? std::string() : ": " + entry.hint) + "\n";
+  }
+  if (!imported.unknown.empty()) {
+    text +=
+        "A name the catalogue lacks needs its device (or, for Azure, its VM size) in an overlay first: "
+        "docs/catalogue.md#refreshing-prices-catalog-import\n";
+  }
+  return text;
 }
 
 }  // namespace mlsize::cli

@@ -5,6 +5,7 @@
 #include "cli/render/render_rows.hpp"
 
 #include <mlsize/catalog/catalog.hpp>
+#include <mlsize/catalog/price_import.hpp>
 
 #include <string>
 #include <vector>
@@ -31,5 +32,11 @@ Rows catalog_rows(const CatalogSelection& selection);
 // A catalogue file in the schema that load_catalog_yaml reads (docs/catalogue.md);
 // `header` is written first as # comment lines.
 std::string render_catalog_yaml(const CatalogSelection& selection, const std::string& header = {});
+
+// `catalog import`'s overlay: its offerings, each with a `prices:` list, in the catalogue
+// file's schema; `header` is written first as # comment lines.
+std::string render_price_import_yaml(const PriceImport& imported, const std::string& header);
+// What was written and what was left out, by reason, for stderr.
+std::string render_price_import_summary(const PriceImport& imported, const std::string& output_path);
 
 }  // namespace mlsize::cli

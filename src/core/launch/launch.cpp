@@ -1,3 +1,4 @@
+#include <mlsize/catalog/skypilot_names.hpp>
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/launch/launch.hpp>
 #include <mlsize/model/model_config.hpp>
@@ -27,62 +28,6 @@ constexpr double k_disk_step_gb = 50;
 constexpr double k_checkpoint_bytes_per_param = 14;
 constexpr int k_checkpoints_kept = 2;  // the last one and the one being written
 
-struct Named {
-  std::string_view key;
-  std::string_view name;
-};
-
-// SkyPilot's names of the clouds it launches on (`infra:`, docs/launch.md#skypilot).
-constexpr std::array k_clouds{
-    Named{"aws", "aws"},        Named{"gcp", "gcp"},       Named{"azure", "azure"}, Named{"lambda", "lambda"},
-    Named{"runpod", "runpod"},  Named{"nebius", "nebius"}, Named{"cudo", "cudo"},   Named{"paperspace", "paperspace"},
-    Named{"digitalocean", "do"}};
-
-// SkyPilot's accelerator names (`sky show-gpus -a`, skypilot docs/source/compute/show-gpus-all.txt;
-// the AcceleratorName column of skypilot-catalog's vms.csv), by catalogue device id.
-constexpr std::array k_accelerators{Named{"a10", "A10"},
-                                    Named{"a10g", "A10G"},
-                                    Named{"a40", "A40"},
-                                    Named{"a100-40gb-sxm", "A100"},
-                                    Named{"a100-40gb-pcie", "A100"},
-                                    Named{"a100-80gb-sxm", "A100-80GB"},
-                                    Named{"a100-80gb-pcie", "A100-80GB"},
-                                    Named{"h100-sxm", "H100"},
-                                    Named{"h100-pcie", "H100"},
-                                    Named{"h100-nvl", "H100-NVL"},
-                                    Named{"h200-sxm", "H200"},
-                                    Named{"b200", "B200"},
-                                    Named{"gh200", "GH200"},
-                                    Named{"gh200-96gb", "GH200"},
-                                    Named{"l4", "L4"},
-                                    Named{"l40s", "L40S"},
-                                    Named{"t4", "T4"},
-                                    Named{"t4g", "T4g"},
-                                    Named{"v100-sxm2-16gb", "V100"},
-                                    Named{"v100-pcie-16gb", "V100"},
-                                    Named{"v100-sxm2-32gb", "V100-32GB"},
-                                    Named{"v100-pcie-32gb", "V100-32GB"},
-                                    Named{"rtx-a4000", "RTXA4000"},
-                                    Named{"rtx-a5000", "RTXA5000"},
-                                    Named{"rtx-a6000", "RTXA6000"},
-                                    Named{"rtx-6000-ada", "RTX6000-Ada"},
-                                    Named{"rtx-3090", "RTX3090"},
-                                    Named{"rtx-4090", "RTX4090"},
-                                    Named{"rtx-5090", "RTX5090"},
-                                    Named{"mi300x", "MI300X"}};
-
-// Where a cloud's catalogue names a device otherwise (the same vms.csv files): "provider/device".
-constexpr std::array k_cloud_accelerators{
-    Named{"runpod/h100-sxm", "H100-SXM"}, Named{"runpod/a100-80gb-sxm", "A100-80GB-SXM"},
-    Named{"runpod/h200-sxm", "H200-SXM"}, Named{"lambda/rtx-a6000", "A6000"},
-    Named{"azure/h100-nvl", "H100"},      Named{"paperspace/rtx-a4000", "A4000"}};
-
-template <std::size_t N>
-std::string_view lookup(const std::array<Named, N>& table, std::string_view key) {
-  const auto found = std::find_if(table.begin(), table.end(), [&](const Named& n) { return n.key == key; });
-  return found == table.end() ? std::string_view() : found->name;
-}
-
 // The accelerator name SkyPilot gives `offering`'s device, and how many a node has.
 std::pair<std::string, int> skypilot_accelerator(const Offering& offering, const Device& device) {
   // A TPU slice is one accelerator named as the instance is (tpu-v5p-16, tpu-v5litepod-8).
@@ -91,11 +36,7 @@ std::pair<std::string, int> skypilot_accelerator(const Offering& offering, const
   // GCP's A3 Mega machines carry H100s under their own name.
   if (offering.provider == "gcp" && offering.name.starts_with("a3-megagpu"))
     return {"H100-MEGA", offering.devices_per_unit};
-  std::string key = offering.provider;
-  key += '/';
-  key += device.id;
-  std::string_view name = lookup(k_cloud_accelerators, key);
-  if (name.empty()) name = lookup(k_accelerators, device.id);
+  const std::string_view name = skypilot_accelerator_name(offering.provider, device.id);
   if (name.empty()) return {};
   return {std::string(name), offering.devices_per_unit};
 }
@@ -149,7 +90,7 @@ double disk_gb(const Workload& workload, const LaunchSpec& spec) {
 }  // namespace
 
 std::string skypilot_cloud(const std::string& provider) {
-  return std::string(lookup(k_clouds, provider));
+  return std::string(skypilot_cloud_name(provider));
 }
 
 LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, const CostSettings& cost) {
