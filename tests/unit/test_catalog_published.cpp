@@ -1,0 +1,82 @@
+// Figures of the embedded catalogue checked against the published figures they were derived
+// from (issue 16: the GPU/TPU holes). Each check restates the source's number and the
+// derivation, so a change to the YAML that breaks the link fails here.
+
+#include <mlsize/catalog/catalog_loader.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+using namespace mlsize;
+
+namespace {
+
+const Device& device(const Catalog& catalog, const char* id) {
+  const Device* found = catalog.find_device(id);
+  REQUIRE(found != nullptr);
+  return *found;
+}
+
+double tflops(const Device& device, DType dtype) {
+  const std::optional<double> peak = device.peak(dtype);
+  REQUIRE(peak.has_value());
+  return *peak / 1e12;
+}
+
+}  // namespace
+
+// NVIDIA RTX A5000 datasheet: "Tensor Performance 222.2 TFLOPS" (FP16, 2:4 sparsity);
+// dense = half, BF16 at the FP16 rate on GA102, TF32 half of that, INT8 twice.
+TEST_CASE("RTX A5000 tensor rates are the datasheet's sparse figure halved", "[catalog][published]") {
+  const Catalog catalog = load_default_catalog();
+  const Device& a5000 = device(catalog, "rtx-a5000");
+  const double datasheet_sparse = 222.2;
+  CHECK(tflops(a5000, DType::fp16) == Approx(datasheet_sparse / 2).epsilon(1e-3));
+  CHECK(tflops(a5000, DType::bf16) == Approx(datasheet_sparse / 2).epsilon(1e-3));
+  CHECK(tflops(a5000, DType::tf32) == Approx(datasheet_sparse / 4).epsilon(1e-3));
+  CHECK(tflops(a5000, DType::int8) == Approx(datasheet_sparse).epsilon(1e-3));
+  CHECK(tflops(a5000, DType::fp32) == Approx(27.8).epsilon(1e-3));
+  // The same convention as the A4000 (153.4 sparse) beside it.
+  CHECK(tflops(device(catalog, "rtx-a4000"), DType::bf16) == Approx(153.4 / 2).epsilon(1e-3));
+}
+
+// NVIDIA A40 datasheet: "Peak BF16 Tensor TFLOPS with FP32 Accumulate 149.7 | 299.4*".
+TEST_CASE("A40 carries the datasheet's dense BF16 rate", "[catalog][published]") {
+  const Catalog catalog = load_default_catalog();
+  CHECK(tflops(device(catalog, "a40"), DType::bf16) == Approx(149.7).margin(0.05));
+}
+
+// Every GPU that runs BF16 carries a bf16 rate; the ones without are the parts that lack the
+// format (Volta, Turing, Kepler) or whose rate no source gives (listed with the reason).
+TEST_CASE("GPUs without a bf16 rate are the ones that lack it or lack a source", "[catalog][published]") {
+  const Catalog catalog = load_default_catalog();
+  const std::set<std::string> expected{
+      "t4",           "t4g",            // Turing: FP16 tensor cores, no BF16
+      "v100-sxm2-16gb", "v100-sxm2-32gb", "v100-pcie-16gb", "v100-pcie-32gb",  // Volta: no BF16
+      "k80",            // Kepler: no tensor cores
+      "rx-7900-xtx",    // RDNA3 BF16 WMMA rate not sourced
+      "apple-m2-ultra", "apple-m3-max",  // GPU matrix rates unpublished
+  };
+  std::set<std::string> without;
+  for (const Device& d : catalog.devices())
+    if (d.kind == DeviceKind::gpu && !d.peak(DType::bf16)) without.insert(d.id);
+  CHECK(without == expected);
+}
+
+// AnandTech's launch table for the Tesla K80 board: 8.74 TFLOPS FP32 (boost), 2 x 12 GB,
+// 300 W. Colab gave one of its two GK210s: nvidia-smi showed 11441 MiB.
+TEST_CASE("K80 is one GK210: half the board, as Colab gave it", "[catalog][published]") {
+  const Catalog catalog = load_default_catalog();
+  const Device& k80 = device(catalog, "k80");
+  CHECK(tflops(k80, DType::fp32) == Approx(8.74 / 2).epsilon(1e-3));
+  CHECK(k80.memory->value == Approx(11441.0 * 1024 * 1024).epsilon(1e-6));
+  CHECK(*k80.memory_bandwidth_bytes_per_s == Approx(480e9 / 2));
+  CHECK(*k80.tdp_w == Approx(300.0 / 2));
+  CHECK_FALSE(k80.peak(DType::bf16).has_value());
+  CHECK_FALSE(k80.peak(DType::fp16).has_value());
+  CHECK(k80.name.find("retired") != std::string::npos);
+  // Retired: nothing rents it any more, so nothing can recommend it.
+  for (const Offering& o : catalog.offerings()) CHECK(o.device_id != "k80");
+}
