@@ -80,3 +80,55 @@ TEST_CASE("K80 is one GK210: half the board, as Colab gave it", "[catalog][publi
   // Retired: nothing rents it any more, so nothing can recommend it.
   for (const Offering& o : catalog.offerings()) CHECK(o.device_id != "k80");
 }
+
+namespace {
+
+const Offering& offering(const Catalog& catalog, const char* id) {
+  const Offering* found = catalog.find_offering(id);
+  REQUIRE(found != nullptr);
+  return *found;
+}
+
+double hourly(const Offering& o) {
+  REQUIRE(o.price_per_hour.has_value());
+  return o.price_per_hour->value;
+}
+
+}  // namespace
+
+// skypilot-catalog catalogs/v7/gcp/vms.csv@017e2502: tpu-v4-8 $12.88/h, and every v4 slice at the
+// same $3.22 per chip-hour; vN-M slices count TensorCores, two per chip (Google's TPU pages).
+TEST_CASE("TPU v2, v3 and v4 slices: chips are half the cores, v4 at $3.22 a chip-hour", "[catalog][published]") {
+  const Catalog catalog = load_default_catalog();
+  for (const char* id : {"gcp-tpu-v4-8", "gcp-tpu-v4-16", "gcp-tpu-v4-32", "gcp-tpu-v4-64", "gcp-tpu-v4-128",
+                         "gcp-tpu-v4-256", "gcp-tpu-v4-384", "gcp-tpu-v4-512"}) {
+    INFO(id);
+    const Offering& slice = offering(catalog, id);
+    CHECK(slice.device_id == "tpu-v4");
+    const int cores = std::stoi(std::string(id).substr(std::string("gcp-tpu-v4-").size()));
+    CHECK(slice.devices_per_unit * 2 == cores);
+    CHECK(hourly(slice) / slice.devices_per_unit == Approx(3.22).epsilon(1e-9));
+  }
+  CHECK(hourly(offering(catalog, "gcp-tpu-v4-8")) == Approx(12.88));
+  const Offering& v3 = offering(catalog, "gcp-tpu-v3-8");
+  CHECK(v3.devices_per_unit == 4);
+  CHECK(hourly(v3) == Approx(8.0));
+  const Offering& v2 = offering(catalog, "gcp-tpu-v2-8");
+  CHECK(v2.devices_per_unit == 4);
+  CHECK(hourly(v2) == Approx(4.5));
+}
+
+// coreweave.com/pricing (read 2026-09-20): HGX H100 $49.24/h for 8 GPUs, spot $19.71.
+// skypilot-catalog catalogs/v6/oci/vms.csv@6e3a02d2: BM.GPU.A100-v2.8 $32/h for 8 A100 80GB.
+TEST_CASE("8-GPU cluster nodes at their published prices", "[catalog][published]") {
+  const Catalog catalog = load_default_catalog();
+  const Offering& cw = offering(catalog, "coreweave-hgx-h100");
+  CHECK(cw.device_id == "h100-sxm");
+  CHECK(cw.devices_per_unit == 8);
+  CHECK(hourly(cw) == Approx(49.24));
+  CHECK(cw.spot_price_per_hour->value == Approx(19.71));
+  const Offering& oci = offering(catalog, "oci-bm.gpu.a100-v2.8");
+  CHECK(oci.device_id == "a100-80gb-sxm");
+  CHECK(oci.devices_per_unit == 8);
+  CHECK(hourly(oci) == Approx(32.0));
+}
