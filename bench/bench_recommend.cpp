@@ -108,7 +108,7 @@ mlsize::Catalog synthetic_catalog(std::size_t count) {
     mlsize::Offering offering = offerings[i % offerings.size()];
     offering.id = "synthetic-" + std::to_string(i);
     const double factor = 1.0 + static_cast<double>(i % 97) / 100.0;
-    if (offering.price_per_hour) offering.price_per_hour = *offering.price_per_hour * factor;
+    if (offering.price.on_demand) offering.price.on_demand = *offering.price.on_demand * factor;
     catalog.put(std::move(offering));
   }
   catalog.check_references();

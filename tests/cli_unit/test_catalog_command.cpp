@@ -53,9 +53,11 @@ void check_same_offering(const Offering& a, const Offering& b) {
   CHECK(a.devices_per_unit == b.devices_per_unit);
   CHECK(a.vcpus == b.vcpus);
   CHECK(a.host_memory == b.host_memory);
-  CHECK(a.price_per_hour == b.price_per_hour);
-  CHECK(a.spot_price_per_hour == b.spot_price_per_hour);
-  CHECK(a.region == b.region);
+  CHECK(a.price.on_demand == b.price.on_demand);
+  CHECK(a.price.spot == b.price.spot);
+  CHECK(a.price.region == b.price.region);
+  CHECK(a.price == b.price);
+  CHECK(a.other_regions == b.other_regions);
   CHECK(a.max_units == b.max_units);
   CHECK(a.purchase_price == b.purchase_price);
   CHECK(a.power_w == b.power_w);

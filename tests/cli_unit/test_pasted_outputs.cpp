@@ -61,6 +61,8 @@ TEST_CASE("pasted outputs in README.md and docs/ come from the build", "[docs]")
   fs::create_directories(empty);
   ::setenv("XDG_CONFIG_HOME", empty.c_str(), 1);
   ::unsetenv("MLSIZE_CATALOG");
+  // The pasted outputs were made on 2026-12-01: their prices' age is measured to that day.
+  ::setenv("MLSIZE_TODAY", "2026-12-01", 1);
   // Paths in the commands (a recorded machine of tests/data) are the repository's.
   const fs::path before = fs::current_path();
   fs::current_path(root);

@@ -172,11 +172,11 @@ TEST_CASE("load_catalog_yaml reads a cloud offering with every field", "[catalog
   CHECK(offering->vcpus == 96);
   REQUIRE(offering->host_memory.has_value());
   CHECK(offering->host_memory->value == 1152.0 * 1024 * 1024 * 1024);  // host_memory_gib is binary
-  REQUIRE(offering->price_per_hour.has_value());
-  CHECK(offering->price_per_hour->value == 32.5);
-  REQUIRE(offering->spot_price_per_hour.has_value());
-  CHECK(offering->spot_price_per_hour->value == 9.75);
-  CHECK(offering->region == "us-east-1");
+  REQUIRE(offering->price.on_demand.has_value());
+  CHECK(offering->price.on_demand->value == 32.5);
+  REQUIRE(offering->price.spot.has_value());
+  CHECK(offering->price.spot->value == 9.75);
+  CHECK(offering->price.region == "us-east-1");
   CHECK(offering->max_units == 4);
   CHECK_FALSE(offering->purchase_price.has_value());
   CHECK(offering->source == "acme price list");
@@ -220,12 +220,12 @@ TEST_CASE("load_catalog_yaml reads on-prem and free-tier offerings", "[catalog]"
   REQUIRE(card->purchase_price.has_value());
   CHECK(card->purchase_price->value == 25000.0);
   CHECK(card->power_w == 700.0);
-  CHECK_FALSE(card->price_per_hour.has_value());
+  CHECK_FALSE(card->price.on_demand.has_value());
   const Offering* free = catalog.find_offering("acme-free");
   REQUIRE(free != nullptr);
   CHECK(free->kind == OfferingKind::free_tier);
-  REQUIRE(free->price_per_hour.has_value());
-  CHECK(free->price_per_hour->value == 0.0);
+  REQUIRE(free->price.on_demand.has_value());
+  CHECK(free->price.on_demand->value == 0.0);
   CHECK(free->limits.session_hours == 12.0);
   CHECK(free->limits.weekly_hours == 30.0);
   CHECK(free->limits.note == "subject to availability");
@@ -280,7 +280,7 @@ TEST_CASE("load_catalog_yaml replaces an entry loaded earlier with the same id",
   REQUIRE(catalog.offerings().size() == 1);
   CHECK(catalog.find_device("test-gpu")->memory->value == 40e9);
   CHECK(catalog.find_device("test-gpu")->defined_at.file == "override.yaml");
-  CHECK(catalog.find_offering("acme-cloud-8x")->price_per_hour->value == 30.0);
+  CHECK(catalog.find_offering("acme-cloud-8x")->price.on_demand->value == 30.0);
 }
 
 TEST_CASE("load_catalog_yaml keeps the catalogue unchanged when a file has an error", "[catalog]") {
@@ -804,10 +804,10 @@ TEST_CASE("every default catalogue offering is complete, dated and names a known
     if (offering.kind == OfferingKind::on_prem) {
       CHECK(offering.purchase_price.has_value());
     } else {
-      CHECK(offering.price_per_hour.has_value());
+      CHECK(offering.price.on_demand.has_value());
     }
-    if (offering.kind == OfferingKind::cloud) CHECK(offering.price_per_hour->value > 0.0);
-    if (offering.kind == OfferingKind::free_tier) CHECK(offering.price_per_hour->value == 0.0);
+    if (offering.kind == OfferingKind::cloud) CHECK(offering.price.on_demand->value > 0.0);
+    if (offering.kind == OfferingKind::free_tier) CHECK(offering.price.on_demand->value == 0.0);
   }
 }
 

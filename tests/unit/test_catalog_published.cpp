@@ -89,9 +89,10 @@ const Offering& offering(const Catalog& catalog, const char* id) {
   return *found;
 }
 
+// On demand, in the cheapest listed region (the loader's choice before --region).
 double hourly(const Offering& o) {
-  REQUIRE(o.price_per_hour.has_value());
-  return o.price_per_hour->value;
+  REQUIRE(o.price.on_demand.has_value());
+  return o.price.on_demand->value;
 }
 
 }  // namespace
@@ -110,12 +111,28 @@ TEST_CASE("TPU v2, v3 and v4 slices: chips are half the cores, v4 at $3.22 a chi
     CHECK(hourly(slice) / slice.devices_per_unit == Approx(3.22).epsilon(1e-9));
   }
   CHECK(hourly(offering(catalog, "gcp-tpu-v4-8")) == Approx(12.88));
+  CHECK(offering(catalog, "gcp-tpu-v4-8").price.region == "us-central2");
+  // v3-8: $8.00 in us-central1 and us-east1, $8.80 in europe-west4; no spot in us-east1.
   const Offering& v3 = offering(catalog, "gcp-tpu-v3-8");
   CHECK(v3.devices_per_unit == 4);
   CHECK(hourly(v3) == Approx(8.0));
+  CHECK(v3.price.region == "us-central1");
+  REQUIRE(v3.other_regions.size() == 2);
+  for (const RegionalPrice& r : v3.other_regions) {
+    INFO(r.region);
+    if (r.region == "europe-west4") {
+      CHECK(r.on_demand->value == Approx(8.8));
+    } else {
+      CHECK(r.region == "us-east1");
+      CHECK(r.on_demand->value == Approx(8.0));
+      CHECK_FALSE(r.spot.has_value());
+    }
+  }
+  // v2-8: $4.50 in us-central1 (the cheapest of three regions).
   const Offering& v2 = offering(catalog, "gcp-tpu-v2-8");
   CHECK(v2.devices_per_unit == 4);
   CHECK(hourly(v2) == Approx(4.5));
+  CHECK(v2.other_regions.size() == 2);
 }
 
 // coreweave.com/pricing (read 2026-09-20): HGX H100 $49.24/h for 8 GPUs, spot $19.71.
@@ -126,7 +143,7 @@ TEST_CASE("8-GPU cluster nodes at their published prices", "[catalog][published]
   CHECK(cw.device_id == "h100-sxm");
   CHECK(cw.devices_per_unit == 8);
   CHECK(hourly(cw) == Approx(49.24));
-  CHECK(cw.spot_price_per_hour->value == Approx(19.71));
+  CHECK(cw.price.spot->value == Approx(19.71));
   const Offering& oci = offering(catalog, "oci-bm.gpu.a100-v2.8");
   CHECK(oci.device_id == "a100-80gb-sxm");
   CHECK(oci.devices_per_unit == 8);

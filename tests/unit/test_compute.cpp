@@ -62,13 +62,13 @@ TEST_CASE("cost is price per unit-hour times units times hours", "[cost]") {
   CHECK(run_cost(Usd(40.0), 2, Seconds(3 * 3600.0)).value == Approx(240.0));
 
   Offering cloud;
-  cloud.price_per_hour = Usd(10.0);
-  cloud.spot_price_per_hour = Usd(3.0);
+  cloud.price.on_demand = Usd(10.0);
+  cloud.price.spot = Usd(3.0);
   CHECK(hourly_price_per_unit(cloud, CostSettings{})->value == 10.0);
   CostSettings spot;
   spot.pricing = Pricing::spot;
   CHECK(hourly_price_per_unit(cloud, spot)->value == 3.0);
-  cloud.spot_price_per_hour.reset();
+  cloud.price.spot.reset();
   CHECK_FALSE(hourly_price_per_unit(cloud, spot).has_value());
 }
 

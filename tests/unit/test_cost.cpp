@@ -12,8 +12,8 @@ Offering cloud_offering(std::string provider) {
   offering.id = provider + "-x";
   offering.provider = std::move(provider);
   offering.kind = OfferingKind::cloud;
-  offering.price_per_hour = Usd(10.0);
-  offering.spot_price_per_hour = Usd(4.0);
+  offering.price.on_demand = Usd(10.0);
+  offering.price.spot = Usd(4.0);
   return offering;
 }
 
@@ -41,7 +41,7 @@ TEST_CASE("a price factor keeps a missing price missing", "[cost][price_factor]"
   settings.pricing = Pricing::spot;
   settings.price_factors["aws"] = 0.5;
   Offering offering = cloud_offering("aws");
-  offering.spot_price_per_hour.reset();
+  offering.price.spot.reset();
   CHECK_FALSE(hourly_price_per_unit(offering, settings).has_value());
 }
 

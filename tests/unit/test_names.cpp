@@ -34,7 +34,8 @@ TEST_CASE("every names table round-trips each of its names", "[names]") {
   check_names_table(DType::int8);
   check_names_table(OfferingKind::free_tier);
   check_names_table(Offload::optimizer_and_params);
-  check_names_table(Pricing::spot);
+  check_names_table(Pricing::reserved_3y);
+  check_names_table(PriceBasis::on_demand);
   check_names_table(RuleAction::advise);
   check_names_table(Severity::tip);
   check_names_table(Objective::balanced);

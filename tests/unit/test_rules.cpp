@@ -186,7 +186,7 @@ TEST_CASE("fill_rule_fields reads the device, offering and estimate of a plan", 
   offering.provider = "acme";
   offering.kind = OfferingKind::cloud;
   offering.devices_per_unit = 8;
-  offering.price_per_hour = Usd(32.5);
+  offering.price.on_demand = Usd(32.5);
   PlanEstimate estimate;
   estimate.plan.device = &device;
   estimate.plan.offering = &offering;

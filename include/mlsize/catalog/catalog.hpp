@@ -80,10 +80,21 @@ struct Billing {
   bool operator==(const Billing&) const = default;
 };
 
+// The typical discount off on-demand a provider gives for a 1- or 3-year commitment, a
+// share in [0, 1). It prices a reservation as an estimate where an offering lists no
+// reserved price of its own (docs/catalogue.md#reserved_discount).
+struct CommitmentDiscount {
+  std::optional<double> one_year;
+  std::optional<double> three_year;
+  std::string source;
+  bool operator==(const CommitmentDiscount&) const = default;
+};
+
 // Facts about a provider that hold for all its offerings.
 struct Provider {
   std::string id;
   Billing billing;
+  CommitmentDiscount reserved_discount;
   std::string source;
   std::string as_of;
   SourceLocation defined_at;
@@ -97,6 +108,18 @@ struct FreeTierLimits {
   bool operator==(const FreeTierLimits&) const = default;
 };
 
+// What one unit of an offering costs per hour in one region, by kind of commitment
+// (docs/catalogue.md#prices). Reserved: the effective hourly rate of a 1- or 3-year
+// commitment, its whole price spread over the term's hours.
+struct RegionalPrice {
+  std::string region;
+  std::optional<Usd> on_demand;
+  std::optional<Usd> spot;
+  std::optional<Usd> reserved_1y;
+  std::optional<Usd> reserved_3y;
+  bool operator==(const RegionalPrice&) const = default;
+};
+
 struct Offering {
   std::string id;
   std::string provider;
@@ -106,15 +129,17 @@ struct Offering {
   int devices_per_unit = 1;
   std::optional<int> vcpus;
   std::optional<Bytes> host_memory;
-  std::optional<Usd> price_per_hour;       // on demand, per unit
-  std::optional<Usd> spot_price_per_hour;  // per unit
-  std::string region;
-  std::optional<int> max_units;       // how many units one plan may combine
-  std::optional<Usd> purchase_price;  // on-premise
-  std::optional<double> power_w;      // on-premise wall power
+  // Per unit, in the region plans use: after the catalogue is loaded the cheapest listed,
+  // after choose_regions the one chosen there.
+  RegionalPrice price;
+  std::vector<RegionalPrice> other_regions;  // the same offering's prices elsewhere
+  std::optional<int> max_units;              // how many units one plan may combine
+  std::optional<Usd> purchase_price;         // on-premise
+  std::optional<double> power_w;             // on-premise wall power
   FreeTierLimits limits;
-  std::optional<double> network_gbps;  // inter-node network per unit, Gbit/s (multi-node topology)
-  Billing billing;                     // from the provider's entry (Catalog::check_references)
+  std::optional<double> network_gbps;    // inter-node network per unit, Gbit/s (multi-node topology)
+  Billing billing;                       // from the provider's entry (Catalog::check_references)
+  CommitmentDiscount reserved_discount;  // the provider's, likewise
   std::string source;
   std::string as_of;
   SourceLocation defined_at;

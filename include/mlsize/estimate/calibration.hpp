@@ -36,9 +36,6 @@ struct Calibration {
   std::string file;                            // the overlay's own name, for provenance
 };
 
-// YYYY-MM-DD with a month and a day in range: the overlay's `measured`, calibrate's --date.
-bool is_iso_date(std::string_view text);
-
 // Parses an overlay; errors are input errors at `name`:line:column.
 Calibration parse_calibration(std::string_view text, const std::string& name);
 

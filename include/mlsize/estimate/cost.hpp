@@ -11,14 +11,39 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace mlsize {
 
-enum class Pricing { on_demand, spot };
+// Which cloud price a plan pays: on demand, spot, or the hourly rate of a 1- or 3-year
+// commitment (docs/methodology.md#reserved).
+enum class Pricing { on_demand, spot, reserved_1y, reserved_3y };
 constexpr auto enum_names(Pricing) {
   using enum Pricing;
-  return std::to_array<EnumName<Pricing>>({{on_demand, "on-demand"}, {spot, "spot"}});
+  return std::to_array<EnumName<Pricing>>(
+      {{on_demand, "on-demand"}, {spot, "spot"}, {reserved_1y, "reserved-1y"}, {reserved_3y, "reserved-3y"}});
 }
+// The years a reservation commits to; 0 for on-demand and spot.
+int commitment_years(Pricing pricing);
+
+// Where a cloud plan's hourly price comes from: the offering's own list price of the kind
+// asked for; for a reservation the offering does not list, its on-demand price less the
+// provider's typical discount (an estimate); or, where the provider states no discount
+// either, the on-demand price (no reservation to be had at a known price).
+enum class PriceBasis { list, provider_discount, on_demand };
+constexpr auto enum_names(PriceBasis) {
+  using enum PriceBasis;
+  return std::to_array<EnumName<PriceBasis>>(
+      {{list, "list"}, {provider_discount, "provider-discount"}, {on_demand, "on-demand"}});
+}
+struct UnitPrice {
+  Usd per_hour;
+  PriceBasis basis = PriceBasis::list;
+};
+// One unit's hourly price in `region` under `pricing`, before price factors. Free tiers
+// have their on-demand price (0) only. Nothing when there is no price of the kind (spot
+// not offered there).
+std::optional<UnitPrice> unit_price(const Offering& offering, const RegionalPrice& region, Pricing pricing);
 
 struct CostSettings {
   Pricing pricing = Pricing::on_demand;
@@ -40,7 +65,13 @@ struct CostSettings {
   }
 };
 
-// Price of one unit for one hour: the cloud price, or for on-premise hardware its
+// Each cloud offering priced in one region: `region` where one is named (offerings not
+// priced there are left out), else the region whose price under `pricing` is lowest, ties
+// to the one listed first. On-premise hardware and free tiers have no region and stay.
+// docs/catalogue.md#prices.
+Catalog choose_regions(const Catalog& catalog, std::string_view region, Pricing pricing);
+
+// Price of one unit for one hour: the cloud price (unit_price in the offering's region), or for on-premise hardware its
 // purchase price spread over the hours it is used in the amortisation period
 // (amortised_per_unit_hour) plus its electricity (owned hardware: its electricity only,
 // the purchase being spent already).

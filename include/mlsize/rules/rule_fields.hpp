@@ -38,6 +38,7 @@ enum class RuleField : std::size_t {
   offering_id,
   offering_provider,
   offering_kind,
+  offering_region,
   offering_price_per_hour_usd,
   offering_devices_per_unit,
   plan_device_count,

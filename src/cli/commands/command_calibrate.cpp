@@ -10,6 +10,7 @@
 #include <mlsize/estimate/calibration.hpp>
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/planner.hpp>
+#include <mlsize/support/date.hpp>
 #include <mlsize/support/error.hpp>
 
 #include <filesystem>

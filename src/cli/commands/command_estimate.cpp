@@ -225,13 +225,28 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
   return command;
 }
 
+// --offering names an offering that --region left out: say so, rather than "unknown".
+void check_offering_region(const EstimateOptions& options, const Catalog& full, const Catalog& priced) {
+  if (!options.offering || priced.find_offering(*options.offering) != nullptr) return;
+  const Offering* offering = full.find_offering(*options.offering);
+  if (offering == nullptr) return;
+  std::string regions = offering->price.region;
+  for (const RegionalPrice& price : offering->other_regions) regions += ", " + price.region;
+  flag_error(
+      "--region",
+      "offering \"" + offering->id + "\" is not priced in region \"" + options.workload.region.value_or("") + "\"",
+      "its regions: " + regions);
+}
+
 CommandOutput run_estimate(const EstimateOptions& options) {
   check_emit_format(options.emit, options.workload.format);
   Workload workload = build_workload(options.workload, false);
   const OutputFormat format = report_format(options.workload);
   std::vector<std::string> overlays;
-  const Catalog catalog = build_catalog(options.workload, &overlays);
-  CostSettings cost_settings = build_cost_settings(options.workload, catalog);
+  const Catalog full_catalog = build_catalog(options.workload, &overlays);
+  CostSettings cost_settings = build_cost_settings(options.workload, full_catalog);
+  const Catalog catalog = priced_catalog(options.workload, full_catalog, cost_settings);
+  check_offering_region(options, full_catalog, catalog);
   check_from_needs_here(options.here);
   std::optional<HereRun> here;  // the plan points into its catalogue
   if (options.here.here) {
@@ -246,7 +261,8 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   }
 
   EstimateResult result;
-  result.provenance = provenance_of(catalog, std::move(overlays), {});
+  result.provenance = provenance_of(full_catalog, std::move(overlays), {});
+  result.provenance.region = options.workload.region.value_or("");
   result.provenance.defaults = default_settings(options.workload.defaults);
   std::string calibration_warnings;
   const std::vector<Calibration> calibrations = build_calibrations(options.workload, catalog);

@@ -182,7 +182,9 @@ DefaultSources read_default_sources() {
     const std::size_t equals = text.find('=');
     if (!text.starts_with("MLSIZE_") || equals == std::string::npos) continue;
     const std::string name = text.substr(0, equals);
-    if (name == "MLSIZE_CONFIG" || name == "MLSIZE_CATALOG") continue;
+    // Not flags' defaults: the config file, the overlays, and the date prices are aged to
+    // (read where they are used).
+    if (name == "MLSIZE_CONFIG" || name == "MLSIZE_CATALOG" || name == "MLSIZE_TODAY") continue;
     sources.environment.emplace_back(name, text.substr(equals + 1));
   }
   std::sort(sources.environment.begin(), sources.environment.end());

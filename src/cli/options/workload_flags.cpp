@@ -153,6 +153,19 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--budget", options.budget, "Most money to spend, e.g. 20k, $1.5M")->type_name("USD");
   command.add_option("--deadline", options.deadline, "Longest run time, e.g. 36h, 7d, 2w")->type_name("DURATION");
   command.add_option("--pricing", options.pricing, choice_help(cost_defaults.pricing))->type_name("PRICING");
+  command
+      .add_option("--region", options.region,
+                  "Price cloud offerings in this region only, e.g. us-east-1 (default: each offering's cheapest)")
+      ->type_name("REGION");
+  command
+      .add_option("--max-price-age", options.max_price_age,
+                  "Months after which the report warns that its prices are old; 0: never (default 12)")
+      ->type_name("MONTHS");
+  command
+      .add_option("--today", options.today,
+                  "Date the prices' age is measured to, YYYY-MM-DD (default: today), for reports that must "
+                  "not change")
+      ->type_name("DATE");
   command.add_option("--profile", options.profile, "Budget profile for the rules: " + choice_help(defaults.profile))
       ->type_name("PROFILE");
   add_catalog_options(command, options.catalog_files, options.no_user_catalog);

@@ -10,6 +10,7 @@
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/model/model_config.hpp>
 #include <mlsize/model/parameter_count.hpp>
+#include <mlsize/support/date.hpp>
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/quantity.hpp>
@@ -21,7 +22,10 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
+#include <ctime>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -348,6 +352,52 @@ CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& 
 
 Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* applied) {
   return build_catalog(options.catalog_files, !options.no_user_catalog, applied);
+}
+
+Catalog priced_catalog(const WorkloadOptions& options, const Catalog& catalog, const CostSettings& cost) {
+  const std::string region = options.region.value_or("");
+  if (!region.empty()) {
+    std::set<std::string> regions;
+    for (const Offering& offering : catalog.offerings()) {
+      if (offering.kind != OfferingKind::cloud) continue;
+      regions.insert(offering.price.region);
+      for (const RegionalPrice& price : offering.other_regions) regions.insert(price.region);
+    }
+    regions.erase("");
+    if (!regions.contains(region)) {
+      const std::vector<std::string> known(regions.begin(), regions.end());
+      std::string hint = did_you_mean(region, known);
+      if (hint.empty()) hint = "mlsize catalog list --format json shows each offering's regions";
+      flag_error("--region", "no cloud offering in the catalogue is priced in region \"" + region + "\"", hint);
+    }
+  }
+  return choose_regions(catalog, region, cost.pricing);
+}
+
+std::string prices_today(const WorkloadOptions& options) {
+  if (options.today) {
+    if (!is_iso_date(*options.today)) {
+      flag_error("--today", "\"" + *options.today + "\" is not a date", "a date written YYYY-MM-DD, e.g. 2026-12-01");
+    }
+    return *options.today;
+  }
+  if (const char* today = std::getenv("MLSIZE_TODAY"); today != nullptr && today[0] != '\0') {
+    if (!is_iso_date(today)) {
+      throw Error(ErrorKind::usage,
+                  "the environment variable MLSIZE_TODAY is \"" + std::string(today) + "\", not a date",
+                  "a date written YYYY-MM-DD, e.g. 2026-12-01, or unset it");
+    }
+    return today;
+  }
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  return fmt::format("{:04}-{:02}-{:02}", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday);
+}
+
+int max_price_age_months(const WorkloadOptions& options) {
+  if (!options.max_price_age) return 12;
+  return parse_int_flag(*options.max_price_age, "--max-price-age", 0, 1200);
 }
 
 std::vector<Calibration> build_calibrations(const WorkloadOptions& options, const Catalog& catalog) {

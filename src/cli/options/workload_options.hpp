@@ -67,6 +67,9 @@ struct WorkloadOptions {
   std::optional<std::string> budget;
   std::optional<std::string> deadline;
   std::optional<std::string> pricing;
+  std::optional<std::string> region;         // --region: price cloud offerings there only
+  std::optional<std::string> max_price_age;  // --max-price-age MONTHS
+  std::optional<std::string> today;          // --today YYYY-MM-DD (MLSIZE_TODAY): the prices' age is to it
   std::optional<std::string> profile;
   std::optional<std::string> amortization_years;
   std::optional<std::string> utilisation;
@@ -104,6 +107,16 @@ CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& 
 // The catalogue from the embedded one, the user's overlays and --catalog (catalog_options.hpp).
 // `applied`, when given, gets the overlay files laid over the embedded one, in order.
 Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* applied = nullptr);
+
+// `catalog` with each cloud offering priced in one region: --region's (a usage error when
+// no offering is priced there), else its cheapest under the pricing (choose_regions).
+Catalog priced_catalog(const WorkloadOptions& options, const Catalog& catalog, const CostSettings& cost);
+
+// The date the age of the prices is measured to: --today (or MLSIZE_TODAY) as YYYY-MM-DD,
+// else the clock's date in UTC.
+std::string prices_today(const WorkloadOptions& options);
+// --max-price-age: months after which the table warns that prices are old; 0 never warns.
+int max_price_age_months(const WorkloadOptions& options);
 
 // The --calibration overlays, each for a device of `catalog` (docs/cli.md#calibrate).
 std::vector<Calibration> build_calibrations(const WorkloadOptions& options, const Catalog& catalog);

@@ -39,6 +39,12 @@ struct Provenance {
   std::vector<std::string> rules_files;       // --rules files, in order
   std::vector<std::string> calibrations;      // --calibration overlays applied, in order
   std::vector<DefaultSetting> defaults;       // from the config file and MLSIZE_* variables
+  // For the age of the prices a ranking used (price_note.hpp): the date the command ran
+  // (YYYY-MM-DD; MLSIZE_TODAY overrides the clock), the age --max-price-age allows, and
+  // the region --region asked for (empty: each offering's cheapest).
+  std::string today;
+  int max_price_age_months = 12;
+  std::string region;
 };
 
 // `catalog` as the command used it, with the files that were laid over it.

@@ -92,6 +92,20 @@ Json device_json(const Device& device) {
   return json;
 }
 
+std::vector<const RegionalPrice*> all_regions(const Offering& offering) {
+  std::vector<const RegionalPrice*> prices{&offering.price};
+  for (const RegionalPrice& price : offering.other_regions) prices.push_back(&price);
+  return prices;
+}
+
+Json price_json(const RegionalPrice& price) {
+  return {{"region", price.region.empty() ? Json(nullptr) : Json(price.region)},
+          {"price_per_hour_usd", optional_json(price.on_demand, usd)},
+          {"spot_price_per_hour_usd", optional_json(price.spot, usd)},
+          {"reserved_1y_price_per_hour_usd", optional_json(price.reserved_1y, usd)},
+          {"reserved_3y_price_per_hour_usd", optional_json(price.reserved_3y, usd)}};
+}
+
 Json offering_json(const Offering& offering) {
   Json json;
   json["id"] = offering.id;
@@ -102,9 +116,17 @@ Json offering_json(const Offering& offering) {
   json["devices_per_unit"] = offering.devices_per_unit;
   json["vcpus"] = optional_json(offering.vcpus, [](int count) { return count; });
   json["host_memory_bytes"] = offering.host_memory ? whole(offering.host_memory->value) : Json(nullptr);
-  json["price_per_hour_usd"] = optional_json(offering.price_per_hour, usd);
-  json["spot_price_per_hour_usd"] = optional_json(offering.spot_price_per_hour, usd);
-  json["region"] = offering.region.empty() ? Json(nullptr) : Json(offering.region);
+  json["price_per_hour_usd"] = optional_json(offering.price.on_demand, usd);
+  json["spot_price_per_hour_usd"] = optional_json(offering.price.spot, usd);
+  json["reserved_1y_price_per_hour_usd"] = optional_json(offering.price.reserved_1y, usd);
+  json["reserved_3y_price_per_hour_usd"] = optional_json(offering.price.reserved_3y, usd);
+  json["region"] = offering.price.region.empty() ? Json(nullptr) : Json(offering.price.region);
+  // Every region's prices, the one above first (docs/catalogue.md#prices).
+  Json prices = Json::array();
+  for (const RegionalPrice* price : all_regions(offering)) prices.push_back(price_json(*price));
+  json["prices"] = std::move(prices);
+  json["reserved_discount"] = {{"1y", optional_json(offering.reserved_discount.one_year, plain)},
+                               {"3y", optional_json(offering.reserved_discount.three_year, plain)}};
   json["max_units"] = optional_json(offering.max_units, [](int count) { return count; });
   json["purchase_price_usd"] = optional_json(offering.purchase_price, usd);
   json["power_w"] = optional_json(offering.power_w, plain);
@@ -164,9 +186,19 @@ std::vector<CsvColumn> csv_columns() {
       {"devices_per_unit", none_d, [](const Offering& o) { return std::to_string(o.devices_per_unit); }},
       {"vcpus", none_d, [](const Offering& o) { return optional_text(o.vcpus, whole_number); }},
       {"host_memory_gib", none_d, [](const Offering& o) { return optional_text(o.host_memory, gib); }},
-      {"price_per_hour_usd", none_d, [](const Offering& o) { return optional_text(o.price_per_hour, usd); }},
-      {"spot_price_per_hour_usd", none_d, [](const Offering& o) { return optional_text(o.spot_price_per_hour, usd); }},
-      {"region", none_d, [](const Offering& o) { return o.region; }},
+      {"price_per_hour_usd", none_d, [](const Offering& o) { return optional_text(o.price.on_demand, usd); }},
+      {"spot_price_per_hour_usd", none_d, [](const Offering& o) { return optional_text(o.price.spot, usd); }},
+      {"reserved_1y_price_per_hour_usd", none_d,
+       [](const Offering& o) { return optional_text(o.price.reserved_1y, usd); }},
+      {"reserved_3y_price_per_hour_usd", none_d,
+       [](const Offering& o) { return optional_text(o.price.reserved_3y, usd); }},
+      {"region", none_d, [](const Offering& o) { return o.price.region; }},
+      {"other_regions", none_d,
+       [](const Offering& o) {
+         std::string regions;
+         for (const RegionalPrice& price : o.other_regions) regions += (regions.empty() ? "" : " ") + price.region;
+         return regions;
+       }},
       {"max_units", none_d, [](const Offering& o) { return optional_text(o.max_units, whole_number); }},
       {"purchase_price_usd", none_d, [](const Offering& o) { return optional_text(o.purchase_price, usd); }},
       {"power_w", none_d, [](const Offering& o) { return optional_text(o.power_w, plain); }},
@@ -237,6 +269,16 @@ void emit_device(YAML::Emitter& out, const Device& device) {
   out << YAML::EndMap;
 }
 
+// The price fields of one region, as the loader reads them at the top of an offering or
+// in an entry of `prices:`.
+void emit_price(YAML::Emitter& out, const RegionalPrice& price) {
+  yaml_text(out, "region", price.region);
+  yaml_number(out, "price_per_hour_usd", price.on_demand, usd);
+  yaml_number(out, "spot_price_per_hour_usd", price.spot, usd);
+  yaml_number(out, "reserved_1y_price_per_hour_usd", price.reserved_1y, usd);
+  yaml_number(out, "reserved_3y_price_per_hour_usd", price.reserved_3y, usd);
+}
+
 void emit_offering(YAML::Emitter& out, const Offering& offering) {
   out << YAML::BeginMap;
   yaml_word(out, "id", offering.id);
@@ -247,9 +289,17 @@ void emit_offering(YAML::Emitter& out, const Offering& offering) {
   yaml_word(out, "devices_per_unit", std::to_string(offering.devices_per_unit));
   yaml_number(out, "vcpus", offering.vcpus, whole_number);
   yaml_number(out, "host_memory_gib", offering.host_memory, gib);
-  yaml_number(out, "price_per_hour_usd", offering.price_per_hour, usd);
-  yaml_number(out, "spot_price_per_hour_usd", offering.spot_price_per_hour, usd);
-  yaml_text(out, "region", offering.region);
+  if (offering.other_regions.empty()) {
+    emit_price(out, offering.price);
+  } else {
+    out << YAML::Key << "prices" << YAML::Value << YAML::BeginSeq;
+    for (const RegionalPrice* price : all_regions(offering)) {
+      out << YAML::Flow << YAML::BeginMap;
+      emit_price(out, *price);
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
   yaml_number(out, "max_units", offering.max_units, whole_number);
   yaml_number(out, "purchase_price_usd", offering.purchase_price, usd);
   yaml_number(out, "power_w", offering.power_w, plain);
@@ -286,9 +336,9 @@ std::string render_catalog_table(const CatalogSelection& selection) {
   std::vector<std::vector<std::string>> offering_rows;
   for (const Offering* o : selection.offerings) {
     offering_rows.push_back({o->id, o->provider, std::string(to_string(o->kind)), o->device_id,
-                             std::to_string(o->devices_per_unit), optional_text(o->price_per_hour, usd, "-"),
-                             optional_text(o->spot_price_per_hour, usd, "-"),
-                             optional_text(o->purchase_price, usd, "-"), o->as_of});
+                             std::to_string(o->devices_per_unit), optional_text(o->price.on_demand, usd, "-"),
+                             optional_text(o->price.spot, usd, "-"), optional_text(o->purchase_price, usd, "-"),
+                             o->as_of});
   }
   std::string text = "Devices (" + std::to_string(device_rows.size()) + "):\n";
   if (!device_rows.empty()) {

@@ -1,4 +1,5 @@
 #include "cli/render/format.hpp"
+#include "cli/render/price_note.hpp"
 #include "cli/render/renderers.hpp"
 
 #include <mlsize/estimate/communication.hpp>
@@ -122,6 +123,15 @@ Json serving_json(const ServingEstimate& s, int tensor_parallel) {
            s.per_hour.value > 0 ? Json(s.per_million_output_tokens.value) : Json(nullptr)}};
 }
 
+// Where a cloud plan's hourly price comes from (PriceBasis); null for hardware to buy or
+// a device without an offering.
+Json price_basis_json(const PlanEstimate& e, const CostSettings& cost) {
+  const Offering* offering = e.plan.offering;
+  if (offering == nullptr || offering->kind == OfferingKind::on_prem) return nullptr;
+  const std::optional<UnitPrice> unit = unit_price(*offering, offering->price, cost.pricing);
+  return unit ? Json(to_string(unit->basis)) : Json(nullptr);
+}
+
 Json plan_json(const PlanEstimate& e, bool timed) {
   const Plan& plan = e.plan;
   Json json;
@@ -134,6 +144,7 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                         {"units", plan.units},
                         {"devices_per_unit", offering.devices_per_unit},
                         {"network_gbps", offering.network_gbps ? Json(*offering.network_gbps) : Json(nullptr)},
+                        {"region", offering.price.region.empty() ? Json(nullptr) : Json(offering.price.region)},
                         {"as_of", offering.as_of}};
   } else {
     json["offering"] = nullptr;
@@ -322,6 +333,7 @@ std::string dump(const Json& json) {
 
 std::string render_recommend_json(const Report& report, int top, const Provenance& provenance) {
   Json json = json_document({"recommend", provenance});
+  json["provenance"]["prices"] = price_json(report, top, provenance);
   json["workload"] = workload_json(report.workload);
   json["objective"] = to_string(report.objective);
   json["max_devices"] = report.max_devices;
@@ -335,6 +347,7 @@ std::string render_recommend_json(const Report& report, int top, const Provenanc
     item["rank"] = i + 1;
     item["pareto"] = report.recommendations[i].pareto;
     item.update(ranked_plan_json(report.recommendations[i]));
+    item["cost"]["price_basis"] = price_basis_json(report.recommendations[i], report.cost);
     recommendations.push_back(std::move(item));
   }
   json["recommendations"] = std::move(recommendations);

@@ -1,4 +1,5 @@
 #include "cli/render/format.hpp"
+#include "cli/render/price_note.hpp"
 #include "cli/render/render_serving.hpp"
 #include "cli/render/renderers.hpp"
 #include "cli/render/text_table.hpp"
@@ -231,7 +232,7 @@ std::string summary_sentence(const Report& report) {
 
 namespace {
 
-std::string recommend_table(const Report& report, int top, const TableStyle& style) {
+std::string recommend_table(const Report& report, int top, const Provenance& provenance, const TableStyle& style) {
   std::string text = workload_line(report.workload) + "\n";
   // What the narrow serving table leaves out (render_serving.cpp).
   const std::string narrow_note =
@@ -294,6 +295,7 @@ std::string recommend_table(const Report& report, int top, const TableStyle& sty
   if (pareto_shown) text += "* on the time-cost Pareto front: no other recommendation is both cheaper and faster.\n";
   text += rejected_summary(report);
   text += purchases_table(report, top, style);
+  text += price_footer(report, top, provenance);
   return text + advice_text(report);
 }
 
@@ -426,7 +428,7 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
 // changed says so where it is read.
 std::string render_recommend_table(const Report& report, int top, const Provenance& provenance,
                                    const TableStyle& style) {
-  const std::string text = recommend_table(report, top, style) + provenance_footer(provenance);
+  const std::string text = recommend_table(report, top, provenance, style) + provenance_footer(provenance);
   if (style.markdown) return markdown_paragraphs(text);
   return style.wide ? text : wrap_prose(text, style.width);
 }

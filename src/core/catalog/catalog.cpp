@@ -68,7 +68,10 @@ const Offering* Catalog::find_offering(std::string_view id) const {
 
 void Catalog::check_references() {
   for (Offering& offering : m_offerings) {
-    if (const Provider* provider = find_provider(offering.provider)) offering.billing = provider->billing;
+    if (const Provider* provider = find_provider(offering.provider)) {
+      offering.billing = provider->billing;
+      offering.reserved_discount = provider->reserved_discount;
+    }
   }
   std::vector<std::string> device_ids;
   device_ids.reserve(m_devices.size());

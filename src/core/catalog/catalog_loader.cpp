@@ -1,5 +1,6 @@
 #include <mlsize/catalog/catalog_loader.hpp>
 
+#include <mlsize/support/date.hpp>
 #include <mlsize/support/embedded_data.hpp>
 #include <mlsize/support/text_distance.hpp>
 #include <mlsize/support/utf8.hpp>
@@ -197,22 +198,6 @@ class FieldReader {
   std::map<std::string, YAML::Mark, std::less<>> m_key_marks;
 };
 
-bool valid_date(std::string_view date) {
-  if (date.size() != 10 || date[4] != '-' || date[7] != '-') return false;
-  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u}) {
-    if (date[i] < '0' || date[i] > '9') return false;
-  }
-  const int year = (date[0] - '0') * 1000 + (date[1] - '0') * 100 + (date[2] - '0') * 10 + (date[3] - '0');
-  const int month = (date[5] - '0') * 10 + (date[6] - '0');
-  const int day = (date[8] - '0') * 10 + (date[9] - '0');
-  if (month < 1 || month > 12) return false;
-  // 2024-02-31 would otherwise pass and sort as if it were a real date.
-  constexpr std::array<int, 12> k_days{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  const int days = k_days[static_cast<std::size_t>(month - 1)] + (month == 2 && leap ? 1 : 0);
-  return day >= 1 && day <= days;
-}
-
 // `device "a100-80gb-sxm"` when the entry has a usable id, else `a device`.
 std::string describe(const YAML::Node& node, std::string_view noun) {
   if (node.IsMap()) {
@@ -246,7 +231,7 @@ Enum read_enum(const FieldReader& fields, std::string_view key) {
 void read_provenance(const FieldReader& fields, std::string& source, std::string& as_of) {
   source = fields.required_string("source");
   as_of = fields.required_string("as_of");
-  if (!valid_date(as_of)) fields.fail_value("as_of", "is not a date", "a date written YYYY-MM-DD");
+  if (!is_iso_date(as_of)) fields.fail_value("as_of", "is not a date", "a date written YYYY-MM-DD");
 }
 
 constexpr std::array<std::string_view, 15> k_device_fields{
@@ -315,7 +300,61 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
   return device;
 }
 
-constexpr std::array<std::string_view, 18> k_offering_fields{"id",
+constexpr std::array<std::string_view, 5> k_price_fields{"price_per_hour_usd", "spot_price_per_hour_usd",
+                                                         "reserved_1y_price_per_hour_usd",
+                                                         "reserved_3y_price_per_hour_usd", "region"};
+
+// The price fields of an offering, or of one entry of its `prices:` list.
+RegionalPrice read_price(const FieldReader& fields) {
+  RegionalPrice price;
+  price.region = fields.optional_string("region");
+  if (auto usd = fields.optional_non_negative("price_per_hour_usd")) price.on_demand = Usd(*usd);
+  if (auto usd = fields.optional_non_negative("spot_price_per_hour_usd")) price.spot = Usd(*usd);
+  if (auto usd = fields.optional_non_negative("reserved_1y_price_per_hour_usd")) price.reserved_1y = Usd(*usd);
+  if (auto usd = fields.optional_non_negative("reserved_3y_price_per_hour_usd")) price.reserved_3y = Usd(*usd);
+  return price;
+}
+
+// `prices:`, one entry per region: each names its region and has an on-demand price. The
+// cheapest on demand becomes the offering's `price`, the others `other_regions`.
+void read_regional_prices(const SourceText& source, const FieldReader& named, Offering& offering) {
+  for (std::string_view key : k_price_fields) {
+    if (named.has(key)) {
+      named.fail_value(key, "is given with \"prices\"",
+                       "the price fields at the top of the offering (one region) or a \"prices\" list, not both");
+    }
+  }
+  const YAML::Node list = named.node("prices");
+  if (!list.IsSequence() || list.size() == 0) {
+    named.fail_value("prices", "must be a non-empty list",
+                     "a list such as [{region: us-east-1, price_per_hour_usd: 3.9}]");
+  }
+  std::vector<RegionalPrice> prices;
+  std::set<std::string, std::less<>> regions;
+  for (const YAML::Node& item : list) {
+    const FieldReader entry(source, item, "a price of offering " + in_quotes(offering.id), k_price_fields);
+    RegionalPrice price = read_price(entry);
+    if (price.region.empty()) {
+      source.fail(item.Mark(), "a price of offering " + in_quotes(offering.id) + " lacks \"region\"",
+                  "the provider's region name, e.g. us-east-1");
+    }
+    if (!price.on_demand) {
+      source.fail(item.Mark(), "a price of offering " + in_quotes(offering.id) + " lacks \"price_per_hour_usd\"",
+                  "the on-demand price of one unit for one hour in USD");
+    }
+    if (!regions.insert(price.region).second) {
+      entry.fail_value("region", "is listed twice for this offering", "one entry per region");
+    }
+    prices.push_back(std::move(price));
+  }
+  std::stable_sort(prices.begin(), prices.end(), [](const RegionalPrice& a, const RegionalPrice& b) {
+    return a.on_demand->value < b.on_demand->value;
+  });
+  offering.price = std::move(prices.front());
+  offering.other_regions.assign(std::make_move_iterator(prices.begin() + 1), std::make_move_iterator(prices.end()));
+}
+
+constexpr std::array<std::string_view, 21> k_offering_fields{"id",
                                                              "provider",
                                                              "kind",
                                                              "name",
@@ -325,7 +364,10 @@ constexpr std::array<std::string_view, 18> k_offering_fields{"id",
                                                              "host_memory_gib",
                                                              "price_per_hour_usd",
                                                              "spot_price_per_hour_usd",
+                                                             "reserved_1y_price_per_hour_usd",
+                                                             "reserved_3y_price_per_hour_usd",
                                                              "region",
+                                                             "prices",
                                                              "max_units",
                                                              "purchase_price_usd",
                                                              "power_w",
@@ -349,9 +391,11 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   offering.devices_per_unit = *named.optional_count("devices_per_unit");
   offering.vcpus = named.optional_count("vcpus");
   if (auto gib = named.optional_positive("host_memory_gib")) offering.host_memory = Bytes(*gib * k_gibi);
-  if (auto price = named.optional_non_negative("price_per_hour_usd")) offering.price_per_hour = Usd(*price);
-  if (auto price = named.optional_non_negative("spot_price_per_hour_usd")) offering.spot_price_per_hour = Usd(*price);
-  offering.region = named.optional_string("region");
+  if (named.has("prices")) {
+    read_regional_prices(source, named, offering);
+  } else {
+    offering.price = read_price(named);
+  }
   offering.max_units = named.optional_count("max_units");
   if (auto price = named.optional_positive("purchase_price_usd")) offering.purchase_price = Usd(*price);
   offering.power_w = named.optional_positive("power_w");
@@ -367,7 +411,7 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
     source.fail(node.Mark(), "on-prem offering " + in_quotes(offering.id) + " lacks \"purchase_price_usd\"",
                 "on-premise hardware is costed from its purchase price and power draw");
   }
-  if (offering.kind != OfferingKind::on_prem && !offering.price_per_hour) {
+  if (offering.kind != OfferingKind::on_prem && !offering.price.on_demand) {
     source.fail(node.Mark(), "offering " + in_quotes(offering.id) + " lacks \"price_per_hour_usd\"",
                 "cloud offerings need an on-demand price per unit-hour; free tiers use 0");
   }
@@ -376,8 +420,17 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   return offering;
 }
 
-constexpr std::array<std::string_view, 4> k_provider_fields{"id", "billing", "source", "as_of"};
+constexpr std::array<std::string_view, 5> k_provider_fields{"id", "billing", "reserved_discount", "source", "as_of"};
 constexpr std::array<std::string_view, 2> k_billing_fields{"granularity_seconds", "minimum_seconds"};
+constexpr std::array<std::string_view, 3> k_discount_fields{"1y", "3y", "source"};
+
+std::optional<double> read_share(const FieldReader& fields, std::string_view key) {
+  std::optional<double> share = fields.optional_non_negative(key);
+  if (share && *share >= 1.0) {
+    fields.fail_value(key, "is not below 1", "the share taken off the on-demand price, e.g. 0.37 for 37 %");
+  }
+  return share;
+}
 
 Provider read_provider(const SourceText& source, const YAML::Node& node) {
   const FieldReader named(source, node, describe(node, "provider"), k_provider_fields);
@@ -388,6 +441,13 @@ Provider read_provider(const SourceText& source, const YAML::Node& node) {
                               k_billing_fields);
     provider.billing.granularity_seconds = billing.required_positive("granularity_seconds");
     provider.billing.minimum_seconds = billing.optional_non_negative("minimum_seconds").value_or(0.0);
+  }
+  if (named.has("reserved_discount")) {
+    const FieldReader discount(source, named.node("reserved_discount"),
+                               "reserved_discount of provider " + in_quotes(provider.id), k_discount_fields);
+    provider.reserved_discount.one_year = read_share(discount, "1y");
+    provider.reserved_discount.three_year = read_share(discount, "3y");
+    provider.reserved_discount.source = discount.required_string("source");
   }
   read_provenance(named, provider.source, provider.as_of);
   provider.defined_at = source.location(node.Mark());

@@ -13,7 +13,7 @@ using snapshot::Reader;
 using snapshot::Writer;
 
 // Bumped whenever the layout changes; a mismatch is a stale build, not user input.
-constexpr std::uint32_t k_snapshot_version = 2;
+constexpr std::uint32_t k_snapshot_version = 3;
 
 void write_device(Writer& w, const Device& d) {
   w.text(d.id);
@@ -75,6 +75,42 @@ Billing read_billing(Reader& r) {
   return b;
 }
 
+void write_discount(Writer& w, const CommitmentDiscount& d) {
+  const auto number = [&](double v) { w.f64(v); };
+  w.optional(d.one_year, number);
+  w.optional(d.three_year, number);
+  w.text(d.source);
+}
+
+CommitmentDiscount read_discount(Reader& r) {
+  const auto number = [&] { return r.f64(); };
+  CommitmentDiscount d;
+  d.one_year = r.optional<double>(number);
+  d.three_year = r.optional<double>(number);
+  d.source = r.text();
+  return d;
+}
+
+void write_price(Writer& w, const RegionalPrice& p) {
+  const auto money = [&](Usd v) { w.f64(v.value); };
+  w.text(p.region);
+  w.optional(p.on_demand, money);
+  w.optional(p.spot, money);
+  w.optional(p.reserved_1y, money);
+  w.optional(p.reserved_3y, money);
+}
+
+RegionalPrice read_price(Reader& r) {
+  const auto money = [&] { return Usd(r.f64()); };
+  RegionalPrice p;
+  p.region = r.text();
+  p.on_demand = r.optional<Usd>(money);
+  p.spot = r.optional<Usd>(money);
+  p.reserved_1y = r.optional<Usd>(money);
+  p.reserved_3y = r.optional<Usd>(money);
+  return p;
+}
+
 void write_offering(Writer& w, const Offering& o) {
   const auto number = [&](double v) { w.f64(v); };
   const auto money = [&](Usd v) { w.f64(v.value); };
@@ -87,9 +123,9 @@ void write_offering(Writer& w, const Offering& o) {
   w.i32(o.devices_per_unit);
   w.optional(o.vcpus, whole);
   w.optional(o.host_memory, [&](Bytes b) { w.f64(b.value); });
-  w.optional(o.price_per_hour, money);
-  w.optional(o.spot_price_per_hour, money);
-  w.text(o.region);
+  write_price(w, o.price);
+  w.u32(static_cast<std::uint32_t>(o.other_regions.size()));
+  for (const RegionalPrice& price : o.other_regions) write_price(w, price);
   w.optional(o.max_units, whole);
   w.optional(o.purchase_price, money);
   w.optional(o.power_w, number);
@@ -98,6 +134,7 @@ void write_offering(Writer& w, const Offering& o) {
   w.text(o.limits.note);
   w.optional(o.network_gbps, number);
   write_billing(w, o.billing);
+  write_discount(w, o.reserved_discount);
   w.text(o.source);
   w.text(o.as_of);
   w.location(o.defined_at);
@@ -116,9 +153,8 @@ Offering read_offering(Reader& r) {
   o.devices_per_unit = r.i32();
   o.vcpus = r.optional<int>(whole);
   o.host_memory = r.optional<Bytes>([&] { return Bytes(r.f64()); });
-  o.price_per_hour = r.optional<Usd>(money);
-  o.spot_price_per_hour = r.optional<Usd>(money);
-  o.region = r.text();
+  o.price = read_price(r);
+  for (std::uint32_t n = r.u32(); n > 0; --n) o.other_regions.push_back(read_price(r));
   o.max_units = r.optional<int>(whole);
   o.purchase_price = r.optional<Usd>(money);
   o.power_w = r.optional<double>(number);
@@ -127,6 +163,7 @@ Offering read_offering(Reader& r) {
   o.limits.note = r.text();
   o.network_gbps = r.optional<double>(number);
   o.billing = read_billing(r);
+  o.reserved_discount = read_discount(r);
   o.source = r.text();
   o.as_of = r.text();
   o.defined_at = r.location();
@@ -142,6 +179,7 @@ std::string write_catalog_snapshot(const Catalog& catalog) {
   for (const Provider& p : catalog.providers()) {
     w.text(p.id);
     write_billing(w, p.billing);
+    write_discount(w, p.reserved_discount);
     w.text(p.source);
     w.text(p.as_of);
     w.location(p.defined_at);
@@ -163,6 +201,7 @@ Catalog read_catalog_snapshot(std::string_view bytes) {
     Provider p;
     p.id = r.text();
     p.billing = read_billing(r);
+    p.reserved_discount = read_discount(r);
     p.source = r.text();
     p.as_of = r.text();
     p.defined_at = r.location();

@@ -1,6 +1,7 @@
 #include <mlsize/estimate/calibration.hpp>
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/support/date.hpp>
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/number_format.hpp>
 
@@ -79,16 +80,6 @@ class OverlayFields {
 };
 
 }  // namespace
-
-bool is_iso_date(std::string_view text) {
-  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
-  for (const std::size_t i : {0UL, 1UL, 2UL, 3UL, 5UL, 6UL, 8UL, 9UL}) {
-    if (text[i] < '0' || text[i] > '9') return false;
-  }
-  const int month = (text[5] - '0') * 10 + (text[6] - '0');
-  const int day = (text[8] - '0') * 10 + (text[9] - '0');
-  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
-}
 
 Calibration parse_calibration(std::string_view text, const std::string& name) {
   const OverlaySource source(text, name);

@@ -2,8 +2,66 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 namespace mlsize {
+
+int commitment_years(Pricing pricing) {
+  switch (pricing) {
+    case Pricing::reserved_1y: return 1;
+    case Pricing::reserved_3y: return 3;
+    case Pricing::on_demand:
+    case Pricing::spot: return 0;
+  }
+  return 0;
+}
+
+std::optional<UnitPrice> unit_price(const Offering& offering, const RegionalPrice& region, Pricing pricing) {
+  const auto listed = [](const std::optional<Usd>& price) -> std::optional<UnitPrice> {
+    if (!price) return std::nullopt;
+    return UnitPrice{*price, PriceBasis::list};
+  };
+  if (offering.kind != OfferingKind::cloud || pricing == Pricing::on_demand) return listed(region.on_demand);
+  if (pricing == Pricing::spot) return listed(region.spot);
+  const bool one_year = pricing == Pricing::reserved_1y;
+  if (auto price = listed(one_year ? region.reserved_1y : region.reserved_3y)) return price;
+  if (!region.on_demand) return std::nullopt;
+  const std::optional<double> discount =
+      one_year ? offering.reserved_discount.one_year : offering.reserved_discount.three_year;
+  if (discount) return UnitPrice{*region.on_demand * (1.0 - *discount), PriceBasis::provider_discount};
+  return UnitPrice{*region.on_demand, PriceBasis::on_demand};
+}
+
+Catalog choose_regions(const Catalog& catalog, std::string_view region, Pricing pricing) {
+  Catalog chosen;
+  for (const Provider& provider : catalog.providers()) chosen.put(provider);
+  for (const Device& device : catalog.devices()) chosen.put(device);
+  for (const Offering& offering : catalog.offerings()) {
+    if (offering.kind != OfferingKind::cloud) {
+      chosen.put(offering);
+      continue;
+    }
+    std::vector<RegionalPrice> prices{offering.price};
+    prices.insert(prices.end(), offering.other_regions.begin(), offering.other_regions.end());
+    const auto cost = [&](const RegionalPrice& price) {
+      const std::optional<UnitPrice> unit = unit_price(offering, price, pricing);
+      return unit ? unit->per_hour.value : std::numeric_limits<double>::infinity();
+    };
+    auto pick = region.empty() ? std::min_element(
+                                     prices.begin(), prices.end(),
+                                     [&](const RegionalPrice& a, const RegionalPrice& b) { return cost(a) < cost(b); })
+                               : std::find_if(prices.begin(), prices.end(),
+                                              [&](const RegionalPrice& price) { return price.region == region; });
+    if (pick == prices.end()) continue;
+    Offering priced = offering;
+    priced.price = *pick;
+    prices.erase(pick);
+    priced.other_regions = std::move(prices);
+    chosen.put(std::move(priced));
+  }
+  return chosen;
+}
 
 Usd electricity_per_unit_hour(const Offering& offering, const CostSettings& settings) {
   return Usd(offering.power_w.value_or(0.0) / 1000.0 * settings.electricity_usd_per_kwh);
@@ -23,9 +81,8 @@ std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSet
     if (!capital) return std::nullopt;
     return *capital + energy;
   }
-  std::optional<Usd> price = settings.pricing == Pricing::spot && offering.kind == OfferingKind::cloud
-                                 ? offering.spot_price_per_hour
-                                 : offering.price_per_hour;
+  std::optional<Usd> price;
+  if (auto unit = unit_price(offering, offering.price, settings.pricing)) price = unit->per_hour;
   // A negotiated discount scales list prices; on-premise costs are the user's own figures.
   if (auto factor = settings.price_factors.find(offering.provider); price && factor != settings.price_factors.end()) {
     *price = *price * factor->second;

@@ -218,7 +218,7 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
     spec.provider = plan.offering->provider;
     spec.cloud = skypilot_cloud(plan.offering->provider);
     spec.instance_type = plan.offering->name;
-    spec.region = plan.offering->region;
+    spec.region = plan.offering->price.region;
     spec.spot = cost.pricing == Pricing::spot;
     if (plan.device != nullptr) {
       auto [name, count] = skypilot_accelerator(*plan.offering, *plan.device);

@@ -61,6 +61,7 @@ std::vector<FieldSpec> make_fields() {
       text("offering.id", "the offering's catalogue id, such as aws-p4d.24xlarge"),
       text("offering.provider", "the provider, such as aws, gcp, azure, lambda, on-prem"),
       text("offering.kind", "the kind of offering", values_of<OfferingKind>()),
+      text("offering.region", "the region the plan is priced in, such as us-east-1; missing for none"),
       number("offering.price_per_hour_usd", U::usd, "on-demand price per unit-hour in US dollars; missing if none"),
       number("offering.devices_per_unit", U::count, "devices in one unit (instance, machine, slice)"),
       number("plan.device_count", U::count, "devices in the plan"),
@@ -138,7 +139,8 @@ void fill_offering(FieldValues& v, const Offering& o) {
   put(v, F::offering_id, o.id);
   put(v, F::offering_provider, o.provider);
   put(v, F::offering_kind, to_string(o.kind));
-  put_optional(v, F::offering_price_per_hour_usd, o.price_per_hour);
+  if (!o.price.region.empty()) put(v, F::offering_region, o.price.region);
+  put_optional(v, F::offering_price_per_hour_usd, o.price.on_demand);
   put(v, F::offering_devices_per_unit, o.devices_per_unit);
 }
 

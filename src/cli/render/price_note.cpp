@@ -1,0 +1,98 @@
+#include "cli/render/price_note.hpp"
+
+#include <mlsize/estimate/cost.hpp>
+#include <mlsize/support/date.hpp>
+#include <mlsize/support/number_format.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace mlsize::cli {
+namespace {
+
+constexpr double k_hours_per_year = 365.0 * 24.0;
+
+// The plans whose prices are shown: the top recommendations and the top purchases.
+template <class Visit>
+void for_each_shown(const Report& report, int top, Visit visit) {
+  const std::size_t n = static_cast<std::size_t>(std::max(top, 0));
+  for (std::size_t i = 0; i < std::min(n, report.recommendations.size()); ++i) visit(report.recommendations[i]);
+  for (std::size_t i = 0; i < std::min(n, report.purchases.size()); ++i) visit(report.purchases[i]);
+}
+
+std::string_view basis_words(PriceBasis basis) {
+  switch (basis) {
+    case PriceBasis::list: return "its listed reservation rate";
+    case PriceBasis::provider_discount: return "the provider's typical discount (an estimate)";
+    case PriceBasis::on_demand: return "its on-demand price";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::optional<PriceAge> price_age(const Report& report, int top, const Provenance& provenance) {
+  std::string oldest;
+  for_each_shown(report, top, [&](const PlanEstimate& e) {
+    if (e.plan.offering != nullptr && (oldest.empty() || e.plan.offering->as_of < oldest)) {
+      oldest = e.plan.offering->as_of;
+    }
+  });
+  if (oldest.empty() || provenance.today.empty()) return std::nullopt;
+  PriceAge age{oldest, std::max(0, months_between(oldest, provenance.today)), false};
+  age.stale = provenance.max_price_age_months > 0 && age.months > provenance.max_price_age_months;
+  return age;
+}
+
+std::string price_footer(const Report& report, int top, const Provenance& provenance) {
+  const std::optional<PriceAge> age = price_age(report, top, provenance);
+  if (!age) return {};
+  const std::string region =
+      provenance.region.empty() ? "each offering in its cheapest region" : "region " + provenance.region;
+  std::string text = fmt::format("Prices: {}, {}; the oldest shown is from {} ({} months old).\n",
+                                 to_string(report.cost.pricing), region, age->oldest_as_of, age->months);
+  if (age->stale) {
+    text += fmt::format(
+        "  warning: older than {} months (--max-price-age): prices may have moved; refresh them from the providers' "
+        "price files with mlsize catalog import (docs/catalogue.md#prices).\n",
+        provenance.max_price_age_months);
+  }
+  const int years = commitment_years(report.cost.pricing);
+  if (years > 0 && !report.recommendations.empty()) {
+    const PlanEstimate& first = report.recommendations.front();
+    const Offering* offering = first.plan.offering;
+    const std::optional<UnitPrice> unit =
+        offering != nullptr ? unit_price(*offering, offering->price, report.cost.pricing) : std::nullopt;
+    if (unit && unit->basis == PriceBasis::on_demand && offering->kind == OfferingKind::cloud) {
+      text += fmt::format(
+          "  #1 ({}) is priced on demand: no reservation price is known for it, and {} states no "
+          "typical discount.\n",
+          offering->id, offering->provider);
+    } else if (unit && offering->kind == OfferingKind::cloud && first.price_per_unit_hour) {
+      const Usd term = *first.price_per_unit_hour * (first.plan.units * k_hours_per_year * years);
+      text += fmt::format(
+          "  #1 is priced at {}. A reservation is paid for every hour of its term, used or not: {} unit{} for {} "
+          "year{} commit {}.\n",
+          basis_words(unit->basis), first.plan.units, first.plan.units == 1 ? "" : "s", years, years == 1 ? "" : "s",
+          format_usd(term));
+    }
+  }
+  return text;
+}
+
+nlohmann::ordered_json price_json(const Report& report, int top, const Provenance& provenance) {
+  nlohmann::ordered_json json;
+  json["pricing"] = to_string(report.cost.pricing);
+  json["region"] =
+      provenance.region.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(provenance.region);
+  json["today"] = provenance.today;
+  json["max_age_months"] = provenance.max_price_age_months;
+  const std::optional<PriceAge> age = price_age(report, top, provenance);
+  json["oldest_as_of"] = age ? nlohmann::ordered_json(age->oldest_as_of) : nlohmann::ordered_json(nullptr);
+  json["oldest_age_months"] = age ? nlohmann::ordered_json(age->months) : nlohmann::ordered_json(nullptr);
+  json["stale"] = age && age->stale;
+  return json;
+}
+
+}  // namespace mlsize::cli
