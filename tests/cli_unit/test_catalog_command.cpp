@@ -172,8 +172,8 @@ TEST_CASE("catalog list --format json holds every device and offering with its p
   REQUIRE(result.exit_code == 0);
   const auto json = nlohmann::json::parse(result.out);
   CHECK(json["schema_version"] == 1);
-  CHECK(json["devices"].size() == 72);
-  CHECK(json["offerings"].size() == 315);
+  CHECK(json["devices"].size() == 73);
+  CHECK(json["offerings"].size() == 339);
   for (const auto& entry : json["devices"]) {
     CHECK_FALSE(entry["source"].get<std::string>().empty());
     CHECK(entry["as_of"].get<std::string>().size() == 10);
