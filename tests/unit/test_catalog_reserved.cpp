@@ -1,0 +1,125 @@
+// The embedded catalogue's reservation prices and providers' typical discounts against the
+// figures they were copied or derived from (data/catalog/offerings.yaml header, providers.yaml;
+// docs/catalogue.md#reserved_discount).
+
+#include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/estimate/cost.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace mlsize;
+
+namespace {
+
+// Every price an offering lists: its chosen region's and every other region's.
+std::vector<RegionalPrice> all_regions(const Offering& offering) {
+  std::vector<RegionalPrice> prices{offering.price};
+  prices.insert(prices.end(), offering.other_regions.begin(), offering.other_regions.end());
+  return prices;
+}
+
+}  // namespace
+
+// Cyclenerd/google-cloud-pricing-cost-calculator pricing.yml@60f606df (Cloud Billing Catalog,
+// generated 2025-05-01), us-central1: month_1y and month_3y per 730-hour month.
+TEST_CASE("GCP A2 committed-use rates are the published monthly prices over 730 hours", "[catalog][reserved]") {
+  const Catalog catalog = load_default_catalog();
+  struct Published {
+    const char* id;
+    double on_demand_hour;
+    double month_1y;
+    double month_3y;
+  };
+  const Published published[] = {
+      {"gcp-a2-highgpu-1g", 3.673385, 1689.3711392, 938.56707798},
+      {"gcp-a2-highgpu-8g", 29.38708, 13514.9691136, 7508.53662384},
+      {"gcp-a2-megagpu-16g", 55.739504, 25634.2950272, 14241.71597664},
+  };
+  for (const Published& row : published) {
+    INFO(row.id);
+    const Offering* offering = catalog.find_offering(row.id);
+    REQUIRE(offering != nullptr);
+    CHECK(offering->price.region == "us-central1");
+    // The reserved rates and the on-demand price describe the same list.
+    REQUIRE(offering->price.on_demand);
+    CHECK(offering->price.on_demand->value == Approx(row.on_demand_hour).epsilon(1e-5));
+    REQUIRE(offering->price.reserved_1y);
+    REQUIRE(offering->price.reserved_3y);
+    CHECK(offering->price.reserved_1y->value == Approx(row.month_1y / 730).epsilon(1e-5));
+    CHECK(offering->price.reserved_3y->value == Approx(row.month_3y / 730).epsilon(1e-5));
+  }
+  // 37 % off for one year, 65 % for three, as Google lists the A100 machine types.
+  const Offering& a2 = *catalog.find_offering("gcp-a2-highgpu-8g");
+  CHECK(1 - a2.price.reserved_1y->value / a2.price.on_demand->value == Approx(0.37).margin(0.001));
+  CHECK(1 - a2.price.reserved_3y->value / a2.price.on_demand->value == Approx(0.65).margin(0.001));
+  // A listed rate wins over the provider's estimate.
+  const std::optional<UnitPrice> unit = unit_price(a2, a2.price, Pricing::reserved_1y);
+  REQUIRE(unit);
+  CHECK(unit->basis == PriceBasis::list);
+  CHECK(unit->per_hour.value == Approx(18.51366));
+}
+
+TEST_CASE("every reservation price is below on demand, and three years below one", "[catalog][reserved]") {
+  const Catalog catalog = load_default_catalog();
+  int listed = 0;
+  for (const Offering& offering : catalog.offerings()) {
+    for (const RegionalPrice& price : all_regions(offering)) {
+      INFO(offering.id << " in " << price.region);
+      if (price.reserved_1y || price.reserved_3y) {
+        ++listed;
+        CHECK(offering.kind == OfferingKind::cloud);
+        REQUIRE(price.on_demand);
+      }
+      if (price.reserved_1y) CHECK(price.reserved_1y->value < price.on_demand->value);
+      if (price.reserved_3y) CHECK(price.reserved_3y->value < price.on_demand->value);
+      if (price.reserved_1y && price.reserved_3y) CHECK(price.reserved_3y->value < price.reserved_1y->value);
+    }
+  }
+  CHECK(listed >= 5);
+}
+
+TEST_CASE("providers' typical reserved discounts: sourced shares, deeper for three years", "[catalog][reserved]") {
+  const Catalog catalog = load_default_catalog();
+  int with_discount = 0;
+  for (const Provider& provider : catalog.providers()) {
+    const CommitmentDiscount& discount = provider.reserved_discount;
+    if (!discount.one_year && !discount.three_year) continue;
+    INFO(provider.id);
+    ++with_discount;
+    CHECK_FALSE(discount.source.empty());
+    for (const std::optional<double>& share : {discount.one_year, discount.three_year}) {
+      if (share) CHECK((*share >= 0 && *share < 1));
+    }
+    if (discount.one_year && discount.three_year) CHECK(*discount.three_year > *discount.one_year);
+  }
+  CHECK(with_discount >= 2);
+
+  // AWS: the News Blog's "typically about 30%" (1 year, No Upfront) and "around 63%" (3 years).
+  const Provider* aws = catalog.find_provider("aws");
+  REQUIRE(aws != nullptr);
+  REQUIRE(aws->reserved_discount.one_year);
+  REQUIRE(aws->reserved_discount.three_year);
+  CHECK(*aws->reserved_discount.one_year == Approx(0.30));
+  CHECK(*aws->reserved_discount.three_year == Approx(0.63));
+  // GCP, derived: the mean over the A2, A3 and G2 series of 1 - CUD / on demand.
+  const double gcp_1y = (0.370 + 0.3063 + 0.370) / 3;
+  const double gcp_3y = (0.650 + 0.5608 + 0.550) / 3;
+  const Provider* gcp = catalog.find_provider("gcp");
+  REQUIRE(gcp != nullptr);
+  REQUIRE(gcp->reserved_discount.one_year);
+  REQUIRE(gcp->reserved_discount.three_year);
+  CHECK(*gcp->reserved_discount.one_year == Approx(gcp_1y).margin(0.005));
+  CHECK(*gcp->reserved_discount.three_year == Approx(gcp_3y).margin(0.005));
+
+  // An offering without listed rates is priced at on demand less its provider's share.
+  const Offering* p5 = catalog.find_offering("aws-p5.48xlarge");
+  REQUIRE(p5 != nullptr);
+  const std::optional<UnitPrice> unit = unit_price(*p5, p5->price, Pricing::reserved_3y);
+  REQUIRE(unit);
+  CHECK(unit->basis == PriceBasis::provider_discount);
+  CHECK(unit->per_hour.value == Approx(p5->price.on_demand->value * (1 - 0.63)));
+}
