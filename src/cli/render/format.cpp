@@ -29,6 +29,8 @@ std::string describe_hardware(const Plan& plan) {
   if (plan.offering != nullptr) {
     text += fmt::format(" ({} {}", plan.offering->provider, plan.offering->name);
     if (plan.units > 1) text += fmt::format(" ×{}", plan.units);
+    // The region the plan is priced in (the offering's cheapest, or --region's).
+    if (!plan.offering->price.region.empty()) text += ", " + plan.offering->price.region;
     text += ")";
   }
   return text;

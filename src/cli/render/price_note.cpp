@@ -21,10 +21,15 @@ void for_each_shown(const Report& report, int top, Visit visit) {
   for (std::size_t i = 0; i < std::min(n, report.purchases.size()); ++i) visit(report.purchases[i]);
 }
 
-std::string_view basis_words(PriceBasis basis) {
+std::string basis_words(PriceBasis basis, const Offering& offering, int years) {
   switch (basis) {
     case PriceBasis::list: return "its listed reservation rate";
-    case PriceBasis::provider_discount: return "the provider's typical discount (an estimate)";
+    case PriceBasis::provider_discount: {
+      const std::optional<double> share =
+          years == 1 ? offering.reserved_discount.one_year : offering.reserved_discount.three_year;
+      return fmt::format("{}'s typical {}-year discount, {} off on demand (an estimate)", offering.provider, years,
+                         format_percent(share.value_or(0.0)));
+    }
     case PriceBasis::on_demand: return "its on-demand price";
   }
   return "";
@@ -74,8 +79,8 @@ std::string price_footer(const Report& report, int top, const Provenance& proven
       text += fmt::format(
           "  #1 is priced at {}. A reservation is paid for every hour of its term, used or not: {} unit{} for {} "
           "year{} commit {}.\n",
-          basis_words(unit->basis), first.plan.units, first.plan.units == 1 ? "" : "s", years, years == 1 ? "" : "s",
-          format_usd(term));
+          basis_words(unit->basis, *offering, years), first.plan.units, first.plan.units == 1 ? "" : "s", years,
+          years == 1 ? "" : "s", format_usd(term));
     }
   }
   return text;
