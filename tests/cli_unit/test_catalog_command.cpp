@@ -2,6 +2,7 @@
 #include "cli/render/render_catalog.hpp"
 #include "cli/options/workload_options.hpp"
 #include "run_capture.hpp"
+#include "temp_files.hpp"
 
 #include <mlsize/catalog/catalog_loader.hpp>
 #include <mlsize/support/error.hpp>
@@ -16,7 +17,9 @@
 #include <string>
 
 using namespace mlsize;
+using mlsize::testing::fresh_directory;
 using mlsize::testing::run_cli;
+using mlsize::testing::slurp;
 namespace fs = std::filesystem;
 
 namespace {
@@ -93,13 +96,6 @@ class ScopedEnv {
   const char* m_name;
   std::optional<std::string> m_old;
 };
-
-fs::path fresh_directory(const char* name) {
-  const fs::path dir = fs::temp_directory_path() / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 void touch(const fs::path& path) { std::ofstream(path) << "devices: []\n"; }
 

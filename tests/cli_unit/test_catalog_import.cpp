@@ -3,6 +3,7 @@
 // rows under tests/data/skypilot/ (README there).
 
 #include "run_capture.hpp"
+#include "temp_files.hpp"
 
 #include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
@@ -12,26 +13,14 @@
 #include <sstream>
 #include <string>
 
+using mlsize::testing::fresh_directory;
 using mlsize::testing::run_cli;
+using mlsize::testing::slurp;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string k_aws = std::string(MLSIZE_TEST_DATA_DIR) + "/skypilot/aws/vms.csv";
-
-fs::path fresh_directory(const char* name) {
-  const fs::path dir = fs::temp_directory_path() / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string slurp(const fs::path& path) {
-  std::ifstream stream(path);
-  std::ostringstream text;
-  text << stream.rdbuf();
-  return text.str();
-}
 
 }  // namespace
 

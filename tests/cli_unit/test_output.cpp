@@ -1,6 +1,7 @@
 #include "cli/io/output_file.hpp"
 #include "cli/render/text_table.hpp"
 #include "run_capture.hpp"
+#include "temp_files.hpp"
 
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/utf8.hpp>
@@ -17,26 +18,10 @@
 #include <sstream>
 #include <vector>
 
+using mlsize::testing::fresh_directory;
 using mlsize::testing::run_cli;
+using mlsize::testing::slurp;
 namespace fs = std::filesystem;
-
-namespace {
-
-fs::path fresh_directory(const char* name) {
-  const fs::path dir = fs::temp_directory_path() / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string slurp(const fs::path& path) {
-  std::ifstream stream(path);
-  std::ostringstream text;
-  text << stream.rdbuf();
-  return text.str();
-}
-
-}  // namespace
 
 TEST_CASE("the same inputs give byte-identical output", "[determinism]") {
   const auto first = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--format", "json"});

@@ -73,15 +73,6 @@ class PriceImporter {
 
   PriceImport result() const;
 
-  // The per-region figures of one row, before they are combined.
-  struct RowPrice {
-    std::string region;
-    std::optional<double> on_demand;
-    std::optional<double> spot;
-    std::optional<double> reserved_1y;
-    std::optional<double> reserved_3y;
-  };
-
  private:
   struct Lines {
     int first = 0;
@@ -101,7 +92,8 @@ class PriceImporter {
     std::vector<Variant> variants;
   };
 
-  void add_row(Offering offering, const RowPrice& price, const std::string& file, int line);
+  // One row's prices (RegionalPrice) for one region, combined with the others of its zones.
+  void add_row(Offering offering, const RegionalPrice& price, const std::string& file, int line);
   void skip(const std::string& reason, int rows = 1);
   void skip(std::vector<SkippedRows>& skipped, const std::string& reason, int rows) const;
   void unknown(const std::string& name, const std::string& at, const std::vector<std::string>& candidates);

@@ -156,7 +156,7 @@ void PriceImporter::unknown(const std::string& name, const std::string& at,
   m_unknown.push_back({name, 1, at, did_you_mean(name, candidates)});
 }
 
-void PriceImporter::add_row(Offering offering, const RowPrice& price, const std::string& file, int line) {
+void PriceImporter::add_row(Offering offering, const RegionalPrice& price, const std::string& file, int line) {
   Group& group = m_groups[offering.id];
   auto variant = std::find_if(group.variants.begin(), group.variants.end(), [&](const Variant& v) {
     return v.offering.device_id == offering.device_id && v.offering.devices_per_unit == offering.devices_per_unit;
@@ -179,8 +179,8 @@ void PriceImporter::add_row(Offering offering, const RowPrice& price, const std:
   ++region.rows;
   // Zones of a region: its on-demand price (the lowest, should zones differ) and the lowest
   // spot price, which is what SkyPilot charges when no zone is pinned (shared/reference/cloud-instances.md).
-  auto lowest = [](std::optional<Usd>& into, const std::optional<double>& value) {
-    if (value && (!into || *value < into->value)) into = Usd(*value);
+  auto lowest = [](std::optional<Usd>& into, const std::optional<Usd>& value) {
+    if (value && (!into || value->value < into->value)) into = value;
   };
   lowest(region.price.on_demand, price.on_demand);
   lowest(region.price.spot, price.spot);

@@ -116,16 +116,16 @@ void PriceImporter::add_azure_retail_json(std::string_view json_text, std::strin
       skip("a Low Priority price");
       continue;
     }
-    RowPrice row{std::string(text(item, "armRegionName")), {}, {}, {}, {}};
+    RegionalPrice row{std::string(text(item, "armRegionName")), {}, {}, {}, {}};
     if (type == "Consumption") {
       const bool spot = contains(meter, "Spot") || contains(sku_name, "Spot");
-      (spot ? row.spot : row.on_demand) = price;
+      (spot ? row.spot : row.on_demand) = Usd(price);
     } else if (type == "Reservation") {
       const std::string_view term = text(item, "reservationTerm");
       if (term == "1 Year") {
-        row.reserved_1y = price / k_hours_per_year;
+        row.reserved_1y = Usd(price / k_hours_per_year);
       } else if (term == "3 Years") {
-        row.reserved_3y = price / (3 * k_hours_per_year);
+        row.reserved_3y = Usd(price / (3 * k_hours_per_year));
       } else {
         skip("a reservation term other than 1 Year or 3 Years");
         continue;

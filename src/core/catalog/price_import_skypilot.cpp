@@ -121,9 +121,14 @@ void PriceImporter::add_skypilot_csv(std::string_view text, std::string_view fil
       return rows.number(record, columns.required[static_cast<std::size_t>(index)],
                          k_required_columns[static_cast<std::size_t>(index)]);
     };
-    RowPrice row_price{text_of(region), number_of(price),
-                       columns.spot >= 0 ? rows.number(record, columns.spot, "SpotPrice") : std::nullopt, std::nullopt,
-                       std::nullopt};
+    const auto usd = [](std::optional<double> value) -> std::optional<Usd> {
+      if (!value) return std::nullopt;
+      return Usd(*value);
+    };
+    const RegionalPrice row_price{
+        text_of(region), usd(number_of(price)),
+        usd(columns.spot >= 0 ? rows.number(record, columns.spot, "SpotPrice") : std::nullopt), std::nullopt,
+        std::nullopt};
     const std::optional<double> count = number_of(accelerator_count);
     const std::optional<double> cpus = number_of(vcpus);
     const std::optional<double> memory = number_of(memory_gib);
