@@ -235,9 +235,10 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
     if (completion->parsed()) output = run_completion(completion_options, app);
     // calibrate writes its own --output: the overlay there, the comparison on stdout.
     if (calibrate->parsed()) output = run_calibrate(calibrate_options);
-    // The whole report at once: nothing partial on failure. `--output -` is stdout.
-    if (output_path && *output_path != "-") {
-      write_file_atomically(*output_path, output.stdout_text);
+    // The whole report at once: nothing partial on failure. `--output -` (or /dev/stdout)
+    // is the stream stdout already is.
+    if (output_path && !is_standard_output(*output_path)) {
+      write_output_file(*output_path, output.stdout_text);
       output.stdout_text.clear();
     }
     return write_report(out, err, output);

@@ -62,15 +62,6 @@ TEST_CASE("output: --output into a missing directory is an input error naming th
   CHECK(result.err.rfind("mlsize: error: /nonexistent-dir/report.txt: cannot write the output: ", 0) == 0);
 }
 
-TEST_CASE("write_file_atomically replaces an existing file whole", "[output]") {
-  const fs::path dir = fresh_directory("mlsize-atomic");
-  const fs::path file = dir / "out.txt";
-  std::ofstream(file) << "old content that is longer than the new one";
-  mlsize::cli::write_file_atomically(file.string(), "new");
-  CHECK(slurp(file) == "new");
-  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
-}
-
 TEST_CASE("output: a report stdout cannot take is a write error, exit 1", "[output]") {
   // /dev/full takes nothing: ENOSPC on the flush (docs/cli.md#exit-status).
   std::FILE* full = std::fopen("/dev/full", "w");
@@ -107,30 +98,6 @@ TEST_CASE("output: --output - is stdout", "[output]") {
   CHECK(to_stdout.exit_code == 0);
   CHECK(to_stdout.out == plain.out);
   CHECK_FALSE(fs::exists("-"));
-}
-
-TEST_CASE("write_file_atomically: new files get 0666 less the umask, existing ones keep their mode", "[output]") {
-  const fs::path dir = fresh_directory("mlsize-modes");
-  const mode_t previous = ::umask(022);
-  mlsize::cli::write_file_atomically((dir / "new.txt").string(), "x");
-  CHECK((fs::status(dir / "new.txt").permissions() & fs::perms::all) ==
-        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read));
-  std::ofstream(dir / "private.txt") << "old";
-  fs::permissions(dir / "private.txt", fs::perms::owner_read | fs::perms::owner_write);
-  mlsize::cli::write_file_atomically((dir / "private.txt").string(), "new");
-  CHECK((fs::status(dir / "private.txt").permissions() & fs::perms::all) ==
-        (fs::perms::owner_read | fs::perms::owner_write));
-  ::umask(previous);
-}
-
-TEST_CASE("write_file_atomically keeps a symbolic link and replaces its target", "[output]") {
-  const fs::path dir = fresh_directory("mlsize-symlink");
-  std::ofstream(dir / "target.txt") << "old";
-  fs::create_symlink(dir / "target.txt", dir / "link.txt");
-  mlsize::cli::write_file_atomically((dir / "link.txt").string(), "new");
-  CHECK(fs::is_symlink(dir / "link.txt"));
-  CHECK(slurp(dir / "target.txt") == "new");
-  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);
 }
 
 TEST_CASE("the main job's table fits 100 columns and ends with a runnable next: command", "[output]") {

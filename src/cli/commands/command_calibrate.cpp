@@ -42,8 +42,8 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options, bool w
       ->type_name("DATE");
   command
       ->add_option("-o,--output", options.estimate.workload.output_path,
-                   "Write the overlay to FILE (atomically) and the comparison to stdout; default: the overlay "
-                   "on stdout")
+                   "Write the overlay to FILE (a file atomically, a device or FIFO in place) and the comparison to "
+                   "stdout; default: the overlay on stdout")
       ->type_name("FILE");
   command->footer(examples(
       {"mlsize calibrate --model llama-2-7b --task lora --micro-batch 4 --recompute full --device h200 --measured "
@@ -108,8 +108,8 @@ CommandOutput run_calibrate(const CalibrateOptions& options) {
   const std::string overlay = render_calibration_overlay(comparison, table);
   CommandOutput output;
   const std::optional<std::string>& path = flags.workload.output_path;
-  if (path && *path != "-") {
-    write_file_atomically(*path, overlay);
+  if (path && !is_standard_output(*path)) {
+    write_output_file(*path, overlay);
     output.stdout_text = table + "Overlay written to " + *path + ".\n";
   } else {
     output.stdout_text = overlay;

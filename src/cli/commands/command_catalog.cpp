@@ -165,7 +165,8 @@ CommandOutput run_import(const CatalogOptions& options) {
     importer.add(format, read_input_file(path, k_max_price_file_bytes), path);
   }
   const PriceImport imported = importer.result();
-  const std::string output_name = options.import_output == "-" ? std::string("stdout") : options.import_output;
+  const std::string output_name =
+      is_standard_output(options.import_output) ? std::string("stdout") : options.import_output;
   const std::string summary = render_price_import_summary(imported, output_name);
   if (imported.offerings.empty()) {
     throw Error(ErrorKind::input,
@@ -187,10 +188,10 @@ CommandOutput run_import(const CatalogOptions& options) {
   load_catalog_yaml(check, yaml, output_name);
   check.check_references();
   CommandOutput output;
-  if (options.import_output == "-") {
+  if (is_standard_output(options.import_output)) {
     output.stdout_text = yaml;
   } else {
-    write_file_atomically(options.import_output, yaml);
+    write_output_file(options.import_output, yaml);
   }
   output.stderr_text = summary;
   return output;
@@ -253,7 +254,9 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
       ->type_name("DEVICE");
   add_catalog_options(*import, options.catalog_files, options.no_user_catalog);
   import->option_defaults()->group(k_group_output);
-  import->add_option("--output", options.import_output, "The overlay to write, atomically ('-' for stdout)")
+  import
+      ->add_option("--output", options.import_output,
+                   "The overlay to write (a file atomically; a device or FIFO in place; '-' for stdout)")
       ->type_name("FILE")
       ->required();
   command->footer(examples({"mlsize catalog list --kind gpu --min-memory 80GB", "mlsize catalog show h100",
