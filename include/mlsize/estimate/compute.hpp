@@ -51,6 +51,6 @@ Seconds training_seconds(Flops flops, int devices, double peak_flops_per_s_per_d
 // devices holding `bytes_per_device` (weights + KV cache) that every step must read:
 // each step is bound by compute or by memory bandwidth, whichever is slower.
 Seconds inference_seconds(const Workload& workload, int devices, int replicas, double peak_flops_per_s_per_device,
-                          double mfu, std::optional<double> bandwidth_bytes_per_s, Bytes bytes_per_device);
+                          double mfu, double bandwidth_bytes_per_s, Bytes bytes_per_device);
 
 }  // namespace mlsize

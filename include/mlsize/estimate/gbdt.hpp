@@ -41,6 +41,11 @@ inline constexpr int k_threads_per_core = 2;
 // The examples of a gbdt workload: --rows, else the dataset bytes / (features × 4 bytes).
 double gbdt_rows(const Workload& workload);
 
+// The bytes of the input matrix: --data, else the rows × features × 4 bytes (float32). The
+// host loads all of it before a GPU builds its quantised copy (XGBoost's QuantileDMatrix
+// reads the array the user's process holds), so a GPU plan's host must hold it too.
+Bytes gbdt_dataset_bytes(const Workload& workload);
+
 // Histogram passes over the data per tree: the root reads every row, each deeper level
 // only the smaller child of each split (LightGBM's and XGBoost's histogram subtraction),
 // at most half the rows: 1 + (depth − 1) / 2.

@@ -110,6 +110,7 @@ class PlanEstimator {
   Flops flops(Recompute recompute);
   MemoryBreakdown memory(const Workload& workload, const Plan& plan);
   bool within_capacity(const Workload& workload, const MemoryBreakdown& memory) const;
+  double decode_bandwidth() const;
   void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate);
   void estimate_serving(const Plan& plan, PlanEstimate& estimate);
   void add_setup_and_cost(const Plan& plan, PlanEstimate& estimate);

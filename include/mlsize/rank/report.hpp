@@ -25,22 +25,25 @@ constexpr auto enum_names(Objective) {
 
 // Why an offering has no feasible plan, checked in this order.
 enum class RejectionReason {
-  purchase,       // hardware to buy: weighed only when asked (--include-purchase) or owned (--owned)
-  cards_only,     // hardware to buy whose price leaves out the host computer: not a whole purchase
-  precision,      // the device has no throughput figure for the workload's precision (gbdt: for trees)
-  no_capacity,    // neither the device nor the offering states a memory size
-  no_price,       // no price of the requested kind (e.g. no spot price)
-  device_count,   // no plan of an allowed size: a count asked for (--gpus ACC:N) or --max-devices
-                  // that whole units of the offering cannot make
-  rule,           // every plan was excluded by a rule (exclude, or require not met)
-  memory,         // no plan fits in device memory
-  ttft,           // serving: no replica meets --ttft, even one sequence at a time
-  tpot,           // serving: no replica meets --tpot, even one sequence at a time
-  load,           // serving: the load needs more units than the offering has (or --max-devices allows)
-  session_limit,  // a free tier's session is shorter than the fastest fitting plan
-  run_time,       // without a deadline: no fitting plan finishes within the run-time limit
-  deadline,       // no fitting plan finishes before the deadline
-  budget,         // no fitting, timely plan is within the budget
+  purchase,        // hardware to buy: weighed only when asked (--include-purchase) or owned (--owned)
+  cards_only,      // hardware to buy whose price leaves out the host computer: not a whole purchase
+  precision,       // the device has no throughput figure for the workload's precision (gbdt: for trees)
+  no_bandwidth,    // inference: the device states no memory bandwidth, which bounds every decode step
+  no_capacity,     // neither the device nor the offering states a memory size
+  no_host_memory,  // the host must hold something (gbdt on GPUs: the data) and its RAM is not stated
+  host_memory,     // the host's RAM cannot hold what it must (gbdt on GPUs: the data it loads)
+  no_price,        // no price of the requested kind (e.g. no spot price)
+  device_count,    // no plan of an allowed size: a count asked for (--gpus ACC:N) or --max-devices
+                   // that whole units of the offering cannot make
+  rule,            // every plan was excluded by a rule (exclude, or require not met)
+  memory,          // no plan fits in device memory
+  ttft,            // serving: no replica meets --ttft, even one sequence at a time
+  tpot,            // serving: no replica meets --tpot, even one sequence at a time
+  load,            // serving: the load needs more units than the offering has (or --max-devices allows)
+  session_limit,   // a free tier's session is shorter than the fastest fitting plan
+  run_time,        // without a deadline: no fitting plan finishes within the run-time limit
+  deadline,        // no fitting plan finishes before the deadline
+  budget,          // no fitting, timely plan is within the budget
 };
 // The names JSON output gives as `reason`.
 constexpr auto enum_names(RejectionReason) {
@@ -48,7 +51,10 @@ constexpr auto enum_names(RejectionReason) {
   return std::to_array<EnumName<RejectionReason>>({{purchase, "purchase"},
                                                    {cards_only, "cards_only"},
                                                    {precision, "precision"},
+                                                   {no_bandwidth, "no_bandwidth"},
                                                    {no_capacity, "no_capacity"},
+                                                   {no_host_memory, "no_host_memory"},
+                                                   {host_memory, "host_memory"},
                                                    {no_price, "no_price"},
                                                    {device_count, "device_count"},
                                                    {rule, "rule"},

@@ -98,6 +98,17 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   }
   strategy.sequence_parallel = options.sequence_parallel;
   if (options.offload) strategy.offload = parse_choice<Offload>("--offload", *options.offload);
+  // DeepSpeed offloads the optimizer "valid for ZeRO stage 1, 2, 3" (deepspeed.ai/docs/
+  // config-json, optimizer offloading): its CPU Adam steps ZeRO's partition. Without --zero,
+  // ZeRO-Offload's own stage, 2 (Ren et al. 2021, §4: built on ZeRO-2), and parameters need
+  // ZeRO-3 (ZeRO-Infinity); the emitted config then says the same stage.
+  if (strategy.offload != Offload::none && !options.zero) {
+    strategy.zero_stage = strategy.offload == Offload::optimizer_and_params ? 3 : 2;
+  }
+  if (strategy.offload == Offload::optimizer && strategy.zero_stage == 0) {
+    flag_error("--offload", "DeepSpeed offloads the optimizer only with ZeRO stage 1, 2 or 3, not 0",
+               "drop --zero 0 (--offload then runs ZeRO-Offload's stage 2), or drop --offload");
+  }
   if (plan.device_count % strategy.model_parallel() != 0) {
     flag_error("--count",
                std::to_string(plan.device_count) + " devices do not split into tensor × pipeline groups of " +
@@ -204,7 +215,8 @@ void add_plan_options(CLI::App* command, EstimateOptions& options) {
       ->type_name("N");
   command
       ->add_option("--offload", options.offload,
-                   "ZeRO-Offload/Infinity: where model states live: " + choice_help(defaults.offload))
+                   "ZeRO-Offload/Infinity: where model states live (without --zero: ZeRO stage 2, 3 for params): " +
+                       choice_help(defaults.offload))
       ->type_name("WHAT");
 }
 

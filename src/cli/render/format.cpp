@@ -4,6 +4,7 @@
 
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/utf8.hpp>
 
@@ -145,8 +146,18 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
                          device.peak(DType::fp16)
                              ? fmt::format("; it trains with --precision {}", to_string(Precision::fp16_mixed))
                              : "");
+    case RejectionReason::no_bandwidth:
+      return fmt::format(
+          "{} states no memory bandwidth in the catalogue, and every decode step is bound by it: no time is "
+          "estimated without it (an overlay can add memory_bandwidth_gbs)",
+          device.name);
     case RejectionReason::no_capacity:
       return fmt::format("neither {} nor the offering states a memory size", device.name);
+    case RejectionReason::no_host_memory:
+      return "the offering states no host RAM, and the host loads the training data before the GPUs take it";
+    case RejectionReason::host_memory:
+      return fmt::format("the host's {} GB of RAM cannot hold the {} GB of training data it loads for the GPUs",
+                         format_gb(*rejection.offering->host_memory), format_gb(gbdt_dataset_bytes(workload)));
     case RejectionReason::no_price: return "no price of the requested kind (see --pricing)";
     case RejectionReason::device_count: return describe_device_count(rejection, workload);
     case RejectionReason::rule:

@@ -3,6 +3,7 @@
 #include "cli/render/renderers.hpp"
 
 #include <mlsize/estimate/communication.hpp>
+#include <mlsize/launch/launch.hpp>
 #include <mlsize/support/units.hpp>
 
 #include <nlohmann/json.hpp>
@@ -223,6 +224,16 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   return json;
 }
 
+// The --emit kinds that run a plan (launch.hpp's unsupported()), in the names table's order.
+Json launchers_json(const Workload& workload, const PlanEstimate& e, const CostSettings& cost) {
+  const LaunchSpec spec = launch_spec(workload, e, cost);
+  Json kinds = Json::array();
+  for (const EnumName<LaunchKind>& kind : enum_names(LaunchKind{})) {
+    if (!unsupported(kind.value, spec)) kinds.push_back(kind.name);
+  }
+  return kinds;
+}
+
 // A recommendation: its plan, and what the rules did to it when any fired.
 Json ranked_plan_json(const RankedPlan& e) {
   Json json = plan_json(e, true);
@@ -295,7 +306,10 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
     case RejectionReason::purchase:
     case RejectionReason::cards_only:
     case RejectionReason::precision:
+    case RejectionReason::no_bandwidth:
     case RejectionReason::no_capacity:
+    case RejectionReason::no_host_memory:
+    case RejectionReason::host_memory:
     case RejectionReason::no_price:
     case RejectionReason::device_count:
     case RejectionReason::rule: break;
@@ -346,6 +360,7 @@ std::string render_recommend_json(const Report& report, int top, const Provenanc
     Json item;
     item["rank"] = i + 1;
     item["pareto"] = report.recommendations[i].pareto;
+    item["launchers"] = launchers_json(report.workload, report.recommendations[i], report.cost);
     item.update(ranked_plan_json(report.recommendations[i]));
     item["cost"]["price_basis"] = price_basis_json(report.recommendations[i], report.cost);
     recommendations.push_back(std::move(item));

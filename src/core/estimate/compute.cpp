@@ -88,15 +88,14 @@ Seconds training_seconds(Flops flops, int devices, double peak_flops_per_s_per_d
 }
 
 Seconds inference_seconds(const Workload& workload, int devices, int replicas, double peak_flops_per_s_per_device,
-                          double mfu, std::optional<double> bandwidth_bytes_per_s, Bytes bytes_per_device) {
+                          double mfu, double bandwidth_bytes_per_s, Bytes bytes_per_device) {
   const double devices_per_replica = static_cast<double>(devices) / replicas;
   const double steps = workload.tokens / (static_cast<double>(workload.batch) * replicas);
   // One decode step generates one token per sequence of the batch.
   const double step_flops_per_device = 2.0 * workload.parameters.active * workload.batch / devices_per_replica;
   double step = step_flops_per_device / (peak_flops_per_s_per_device * mfu);
   // Pope et al. 2022 (§2): small-batch decoding is bound by reading weights and KV cache.
-  if (bandwidth_bytes_per_s)
-    step = std::max(step, bytes_per_device.value / (*bandwidth_bytes_per_s * workload.bandwidth_efficiency));
+  step = std::max(step, bytes_per_device.value / (bandwidth_bytes_per_s * workload.bandwidth_efficiency));
   return Seconds(steps * step);
 }
 

@@ -10,6 +10,11 @@ double gbdt_rows(const Workload& workload) {
   return bytes / (workload.features * k_gbdt_bytes_per_value);
 }
 
+Bytes gbdt_dataset_bytes(const Workload& workload) {
+  if (workload.dataset_bytes) return *workload.dataset_bytes;
+  return Bytes(workload.rows * workload.features * k_gbdt_bytes_per_value);
+}
+
 double gbdt_passes_per_tree(int depth) {
   return 1.0 + (std::max(depth, 1) - 1) / 2.0;
 }

@@ -4,6 +4,8 @@
 
 #include <mlsize/estimate/memory.hpp>
 
+#include <mlsize/estimate/gbdt.hpp>
+
 #include "core/estimate/memory_terms.hpp"
 
 #include <algorithm>
@@ -186,7 +188,7 @@ void gbdt_memory(const Workload& w, const Degrees<T>& split, MemoryBreakdown& me
   // Gradient-boosted trees hold the training data twice: the float32 input and the
   // quantised histogram matrix with gradient pairs (XGBoost hist). A rough rule, split
   // evenly over the devices; documented in docs/methodology.md#gradient-boosted-trees.
-  const double data = w.dataset_bytes ? w.dataset_bytes->value : w.tokens * w.bytes_per_token;
+  const double data = gbdt_dataset_bytes(w).value;
   memory.activations =
       rows.term("activations", k_gbdt_working_set_factor * named<T>("dataset bytes", data) / split.devices,
                 [&] { return "dataset " + format_general(data) + " bytes"; });

@@ -45,16 +45,18 @@ struct Layout {
   int pipeline;
 };
 
-// The strategies of one layout: ZeRO 0-3 over the data-parallel ranks (0-1 under
-// pipelining: DeepSpeed's pipeline engine and Megatron-LM's distributed optimizer shard no
-// further), each without recomputation, with selective recomputation where attention is
-// standard (flash attention stores no scores to drop) and with full recomputation. ZeRO-2
-// and -3 communicate every micro-step, so for them larger micro-batches (2, 4, 8 × the
-// workload's, fewer micro-steps to the same global batch, never past it) are tried too:
-// they hide more of it for more activation memory. Pipelines want many micro-batches.
+// The strategies of one layout: ZeRO 0-3 over the data-parallel ranks, only as far as a
+// launcher mlsize emits runs it (launch.hpp's unsupported(); docs/launch.md): 0-1 under
+// pipelining (DeepSpeed's pipeline engine and Megatron-LM's distributed optimizer shard no
+// further), 0-2 with tensor parallelism (DeepSpeed's AutoTP trains with stages 0-2, and
+// Megatron-LM and accelerate run no ZeRO-3 with it either), each without recomputation, with selective recomputation
+// where attention is standard (flash attention stores no scores to drop) and with full recomputation. ZeRO-2 and -3
+// communicate every micro-step, so for them larger micro-batches (2, 4, 8 × the workload's, fewer micro-steps to the
+// same global batch, never past it) are tried too: they hide more of it for more activation memory. Pipelines want many
+// micro-batches.
 void add_layout_plans(const Workload& workload, const Layout& layout, std::vector<Plan>& plans) {
   const int data = layout.devices / (layout.tensor * layout.pipeline);
-  const int highest_stage = data == 1 ? 0 : layout.pipeline > 1 ? 1 : 3;
+  const int highest_stage = data == 1 ? 0 : layout.pipeline > 1 ? 1 : layout.tensor > 1 ? 2 : 3;
   for (int stage = 0; stage <= highest_stage; ++stage) {
     const bool grows = stage >= 2 && layout.pipeline == 1 && !workload.micro_batch_pinned;
     for (int factor = 1; factor <= (grows ? k_largest_micro_batch_factor : 1); factor *= 2) {
@@ -84,9 +86,12 @@ void add_layout_plans(const Workload& workload, const Layout& layout, std::vecto
 void add_training_plans(const Workload& workload, const Offering& offering, const Device& device, int units,
                         int devices, std::vector<Plan>& plans) {
   const int layers = workload.model.layers + workload.model.encoder_layers;
-  // QLoRA's 4-bit base (bitsandbytes) shards with FSDP (Answer.AI's FSDP-QLoRA) but has no
-  // tensor- or pipeline-parallel path in PEFT: data parallel only.
-  const int most_model_parallel = workload.task == Task::qlora ? 1 : devices;
+  // LoRA and QLoRA: data parallel only. PEFT's multi-GPU paths are DDP, DeepSpeed ZeRO and
+  // FSDP (huggingface.co/docs/peft/accelerate/deepspeed and .../fsdp: Llama-2-70B LoRA on
+  // 8 GPUs with ZeRO-3 or FSDP; QLoRA's 4-bit base shards with FSDP, Answer.AI's
+  // FSDP-QLoRA), and no launcher mlsize emits runs adapters with tensor or pipeline
+  // parallelism (Megatron-LM's pretrain_gpt.py trains every weight).
+  const int most_model_parallel = workload.is_adapter_tuning() ? 1 : devices;
   for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, most_model_parallel) && devices % tensor == 0;
        tensor *= 2) {
     if (!splits_tensors(workload.model, device, tensor)) break;
@@ -295,11 +300,12 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
   estimate.peak_flops_per_s = peak;
   estimate.flops = flops(plan.strategy.recompute);
   if (workload.task == Task::inference) {
+    const double bandwidth = decode_bandwidth();
     const int replicas = busy_replicas(workload, plan);
     estimate.mfu = serving_mfu(workload, *compute_dtype(m_device, workload));
     estimate.compute_time =
-        inference_seconds(workload, replicas * plan.strategy.model_parallel(), replicas, peak, estimate.mfu,
-                          m_device.memory_bandwidth_bytes_per_s, estimate.memory.weights + estimate.memory.kv_cache);
+        inference_seconds(workload, replicas * plan.strategy.model_parallel(), replicas, peak, estimate.mfu, bandwidth,
+                          estimate.memory.weights + estimate.memory.kv_cache);
     estimate.time = estimate.compute_time;
   } else {
     estimate.mfu = m_mfu;
@@ -308,6 +314,18 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
                                                     topology_of(plan), estimate.compute_time);
     estimate.time = estimate.compute_time + estimate.communication.exposed();
   }
+}
+
+// Decode reads every weight each step: without the device's memory bandwidth no decode time
+// is known, and compute alone would time it 100× too fast on a CPU. The ranker rejects such
+// devices first (no_bandwidth); a plan named on the command line gets this error.
+double PlanEstimator::decode_bandwidth() const {
+  if (!m_device.memory_bandwidth_bytes_per_s) {
+    throw Error(ErrorKind::usage, "device \"" + m_device.id + "\" has no memory bandwidth in the catalogue",
+                "decode time is bound by it: choose another device, or give memory_bandwidth_gbs in an overlay "
+                "(--catalog)");
+  }
+  return *m_device.memory_bandwidth_bytes_per_s;
 }
 
 bool PlanEstimator::within_capacity(const Workload& workload, const MemoryBreakdown& memory) const {
@@ -390,11 +408,11 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
   const Workload& workload = *m_workload;
   const ServingLoad& load = *workload.serving;
   const int tensor = plan.strategy.tensor_parallel;
+  decode_bandwidth();
   const std::optional<Replica> replica = replica_of(workload, m_device, m_offering, tensor);
   if (!replica) {
-    throw Error(ErrorKind::usage,
-                "device \"" + m_device.id + "\" has no memory bandwidth or 16-bit throughput in the catalogue",
-                "serving needs both: choose another device");
+    throw Error(ErrorKind::usage, "device \"" + m_device.id + "\" has no bf16 or fp16 throughput in the catalogue",
+                "serving needs it: choose another device");
   }
   const ChosenBatch chosen = choose_batch(workload, load, *replica);
   ServingEstimate serving;

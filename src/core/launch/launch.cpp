@@ -227,6 +227,10 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
       if (model_parallel && spec.offload != Offload::none) {
         return "Megatron-LM offloads no model states; --emit deepspeed";
       }
+      if (model_parallel && (spec.task == Task::lora || spec.task == Task::qlora)) {
+        return "Megatron-LM's pretrain_gpt.py trains every weight, not LoRA adapters; adapters train data "
+               "parallel (PEFT with DDP, ZeRO or FSDP): estimate the plan without --tp and --pp";
+      }
       return std::nullopt;
     case accelerate:
       if (model_parallel) {

@@ -115,14 +115,24 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   const bool to_buy = is_purchase(offering, settings.cost);
   if (to_buy && !settings.include_purchase) return reject(RejectionReason::purchase, std::nullopt);
   if (to_buy && cards_only(offering)) return reject(RejectionReason::cards_only, std::nullopt);
-  // Serving a load also needs the memory bandwidth its decode steps are bound by.
   const bool serves = workload.task == Task::inference && workload.serving;
   const bool computes = workload.task == Task::gbdt
                             ? gbdt_throughput(device, &offering, offering.devices_per_unit).has_value()
-                            : peak_flops_per_s(device, workload).has_value() &&
-                                  (!serves || device.memory_bandwidth_bytes_per_s.has_value());
+                            : peak_flops_per_s(device, workload).has_value();
   if (!computes) return reject(RejectionReason::precision, std::nullopt);
+  // Every decode step reads the weights: an inference plan is timed by the bandwidth it is
+  // bound by, never by compute alone (a CPU's AMX peak would decode 100× faster than its DRAM
+  // allows).
+  if (workload.task == Task::inference && !device.memory_bandwidth_bytes_per_s) {
+    return reject(RejectionReason::no_bandwidth, std::nullopt);
+  }
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
+  // A GPU's trees are built from the data the host has loaded (gbdt_dataset_bytes); a CPU's
+  // memory is the host's, checked with the plans.
+  if (workload.task == Task::gbdt && device.kind != DeviceKind::cpu) {
+    if (!offering.host_memory) return reject(RejectionReason::no_host_memory, std::nullopt);
+    if (gbdt_dataset_bytes(workload) > *offering.host_memory) return reject(RejectionReason::host_memory, std::nullopt);
+  }
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
   // A service stays up: a free tier's sessions end (Colab, Kaggle).
   if (serves && !workload.serving->offline() && offering.limits.session_hours) {
