@@ -296,10 +296,10 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
   estimate.flops = flops(plan.strategy.recompute);
   if (workload.task == Task::inference) {
     const int replicas = busy_replicas(workload, plan);
-    estimate.mfu = serving_mfu(workload, *compute_dtype(m_device, workload));
-    estimate.compute_time =
-        inference_seconds(workload, replicas * plan.strategy.model_parallel(), replicas, peak, estimate.mfu,
-                          m_device.memory_bandwidth_bytes_per_s, estimate.memory.weights + estimate.memory.kv_cache);
+    estimate.mfu = serving_mfu(workload, m_device, *compute_dtype(m_device, workload));
+    estimate.compute_time = inference_seconds(workload, replicas * plan.strategy.model_parallel(), replicas, peak,
+                                              estimate.mfu, memory_bandwidth_bytes_per_s(m_device, m_offering),
+                                              estimate.memory.weights + estimate.memory.kv_cache);
     estimate.time = estimate.compute_time;
   } else {
     estimate.mfu = m_mfu;
