@@ -149,3 +149,47 @@ TEST_CASE("8-GPU cluster nodes at their published prices", "[catalog][published]
   CHECK(oci.devices_per_unit == 8);
   CHECK(hourly(oci) == Approx(32.0));
 }
+
+namespace {
+
+double gbs(const Device& device) {
+  REQUIRE(device.memory_bandwidth_bytes_per_s.has_value());
+  return *device.memory_bandwidth_bytes_per_s / 1e9;
+}
+
+// The CPU convention (devices.yaml header): channels x MT/s x 8 bytes, per socket, in GB/s.
+double channels_gbs(int channels, double mega_transfers) { return channels * mega_transfers * 8 / 1e3; }
+
+}  // namespace
+
+// Issue 27: each CPU's per-socket bandwidth from its sourced channel count and DIMM speed.
+TEST_CASE("CPU bandwidths are channels x MT/s x 8 bytes from their sources", "[catalog][published]") {
+  const Catalog catalog = load_default_catalog();
+  // 4th Gen Xeon Scalable: 8 DDR5 channels up to 4800 MT/s (WWT memory population guidelines);
+  // GCP C3 = 8481C, AWS c7i = 8488C.
+  CHECK(gbs(device(catalog, "xeon-8481c")) == Approx(channels_gbs(8, 4800)));
+  CHECK(gbs(device(catalog, "xeon-sapphire-rapids-aws-c7i")) == Approx(channels_gbs(8, 4800)));
+  // Cascade Lake: 6 DDR4 channels at 2933 MT/s (Wikipedia de, WikiChip); GCP c2 = Gold 6253CL.
+  CHECK(gbs(device(catalog, "xeon-6253cl")) == Approx(channels_gbs(6, 2933)));
+  // Azure Fsv2: the family's lowest, the 8168's six DRAM channels (Azure HC-series overview) at 2666.
+  CHECK(gbs(device(catalog, "xeon-azure-fsv2")) == Approx(channels_gbs(6, 2666)));
+  // AWS t2.micro: Xeon E5-2676 v3 (templexxx/reedsolomon README), Haswell-EP, 4 x DDR4-2133.
+  CHECK(gbs(device(catalog, "xeon-aws-t2")) == Approx(channels_gbs(4, 2133)));
+  // Threadripper 3990X: TRX40 quad-channel (wccftech), DDR4-3200 (ASCII.jp); cpu-monkey ">102 GB/s".
+  CHECK(gbs(device(catalog, "threadripper-3990x")) == Approx(channels_gbs(4, 3200)));
+  CHECK(gbs(device(catalog, "threadripper-3990x")) > 102);
+  // Threadripper PRO 7995WX: WRX90's 8 channels, at the DDR5-4800 of a sourced 7975WX system.
+  CHECK(gbs(device(catalog, "threadripper-pro-7995wx")) == Approx(channels_gbs(8, 4800)));
+}
+
+// Issue 27, done when: no device of the default catalogue lacks a memory bandwidth (it bounds
+// every decode step; without it a CPU decoded at its compute rate, hundreds of tokens/s for 70B).
+TEST_CASE("every device of the default catalogue has a memory bandwidth", "[catalog][published]") {
+  const Catalog catalog = load_default_catalog();
+  std::set<std::string> missing;
+  for (const Device& d : catalog.devices()) {
+    if (!d.memory_bandwidth_bytes_per_s) missing.insert(d.id);
+  }
+  INFO("e.g. " << (missing.empty() ? std::string("none") : *missing.begin()));
+  CHECK(missing.empty());
+}

@@ -127,3 +127,56 @@ TEST_CASE("a CPU offering gets the share of the socket's peak that its vCPUs ren
   no_cores.cores.reset();
   CHECK(cpu_core_share(no_cores, &small) == 1.0);
 }
+
+// Issue 27: a VM's cores share the socket's memory channels with the other tenants', so it gets
+// its cores' fraction of the socket's bandwidth, never more than the socket (decode does not scale
+// across NUMA nodes). GCP c3 on the Xeon 8481C: 44 cores, 8 x DDR5-4800 = 307.2 GB/s per socket.
+TEST_CASE("a CPU offering gets its cores' share of the socket's memory bandwidth", "[compute]") {
+  Device cpu;
+  cpu.kind = DeviceKind::cpu;
+  cpu.cores = 44;
+  cpu.memory_bandwidth_bytes_per_s = 307.2e9;
+  Offering c3_8;
+  c3_8.vcpus = 8;  // 4 cores
+  CHECK(*memory_bandwidth_bytes_per_s(cpu, &c3_8) == Approx(307.2e9 * 4 / 44));
+  Offering c3_88;
+  c3_88.vcpus = 88;  // the whole socket
+  CHECK(*memory_bandwidth_bytes_per_s(cpu, &c3_88) == Approx(307.2e9));
+  Offering c3_176;
+  c3_176.vcpus = 176;  // two sockets: twice the compute, one socket's bandwidth
+  CHECK(cpu_core_share(cpu, &c3_176) == Approx(2.0));
+  CHECK(*memory_bandwidth_bytes_per_s(cpu, &c3_176) == Approx(307.2e9));
+  CHECK(*memory_bandwidth_bytes_per_s(cpu, nullptr) == Approx(307.2e9));
+  Device gpu = cpu;
+  gpu.kind = DeviceKind::gpu;
+  CHECK(*memory_bandwidth_bytes_per_s(gpu, &c3_8) == Approx(307.2e9));
+  Device no_bandwidth = cpu;
+  no_bandwidth.memory_bandwidth_bytes_per_s.reset();
+  CHECK_FALSE(memory_bandwidth_bytes_per_s(no_bandwidth, &c3_8).has_value());
+}
+
+// Issue 27, checked against the world: Llama-3-70B Q4_K_M (39.59 GiB, llama-bench) decoding at
+// batch 1 on one Sapphire Rapids socket (c3-standard-88: 44 cores of the 8481C). Published: llama.cpp
+// on an AWS c7a.metal-48xl (2 x EPYC 9R14, 12 x DDR5-4800 per socket), 96 threads, tg128 = 2.85
+// tokens/s (llama-bench build 928e0b70); llama.cpp on one EPYC 9554 socket (460.8 GB/s) reads
+// 56-65% of its bandwidth (ahelpme.com/?p=6685: Phi-4 14B Q4_K_M 8.43 GiB at 28.74 tokens/s, Q8_0
+// 14.51 GiB at 19.19), i.e. 4.0-4.7 tokens/s for 42.5 GB on 307.2 GB/s. Before issue 27 the
+// c3 had no bandwidth and decoded at its AMX compute rate, ~517 tokens/s.
+TEST_CASE("a 70B int4 model decodes at a few tokens/s on one Sapphire Rapids socket", "[compute][published]") {
+  Device spr;
+  spr.kind = DeviceKind::cpu;
+  spr.cores = 44;
+  spr.memory_bandwidth_bytes_per_s = 307.2e9;
+  spr.peak_flops_per_s[static_cast<std::size_t>(DType::bf16)] = 121.6512e12;
+  Offering socket;
+  socket.vcpus = 88;
+  Workload w = testing::workload_for_params(70.55e9, 1000);
+  w.task = Task::inference;
+  w.batch = 1;
+  const Bytes weights(39.59 * 1024 * 1024 * 1024);  // the GGUF's size as llama-bench prints it
+  const double peak = *peak_flops_per_s(spr, w, &socket);
+  const Seconds t = inference_seconds(w, 1, 1, peak, 0.6 * 0.3, memory_bandwidth_bytes_per_s(spr, &socket), weights);
+  const double tokens_per_s = w.tokens / t.value;
+  CHECK(tokens_per_s >= 2.85);  // no slower than the untuned two-socket llama.cpp run
+  CHECK(tokens_per_s <= 5.0);   // within the brief's 2-5 tokens/s and the 56-65% llama.cpp reaches
+}

@@ -106,3 +106,25 @@ TEST_CASE("LoRA runs 1.25× faster than full fine-tuning, not 1.5×", "[efficien
   };
   CHECK(seconds(full) / seconds(lora) == Approx(1.25));
 }
+
+// Issue 27: a CPU's AMX GEMMs reach ~20% of their 1024 BF16 ops/cycle (oneDNN issue #1992: 42.9
+// TFLOP/s on 188 threads of a Sapphire Rapids host), against 73% for an H100's BF16 GEMMs, so
+// CPU training and prefill in bf16 run at 0.3 of the datacenter MFU; FP32 on AVX-512 or AVX2
+// runs near its FMA peak (oneDNN issue #1115: 73-96% on a Xeon 8180 core), undiscounted.
+TEST_CASE("a CPU computing on AMX reaches a fraction of the datacenter MFU; FP32 does not", "[efficiency]") {
+  const Catalog catalog = load_default_catalog();
+  const Device& spr = *catalog.find_device("xeon-8481c");
+  const Device& milan = *catalog.find_device("epyc-7763");
+  const Device& h100 = *catalog.find_device("h100-sxm");
+  Workload w = testing::workload_for_params(1e9);
+  CHECK(effective_mfu(spr, w) == Approx(w.mfu * k_cpu_amx_efficiency));
+  CHECK(k_cpu_amx_efficiency == Approx(0.23 / 0.73).epsilon(0.1));
+  w.precision = Precision::fp32;  // AVX-512 FP32: no discount
+  CHECK(effective_mfu(spr, w) == Approx(w.mfu));
+  w.precision = Precision::bf16_mixed;
+  CHECK(cpu_gemm_efficiency(milan, DType::fp32) == 1.0);
+  CHECK(cpu_gemm_efficiency(h100, DType::bf16) == 1.0);
+  CHECK(effective_mfu(h100, w) == w.mfu);
+  w.mfu_pinned = true;  // --mfu: the user's own measurement
+  CHECK(effective_mfu(spr, w) == w.mfu);
+}

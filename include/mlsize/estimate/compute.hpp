@@ -44,6 +44,17 @@ double cpu_core_share(const Device& device, const Offering* offering);
 // peak_flops_per_s of the device as `offering` rents it (cpu_core_share).
 std::optional<double> peak_flops_per_s(const Device& device, const Workload& workload, const Offering* offering);
 
+// The share of a CPU device's memory bandwidth (a socket's) that an offering rents: its cores'
+// share of the socket (cpu_core_share), at most the whole socket. A VM's cores share the
+// socket's memory channels with the other tenants', so under contention each gets about its
+// cores' fraction; more than one socket is not counted because decoding does not scale across
+// NUMA nodes (docs/methodology.md#time). 1 for accelerators and without `cores` or `vcpus`.
+double cpu_bandwidth_share(const Device& device, const Offering* offering);
+
+// The device's memory bandwidth in bytes/s as `offering` rents it (cpu_bandwidth_share), or
+// nothing when the catalogue has none.
+std::optional<double> memory_bandwidth_bytes_per_s(const Device& device, const Offering* offering);
+
 // FLOPs / (devices × peak × utilisation).
 Seconds training_seconds(Flops flops, int devices, double peak_flops_per_s_per_device, double mfu);
 

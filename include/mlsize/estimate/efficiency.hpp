@@ -54,8 +54,24 @@ inline constexpr double k_lora_efficiency = 4.0 * 1.25 / 6.0;
 // 6,685.75 s with LoRA, 10,059.53 s with QLoRA (nf4).
 inline constexpr double k_qlora_slowdown = 1.5;
 
+// CPUs: the fraction of its peak a CPU's matrix multiplications reach, relative to the datacenter
+// GPUs' that the MFU defaults assume (docs/methodology.md#efficiency). AMX (Sapphire Rapids bf16,
+// the only CPU bf16 peaks in the catalogue): oneDNN's benchdnn bf16 matmul 4096x5120x15360 on 188
+// threads of a Sapphire Rapids host ran at 42.9 TFLOP/s (uxlfoundation/oneDNN issue #1992,
+// 2024-07-11), at most 23% of 94 cores x 1.9 GHz x 1024; JAX's AMX bf16 matmul (n = 3000) on a
+// 22-core GCP c3 reached 3.8 TFLOP/s, 6% of 22 x 2.7 GHz x 1024 (openxla/xla issue #10556). Against
+// an H100's 720 of 989 TFLOP/s in BF16 GEMMs (SemiAnalysis 2024-12-22) that is 0.23 / 0.73 = 0.3.
+// AVX-512 and AVX2 FP32 GEMMs run near their FMA peak (oneDNN issue #1115: 73-96% of a Xeon 8180
+// core's 160 GFLOP/s at the nominal clock): no discount.
+inline constexpr double k_cpu_amx_efficiency = 0.3;
+
+// k_cpu_amx_efficiency for a CPU computing in bf16 or int8 (AMX), else 1 (FP32 vector units, and
+// every accelerator).
+double cpu_gemm_efficiency(const Device& device, DType compute_dtype);
+
 // The MFU `workload` reaches on `device`: --mfu as given when the user pinned it, else the
-// datacenter default times the device's stack and generation efficiencies; LoRA and QLoRA
+// datacenter default times the device's stack and generation efficiencies (and a CPU's
+// cpu_gemm_efficiency for the workload's compute type); LoRA and QLoRA
 // times k_lora_efficiency, QLoRA divided by its slowdown too.
 double effective_mfu(const Device& device, const Workload& workload);
 

@@ -28,6 +28,8 @@ inline constexpr double k_serving_mfu_fp8 = 0.43;
 // The fraction of the dense peak inference computes at: --mfu when given, else the
 // serving engine's for the compute type.
 double serving_mfu(const Workload& workload, DType compute_dtype);
+// serving_mfu on `device`: a CPU's GEMMs reach less of their peak (cpu_gemm_efficiency).
+double serving_mfu(const Workload& workload, const Device& device, DType compute_dtype);
 
 // What bounded a replica's batch.
 enum class BatchLimit {

@@ -145,7 +145,7 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
 
 // docs/methodology.md#serving: a decode step's figures and the roofline it stays under.
 std::string decode_line(const DecodeStep& d, const PlanEstimate& e, const Workload& w) {
-  const double bandwidth = *e.plan.device->memory_bandwidth_bytes_per_s;
+  const double bandwidth = *memory_bandwidth_bytes_per_s(*e.plan.device, e.plan.offering);
   return fmt::format(
       "Decode: {} tokens/s per sequence at batch {}, {} for the batch (a step of {}: reads {} GB per device at {} "
       "GB/s × {} bandwidth efficiency, {} TFLOP/s × {}{}; {}). The bandwidth roofline is {} tokens/s per sequence "
@@ -165,8 +165,8 @@ std::string serving_formulas(const PlanEstimate& e, const Workload& w) {
   const ReplicaEstimate& r = s.replica;
   const ServingLoad& load = *w.serving;
   const Device& device = *e.plan.device;
-  const double bandwidth = *device.memory_bandwidth_bytes_per_s;
-  const double mfu = serving_mfu(w, *compute_dtype(device, w));
+  const double bandwidth = *memory_bandwidth_bytes_per_s(device, e.plan.offering);
+  const double mfu = serving_mfu(w, device, *compute_dtype(device, w));
   const MemoryBreakdown& m = r.memory;
   const double per_sequence = r.batch > 0 ? m.kv_cache.value / r.batch : 0;
   std::string text = "Serving formulas (docs/methodology.md#serving):\n";

@@ -225,7 +225,7 @@ void compare_decode_time(const Workload& w, const PlanEstimate& e, double step_s
   }
   // Pope et al. 2022 (§2): a decode step reads the weights and the KV cache of its device.
   const double bytes = (e.memory.weights + e.memory.kv_cache).value;
-  const double bandwidth = *device.memory_bandwidth_bytes_per_s;
+  const double bandwidth = *memory_bandwidth_bytes_per_s(device, e.plan.offering);
   t.estimated_step_s = bytes / (bandwidth * w.bandwidth_efficiency);
   t.measured_efficiency = bytes / (bandwidth * step_s);
   out.throughput = t;

@@ -83,6 +83,15 @@ std::optional<double> peak_flops_per_s(const Device& device, const Workload& wor
   return peak ? std::optional<double>(*peak * cpu_core_share(device, offering)) : std::nullopt;
 }
 
+double cpu_bandwidth_share(const Device& device, const Offering* offering) {
+  return std::min(1.0, cpu_core_share(device, offering));
+}
+
+std::optional<double> memory_bandwidth_bytes_per_s(const Device& device, const Offering* offering) {
+  const std::optional<double> bandwidth = device.memory_bandwidth_bytes_per_s;
+  return bandwidth ? std::optional<double>(*bandwidth * cpu_bandwidth_share(device, offering)) : std::nullopt;
+}
+
 Seconds training_seconds(Flops flops, int devices, double peak_flops_per_s_per_device, double mfu) {
   return Seconds(flops.value / (devices * peak_flops_per_s_per_device * mfu));
 }

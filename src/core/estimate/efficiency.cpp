@@ -1,5 +1,7 @@
 #include <mlsize/estimate/efficiency.hpp>
 
+#include <mlsize/estimate/compute.hpp>
+
 #include <string_view>
 
 namespace mlsize {
@@ -58,9 +60,17 @@ double generation_efficiency(const Device& device) {
   return id == "t4" || id == "t4g" ? k_volta_turing_efficiency : 1.0;
 }
 
+double cpu_gemm_efficiency(const Device& device, DType compute_dtype) {
+  if (device.kind != DeviceKind::cpu) return 1.0;
+  return compute_dtype == DType::bf16 || compute_dtype == DType::int8 ? k_cpu_amx_efficiency : 1.0;
+}
+
 double effective_mfu(const Device& device, const Workload& workload) {
   double mfu = workload.mfu_pinned ? workload.mfu
                                    : workload.mfu * stack_efficiency(stack_of(device)) * generation_efficiency(device);
+  if (!workload.mfu_pinned) {
+    if (const std::optional<DType> dtype = compute_dtype(device, workload)) mfu *= cpu_gemm_efficiency(device, *dtype);
+  }
   if (workload.is_adapter_tuning()) mfu *= k_lora_efficiency;
   if (workload.task == Task::qlora) mfu /= k_qlora_slowdown;
   return mfu;

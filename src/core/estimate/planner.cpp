@@ -302,7 +302,7 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
   if (workload.task == Task::inference) {
     const double bandwidth = decode_bandwidth();
     const int replicas = busy_replicas(workload, plan);
-    estimate.mfu = serving_mfu(workload, *compute_dtype(m_device, workload));
+    estimate.mfu = serving_mfu(workload, m_device, *compute_dtype(m_device, workload));
     estimate.compute_time =
         inference_seconds(workload, replicas * plan.strategy.model_parallel(), replicas, peak, estimate.mfu, bandwidth,
                           estimate.memory.weights + estimate.memory.kv_cache);
@@ -320,12 +320,13 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
 // is known, and compute alone would time it 100× too fast on a CPU. The ranker rejects such
 // devices first (no_bandwidth); a plan named on the command line gets this error.
 double PlanEstimator::decode_bandwidth() const {
-  if (!m_device.memory_bandwidth_bytes_per_s) {
+  const std::optional<double> bandwidth = memory_bandwidth_bytes_per_s(m_device, m_offering);
+  if (!bandwidth) {
     throw Error(ErrorKind::usage, "device \"" + m_device.id + "\" has no memory bandwidth in the catalogue",
                 "decode time is bound by it: choose another device, or give memory_bandwidth_gbs in an overlay "
                 "(--catalog)");
   }
-  return *m_device.memory_bandwidth_bytes_per_s;
+  return *bandwidth;
 }
 
 bool PlanEstimator::within_capacity(const Workload& workload, const MemoryBreakdown& memory) const {

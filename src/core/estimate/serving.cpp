@@ -2,6 +2,7 @@
 
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/planner.hpp>
 
 #include <algorithm>
@@ -55,7 +56,7 @@ double weights_read(const Workload& w, double tokens) {
 }
 
 double compute_rate(const Workload& w, const Replica& replica) {
-  return replica.peak_flops_per_s * serving_mfu(w, replica.compute_dtype);
+  return replica.peak_flops_per_s * serving_mfu(w, *replica.device, replica.compute_dtype);
 }
 
 double bandwidth_rate(const Workload& w, const Replica& replica) {
@@ -69,6 +70,11 @@ double serving_mfu(const Workload& workload, DType compute_dtype) {
   return compute_dtype == DType::fp8 ? k_serving_mfu_fp8 : k_serving_mfu_16bit;
 }
 
+double serving_mfu(const Workload& workload, const Device& device, DType compute_dtype) {
+  if (workload.mfu_pinned) return workload.mfu;
+  return serving_mfu(workload, compute_dtype) * cpu_gemm_efficiency(device, compute_dtype);
+}
+
 std::optional<Replica> replica_of(const Workload& workload, const Device& device, const Offering* offering,
                                   int tensor) {
   const std::optional<DType> dtype = compute_dtype(device, workload);
@@ -79,7 +85,7 @@ std::optional<Replica> replica_of(const Workload& workload, const Device& device
   replica.tensor_parallel = tensor;
   replica.compute_dtype = *dtype;
   replica.peak_flops_per_s = *device.peak(*dtype) * cpu_core_share(device, offering);
-  replica.bandwidth_bytes_per_s = *device.memory_bandwidth_bytes_per_s;
+  replica.bandwidth_bytes_per_s = *memory_bandwidth_bytes_per_s(device, offering);
   replica.capacity = *capacity;
   if (tensor > 1 && device.interconnect) {
     // The bus bandwidth NCCL reaches: half the bidirectional link, at the collectives'
@@ -212,7 +218,7 @@ DecodeStep decode_step(const Workload& workload, const Replica& replica, int bat
   d.bytes = Bytes(memory.weights.value * weights_read(w, batch) + memory.kv_cache.value);
   d.flops = (2.0 * w.parameters.active + attention_flops(w, context)) * batch / replica.tensor_parallel;
   d.bandwidth_efficiency = w.bandwidth_efficiency;
-  d.compute_efficiency = serving_mfu(w, replica.compute_dtype);
+  d.compute_efficiency = serving_mfu(w, *replica.device, replica.compute_dtype);
   const double memory_time = d.bytes.value / bandwidth_rate(w, replica);
   const double compute_time = d.flops / compute_rate(w, replica);
   d.memory_bound = memory_time >= compute_time;
