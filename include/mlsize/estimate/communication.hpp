@@ -21,6 +21,24 @@ inline constexpr double k_assumed_network_gbps = 100.0;
 // 370GB/s" (S. Jeaugey, NCCL maintainer, NVIDIA/nccl-tests issue #212, 2024-05-06).
 inline constexpr double k_collective_efficiency = 0.8;
 
+// NCCL's latency model for a ring all-gather or reduce-scatter of n ranks over m nodes
+// (all-reduce: twice the steps): base + (n − 1 − (m − 1)) × the hop within a node + (m − 1)
+// × the hop across nodes, Simple protocol, as NCCL's tuner costs it (NVIDIA/nccl
+// src/graph/tuning.cc at 5067397c, ncclTunerConstantsDefaults: baseLatencies Ring/Simple
+// 8.4 µs, line 151; hwLatencies Ring/Simple NVLink 3.4 µs, line 159, PCI 5.7 µs, line 165,
+// NET 14 µs, line 171; the sum in ncclTopoTuneModel, line 412). docs/methodology.md#communication.
+inline constexpr double k_ring_base_latency_s = 8.4e-6;
+inline constexpr double k_ring_nvlink_hop_latency_s = 3.4e-6;
+inline constexpr double k_ring_pcie_hop_latency_s = 5.7e-6;
+inline constexpr double k_ring_network_hop_latency_s = 14.0e-6;
+
+// The gradient bucket whose collective starts only when backward has ended, so nothing
+// hides it: PyTorch DDP's bucket_cap_mb = 25 (Li et al. 2020, "PyTorch Distributed", §3.2.3
+// and §5.2; torch/nn/parallel/distributed.py) and DeepSpeed ZeRO-1/2's reduce_bucket_size
+// of 5e8 elements (deepspeed/runtime/zero/config.py), at the gradients' width.
+inline constexpr double k_ddp_bucket_bytes = 25.0 * 1024 * 1024;
+inline constexpr double k_zero_reduce_bucket_elements = 5e8;
+
 // ZeRO-Offload's optimizer step on the host, per parameter of every shard a node's CPUs
 // update: DeepSpeed's ZeRO-Offload tutorial logs optimizer_step at 6.2-6.5 s for a 10B
 // model on one V100 (a DGX-2 host, 2 × Xeon 8168), the CPU-Adam update and the copies over
@@ -60,8 +78,9 @@ struct Communication {
   double bandwidth_bytes_per_s = 0;  // data parallel: per device, one direction, the slowest link
   double tensor_bytes_per_step = 0;  // tensor parallel: sent by each device per optimizer step
   bool network_assumed = false;      // multi-node and the offering states no network_gbps
-  // ZeRO-2 and -3: whether the compute hides all of the micro-steps' communication (what
-  // is left is ZeRO-2's all-gather after the step, which no micro-batch hides).
+  // ZeRO-2 and -3: whether the compute hides all of the micro-steps' communication. Never
+  // true for them since each micro-step leaves its last bucket (ZeRO-2), or its first
+  // all-gather, last reduce-scatter and copies (ZeRO-3), exposed.
   bool micro_steps_hidden = true;
 
   // What the run adds to its compute time.

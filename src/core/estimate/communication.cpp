@@ -10,20 +10,22 @@
 namespace mlsize {
 namespace {
 
-// Bytes of one replica's gradients as they cross the network: the trained parameters of
-// its model-parallel share at the weights' width (LoRA and QLoRA: their adapters only).
-// bf16-mixed keeps fp32 gradients (state_bytes_per_param) but reduces them in 16 bits, as
-// DeepSpeed's ZeRO and Megatron-LM's --grad-reduce-in-bf16 do; fp32 gradients of the hf
-// framework travel as fp32.
-double gradient_bytes_per_replica(const Workload& w, const Strategy& st) {
-  double params = w.parameters.total;
+// The width of one gradient on the wire: bf16-mixed keeps fp32 gradients
+// (state_bytes_per_param) but reduces them in 16 bits, as DeepSpeed's ZeRO and
+// Megatron-LM's --grad-reduce-in-bf16 do; fp32 gradients of the hf framework travel as
+// fp32; LoRA's adapters as estimate_memory keeps them.
+double gradient_width(const Workload& w) {
+  if (w.is_adapter_tuning()) return w.task == Task::qlora ? 2.0 : 4.0;  // as in estimate_memory
   const StateBytesPerParam states = state_bytes_per_param(w.precision, w.optimizer, w.model.hidden, w.framework);
-  double bytes = states.weights == 2.0 ? 2.0 : states.gradients;
-  if (w.is_adapter_tuning()) {
-    params = lora_parameters(w.model, w.lora_rank, w.lora_targets);
-    bytes = w.task == Task::qlora ? 2.0 : 4.0;  // as in estimate_memory
-  }
-  return params * bytes / st.model_parallel();
+  return states.weights == 2.0 ? 2.0 : states.gradients;
+}
+
+// Bytes of one replica's gradients as they cross the network: the trained parameters of
+// its model-parallel share (LoRA and QLoRA: their adapters only) at gradient_width.
+double gradient_bytes_per_replica(const Workload& w, const Strategy& st) {
+  const double params =
+      w.is_adapter_tuning() ? lora_parameters(w.model, w.lora_rank, w.lora_targets) : w.parameters.total;
+  return params * gradient_width(w) / st.model_parallel();
 }
 
 // Bytes ZeRO-3 gathers for one forward or backward pass: every sharded parameter, the
@@ -46,6 +48,8 @@ struct Links {
   int per_node = 1;         // devices of the plan in one node
   bool multi_node = false;  // the plan spans several nodes
   bool assumed = false;     // the network figure is assumed
+  double hop_latency = 0;   // one ring step within a node (NCCL's NVLink or PCI figure)
+  double memory = 0;        // the device's memory bandwidth; 0 when unknown
 };
 
 Links links_of(const Device& device, const Topology& topology, int device_count) {
@@ -53,6 +57,9 @@ Links links_of(const Device& device, const Topology& topology, int device_count)
   if (device.interconnect) links.node = device.interconnect->bandwidth_bytes_per_s / 2 * k_collective_efficiency;
   const bool direct = topology.peer_to_peer ? *topology.peer_to_peer : peer_to_peer(device);
   if (!direct) links.node /= 2;
+  const bool nvlink = direct && device.interconnect && device.interconnect->kind != "pcie";
+  links.hop_latency = nvlink ? k_ring_nvlink_hop_latency_s : k_ring_pcie_hop_latency_s;
+  links.memory = device.memory_bandwidth_bytes_per_s.value_or(0.0);
   links.per_node = std::max(1, std::min(topology.devices_per_node, device_count));
   links.multi_node = device_count > links.per_node;
   links.assumed = !topology.network_gbps;
@@ -60,58 +67,118 @@ Links links_of(const Device& device, const Topology& topology, int device_count)
   return links;
 }
 
-// Data-parallel synchronisation, volumes of the ZeRO paper (Rajbhandari et al. 2020, §7.2).
-void data_parallel_sync(const Workload& w, const Strategy& st, int dp, const Links& links, double micro_compute,
-                        Communication& c) {
-  // Megatron-LM orders ranks tensor, then data, then pipeline: a data-parallel group
-  // leaves the node once t·dp devices exceed it, and then the t rings of a node share its
-  // network (NCCL runs one ring per NIC, so a node carries each ring's traffic once).
-  double bandwidth = links.node;
+// One data-parallel group's collectives: its bus bandwidth and NCCL's ring latency.
+struct Ring {
+  double bandwidth = 0;  // bytes per second per device, one direction
+  double latency = 0;    // one all-gather or reduce-scatter (an all-reduce takes twice)
+};
+
+// NCCL's ring latency (NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel): a base, one
+// hop per step within a node and one per step across nodes; an all-gather or
+// reduce-scatter of n ranks takes n − 1 steps, m − 1 of them across the m nodes.
+double ring_latency(int ranks, int nodes, double hop) {
+  const int across = std::max(0, nodes - 1);
+  return k_ring_base_latency_s + (ranks - 1 - across) * hop + across * k_ring_network_hop_latency_s;
+}
+
+// Megatron-LM orders ranks tensor, then data, then pipeline: a data-parallel group leaves
+// the node once t·dp devices exceed it, and then the t rings of a node share its network
+// (NCCL runs one ring per NIC, so a node carries each ring's traffic once).
+Ring ring_of(const Strategy& st, int dp, const Links& links, Communication& c) {
+  Ring ring{links.node, 0};
+  int nodes = 1;
   if (links.multi_node && st.tensor_parallel * dp > links.per_node) {
     c.network_assumed = c.network_assumed || links.assumed;
     const double network = links.network / st.tensor_parallel;
-    bandwidth = bandwidth > 0 ? std::min(bandwidth, network) : network;
+    ring.bandwidth = ring.bandwidth > 0 ? std::min(ring.bandwidth, network) : network;
+    const int ranks_per_node = std::max(1, links.per_node / st.tensor_parallel);
+    nodes = (dp + ranks_per_node - 1) / ranks_per_node;
   }
-  if (bandwidth <= 0) return;  // no link known (CPUs): not modelled
-  c.bandwidth_bytes_per_s = bandwidth;
+  ring.latency = ring_latency(dp, nodes, links.hop_latency);
+  return ring;
+}
+
+// A collective of `total` seconds behind `cover` seconds of backward whose last bucket of
+// `last` seconds starts only when backward ends: that bucket is exposed, and what of the
+// rest the backward does not cover (Li et al. 2020, PyTorch DDP, §3.2.3).
+double behind_backward(double total, double last, double cover) {
+  last = std::min(last, total);
+  return last + std::max(0.0, total - last - cover);
+}
+
+// ZeRO-3 (FSDP FULL_SHARD), one micro-step, one unit per layer as the Llama recipes wrap:
+// each layer's all-gather is prefetched behind the previous layer's compute (FSDP's
+// implicit forward and explicit backward prefetch; DeepSpeed's stage3_prefetch_bucket_size),
+// so a layer exposes what its collectives take beyond its compute, forward and backward
+// apart. The first all-gather has nothing to overlap ("The 1st all-gather will not be
+// able to overlap with anything", PyTorch FSDP notes, docs/notes/fsdp.rst) and the last
+// reduce-scatter nothing after it. FSDP2 copies each gathered buffer out into the
+// parameters and the gradients into the reduce-scatter buffer on the compute stream
+// (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py, foreach_all_gather_copy_out
+// and foreach_reduce): a read and a write of each at the memory bandwidth, not hidden.
+double zero3_micro_step(const Workload& w, double gathered, double psi, const Ring& ring, const Links& links,
+                        double micro_compute, double ring_share) {
+  const double layers = std::max(1, w.model.layers + w.model.encoder_layers);
+  const double gather = ring.latency + gathered * ring_share / ring.bandwidth / layers;
+  const double reduce = ring.latency + psi * ring_share / ring.bandwidth / layers;
+  const double forward = micro_compute / 3.0 / layers;         // 2 of the 6·N·D
+  const double backward = micro_compute * 2.0 / 3.0 / layers;  // 4 of the 6·N·D
+  double exposed = gather + reduce;
+  exposed += (layers - 1) * (std::max(0.0, gather - forward) + std::max(0.0, gather + reduce - backward));
+  if (links.memory > 0) exposed += (2 * 2 * gathered + 2 * psi) / links.memory;
+  return exposed;
+}
+
+// Data-parallel synchronisation, volumes of the ZeRO paper (Rajbhandari et al. 2020, §7.2).
+void data_parallel_sync(const Workload& w, const Strategy& st, int dp, const Links& links, double micro_compute,
+                        Communication& c) {
+  const Ring ring = ring_of(st, dp, links, c);
+  if (ring.bandwidth <= 0) return;  // no link known (CPUs): not modelled
+  c.bandwidth_bytes_per_s = ring.bandwidth;
 
   const double backward = micro_compute * 2.0 / 3.0;  // backward is 4 of the 6·N·D
   // Ring collectives move (n − 1)/n of the buffer per device (all-reduce twice that).
-  const double ring = static_cast<double>(dp - 1) / dp;
-  const double psi = gradient_bytes_per_replica(w, st) * ring;
-  const double link = psi / bandwidth;  // one reduce-scatter or all-gather of the gradients
+  const double share = static_cast<double>(dp - 1) / dp;
+  const double gradients = gradient_bytes_per_replica(w, st);
+  const double psi = gradients * share;
+  const double link = ring.latency + psi / ring.bandwidth;  // one reduce-scatter or all-gather
+  // DeepSpeed's last reduce bucket, at the gradients' width.
+  const double zero_bucket =
+      ring.latency + std::min(gradients, k_zero_reduce_bucket_elements * gradient_width(w)) * share / ring.bandwidth;
   double exposed_per_step = 0;
   double micro_steps_exposed = 0;  // what the micro-steps leave exposed (ZeRO-2 and -3)
   switch (st.zero_stage) {
-    case 0:
+    case 0: {
       // DDP all-reduces (2Ψ) once per step, in buckets behind the last micro-step's backward
-      // (Li et al. 2020, PyTorch DDP, §3.2.3; no_sync during accumulation).
+      // (Li et al. 2020, PyTorch DDP, §3.2.3; no_sync during accumulation); the last bucket
+      // waits for the end of backward.
       c.bytes_per_step = 2 * psi;
-      exposed_per_step = std::max(0.0, 2 * link - backward);
+      const double bucket = 2 * (ring.latency + std::min(gradients, k_ddp_bucket_bytes) * share / ring.bandwidth);
+      exposed_per_step = behind_backward(2 * link, bucket, backward);
       break;
+    }
     case 1:
       // ZeRO-1 reduce-scatters the gradients (Ψ) behind the last backward and all-gathers
       // the updated parameters after the step (Ψ), which nothing hides.
       c.bytes_per_step = 2 * psi;
-      exposed_per_step = std::max(0.0, link - backward) + link;
+      exposed_per_step = behind_backward(link, zero_bucket, backward) + link;
       break;
     case 2:
       // ZeRO-2 reduce-scatters gradients every micro-step (Ψ) and all-gathers the updated
       // parameters after the step (Ψ), which nothing hides.
       c.bytes_per_step = psi * (c.micro_steps_per_step + 1);
-      micro_steps_exposed = c.micro_steps_per_step * std::max(0.0, link - backward);
+      micro_steps_exposed = c.micro_steps_per_step * behind_backward(link, zero_bucket, backward);
       exposed_per_step = micro_steps_exposed + link;
       break;
-    default: {
+    default:
       // ZeRO-3 gathers the parameters for forward and backward, frozen ones too, and
-      // reduce-scatters the gradients every micro-step, prefetched behind its compute.
-      const double gathered = gathered_bytes_per_replica(w, st) * ring;
-      const double micro_bytes = 2 * gathered + psi;
-      c.bytes_per_step = micro_bytes * c.micro_steps_per_step;
-      micro_steps_exposed = c.micro_steps_per_step * std::max(0.0, micro_bytes / bandwidth - micro_compute);
+      // reduce-scatters the gradients every micro-step (ZeRO §5.3): re-gathered each
+      // micro-batch under gradient accumulation.
+      c.bytes_per_step = (2 * gathered_bytes_per_replica(w, st) * share + psi) * c.micro_steps_per_step;
+      micro_steps_exposed = c.micro_steps_per_step * zero3_micro_step(w, gathered_bytes_per_replica(w, st), gradients,
+                                                                      ring, links, micro_compute, share);
       exposed_per_step = micro_steps_exposed;
       break;
-    }
   }
   c.data_parallel = Seconds(c.steps * exposed_per_step);
   c.micro_steps_hidden = micro_steps_exposed == 0;
