@@ -235,6 +235,33 @@ def accelerate_schema():
 SIZE = {"anyOf": [{"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?[a-zA-Z]*\+?$"}, INT]}
 
 
+def skypilot_service_schema():
+    """The `service:` section (SkyServe): get_service_schema() of sky/utils/schemas.py
+    (skypilot-org/skypilot@aa1f97bac403a7472a4f3d72ccfd85d959046fcd), additionalProperties
+    False; readiness_probe required, a path or {path, initial_delay_seconds, timeout_seconds,
+    post_data, headers}; replicas or replica_policy (docs.skypilot.co, "Service YAML": one of
+    the two is required)."""
+    probe = {"anyOf": [{"type": "string"}, {
+        "type": "object", "required": ["path"], "additionalProperties": False,
+        "properties": {"path": {"type": "string"}, "initial_delay_seconds": NUM, "timeout_seconds": NUM,
+                       "post_data": {"anyOf": [{"type": "string"}, {"type": "object"}]},
+                       "headers": {"type": "object", "additionalProperties": {"type": "string"}}}}]}
+    count = {"type": "integer", "minimum": 0}
+    policy = {
+        "type": "object", "required": ["min_replicas"], "additionalProperties": False,
+        "properties": {"min_replicas": count, "max_replicas": count, "num_overprovision": count,
+                       "target_qps_per_replica": {"type": "number", "minimum": 0},
+                       "dynamic_ondemand_fallback": BOOL, "base_ondemand_fallback_replicas": count,
+                       "spot_placer": {"type": "string"}, "upscale_delay_seconds": NUM,
+                       "downscale_delay_seconds": NUM}}
+    return {
+        "type": "object", "required": ["readiness_probe"], "additionalProperties": False,
+        "anyOf": [{"required": ["replicas"]}, {"required": ["replica_policy"]}],
+        "properties": {"readiness_probe": probe, "replica_policy": policy, "ports": INT, "replicas": INT,
+                       "load_balancing_policy": {"type": "string"}, "tls": {"type": "object"}},
+    }
+
+
 def skypilot_schema():
     str_or_num = {"anyOf": [{"type": "string"}, NUM]}
     resources = {
@@ -264,7 +291,7 @@ def skypilot_schema():
             "name": {"type": "string"}, "workdir": {}, "num_nodes": {"type": "integer", "minimum": 1},
             "resources": resources, "envs": {"type": "object"}, "secrets": {"type": "object"},
             "volumes": {}, "file_mounts": {"type": "object"}, "setup": {"type": "string"},
-            "run": {"type": "string"}, "config": {"type": "object"}, "service": {},
+            "run": {"type": "string"}, "config": {"type": "object"}, "service": skypilot_service_schema(),
         },
     }
 
@@ -374,9 +401,9 @@ def first_plan(args):
     if code != 0:
         return None
     doc = json.loads(out)
-    if args[0] == "recommend":
-        return doc["recommendations"][rank - 1]
-    return doc.get("plan", doc)
+    plan = doc["recommendations"][rank - 1] if args[0] == "recommend" else doc.get("plan", doc)
+    plan["_workload"] = doc.get("workload") or {}
+    return plan
 
 
 def world_of(plan):
@@ -534,7 +561,17 @@ def check_torchrun(where, text, plan, lists):
         check_torchrun_command(where, lines[0], plan, *lists)
 
 
-def check_vllm_command(where, line, plan, vllm_options, vllm_choices, quantizations):
+# --quantization values that read a quantisation config from the checkpoint and stop on a
+# 16-bit one ("Cannot find the config file for awq": vllm/model_executor/model_loader/
+# weight_utils.py, get_quant_config). No model of the matrix is such a checkpoint, so each
+# must leave MODEL to the user.
+PREQUANTIZED = {"awq", "awq_marlin", "gptq", "gptq_marlin", "mxfp4"}
+# What the plan's 4-bit formats are sized and timed as (docs/methodology.md#inference): GPTQ
+# or AWQ checkpoints read at the bandwidth bound, which bitsandbytes' kernels are not.
+INT4_KERNELS = {"int4": {"gptq_marlin"}, "gptq": {"gptq_marlin"}, "awq": {"awq_marlin"}}
+
+
+def check_vllm_command(where, line, plan, vllm_options, vllm_choices, quantizations, comments=""):
     words = shlex.split(line)
     if not check(words[:2] == ["vllm", "serve"] and len(words) > 2, where, f"not vllm serve MODEL: {line[:60]}"):
         return
@@ -543,8 +580,27 @@ def check_vllm_command(where, line, plan, vllm_options, vllm_choices, quantizati
     for name, value in opts.items():
         if name in vllm_choices:
             check(value in vllm_choices[name], where, f"{name} {value} not in {vllm_choices[name]}")
-    if "--quantization" in opts:
-        check(opts["--quantization"] in quantizations, where, f"--quantization {opts['--quantization']} unknown")
+    model = expand(words[2])
+    workload = plan.get("_workload") or {}
+    quantization = opts.get("--quantization")
+    if quantization:
+        check(quantization in quantizations, where, f"--quantization {quantization} unknown")
+    if quantization in PREQUANTIZED:
+        check(model == "$VAR", where, f"--quantization {quantization} on {model}, a checkpoint of 16-bit weights")
+    # A model mlsize cannot name is no path of this checkout (a config file's own path).
+    check(model == "$VAR" or (not model.endswith(".json") and not os.path.exists(os.path.join(SOURCE, model))),
+          where, f"the model is a local file's path: {model}")
+    weight_format = workload.get("weight_format")
+    device = DEVICES.get((plan.get("device") or {}).get("id"), {})
+    # Marlin: NVIDIA Ampere and later, the GPUs with a bf16 rate (docs.vllm.ai, quantization
+    # supported hardware).
+    if weight_format in INT4_KERNELS and device.get("vendor") == "nvidia" and device_peak(device, "bf16"):
+        check(quantization in INT4_KERNELS[weight_format], where,
+              f"{weight_format} weights served with --quantization {quantization}, not the Marlin kernels "
+              f"{sorted(INT4_KERNELS[weight_format])} the plan's decode time assumes")
+    if model == "$VAR":
+        check("# MODEL: " in comments, where, "${MODEL} without a comment saying what it must be")
+    check_model_length(where, int(opts["--max-model-len"]), plan, workload, comments)
     s = plan["strategy"]
     check(int(opts["--tensor-parallel-size"]) == s["tensor_parallel"], where, "tensor parallel != plan's")
     per_node = plan["offering"]["devices_per_unit"] if plan.get("offering") else plan["device_count"]
@@ -556,12 +612,36 @@ def check_vllm_command(where, line, plan, vllm_options, vllm_choices, quantizati
         check(int(opts[name]) >= 1, where, f"{name} < 1")
 
 
+def check_model_length(where, length, plan, workload, comments):
+    """vLLM refuses a --max-model-len past the model's positions (vllm/config, _get_and_verify_max_len)
+    and one whose sequence the KV memory cannot hold; below them, a length of exactly the mean
+    request refuses every longer one. docs/launch.md#vllm: the model's context when the KV
+    memory holds it, else k × the request within both."""
+    check(f"# --max-model-len {length}: " in comments, where, "no comment gives the --max-model-len rule")
+    load = workload.get("serving")
+    if not load:
+        return
+    request = load["prompt_tokens"] + load["output_tokens"]
+    positions = (workload.get("model") or {}).get("max_positions")
+    kv_tokens = ((plan.get("serving") or {}).get("batch_capacity") or 0) * request
+    check(length >= request, where, f"--max-model-len {length} < the request's {request} tokens")
+    if positions:
+        check(length <= positions, where, f"--max-model-len {length} > the model's {positions} positions")
+    if kv_tokens:
+        check(length <= max(kv_tokens, request), where, f"--max-model-len {length} > the KV memory's {kv_tokens}")
+    if positions and kv_tokens >= positions:
+        check(length == positions, where, f"--max-model-len {length}, not the model's {positions} the KV memory holds")
+    else:
+        check(length > request or kv_tokens <= request, where,
+              f"--max-model-len {length} = the mean request: every longer request is refused")
+
+
 def check_vllm(where, text, plan, lists):
     check_sh(where, text)
     lines = shell_words(text)
     check(len(lines) == 1, where, f"{len(lines)} commands, expected one vllm serve")
     if lines:
-        check_vllm_command(where, lines[0], plan, *lists)
+        check_vllm_command(where, lines[0], plan, *lists, comments=text)
 
 
 def check_skypilot(where, text, plan, schema, accelerators, torch_lists, vllm_lists):
@@ -575,14 +655,30 @@ def check_skypilot(where, text, plan, schema, accelerators, torch_lists, vllm_li
                                        for e in errors[:3]))
     res = task["resources"]
     offering = plan["offering"]
-    check(task["num_nodes"] == offering["units"], where, f"num_nodes {task['num_nodes']} != {offering['units']} units")
+    # A serving fleet is a SkyServe service: one node a replica, `replicas` of them behind its
+    # load balancer (docs.skypilot.co "Service YAML"); training and single nodes are tasks
+    # of num_nodes (a cluster whose nodes run one job together).
+    serving = plan["_workload"].get("task") == "inference"
+    service = task.get("service")
+    if serving and offering["units"] > 1:
+        if check(service is not None, where, f"{offering['units']} serving nodes as one cluster, not a service"):
+            check(service.get("replicas") == offering["units"], where,
+                  f"service replicas {service.get('replicas')} != {offering['units']} units")
+            check("ports" in res, where, "a service without resources.ports")
+    else:
+        check(service is None, where, "a service section for a plan that is no serving fleet")
+    nodes = task.get("num_nodes", 1)
+    check(nodes == (1 if service else offering["units"]), where, f"num_nodes {nodes} for {offering['units']} units")
     if "accelerators" in res:
         name, _, count = str(res["accelerators"]).partition(":")
         check(name in accelerators, where, f"accelerator {name} is not in sky show-gpus -a")
         count = int(count or 1)
         if plan["device"]["kind"] != "tpu":
-            check(task["num_nodes"] * count == plan["device_count"], where,
-                  f"num_nodes {task['num_nodes']} × {count} != {plan['device_count']} devices")
+            check(nodes * count * (service or {}).get("replicas", 1) == plan["device_count"], where,
+                  f"num_nodes {nodes} × {count} × replicas != {plan['device_count']} devices")
+    if "${MODEL" in task["run"]:
+        check("MODEL" in (task.get("envs") or {}) and task["envs"]["MODEL"] is None, where,
+              "the run reads MODEL but envs does not require it (MODEL: null)")
     check(res.get("instance_type", offering["name"]) == offering["name"], where, "instance_type != offering's name")
     check(res["infra"].split("/")[0] in SKYPILOT_CLOUDS, where, f"infra {res['infra']}: cloud unknown")
     check(check_sh(where, task["run"]) or True, where, "")
@@ -591,7 +687,7 @@ def check_skypilot(where, text, plan, schema, accelerators, torch_lists, vllm_li
         if line.startswith("torchrun"):
             check_torchrun_command(where, line, plan, *torch_lists)
         elif line.startswith("vllm serve"):
-            check_vllm_command(where, line, plan, *vllm_lists)
+            check_vllm_command(where, line, plan, *vllm_lists, comments=task["run"])
     return task
 
 
@@ -625,6 +721,12 @@ def check_fixtures(schemas, accelerators, torch_options):
                 words = shlex.split(line)
                 opts, rest = parse_options(words[1:], torch_options, f"fixture skypilot/{name}", "torchrun")
                 check(rest == ["main.py"] or rest[:1] == ["main.py"], f"fixture skypilot/{name}", f"script {rest}")
+    # SkyPilot's own vLLM services: the short and the long readiness probe.
+    for name in ["service.yaml", "vllm.sky.yaml"]:
+        doc = yaml.safe_load(fixture(f"skypilot/{name}"))
+        errors = list(jsonschema.Draft202012Validator(schemas["skypilot"]).iter_errors(doc))
+        check(not errors, f"fixture skypilot/{name}", f"the SkyPilot schema rejects it: {errors[:1]}")
+        check("service" in doc, f"fixture skypilot/{name}", "no service section")
     for name in ("H100", "A100-80GB", "L4", "tpu-v5p-16", "H100-MEGA", "H100-SXM", "A6000"):
         check(name in accelerators, "fixture skypilot/show-gpus-all.txt", f"{name} not parsed")
     # The list fixtures hold what the emitters depend on, so an empty or mis-parsed one fails.
@@ -643,6 +745,7 @@ E1 = ["estimate", "--params", "1B", "--tokens", "1B"]
 H100x8 = ["--offering", "aws-p5.48xlarge", "--count", "8"]
 H100x16 = ["--offering", "aws-p5.48xlarge", "--count", "16"]
 SERVE = ["--model", "llama-2-70b", "--task", "inference", "--rate", "20", "--ttft", "500ms", "--tpot", "50ms"]
+SERVE_AWQ = ["--model", "llama-3-70b", "--task", "inference", "--quant", "awq", "--rate", "5", "--tpot", "50ms"]
 
 EMITTED = [
     # The issue's done-when commands
@@ -709,6 +812,16 @@ EMITTED = [
      "--emit", "vllm"],
     ["estimate", "--model", "llama-2-7b", "--task", "inference", "--offering", "aws-p5.48xlarge", "--quant", "fp16",
      "--emit", "skypilot"],
+    # Issue 27: pre-quantised checkpoints, 4-bit kernels, unnamed models, fleets as services
+    ["recommend"] + SERVE_AWQ + ["--emit", "vllm"],
+    ["recommend"] + SERVE_AWQ + ["--emit", "skypilot"],
+    ["recommend"] + SERVE + ["--quant", "gptq", "--emit", "skypilot"],
+    ["estimate", "--model", "llama-2-7b", "--task", "inference", "--rate", "5", "--quant", "int4", "--offering",
+     "aws-g5.2xlarge", "--emit", "vllm"],
+    ["estimate", "--model-config", "data/models/mistral-7b.json", "--task", "inference", "--rate", "5",
+     "--offering", "aws-p5.48xlarge", "--emit", "vllm"],
+    ["estimate", "--model-config", "data/models/mistral-7b.json", "--task", "inference", "--rate", "5",
+     "--offering", "aws-p5.48xlarge", "--emit", "skypilot"],
 ]
 
 # Each: (command, a kind the message must name as the alternative)
@@ -738,12 +851,21 @@ REFUSED = [
 NEWER_THAN_FIXTURE = {"H200-SXM"}
 
 
+DEVICES = {}  # the catalogue's devices by id (`mlsize catalog list --format json`)
+
+
+def device_peak(device, dtype):
+    peaks = device.get("peak_tflops") or device.get("peaks") or {}
+    return peaks.get(dtype) if isinstance(peaks, dict) else None
+
+
 def cloud_sweep():
     """One --emit skypilot serving command per (cloud provider, device) of the catalogue."""
     code, out, _ = run(["catalog", "list", "--format", "json"])
     if code != 0:
         return []
     catalog = json.loads(out)
+    DEVICES.update({d["id"]: d for d in catalog["devices"]})
     # CPU offerings are left out: the serving command is vLLM's, for accelerators. (Since
     # CPUs got peaks, their smallest offering is tried and refused on memory, not on precision.)
     cpus = {d["id"] for d in catalog["devices"] if d.get("kind") == "cpu"}

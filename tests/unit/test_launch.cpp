@@ -35,6 +35,28 @@ PlanEstimate planned(const Workload& workload, const char* offering_id, int unit
   return estimate;
 }
 
+// An inference workload of a preset under the default serving load.
+Workload serving_workload(const char* preset, WeightFormat format) {
+  Workload w;
+  w.model = *model_preset(preset);
+  w.parameters = count_parameters(w.model);
+  w.task = Task::inference;
+  w.serving = ServingLoad{};
+  w.weight_format = format;
+  return w;
+}
+
+// `workload` served on one unit of `offering` per replica group, replicas of `tp` devices
+// batching `batch` sequences, the KV memory holding 100 such sequences.
+PlanEstimate serving_plan(const Workload& workload, const char* offering, int tp, int batch) {
+  PlanEstimate e = planned(workload, offering, 1, Strategy{});
+  e.plan.strategy.tensor_parallel = tp;
+  e.serving = ServingEstimate{};
+  e.serving->replica.batch = batch;
+  e.serving->replica.batch_capacity = 100;
+  return e;
+}
+
 Strategy zero(int stage) {
   Strategy s;
   s.zero_stage = stage;
@@ -157,27 +179,121 @@ TEST_CASE("launch: the disk holds the environment, the weights and the node's sh
 }
 
 TEST_CASE("launch: serving takes the preset's checkpoint and the replica's batch", "[launch]") {
-  Workload w;
-  w.model = *model_preset("llama-2-7b");
-  w.parameters = count_parameters(w.model);
-  w.task = Task::inference;
-  w.serving = ServingLoad{};
-  w.weight_format = WeightFormat::awq;
-  PlanEstimate e = planned(w, "aws-p5.48xlarge", 1, Strategy{});
-  e.plan.strategy.tensor_parallel = 2;
-  e.serving = ServingEstimate{};
-  e.serving->replica.batch = 96;
+  Workload w = serving_workload("llama-2-7b", WeightFormat::bf16);
+  PlanEstimate e = serving_plan(w, "aws-p5.48xlarge", 2, 96);
   const LaunchSpec spec = launch_spec(w, e, {});
   CHECK(spec.model == "meta-llama/Llama-2-7b-hf");
   CHECK(spec.replicas == 4);
   CHECK(spec.replicas_per_node == 4);
   CHECK(spec.max_sequences == 96);
-  CHECK(spec.max_model_length == 1200);
   CHECK(spec.memory_fraction == Approx(0.9));
+  CHECK(spec.quantization.empty());
+  CHECK_FALSE(spec.prequantized);
   CHECK(!unsupported(LaunchKind::vllm, spec));
   CHECK(unsupported(LaunchKind::deepspeed, spec)->find("--emit vllm") != std::string::npos);
   w.weight_format = WeightFormat::q4_k_m;
   CHECK(unsupported(LaunchKind::vllm, launch_spec(w, e, {})));
+}
+
+TEST_CASE("launch: AWQ and GPTQ serve a pre-quantised checkpoint, never the 16-bit one", "[launch]") {
+  // vLLM reads the quantisation from the checkpoint (weight_utils.py, get_quant_config:
+  // "Cannot find the config file for awq" on a 16-bit one).
+  for (const WeightFormat format : {WeightFormat::awq, WeightFormat::gptq, WeightFormat::int4, WeightFormat::int8}) {
+    INFO(to_string(format));
+    const Workload w = serving_workload("llama-3-70b", format);
+    const LaunchSpec spec = launch_spec(w, serving_plan(w, "aws-p5.48xlarge", 4, 32), {});
+    CHECK(spec.prequantized);
+    CHECK(spec.model.empty());
+    CHECK(spec.base_model == "meta-llama/Meta-Llama-3-70B");
+  }
+  // fp8 quantises a 16-bit checkpoint as it loads; so does bitsandbytes' 4-bit (nf4).
+  for (const WeightFormat format : {WeightFormat::fp8, WeightFormat::nf4}) {
+    INFO(to_string(format));
+    const Workload w = serving_workload("llama-3-70b", format);
+    const LaunchSpec spec = launch_spec(w, serving_plan(w, "aws-p5.48xlarge", 4, 32), {});
+    CHECK_FALSE(spec.prequantized);
+    CHECK(spec.model == "meta-llama/Meta-Llama-3-70B");
+  }
+  // A config that is such a checkpoint (its quantization_config) is named.
+  Workload awq;
+  awq.model = architecture_from_hf_config(
+      R"({"_name_or_path": "TheBloke/Llama-2-7B-AWQ", "model_type": "llama", "hidden_size": 4096,
+          "num_hidden_layers": 32, "num_attention_heads": 32, "intermediate_size": 11008, "vocab_size": 32000,
+          "max_position_embeddings": 4096, "tie_word_embeddings": false,
+          "quantization_config": {"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": true}})",
+      "config.json");
+  awq.parameters = count_parameters(awq.model);
+  awq.task = Task::inference;
+  awq.serving = ServingLoad{};
+  awq.weight_format = WeightFormat::awq;
+  const LaunchSpec named = launch_spec(awq, serving_plan(awq, "aws-p5.48xlarge", 1, 32), {});
+  CHECK(named.model == "TheBloke/Llama-2-7B-AWQ");
+  CHECK(named.quantization == "awq_marlin");
+}
+
+TEST_CASE("launch: 4-bit weights take the Marlin kernels the plan's decode speed assumes", "[launch]") {
+  const auto quantization = [](WeightFormat format, const char* offering) {
+    const Workload w = serving_workload("llama-2-7b", format);
+    return launch_spec(w, serving_plan(w, offering, 1, 8), {});
+  };
+  CHECK(quantization(WeightFormat::awq, "aws-p5.48xlarge").quantization == "awq_marlin");
+  CHECK(quantization(WeightFormat::gptq, "aws-p5.48xlarge").quantization == "gptq_marlin");
+  const LaunchSpec int4 = quantization(WeightFormat::int4, "aws-p5.48xlarge");
+  CHECK(int4.quantization == "gptq_marlin");  // not bitsandbytes
+  CHECK_FALSE(int4.slow_kernel);
+  // Marlin needs Ampere (a bf16 peak): a T4 gets GPTQ's own kernel, said to be slower.
+  const LaunchSpec t4 = quantization(WeightFormat::int4, "aws-g4dn.xlarge");
+  CHECK(t4.quantization == "gptq");
+  CHECK(t4.slow_kernel);
+  CHECK(quantization(WeightFormat::nf4, "aws-p5.48xlarge").quantization == "bitsandbytes");
+  CHECK(quantization(WeightFormat::nf4, "aws-p5.48xlarge").slow_kernel);
+  CHECK(quantization(WeightFormat::fp8, "aws-p5.48xlarge").quantization == "fp8");
+  // AMD GPUs run none of AWQ, GPTQ or bitsandbytes in vLLM (its supported-hardware table).
+  Workload w = serving_workload("llama-2-7b", WeightFormat::awq);
+  PlanEstimate amd;
+  amd.plan.device = catalog().find_device("mi300x");
+  amd.plan.device_count = 1;
+  amd.precision = w.precision;
+  CHECK(unsupported(LaunchKind::vllm, launch_spec(w, amd, {}))->find("NVIDIA") != std::string::npos);
+  w.weight_format = WeightFormat::fp8;
+  CHECK(!unsupported(LaunchKind::vllm, launch_spec(w, amd, {})));
+}
+
+TEST_CASE("launch: a config without _name_or_path names no checkpoint", "[launch]") {
+  const char* shape = R"("model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
+      "num_attention_heads": 16, "intermediate_size": 5504, "vocab_size": 32000, "tie_word_embeddings": false)";
+  const auto model_of = [&](const std::string& name_field) {
+    Workload w;
+    w.model = architecture_from_hf_config("{" + name_field + shape + "}", "models/my-model/config.json");
+    w.parameters = count_parameters(w.model);
+    w.task = Task::inference;
+    return launch_spec(w, serving_plan(w, "aws-p5.48xlarge", 1, 8), {}).model;
+  };
+  CHECK(model_of("").empty());  // not "models/my-model/config.json"
+  CHECK(model_of(R"("_name_or_path": "acme/tiny-llama",)") == "acme/tiny-llama");
+  CHECK(model_of(R"("_name_or_path": "/home/me/checkpoints/run-3",)").empty());  // a local path
+  CHECK(model_of(R"("_name_or_path": "models/my-model/config.json",)").empty());
+}
+
+TEST_CASE("launch: the longest request is the model's context when the KV memory holds it", "[launch]") {
+  // llama-2-7b: 4,096 positions; the load's mean request is 1,000 + 200 tokens.
+  const Workload w = serving_workload("llama-2-7b", WeightFormat::bf16);
+  const auto length = [&](int capacity) {
+    PlanEstimate e = serving_plan(w, "aws-p5.48xlarge", 1, 8);
+    e.serving->replica.batch_capacity = capacity;
+    return launch_spec(w, e, {});
+  };
+  const LaunchSpec roomy = length(100);  // 120,000 tokens of KV memory
+  CHECK(roomy.max_model_length == 4096);
+  CHECK(roomy.max_model_length_rule == ModelLengthRule::model_positions);
+  CHECK(roomy.kv_tokens == 120000);
+  // Three sequences of 1,200 (3,600 tokens) hold no 4,096: twice the request, within them.
+  const LaunchSpec tight = length(3);
+  CHECK(tight.max_model_length == 2 * 1200);
+  CHECK(tight.max_model_length_rule == ModelLengthRule::request_multiple);
+  CHECK(length(2).max_model_length == 2400);
+  // Never below the request the plan was sized for.
+  CHECK(length(1).max_model_length == 1200);
 }
 
 TEST_CASE("launch: each kind refuses what its tool cannot do", "[launch]") {

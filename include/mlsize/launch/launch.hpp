@@ -34,6 +34,16 @@ constexpr auto enum_names(FsdpSharding) {
       {{no_shard, "NO_SHARD"}, {shard_grad_op, "SHARD_GRAD_OP"}, {full_shard, "FULL_SHARD"}});
 }
 
+// Why a serving engine's longest sequence is what it is (docs/launch.md#vllm).
+enum class ModelLengthRule {
+  context,          // inference without a load: --context
+  model_positions,  // the model's context, which the plan's KV memory holds one sequence of
+  request_multiple  // k_request_multiple × the load's mean request, within positions and KV memory
+};
+// A request may be this many times the load's mean prompt + output when the model's whole
+// context is unknown or does not fit the plan's KV memory.
+inline constexpr int k_request_multiple = 2;
+
 // The plan as the launchers see it. Batch sizes count sequences, as DeepSpeed's do.
 struct LaunchSpec {
   Task task = Task::pretrain;
@@ -71,10 +81,23 @@ struct LaunchSpec {
   int replicas = 0;
   int replicas_per_node = 0;
   int max_sequences = 0;  // vLLM --max-num-seqs
+  // The longest sequence (prompt + output) the engine admits, and why that length.
   int max_model_length = 0;
+  ModelLengthRule max_model_length_rule = ModelLengthRule::context;
+  int request_tokens = 0;   // the load's mean prompt + output tokens
+  int model_positions = 0;  // the model's context (max_position_embeddings); 0: unstated
+  long long kv_tokens = 0;  // tokens the plan's KV memory holds per replica; 0: not estimated
   int max_step_tokens = 0;  // vLLM --max-num-batched-tokens
   WeightFormat weight_format = WeightFormat::bf16;
   KvFormat kv_format = KvFormat::bf16;
+  // vLLM's --quantization for `weight_format` on this device; empty: the weights' own dtype.
+  std::string quantization;
+  // The weights must come pre-quantised (AWQ, GPTQ, bitsandbytes 8-bit, MXFP4): `model` is
+  // then such a checkpoint or empty, and `base_model` names what it must be a quantisation of.
+  bool prequantized = false;
+  std::string base_model;
+  // The kernel `quantization` selects decodes below the bandwidth bound the plan assumes.
+  bool slow_kernel = false;
   double memory_fraction = 0.9;  // of each device the engine may take: 1 - --memory-headroom
 
   // Cloud: the offering, for SkyPilot.

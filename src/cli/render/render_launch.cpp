@@ -1,5 +1,8 @@
 #include "cli/render/render_launch.hpp"
 
+#include "cli/render/render_vllm.hpp"
+#include "cli/render/shell_command.hpp"
+
 #include <mlsize/support/number_format.hpp>
 
 #include <yaml-cpp/yaml.h>
@@ -18,39 +21,8 @@ using Json = nlohmann::ordered_json;
 
 // torchrun's rendezvous port on the first node: Megatron-LM's and PyTorch's examples' 29500.
 constexpr int k_rendezvous_port = 29500;
-constexpr int k_vllm_port = 8000;  // vLLM's default
 // DeepSpeed's and Megatron-LM's default clip; the recipes of Llama 2 and GPT-3 use 1.0 too.
 constexpr double k_gradient_clipping = 1.0;
-
-// A command as a shell reads it: one argument per line after the program, each line but
-// the last ending in a backslash.
-class Command {
- public:
-  explicit Command(std::string program) : m_lines{std::move(program)} {}
-  Command& arg(std::string text) {
-    m_lines.push_back(std::move(text));
-    return *this;
-  }
-  Command& arg(std::string_view flag, const std::string& value) {
-    std::string line(flag);
-    line += ' ';
-    line += value;
-    return arg(std::move(line));
-  }
-  Command& arg(std::string_view flag, long long value) { return arg(flag, std::to_string(value)); }
-  std::string text() const {
-    std::string out;
-    for (std::size_t i = 0; i < m_lines.size(); ++i) {
-      if (i > 0) out += "  ";
-      out += m_lines[i];
-      out += i + 1 < m_lines.size() ? " \\\n" : "\n";
-    }
-    return out;
-  }
-
- private:
-  std::vector<std::string> m_lines;
-};
 
 bool is_fp16(Precision p) {
   return p == Precision::fp16_mixed;
@@ -341,49 +313,26 @@ LaunchText accelerate_config(const LaunchSpec& s, const std::string& title) {
   return text;
 }
 
-// vLLM's --quantization for a weight format; empty: the weights' own dtype.
-std::string vllm_quantization(WeightFormat f) {
-  switch (f) {
-    case WeightFormat::awq: return "awq";
-    case WeightFormat::gptq: return "gptq";
-    case WeightFormat::fp8: return "fp8";
-    case WeightFormat::mxfp4: return "mxfp4";
-    case WeightFormat::int8:
-    case WeightFormat::int4:
-    case WeightFormat::nf4: return "bitsandbytes";
-    default: return {};
-  }
-}
-
-Command vllm_command(const LaunchSpec& s) {
-  Command command("vllm serve " +
-                  (s.model.empty() ? std::string("\"${MODEL:?the Hugging Face id or path of the model}\"") : s.model));
-  command.arg("--tensor-parallel-size", s.tensor_parallel);
-  // Replicas on one node: vLLM's data parallelism, one engine per replica behind one API
-  // server (docs.vllm.ai, "Data Parallel Deployment").
-  if (s.replicas_per_node > 1) command.arg("--data-parallel-size", s.replicas_per_node);
-  command.arg("--max-num-seqs", s.max_sequences);
-  command.arg("--max-model-len", s.max_model_length);
-  if (s.max_step_tokens > 0) command.arg("--max-num-batched-tokens", s.max_step_tokens);
-  command.arg("--gpu-memory-utilization", format_fixed(s.memory_fraction, 2));
-  const std::string quantization = vllm_quantization(s.weight_format);
-  if (!quantization.empty()) command.arg("--quantization", quantization);
-  if (s.weight_format == WeightFormat::bf16) command.arg("--dtype", "bfloat16");
-  if (s.weight_format == WeightFormat::fp16) command.arg("--dtype", "float16");
-  if (s.weight_format == WeightFormat::fp32) command.arg("--dtype", "float32");
-  if (s.kv_format == KvFormat::fp8) command.arg("--kv-cache-dtype", "fp8");
-  command.arg("--port", k_vllm_port);
-  return command;
-}
-
 LaunchText vllm_script(const LaunchSpec& s, const std::string& title) {
   LaunchText out;
   out.text = shell_header(s, title);
   if (s.nodes > 1) {
-    out.text += "# Run it on each of the " + std::to_string(s.nodes) + " nodes, behind one load balancer\n";
+    out.text += "# Run it on each of the " + std::to_string(s.nodes) +
+                " nodes, behind one load balancer (--emit skypilot: a SkyServe service of " + std::to_string(s.nodes) +
+                " replicas)\n";
   }
-  out.text += vllm_command(s).text();
+  out.text += vllm_comments(s) + vllm_command(s).text();
+  out.notes = vllm_notes(s);
   return out;
+}
+
+// A serving fleet of several nodes is a SkyServe service: each replica one node running the
+// server, behind SkyServe's load balancer (docs.skypilot.co, "Service YAML": `service:` with
+// `readiness_probe` and `replicas`; sky/utils/schemas.py, get_service_schema). The probe is
+// the path of SkyPilot's own vLLM service (llm/vllm/service.yaml), which vLLM answers once
+// the model is loaded; SkyServe ignores failures for its first 1,200 s by default.
+bool is_service(const LaunchSpec& s) {
+  return s.task == Task::inference && s.nodes > 1;
 }
 
 LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
@@ -393,7 +342,22 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   out << YAML::Comment(layout_line(s));
   out << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << "mlsize-plan";
-  out << YAML::Key << "num_nodes" << YAML::Value << s.nodes;
+  const bool serves = !unsupported(LaunchKind::vllm, s);
+  if (is_service(s)) {
+    out << YAML::Key << "service" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "readiness_probe" << YAML::Value << "/v1/models";
+    out << YAML::Key << "replicas" << YAML::Value << s.nodes;
+    out << YAML::EndMap;
+  } else {
+    out << YAML::Key << "num_nodes" << YAML::Value << s.nodes;
+  }
+  // A checkpoint mlsize cannot name: SkyPilot refuses to launch until --env MODEL=... gives
+  // it (a null env is required: docs.skypilot.co, "Environment Variables and Secrets").
+  if (serves && vllm_model_unnamed(s)) {
+    out << YAML::Key << "envs" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "MODEL" << YAML::Value << YAML::Null;
+    out << YAML::EndMap;
+  }
   out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "infra" << YAML::Value << (s.region.empty() ? s.cloud : s.cloud + "/" + s.region);
   if (!s.accelerator.empty()) {
@@ -406,8 +370,8 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   if (s.task == Task::inference) out << YAML::Key << "ports" << YAML::Value << k_vllm_port;
   out << YAML::EndMap;
   std::string run;
-  if (!unsupported(LaunchKind::vllm, s)) {
-    run = vllm_command(s).text();
+  if (serves) {
+    run = vllm_comments(s) + vllm_command(s).text();
   } else if (!unsupported(LaunchKind::torchrun, s)) {
     run = "MASTER_ADDR=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)\n" + torchrun_command(s, true).text();
   } else {
@@ -423,6 +387,13 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
                  "picks it\n";
   }
   if (s.task != Task::inference) text.notes += precision_notes(s) + adapter_note(s);
+  if (serves) text.notes += vllm_notes(s);
+  if (serves && vllm_model_unnamed(s)) {
+    text.notes += "mlsize: note: launch with: sky " + std::string(is_service(s) ? "serve up" : "launch") +
+                  " task.yaml --env MODEL=...\n";
+  } else if (is_service(s)) {
+    text.notes += "mlsize: note: launch with: sky serve up task.yaml\n";
+  }
   return text;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <string_view>
 #include <utility>
@@ -73,6 +74,99 @@ std::string lora_target_words(unsigned targets) {
   return words;
 }
 
+// A Hugging Face repository id, "owner/name" (huggingface_hub utils/_validators.py,
+// validate_repo_id: word characters, '-' and '.', no "--" or ".."); a path is none.
+bool is_repo_id(std::string_view text) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string_view::npos || text.find('/', slash + 1) != std::string_view::npos) return false;
+  if (text.find("--") != std::string_view::npos || text.find("..") != std::string_view::npos) return false;
+  const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (const std::string_view part : {text.substr(0, slash), text.substr(slash + 1)}) {
+    if (part.empty() || !alnum(part.front()) || !alnum(part.back())) return false;
+    for (const char c : part) {
+      if (!alnum(c) && c != '_' && c != '-' && c != '.') return false;
+    }
+  }
+  return true;
+}
+
+// The checkpoint an engine loads the model from, when mlsize can name it: a preset's, or a
+// config's _name_or_path when that is a repository id. A config without _name_or_path is
+// named by its file's path (model_config.cpp, read_architecture: the source then reads
+// "Hugging Face config PATH"), which is no checkpoint.
+std::string checkpoint_of(const Architecture& model) {
+  if (const std::string_view id = preset_model_id(model.name); !id.empty()) return std::string(id);
+  const std::string config_source = "Hugging Face config " + model.name;
+  if (model.source.starts_with(config_source)) {
+    const std::string_view rest = std::string_view(model.source).substr(config_source.size());
+    if (rest.empty() || rest.starts_with(" (") || rest.starts_with(";")) return {};
+  }
+  return is_repo_id(model.name) ? model.name : std::string();
+}
+
+// How vLLM loads weights of `format` (docs/launch.md#vllm): its --quantization, and whether
+// the checkpoint must already hold them so (`stored_as`, a checkpoint_format), or vLLM
+// quantises a 16-bit one as it loads (fp8: docs.vllm.ai features/quantization/fp8, dynamic
+// quantisation; bitsandbytes 4-bit: features/quantization/bnb, in-flight 4-bit only).
+struct VllmWeights {
+  std::string_view quantization;
+  std::string_view stored_as;  // empty: a 16-bit checkpoint does
+  bool slow_kernel = false;
+};
+VllmWeights vllm_weights(WeightFormat format, bool marlin) {
+  using enum WeightFormat;
+  switch (format) {
+    case fp8: return {"fp8", {}};
+    case mxfp4: return {"mxfp4", "mxfp4"};
+    // AWQ and GPTQ checkpoints decode at the weights' bandwidth in the Marlin kernels; vLLM
+    // keeps its older kernels when --quantization names awq or gptq itself (awq_marlin.py,
+    // override_quantization_method: "forcing awq. Use quantization=awq_marlin for faster
+    // inference"). Marlin runs on NVIDIA Ampere and later (docs.vllm.ai features/quantization/
+    // supported_hardware).
+    case awq: return {marlin ? "awq_marlin" : "awq", "awq", !marlin};
+    case gptq: return {marlin ? "gptq_marlin" : "gptq", "gptq", !marlin};
+    // mlsize's int4 (4 bits, one fp16 scale per 128 weights) is a symmetric GPTQ checkpoint.
+    case int4: return {marlin ? "gptq_marlin" : "gptq", "gptq", !marlin};
+    // bitsandbytes dequantises in its own kernels, below the bandwidth bound; vLLM quantises
+    // in flight to 4 bits only, so 8-bit weights come from an 8-bit checkpoint.
+    case int8: return {"bitsandbytes", "int8", true};
+    case nf4: return {"bitsandbytes", {}, true};
+    default: return {};
+  }
+}
+
+// Whether vLLM's Marlin kernels run on `device`: NVIDIA from Ampere (compute capability 8.0),
+// the first generation with bf16 tensor cores, which the catalogue states as a bf16 peak.
+bool runs_marlin(const Device* device) {
+  return device != nullptr && device->vendor == "nvidia" && device->peak(DType::bf16).has_value();
+}
+
+// The longest sequence the engine admits: the model's context when the plan's KV memory
+// holds one sequence of it (vLLM refuses to start otherwise, and refuses a length past
+// max_position_embeddings), else k_request_multiple × the load's mean request within both.
+void set_model_length(const Workload& workload, const PlanEstimate& estimate, LaunchSpec& spec) {
+  spec.model_positions = workload.model.max_positions;
+  if (!workload.serving) {
+    spec.max_model_length = workload.context;
+    spec.max_model_length_rule = ModelLengthRule::context;
+    return;
+  }
+  const int request = workload.serving->prompt_tokens + workload.serving->output_tokens;
+  spec.request_tokens = request;
+  if (estimate.serving) spec.kv_tokens = static_cast<long long>(estimate.serving->replica.batch_capacity) * request;
+  const int positions = spec.model_positions;
+  if (positions > 0 && spec.kv_tokens >= positions) {
+    spec.max_model_length = positions;
+    spec.max_model_length_rule = ModelLengthRule::model_positions;
+    return;
+  }
+  long long length = static_cast<long long>(k_request_multiple) * request;
+  if (positions > 0) length = std::min<long long>(length, positions);
+  if (spec.kv_tokens > 0) length = std::min(length, spec.kv_tokens);
+  spec.max_model_length = static_cast<int>(std::max<long long>(length, request));
+  spec.max_model_length_rule = ModelLengthRule::request_multiple;
+}
+
 double disk_gb(const Workload& workload, const LaunchSpec& spec) {
   const double params = workload.parameters.total;
   double bytes = 2 * params;  // the 16-bit weights, downloaded
@@ -99,9 +193,8 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
   LaunchSpec spec;
   spec.task = workload.task;
   // A preset's checkpoint, or a config's _name_or_path when it is a Hugging Face id
-  // ("meta-llama/Llama-2-7b-hf"); a shape from --params has none.
-  spec.model = preset_model_id(workload.model.name);
-  if (spec.model.empty() && workload.model.name.find('/') != std::string::npos) spec.model = workload.model.name;
+  // ("meta-llama/Llama-2-7b-hf"); a shape from --params or a config without one has none.
+  spec.model = checkpoint_of(workload.model);
   spec.precision = estimate.precision;
   if (plan.device != nullptr) {
     spec.device_kind = plan.device->kind;
@@ -144,14 +237,27 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
     spec.weight_format = workload.weight_format;
     spec.kv_format = workload.kv_format;
     spec.memory_fraction = 1 - workload.memory_headroom;
+    const VllmWeights weights = vllm_weights(workload.weight_format, runs_marlin(plan.device));
+    spec.quantization = weights.quantization;
+    spec.slow_kernel = weights.slow_kernel;
+    // A checkpoint stored otherwise (the 16-bit one of a preset) cannot be named: vLLM stops
+    // on it ("Cannot find the config file for awq": vllm/model_executor/model_loader/
+    // weight_utils.py, get_quant_config, which reads the quantisation config the checkpoint
+    // holds).
+    if (!weights.stored_as.empty()) {
+      spec.prequantized = true;
+      if (workload.model.checkpoint_format != weights.stored_as) {
+        spec.base_model = std::move(spec.model);
+        spec.model.clear();
+      }
+    }
     if (workload.serving) {
       spec.max_sequences = estimate.serving ? estimate.serving->replica.batch : workload.serving->max_batch;
-      spec.max_model_length = workload.serving->prompt_tokens + workload.serving->output_tokens;
       spec.max_step_tokens = workload.serving->max_step_tokens;
     } else {
       spec.max_sequences = workload.batch;
-      spec.max_model_length = workload.context;
     }
+    set_model_length(workload, estimate, spec);
   }
 
   if (plan.offering != nullptr) {
@@ -196,6 +302,13 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
     const WeightFormat f = spec.weight_format;
     if (f >= WeightFormat::q8_0) {
       return "GGUF weights (" + std::string(to_string(f)) + ") are llama.cpp's; vLLM's GGUF loader is experimental";
+    }
+    // AWQ, GPTQ and bitsandbytes run on NVIDIA GPUs only (docs.vllm.ai
+    // features/quantization/supported_hardware).
+    if (!spec.quantization.empty() && spec.quantization != "fp8" && spec.quantization != "mxfp4" &&
+        spec.device_vendor != "nvidia") {
+      return "vLLM runs " + std::string(to_string(f)) + " weights (--quantization " + spec.quantization +
+             ") on NVIDIA GPUs only, not on " + spec.device_vendor + "'s; --quant fp8 or bf16";
     }
     if (spec.kv_format == KvFormat::int8 || spec.kv_format == KvFormat::int4) {
       return "vLLM's --kv-cache-dtype takes auto, fp8, fp8_e4m3 or fp8_e5m2, not " +
