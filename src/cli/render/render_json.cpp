@@ -3,6 +3,7 @@
 #include "cli/render/renderers.hpp"
 
 #include <mlsize/estimate/communication.hpp>
+#include <mlsize/estimate/compute.hpp>
 #include <mlsize/launch/launch.hpp>
 #include <mlsize/support/units.hpp>
 
@@ -138,15 +139,17 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   Json json;
   if (plan.offering != nullptr) {
     const Offering& offering = *plan.offering;
-    json["offering"] = {{"id", offering.id},
-                        {"provider", offering.provider},
-                        {"name", offering.name},
-                        {"kind", to_string(offering.kind)},
-                        {"units", plan.units},
-                        {"devices_per_unit", offering.devices_per_unit},
-                        {"network_gbps", offering.network_gbps ? Json(*offering.network_gbps) : Json(nullptr)},
-                        {"region", offering.price.region.empty() ? Json(nullptr) : Json(offering.price.region)},
-                        {"as_of", offering.as_of}};
+    json["offering"] = {
+        {"id", offering.id},
+        {"provider", offering.provider},
+        {"name", offering.name},
+        {"kind", to_string(offering.kind)},
+        {"units", plan.units},
+        {"devices_per_unit", offering.devices_per_unit},
+        {"host_memory_bytes", offering.host_memory ? whole(offering.host_memory->value) : Json(nullptr)},
+        {"network_gbps", offering.network_gbps ? Json(*offering.network_gbps) : Json(nullptr)},
+        {"region", offering.price.region.empty() ? Json(nullptr) : Json(offering.price.region)},
+        {"as_of", offering.as_of}};
   } else {
     json["offering"] = nullptr;
   }
@@ -182,8 +185,11 @@ Json plan_json(const PlanEstimate& e, bool timed) {
     memory["host_fits"] = e.host_fits ? Json(*e.host_fits) : Json(nullptr);
   }
   json["memory"] = std::move(memory);
+  const std::optional<double> bandwidth =
+      has_device ? memory_bandwidth_bytes_per_s(*plan.device, plan.offering) : std::nullopt;
   json["compute"] = {{"total_flops", e.flops.value},
                      {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)},
+                     {"memory_bandwidth_bytes_per_s_per_device", bandwidth ? Json(*bandwidth) : Json(nullptr)},
                      {"mfu", e.mfu > 0 ? Json(e.mfu) : Json(nullptr)}};
   if (e.gbdt) {
     json["compute"]["gbdt"] = {{"cell_visits", e.gbdt->cell_visits},
