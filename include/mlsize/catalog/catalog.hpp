@@ -131,6 +131,9 @@ struct Offering {
   std::string device_id;
   int devices_per_unit = 1;
   std::optional<int> vcpus;
+  // Hardware threads per physical core behind `vcpus`; none: 2, the x86 clouds' (a machine
+  // --here detected states its own: 1 without SMT).
+  std::optional<int> threads_per_core;
   std::optional<Bytes> host_memory;
   // Per unit, in the region plans use: after the catalogue is loaded the cheapest listed,
   // after choose_regions the one chosen there.

@@ -35,8 +35,12 @@ Precision precision_for(const Device& device, const Workload& workload, Precisio
 // Dense peak FLOP/s of `device` for the workload, or nothing when the device lacks it.
 std::optional<double> peak_flops_per_s(const Device& device, const Workload& workload);
 
-// The share of a CPU device's peak that an offering rents: its physical cores (vCPUs / 2,
-// k_threads_per_core) over the cores the device's peak covers, so a 2-vCPU instance gets one
+// The physical cores an offering's vCPUs are: vCPUs / its threads_per_core (default
+// k_threads_per_core, 2), at least 1; nothing without vCPUs.
+std::optional<int> rented_cores(const Offering& offering);
+
+// The share of a CPU device's peak that an offering rents: its physical cores (rented_cores)
+// over the cores the device's peak covers, so a 2-vCPU instance gets one
 // core's rate and a two-socket one twice a socket's. 1 for accelerators, for a device without
 // `cores` and for an offering without `vcpus` (docs/methodology.md#time).
 double cpu_core_share(const Device& device, const Offering* offering);

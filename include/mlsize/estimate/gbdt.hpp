@@ -35,7 +35,8 @@ inline constexpr double k_gbdt_serial_fraction = 0.09;
 inline constexpr double k_gbdt_serial_fraction_rows = 8.8e6;
 
 // Hardware threads per physical core on the x86 clouds (AWS EC2 CPU options:
-// ThreadsPerCore defaults to 2); histogram GBDT gains nothing from the second thread.
+// ThreadsPerCore defaults to 2), for an offering that states no threads_per_core; histogram
+// GBDT gains nothing from the second thread.
 inline constexpr int k_threads_per_core = 2;
 
 // The examples of a gbdt workload: --rows, else the dataset bytes / (features × 4 bytes).

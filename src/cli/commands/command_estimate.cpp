@@ -264,6 +264,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   if (options.here.here) {
     here = here_run(options.here, catalog);
     check_here_workload(here->hardware, workload);
+    drop_cloud_setup(workload, options.workload.setup_time.has_value());
     cost_settings.owned.insert(std::string(k_here_offering));
   }
   const Plan plan = here ? here_plan(options, *here) : plan_from_options(options, catalog);

@@ -143,7 +143,7 @@ struct RecommendRun {
 std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options, bool all_notes = false) {
   auto run = std::make_unique<RecommendRun>();
   RecommendSettings settings;
-  const Workload workload = build_workload(options.workload);
+  Workload workload = build_workload(options.workload);
   run->warnings = task_flag_warnings(options.workload, workload);
   if (options.optimize) settings.objective = parse_choice<Objective>("--optimize", *options.optimize);
   if (options.top) run->top = parse_int_flag(*options.top, "--top", 1, 100000);
@@ -181,6 +181,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
     check_here_flags(options);
     HereRun here = here_run(options.here, full_catalog);
     check_here_workload(here.hardware, workload);
+    drop_cloud_setup(workload, options.workload.setup_time.has_value());
     settings.cost.owned.insert(std::string(k_here_offering));
     run->warnings += here.notes;
     run->catalog = std::move(here.catalog);

@@ -55,6 +55,10 @@ HereRun here_run(const HereOptions& options, const Catalog& catalog) {
   return run;
 }
 
+void drop_cloud_setup(Workload& workload, bool setup_time_given) {
+  if (!setup_time_given) workload.setup_time = Seconds(0);
+}
+
 void check_here_workload(const HereHardware& hardware, const Workload& workload) {
   if (workload.task == Task::gbdt) return;  // timed per core, or from a GPU's bandwidth
   const Device& device = hardware.device;

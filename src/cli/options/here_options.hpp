@@ -48,4 +48,8 @@ void check_from_needs_here(const HereOptions& options);
 // other task with a hint, instead of ranking nothing.
 void check_here_workload(const HereHardware& hardware, const Workload& workload);
 
+// A run on this machine is not provisioned: no cloud setup time (Workload's default) unless
+// --setup-time (`setup_time_given`) asks for one.
+void drop_cloud_setup(Workload& workload, bool setup_time_given);
+
 }  // namespace mlsize::cli

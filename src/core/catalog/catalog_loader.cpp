@@ -200,13 +200,14 @@ void read_regional_prices(const SourceText& source, const FieldReader& named, Of
   offering.other_regions.assign(std::make_move_iterator(prices.begin() + 1), std::make_move_iterator(prices.end()));
 }
 
-constexpr std::array<std::string_view, 21> k_offering_fields{"id",
+constexpr std::array<std::string_view, 22> k_offering_fields{"id",
                                                              "provider",
                                                              "kind",
                                                              "name",
                                                              "device",
                                                              "devices_per_unit",
                                                              "vcpus",
+                                                             "threads_per_core",
                                                              "host_memory_gib",
                                                              "price_per_hour_usd",
                                                              "spot_price_per_hour_usd",
@@ -236,6 +237,7 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   }
   offering.devices_per_unit = *named.optional_count("devices_per_unit");
   offering.vcpus = named.optional_count("vcpus");
+  offering.threads_per_core = named.optional_count("threads_per_core");
   if (auto gib = named.optional_positive("host_memory_gib")) offering.host_memory = Bytes(*gib * k_gibi);
   if (named.has("prices")) {
     read_regional_prices(source, named, offering);

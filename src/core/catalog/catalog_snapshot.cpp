@@ -124,6 +124,7 @@ void write_offering(Writer& w, const Offering& o) {
   w.text(o.device_id);
   w.i32(o.devices_per_unit);
   w.optional(o.vcpus, whole);
+  w.optional(o.threads_per_core, whole);
   w.optional(o.host_memory, [&](Bytes b) { w.f64(b.value); });
   write_price(w, o.price);
   w.u32(static_cast<std::uint32_t>(o.other_regions.size()));
@@ -154,6 +155,7 @@ Offering read_offering(Reader& r) {
   o.device_id = r.text();
   o.devices_per_unit = r.i32();
   o.vcpus = r.optional<int>(whole);
+  o.threads_per_core = r.optional<int>(whole);
   o.host_memory = r.optional<Bytes>([&] { return Bytes(r.f64()); });
   o.price = read_price(r);
   for (std::uint32_t n = r.u32(); n > 0; --n) o.other_regions.push_back(read_price(r));

@@ -73,9 +73,14 @@ std::optional<double> peak_flops_per_s(const Device& device, const Workload& wor
   return dtype ? device.peak(*dtype) : std::nullopt;
 }
 
+std::optional<int> rented_cores(const Offering& offering) {
+  if (!offering.vcpus) return std::nullopt;
+  return std::max(1, *offering.vcpus / offering.threads_per_core.value_or(k_threads_per_core));
+}
+
 double cpu_core_share(const Device& device, const Offering* offering) {
   if (device.kind != DeviceKind::cpu || !device.cores || offering == nullptr || !offering->vcpus) return 1.0;
-  return std::max(1, *offering->vcpus / k_threads_per_core) / static_cast<double>(*device.cores);
+  return *rented_cores(*offering) / static_cast<double>(*device.cores);
 }
 
 std::optional<double> peak_flops_per_s(const Device& device, const Workload& workload, const Offering* offering) {

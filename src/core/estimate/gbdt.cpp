@@ -1,5 +1,7 @@
 #include <mlsize/estimate/gbdt.hpp>
 
+#include <mlsize/estimate/compute.hpp>
+
 #include <algorithm>
 
 namespace mlsize {
@@ -31,7 +33,7 @@ double gbdt_speedup(int workers, double rows) {
 std::optional<GbdtThroughput> gbdt_throughput(const Device& device, const Offering* offering, int device_count) {
   if (device.kind == DeviceKind::cpu) {
     if (offering == nullptr || !offering->vcpus) return std::nullopt;
-    return GbdtThroughput{std::max(1, *offering->vcpus / k_threads_per_core), k_gbdt_cpu_visits_per_core_s};
+    return GbdtThroughput{*rented_cores(*offering), k_gbdt_cpu_visits_per_core_s};
   }
   // XGBoost's and LightGBM's GPU tree builders are written in CUDA (XGBoost GPU docs).
   if (device.kind != DeviceKind::gpu || device.vendor != "nvidia" || !device.memory_bandwidth_bytes_per_s) {

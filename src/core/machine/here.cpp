@@ -108,7 +108,11 @@ Offering machine_offering(std::string_view origin, const Device& device, int cou
   offering.name = std::string(origin);
   offering.device_id = device.id;
   offering.devices_per_unit = count;
-  if (machine.cpu && machine.cpu->threads > 0) offering.vcpus = machine.cpu->threads;
+  if (machine.cpu && machine.cpu->threads > 0) {
+    offering.vcpus = machine.cpu->threads;
+    // Its own threads per core, not the clouds' 2: a machine without SMT has as many cores.
+    if (machine.cpu->cores > 0) offering.threads_per_core = std::max(1, machine.cpu->threads / machine.cpu->cores);
+  }
   offering.host_memory = machine.memory;
   offering.max_units = 1;  // one machine: no network to a second one is known
   offering.source = "detected: " + std::string(origin);
