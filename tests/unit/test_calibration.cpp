@@ -73,6 +73,12 @@ TEST_CASE("bad logs are errors at their line and column", "[calibration]") {
         "a.csv:2:1: this line has 2 fields, the header 3");
   CHECK(error_where([&] { parse_measurement(header + "yesterday, 1 MiB, 0 %\n", "a.csv"); }) ==
         "a.csv:2:1: not an nvidia-smi timestamp: \"yesterday\"");
+  // A day that does not exist was written into an overlay no --calibration could load (issue 31).
+  CHECK(error_where([&] { parse_measurement(header + "2026/13/45 21:51:02.112, 1 MiB, 0 %\n", "a.csv"); }) ==
+        "a.csv:2:1: not an nvidia-smi timestamp: \"2026/13/45 21:51:02.112\"");
+  CHECK(error_where([&] {
+          parse_measurement(R"({"max_memory_allocated_bytes": 1, "date": "2026-02-30"})", "m.json");
+        }).rfind("m.json:1:", 0) == 0);
   CHECK(error_where([&] { parse_measurement(header, "a.csv"); }).find("has no samples") != std::string::npos);
   CHECK(error_where([&] { parse_measurement("timestamp, utilization.gpu [%]\n", "a.csv"); }) ==
         "a.csv:1:1: the nvidia-smi log has no memory.used column");

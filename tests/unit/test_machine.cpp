@@ -126,6 +126,14 @@ TEST_CASE("nvidia-smi -L adds the MIG instances under their GPU", "[machine]") {
   CHECK(listed[0].mig_instances[1].memory_gb == 10);
   CHECK(error_of([&] { parse_nvidia_smi_list("GPU 0: X (UUID: GPU-a)\n  MIG big Device 0: (UUID: MIG-b)\n", "L", listed); }) ==
         "L:2: a MIG instance whose profile is not like 3g.40gb");
+  // A part without its unit (found by mutation, issue 31) is the same clear error, not a crash.
+  for (const char* profile : {"3g.40", "40", "3g.", "g.40gb"}) {
+    INFO(profile);
+    CHECK(error_of([&] {
+            parse_nvidia_smi_list("GPU 0: X (UUID: GPU-a)\n  MIG " + std::string(profile) + " Device 0: (UUID: MIG-b)\n",
+                                  "L", listed);
+          }) == "L:2: a MIG instance whose profile is not like 3g.40gb");
+  }
 }
 
 TEST_CASE("rocm-smi's JSON gives each card in its number's order", "[machine]") {

@@ -302,4 +302,8 @@ TEST_CASE("a file that is not an Azure Retail Prices page is an error", "[price_
   CHECK(items.message() == "not an Azure Retail Prices page: no \"Items\" list");
   const Error price = error_of([&] { import_text("{\"Items\": [{\"armSkuName\": \"x\"}]}"); });
   CHECK(price.message() == "page.json item 1: lacks a number \"retailPrice\"");
+  // A number past double's range was an "internal error" without a place (issue 31).
+  const Error huge = error_of([&] { import_text("{\"Items\": [\n  {\"retailPrice\": 1e400}\n]}"); });
+  CHECK(huge.where() == "page.json:2:19");
+  CHECK(huge.message() == "a number too large for a price: 1e400");
 }

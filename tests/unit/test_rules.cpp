@@ -377,6 +377,11 @@ TEST_CASE("RuleSet::load_yaml reports unknown keys, ids and values at their plac
                    "did you mean \"plan.recompute\"?");
   check_load_error("rules:\n  - id: r1\n    description: d\n    when:\n    action: advise\n    message: m\n",
                    "rules.yaml:4:5", "field \"when\" of rule \"r1\" must be a non-empty text");
+  // A right-to-left override (U+202E) in a message was printed raw; the catalogue refused it (issue 31).
+  check_load_error("rules:\n  - id: r1\n    description: d\n    when: true\n    action: advise\n"
+                   "    message: \"cheap \\u202Eevil\"\n",
+                   "rules.yaml:6:14", "field \"message\" of rule \"r1\" must be UTF-8 text without control characters",
+                   "plain text (tabs are allowed)");
 }
 
 TEST_CASE("RuleSet::load_yaml puts expression errors at their column in the file", "[rules]") {

@@ -59,6 +59,17 @@ void PriceImporter::add_azure_retail_json(std::string_view json_text, std::strin
     throw Error(ErrorKind::input, "not valid JSON",
                 "a page of https://prices.azure.com/api/retail/prices as the API returns it")
         .at(location_of(json_text, at, file_name));
+  } catch (const Json::exception& error) {
+    // A number out of double's range (1e400) is nlohmann's out_of_range 406, which names the
+    // literal but not its place: found again in the text, so the error points at it.
+    const std::string what = error.what();
+    const std::size_t open = what.find('\'');
+    const std::size_t close = open == std::string::npos ? open : what.find('\'', open + 1);
+    const std::string literal = close == std::string::npos ? std::string() : what.substr(open + 1, close - open - 1);
+    const std::size_t at = literal.empty() ? std::string_view::npos : json_text.find(literal);
+    throw Error(ErrorKind::input, literal.empty() ? "not valid JSON" : "a number too large for a price: " + literal,
+                "a page of https://prices.azure.com/api/retail/prices as the API returns it")
+        .at(location_of(json_text, at == std::string_view::npos ? 0 : at, file_name));
   }
   const auto items = page.is_object() ? page.find("Items") : page.end();
   if (!page.is_object() || items == page.end() || !items->is_array()) {

@@ -2,6 +2,7 @@
 // figures (docs/cli.md#calibrate).
 
 #include <mlsize/estimate/calibration.hpp>
+#include <mlsize/support/date.hpp>
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/text_distance.hpp>
@@ -27,10 +28,9 @@ std::string date_of(std::string_view timestamp) {
     if (date[i] != '/' && date[i] != '-') return {};
     date[i] = '-';
   }
-  for (const std::size_t i : {0UL, 1UL, 2UL, 3UL, 5UL, 6UL, 8UL, 9UL}) {
-    if (date[i] < '0' || date[i] > '9') return {};
-  }
-  return date;
+  // A real day only (support/date's one check): 2026-02-30 or 2026-13-45 would be written
+  // into an overlay that no later --calibration could load.
+  return is_iso_date(date) ? date : std::string();
 }
 
 struct Field {

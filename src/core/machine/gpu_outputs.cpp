@@ -141,8 +141,10 @@ std::optional<MigInstance> mig_profile(std::string_view profile) {
     const std::size_t dot = rest.find('.');
     const std::string_view part = rest.substr(0, dot);
     rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
-    if (part.size() < 2) return std::nullopt;
-    const std::string unit = lower(part.substr(part.find_first_not_of("0123456789")));
+    // Each part is a number and its unit ("3g", "40gb"); a bare number ("3g.40") is no profile.
+    const std::size_t digits = part.find_first_not_of("0123456789");
+    if (part.size() < 2 || digits == std::string_view::npos) return std::nullopt;
+    const std::string unit = lower(part.substr(digits));
     const std::optional<double> value = whole_number(part.substr(0, part.size() - unit.size()));
     if (!value) return std::nullopt;
     if (unit == "g") instance.compute_slices = static_cast<int>(*value);

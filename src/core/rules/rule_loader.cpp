@@ -4,6 +4,7 @@
 #include <mlsize/rules/rule_fields.hpp>
 #include <mlsize/rules/rules.hpp>
 #include <mlsize/support/text_distance.hpp>
+#include <mlsize/support/utf8.hpp>
 
 #include "core/support/identifier.hpp"
 #include "core/support/yaml_documents.hpp"
@@ -172,6 +173,14 @@ class Fields {
     if (!value.IsScalar() || value.Scalar().empty()) {
       m_source.fail(value_mark(key), "field " + in_quotes(key) + " of " + m_what + " must be a non-empty text",
                     value.IsSequence() || value.IsMap() ? "put the text in quotes when it starts with [ or {" : "");
+    }
+    // Rule texts reach the terminal: the catalogue's guard (a right-to-left override in a
+    // message would reorder the report around it). A condition may span lines, and its
+    // lexer refuses any character it does not know.
+    if (key != "when" && !is_printable_utf8(value.Scalar())) {
+      m_source.fail(value_mark(key),
+                    "field " + in_quotes(key) + " of " + m_what + " must be UTF-8 text without control characters",
+                    "plain text (tabs are allowed)");
     }
     return value.Scalar();
   }
