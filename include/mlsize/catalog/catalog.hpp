@@ -143,7 +143,10 @@ struct Offering {
   std::optional<Usd> purchase_price;         // on-premise
   std::optional<double> power_w;             // on-premise wall power
   FreeTierLimits limits;
-  std::optional<double> network_gbps;    // inter-node network per unit, Gbit/s (multi-node topology)
+  std::optional<double> network_gbps;  // inter-node network per unit, Gbit/s (multi-node topology)
+  // The link between the unit's devices where it is not the device's own: a VM cut from a
+  // larger board without its NVLink (docs/catalogue.md#interconnect-of-vm-slices).
+  std::optional<Interconnect> interconnect;
   Billing billing;                       // from the provider's entry (Catalog::check_references)
   CommitmentDiscount reserved_discount;  // the provider's, likewise
   std::string source;
@@ -151,6 +154,10 @@ struct Offering {
   SourceLocation defined_at;
   bool operator==(const Offering&) const = default;
 };
+
+// The link between the devices of a plan on `offering` (none: off any offering): the
+// offering's own where it states one, else the device's.
+const std::optional<Interconnect>& interconnect_of(const Device& device, const Offering* offering);
 
 // Devices and offerings by id; adding an entry with an existing id replaces it.
 class Catalog {

@@ -60,6 +60,9 @@ struct Topology {
   // Whether the devices reach each other's memory directly (peer_to_peer(device)); absent:
   // found from the device on each call, which a caller timing many plans does once.
   std::optional<bool> peer_to_peer = std::nullopt;
+  // The link between the node's devices where it is not the device's own (an offering's
+  // `interconnect`, a VM slice without NVLink); absent: the device's.
+  std::optional<Interconnect> interconnect = std::nullopt;
 };
 
 // GeForce cards have no peer-to-peer access in NVIDIA's driver (the reason for

@@ -307,6 +307,12 @@ void emit_offering(YAML::Emitter& out, const Offering& offering) {
   yaml_number(out, "purchase_price_usd", offering.purchase_price, usd);
   yaml_number(out, "power_w", offering.power_w, plain);
   yaml_number(out, "network_gbps", offering.network_gbps, plain);
+  if (offering.interconnect) {
+    out << YAML::Key << "interconnect" << YAML::Value << YAML::BeginMap;
+    yaml_text(out, "kind", offering.interconnect->kind);
+    yaml_word(out, "bandwidth_gbs", format_shortest(gbs(offering.interconnect->bandwidth_bytes_per_s)));
+    out << YAML::EndMap;
+  }
   const FreeTierLimits& limits = offering.limits;
   if (limits.session_hours || limits.weekly_hours || !limits.note.empty()) {
     out << YAML::Key << "limits" << YAML::Value << YAML::BeginMap;

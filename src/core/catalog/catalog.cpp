@@ -20,6 +20,11 @@ void put_entry(std::vector<Entry>& entries, std::map<std::string, std::size_t, s
 
 }  // namespace
 
+const std::optional<Interconnect>& interconnect_of(const Device& device, const Offering* offering) {
+  if (offering != nullptr && offering->interconnect) return offering->interconnect;
+  return device.interconnect;
+}
+
 std::optional<Bytes> Device::usable_memory() const {
   if (!memory) return std::nullopt;
   const bool has_context = kind == DeviceKind::gpu || kind == DeviceKind::npu;

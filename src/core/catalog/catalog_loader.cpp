@@ -200,7 +200,7 @@ void read_regional_prices(const SourceText& source, const FieldReader& named, Of
   offering.other_regions.assign(std::make_move_iterator(prices.begin() + 1), std::make_move_iterator(prices.end()));
 }
 
-constexpr std::array<std::string_view, 22> k_offering_fields{"id",
+constexpr std::array<std::string_view, 23> k_offering_fields{"id",
                                                              "provider",
                                                              "kind",
                                                              "name",
@@ -220,6 +220,7 @@ constexpr std::array<std::string_view, 22> k_offering_fields{"id",
                                                              "power_w",
                                                              "limits",
                                                              "network_gbps",
+                                                             "interconnect",
                                                              "source",
                                                              "as_of"};
 constexpr std::array<std::string_view, 3> k_limit_fields{"session_hours", "weekly_hours", "note"};
@@ -248,6 +249,12 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   if (auto price = named.optional_positive("purchase_price_usd")) offering.purchase_price = Usd(*price);
   offering.power_w = named.optional_positive("power_w");
   offering.network_gbps = named.optional_positive("network_gbps");
+  if (named.has("interconnect")) {
+    const FieldReader link(source, named.node("interconnect"), "interconnect of offering " + in_quotes(offering.id),
+                           k_interconnect_fields);
+    offering.interconnect =
+        Interconnect{link.required_string("kind"), link.required_positive("bandwidth_gbs") * k_giga};
+  }
   if (named.has("limits")) {
     const FieldReader limits(source, named.node("limits"), "limits of offering " + in_quotes(offering.id),
                              k_limit_fields);

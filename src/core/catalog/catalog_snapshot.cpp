@@ -136,6 +136,10 @@ void write_offering(Writer& w, const Offering& o) {
   w.optional(o.limits.weekly_hours, number);
   w.text(o.limits.note);
   w.optional(o.network_gbps, number);
+  w.optional(o.interconnect, [&](const Interconnect& link) {
+    w.text(link.kind);
+    w.f64(link.bandwidth_bytes_per_s);
+  });
   write_billing(w, o.billing);
   write_discount(w, o.reserved_discount);
   w.text(o.source);
@@ -166,6 +170,12 @@ Offering read_offering(Reader& r) {
   o.limits.weekly_hours = r.optional<double>(number);
   o.limits.note = r.text();
   o.network_gbps = r.optional<double>(number);
+  o.interconnect = r.optional<Interconnect>([&] {
+    Interconnect link;
+    link.kind = r.text();
+    link.bandwidth_bytes_per_s = r.f64();
+    return link;
+  });
   o.billing = read_billing(r);
   o.reserved_discount = read_discount(r);
   o.source = r.text();

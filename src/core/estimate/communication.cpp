@@ -54,10 +54,11 @@ struct Links {
 
 Links links_of(const Device& device, const Topology& topology, int device_count) {
   Links links;
-  if (device.interconnect) links.node = device.interconnect->bandwidth_bytes_per_s / 2 * k_collective_efficiency;
+  const std::optional<Interconnect>& link = topology.interconnect ? topology.interconnect : device.interconnect;
+  if (link) links.node = link->bandwidth_bytes_per_s / 2 * k_collective_efficiency;
   const bool direct = topology.peer_to_peer ? *topology.peer_to_peer : peer_to_peer(device);
   if (!direct) links.node /= 2;
-  const bool nvlink = direct && device.interconnect && device.interconnect->kind != "pcie";
+  const bool nvlink = direct && link && link->kind != "pcie";
   links.hop_latency = nvlink ? k_ring_nvlink_hop_latency_s : k_ring_pcie_hop_latency_s;
   links.memory = device.memory_bandwidth_bytes_per_s.value_or(0.0);
   links.per_node = std::max(1, std::min(topology.devices_per_node, device_count));

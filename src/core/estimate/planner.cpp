@@ -26,10 +26,11 @@ constexpr int k_max_serving_tensor_parallel = 8;
 constexpr int k_largest_micro_batch_factor = 8;
 
 // Whether `tensor` ranks can split the model: Megatron-LM needs the query heads and the
-// key/value groups to divide evenly, and a device link to carry the per-layer collectives.
-bool splits_tensors(const Architecture& model, const Device& device, int tensor) {
+// key/value groups to divide evenly, and a device link to carry the per-layer collectives
+// (the offering's where it states one: interconnect_of).
+bool splits_tensors(const Architecture& model, const std::optional<Interconnect>& link, int tensor) {
   if (tensor == 1) return true;
-  if (!device.interconnect) return false;
+  if (!link) return false;
   const int kv_heads = model.kv_heads > 0 ? model.kv_heads : model.heads;
   return model.heads % tensor == 0 && kv_heads % tensor == 0;
 }
@@ -94,7 +95,7 @@ void add_training_plans(const Workload& workload, const Offering& offering, cons
   const int most_model_parallel = workload.is_adapter_tuning() ? 1 : devices;
   for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, most_model_parallel) && devices % tensor == 0;
        tensor *= 2) {
-    if (!splits_tensors(workload.model, device, tensor)) break;
+    if (!splits_tensors(workload.model, interconnect_of(device, &offering), tensor)) break;
     for (int pipeline = 1; tensor * pipeline <= most_model_parallel && devices % (tensor * pipeline) == 0 &&
                            (pipeline == 1 || pipeline <= layers);
          pipeline *= 2) {
@@ -110,7 +111,7 @@ void add_serving_plans(const Workload& workload, const Offering& offering, const
   for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, k_max_serving_tensor_parallel) &&
                        offering.devices_per_unit % tensor == 0;
        tensor *= 2) {
-    if (!splits_tensors(workload.model, device, tensor)) break;
+    if (!splits_tensors(workload.model, interconnect_of(device, &offering), tensor)) break;
     Strategy strategy;
     strategy.tensor_parallel = tensor;
     plans.push_back(Plan{&offering, &device, units, units * offering.devices_per_unit, strategy});
@@ -207,6 +208,7 @@ PlanEstimator::PlanEstimator(const Workload& workload, const Device& device, con
     m_price = hourly_price_per_unit(*offering, cost_settings);
     m_topology.devices_per_node = offering->devices_per_unit;
     m_topology.network_gbps = offering->network_gbps;
+    m_topology.interconnect = offering->interconnect;
   }
 }
 

@@ -87,10 +87,12 @@ std::optional<Replica> replica_of(const Workload& workload, const Device& device
   replica.peak_flops_per_s = *device.peak(*dtype) * cpu_core_share(device, offering);
   replica.bandwidth_bytes_per_s = *memory_bandwidth_bytes_per_s(device, offering);
   replica.capacity = *capacity;
-  if (tensor > 1 && device.interconnect) {
-    // The bus bandwidth NCCL reaches: half the bidirectional link, at the collectives'
-    // efficiency, halved again without direct peer-to-peer (as for training).
-    replica.link_bytes_per_s = device.interconnect->bandwidth_bytes_per_s / 2 * k_collective_efficiency;
+  const std::optional<Interconnect>& link = interconnect_of(device, offering);
+  if (tensor > 1 && link) {
+    // The bus bandwidth NCCL reaches: half the bidirectional link (the offering's where it
+    // states one), at the collectives' efficiency, halved again without direct peer-to-peer
+    // (as for training).
+    replica.link_bytes_per_s = link->bandwidth_bytes_per_s / 2 * k_collective_efficiency;
     if (!peer_to_peer(device)) replica.link_bytes_per_s /= 2;
   }
   return replica;
