@@ -754,7 +754,6 @@ EMITTED = [
     ["recommend", "--params", "70B", "--tokens", "1T", "--emit", "skypilot", "--rank", "2"],
     ["recommend", "--params", "70B", "--tokens", "1T", "--emit", "torchrun"],
     ["recommend"] + FT + ["--emit", "torchrun"],
-    ["recommend"] + FT + ["--emit", "accelerate"],
     ["recommend"] + FT + ["--emit", "skypilot", "--pricing", "spot"],
     ["recommend"] + SERVE + ["--emit", "vllm"],
     ["recommend"] + SERVE + ["--emit", "skypilot"],
@@ -829,6 +828,9 @@ REFUSED = [
     (E13 + H100x16 + ["--tp", "8", "--emit", "accelerate"], "torchrun"),
     (E13 + H100x16 + ["--pp", "2", "--zero", "1", "--emit", "accelerate"], "torchrun"),
     (["recommend"] + FT + ["--emit", "vllm"], "deepspeed"),
+    # #1 pipelines 2 stages over a 2-GPU PCIe slice (issue 27's conservative link): accelerate
+    # runs no pipeline, and names the launchers that do.
+    (["recommend"] + FT + ["--emit", "accelerate"], "torchrun"),
     (["recommend"] + SERVE + ["--emit", "deepspeed"], "vllm"),
     (["recommend"] + SERVE + ["--emit", "torchrun"], "vllm"),
     (["recommend"] + SERVE + ["--emit", "accelerate"], "vllm"),

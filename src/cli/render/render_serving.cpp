@@ -19,7 +19,8 @@ namespace {
 // The cells every serving row starts with: rank, hardware, devices, replicas.
 std::vector<std::string> fleet_cells(std::size_t rank, const RankedPlan& e, bool wide) {
   const int t = e.plan.strategy.tensor_parallel;
-  return {std::to_string(rank) + (e.pareto ? "*" : ""), hardware_cell(e.plan, wide),
+  // 100 columns: the units are in --wide; the replicas column says the fleet's size.
+  return {std::to_string(rank) + (e.pareto ? "*" : ""), hardware_cell(e.plan, wide, wide),
           std::to_string(e.plan.device_count),
           fmt::format("{} × {}", e.serving->replicas, t == 1 ? "1 device" : fmt::format("TP {}", t))};
 }
