@@ -356,3 +356,61 @@ TEST_CASE("on one node a model that fits with ZeRO-2 ranks ZeRO-1/2 or DDP above
   }
   CHECK(planned > 0);
 }
+
+namespace {
+
+Strategy hybrid(int group) {
+  Strategy st = stage(3);
+  st.shard_group = group;
+  return st;
+}
+
+}  // namespace
+
+TEST_CASE("HSDP: gathers within the node every micro-step, one all-reduce of the shard across nodes per step",
+          "[communication]") {
+  // 7B on 2 nodes of 8 H100 (3200 Gbit/s each), groups of one node, compute so slow that
+  // only what never hides shows: per micro-step the first gather, the last reduce-scatter
+  // and the copies, all within the node (n = 8 ranks on 1 node); per step the all-reduce of
+  // the last unit, one layer's 1/8 shard between the 2 replicas, the 8 rings of a node
+  // sharing its network (FSDP HYBRID_SHARD; docs/methodology.md#communication).
+  Workload w = seven_billion(1e9);
+  const Device device = h100_like();
+  const Communication c = training_communication(w, hybrid(8), 16, device, {8, 3200.0}, Seconds(1e7));
+  const double layers = w.model.layers;
+  const double node = 450e9 * k_collective_efficiency;
+  const double latency = k_ring_base_latency_s + 7 * k_ring_nvlink_hop_latency_s;
+  const double weights = w.parameters.total * 2;
+  const double micro_step = 2 * (latency + weights * 7.0 / 8.0 / node / layers) + 6 * weights / 3.35e12;
+  const double network = 3200e9 / 8 * k_collective_efficiency / 8;
+  const double across = 2 * (k_ring_base_latency_s + k_ring_network_hop_latency_s);  // 2 ranks on 2 nodes
+  const double last_unit = across + weights / 8 / layers * (2.0 * 1 / 2) / network;
+  CHECK_FALSE(c.network_assumed);
+  CHECK(c.data_parallel.value == Approx(c.steps * (c.micro_steps_per_step * micro_step + last_unit)));
+  // Bytes: 3 × 7/8 Ψ per micro-step in the node, 2 × (1/2) × Ψ/8 per step across.
+  CHECK(c.bytes_per_step == Approx(3 * weights * 7.0 / 8.0 * c.micro_steps_per_step + weights / 8));
+}
+
+TEST_CASE("HSDP is ZeRO-3 when its group is every data-parallel rank", "[communication]") {
+  Workload w = seven_billion(1e9);
+  const Communication full = training_communication(w, stage(3), 16, h100_like(), {8, 3200.0}, Seconds(1e5));
+  const Communication group = training_communication(w, hybrid(16), 16, h100_like(), {8, 3200.0}, Seconds(1e5));
+  CHECK(group.data_parallel.value == full.data_parallel.value);
+  CHECK(group.bytes_per_step == full.bytes_per_step);
+}
+
+TEST_CASE("70B over 64 nodes: HSDP in a node exposes less than ZeRO-3 over every rank", "[communication]") {
+  // The run of "70B pre-training as pure ZeRO-3 over 64 nodes" above: ZeRO-3's three
+  // collectives per micro-step cross 64 nodes (2.4 ms of ring latency each per layer), HSDP's
+  // stay on NVLink and the network carries one all-reduce of 2Ψ per step.
+  Workload w = testing::workload_for_params(70e9, 1e12);
+  w.task = Task::pretrain;
+  w.sequence_length = 4096;
+  const Seconds compute = compute_of(w, 512, 400e12);
+  const Communication zero3 = training_communication(w, stage(3), 512, h100_like(), {8, 3200.0}, compute);
+  const Communication hsdp = training_communication(w, hybrid(8), 512, h100_like(), {8, 3200.0}, compute);
+  INFO("ZeRO-3 exposes " << zero3.data_parallel.value << " s, HSDP " << hsdp.data_parallel.value << " s, of "
+                         << compute.value << " s of compute");
+  CHECK(hsdp.data_parallel.value < zero3.data_parallel.value);
+  CHECK(hsdp.data_parallel.value > 0);
+}

@@ -457,3 +457,18 @@ TEST_CASE("framework hf: DDP's all-reduce buckets copy the gradients; ZeRO and M
   w.framework = Framework::megatron;
   CHECK(estimate_memory(w, 8, ddp, nullptr).gradients.value == Approx(7e9 * 4));  // fp32 main_grad buffer
 }
+
+// HSDP shards the states over its group, not every data-parallel rank: ZeRO's stage-3 formula
+// (2 + 2 + K)Ψ/Nd (Rajbhandari et al. 2020, §5.3, Figure 1) with Nd the group. The paper's
+// 7.5B on 64 devices in groups of 8: 120 GB / 8 = 15.0 GB, against Figure 1's 1.9 GB over 64.
+TEST_CASE("HSDP shards model states over the shard group only", "[memory]") {
+  Workload workload = workload_for_params(7.5e9);
+  workload.precision = Precision::fp16_mixed;
+  Strategy hsdp = zero(3);
+  hsdp.shard_group = 8;
+  const double gathered = 4 * largest_module_parameters(workload.model);
+  CHECK((model_states(estimate_memory(workload, 64, hsdp)) - gathered) / 1e9 == Approx(15.0).margin(0.05));
+  // A group of every rank is ZeRO-3's sharding.
+  hsdp.shard_group = 64;
+  CHECK(model_states(estimate_memory(workload, 64, hsdp)) == model_states(estimate_memory(workload, 64, zero(3))));
+}

@@ -128,7 +128,7 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
     INFO(device->id << (device->interconnect ? " with a device link" : " without a device link"));
     CHECK(plans.front().device_count == 8);
     CHECK(plans.back().device_count == 32);
-    std::set<std::tuple<int, int, int, int, Recompute>> seen;
+    std::set<std::tuple<int, int, int, int, Recompute, int>> seen;
     for (const Plan& plan : plans) {
       const Strategy& st = plan.strategy;
       INFO(plan.device_count << " devices, t " << st.tensor_parallel << ", p " << st.pipeline_parallel << ", ZeRO "
@@ -142,6 +142,14 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
       // Pipelines shard the optimizer at most (ZeRO-1); one replica has nothing to shard.
       if (st.pipeline_parallel > 1) CHECK(st.zero_stage <= 1);
       if (st.data_parallel(plan.device_count) == 1) CHECK(st.zero_stage == 0);
+      // HSDP: ZeRO-3 sharded within one node, on several nodes, data parallel only (FSDP's
+      // HYBRID_SHARD, which the launchers run).
+      if (st.shard_group != 0) {
+        CHECK(st.zero_stage == 3);
+        CHECK(plan.units > 1);
+        CHECK(st.model_parallel() == 1);
+        CHECK(st.shard_group == offering.devices_per_unit);
+      }
       // Larger micro-batches only where they hide per-micro-step traffic (ZeRO-2/3, no
       // pipeline), and never past the global batch (the recipe stays the user's).
       if (st.micro_batch > 0) {
@@ -150,7 +158,8 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
         CHECK(static_cast<double>(st.data_parallel(plan.device_count)) * st.micro_batch * w.sequence_length <=
               global_batch_tokens(w, 0));
       } else {
-        seen.insert({plan.device_count, st.tensor_parallel, st.pipeline_parallel, st.zero_stage, st.recompute});
+        seen.insert(
+            {plan.device_count, st.tensor_parallel, st.pipeline_parallel, st.zero_stage, st.recompute, st.shard_group});
       }
     }
     CHECK(std::count_if(plans.begin(), plans.end(), [](const Plan& p) { return p.strategy.micro_batch == 0; }) ==
@@ -158,12 +167,14 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
     for (int devices : {8, 16, 32}) {
       for (int stage = 0; stage <= 3; ++stage) {
         for (Recompute recompute : {Recompute::none, Recompute::full}) {
-          CHECK(seen.contains({devices, 1, 1, stage, recompute}));  // plain data parallel, every stage
+          CHECK(seen.contains({devices, 1, 1, stage, recompute, 0}));  // plain data parallel, every stage
         }
       }
-      CHECK(seen.contains({devices, 1, devices, 0, Recompute::none}));  // one stage per device
+      // HSDP in groups of one node wherever there are several nodes.
+      CHECK(seen.contains({devices, 1, 1, 3, Recompute::none, 8}) == (devices > 8));
+      CHECK(seen.contains({devices, 1, devices, 0, Recompute::none, 0}));  // one stage per device
       if (device->interconnect) {
-        for (int tensor : {2, 4, 8}) CHECK(seen.contains({devices, tensor, 1, 0, Recompute::none}));
+        for (int tensor : {2, 4, 8}) CHECK(seen.contains({devices, tensor, 1, 0, Recompute::none, 0}));
       }
     }
   }

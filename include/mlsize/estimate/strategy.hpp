@@ -26,9 +26,23 @@ struct Strategy {
   int expert_parallel = 1;         // MoE experts split across this many data-parallel ranks
   Offload offload = Offload::none;
   int micro_batch = 0;  // sequences per device per forward pass; 0: the workload's (--micro-batch)
+  // ZeRO-3 only: the data-parallel ranks that shard the model states among them, the groups
+  // replicating each other (hybrid sharding: PyTorch FSDP's HYBRID_SHARD, a 2-D device mesh
+  // for fully_shard; DeepSpeed ZeRO++'s hpZ). 0: all of them (FULL_SHARD).
+  int shard_group = 0;
 
   int model_parallel() const { return tensor_parallel * pipeline_parallel; }
   int data_parallel(int device_count) const { return device_count / model_parallel(); }
+  // Whether the states are sharded within groups and replicated across them (HSDP).
+  bool hybrid_sharded(int device_count) const {
+    return zero_stage >= 3 && shard_group > 0 && shard_group < data_parallel(device_count);
+  }
+  // The ranks ZeRO shards the model states over: the shard group under HSDP, else all dp.
+  int shard_degree(int device_count) const {
+    return hybrid_sharded(device_count) ? shard_group : data_parallel(device_count);
+  }
+  // HSDP's replicas of the shard group (1 without HSDP).
+  int shard_replicas(int device_count) const { return data_parallel(device_count) / shard_degree(device_count); }
 };
 
 }  // namespace mlsize

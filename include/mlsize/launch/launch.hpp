@@ -26,12 +26,15 @@ constexpr auto enum_names(LaunchKind) {
 }
 
 // How the data-parallel ranks shard model states in PyTorch FSDP, the ZeRO stage's
-// counterpart (torch.distributed.fsdp.ShardingStrategy).
-enum class FsdpSharding { no_shard, shard_grad_op, full_shard };
+// counterpart (torch.distributed.fsdp.ShardingStrategy; HYBRID_SHARD: "FULL_SHARD within a
+// node, and replicate parameters across nodes", torch/distributed/fsdp/api.py).
+enum class FsdpSharding { no_shard, shard_grad_op, full_shard, hybrid_shard };
 constexpr auto enum_names(FsdpSharding) {
   using enum FsdpSharding;
-  return std::to_array<EnumName<FsdpSharding>>(
-      {{no_shard, "NO_SHARD"}, {shard_grad_op, "SHARD_GRAD_OP"}, {full_shard, "FULL_SHARD"}});
+  return std::to_array<EnumName<FsdpSharding>>({{no_shard, "NO_SHARD"},
+                                                {shard_grad_op, "SHARD_GRAD_OP"},
+                                                {full_shard, "FULL_SHARD"},
+                                                {hybrid_shard, "HYBRID_SHARD"}});
 }
 
 // Why a serving engine's longest sequence is what it is (docs/launch.md#vllm).
@@ -74,6 +77,7 @@ struct LaunchSpec {
     return static_cast<long long>(micro_batch) * gradient_accumulation * data_parallel;
   }
   FsdpSharding fsdp = FsdpSharding::no_shard;
+  int shard_group = 0;       // HSDP: the ranks sharding the states (Strategy::shard_group); 0: all
   int lora_rank = 0;         // LoRA and QLoRA
   std::string lora_targets;  // --lora-targets' words: "all-linear", "q,v"
 

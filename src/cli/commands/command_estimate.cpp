@@ -61,6 +61,24 @@ void gpus_hardware(const EstimateOptions& options, const Catalog& catalog, Plan&
   count = request.count;
 }
 
+// --shard-group N: HSDP, ZeRO-3 sharded within groups of N data-parallel ranks and
+// replicated across them (docs/methodology.md#sharding-zero-fsdp-tensor-pipeline-and-expert-parallelism).
+void set_shard_group(const std::string& text, Plan& plan) {
+  Strategy& strategy = plan.strategy;
+  const int dp = strategy.data_parallel(plan.device_count);
+  strategy.shard_group = parse_int_flag(text, "--shard-group", 1, 1'000'000);
+  if (strategy.zero_stage != 3) {
+    flag_error("--shard-group", "hybrid sharding (HSDP) is ZeRO-3 within groups", "add --zero 3");
+  }
+  if (strategy.offload != Offload::none) {
+    flag_error("--shard-group", "offloading is not modelled with hybrid sharding", "drop --offload or --shard-group");
+  }
+  if (dp % strategy.shard_group != 0) {
+    flag_error("--shard-group", "a shard group must divide the data-parallel degree " + std::to_string(dp),
+               "a divisor of " + std::to_string(dp) + ", such as the devices of one node");
+  }
+}
+
 }  // namespace
 
 Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
@@ -122,6 +140,7 @@ Plan plan_from_options(const EstimateOptions& options, const Catalog& catalog) {
   if (strategy.offload == Offload::optimizer_and_params && strategy.zero_stage < 3) {
     flag_error("--offload", "offloading parameters needs ZeRO stage 3", "add --zero 3, or use --offload optimizer");
   }
+  if (options.shard_group) set_shard_group(*options.shard_group, plan);
   return plan;
 }
 
@@ -158,6 +177,7 @@ std::string plan_flag_warnings(const EstimateOptions& options, const Workload& w
   warn(options.zero.has_value(), "--zero");
   warn(options.recompute.has_value(), "--recompute");
   warn(options.offload.has_value(), "--offload");
+  warn(options.shard_group.has_value(), "--shard-group");
   return text;
 }
 
@@ -212,6 +232,11 @@ void add_plan_options(CLI::App* command, EstimateOptions& options) {
   command
       ->add_option("--ep", options.expert_parallel,
                    "Expert-parallel degree for MoE models (default " + std::to_string(defaults.expert_parallel) + ")")
+      ->type_name("N");
+  command
+      ->add_option("--shard-group", options.shard_group,
+                   "HSDP with --zero 3: shard the states within groups of N data-parallel devices (one node's), "
+                   "replicated across groups (default: all of them)")
       ->type_name("N");
   command
       ->add_option("--offload", options.offload,

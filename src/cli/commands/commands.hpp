@@ -63,6 +63,7 @@ struct EstimateOptions {
   std::optional<std::string> tensor_parallel;
   std::optional<std::string> pipeline_parallel;
   std::optional<std::string> expert_parallel;
+  std::optional<std::string> shard_group;
   bool sequence_parallel = false;
   std::optional<std::string> offload;
   bool explain = false;

@@ -53,6 +53,10 @@ std::string describe_strategy(const Strategy& strategy, int device_count, Task t
     text = strategy.recompute != Recompute::none ? recompute : "1 device";
   } else {
     text = strategy.zero_stage == 0 ? std::string("DDP") : fmt::format("ZeRO-{}", strategy.zero_stage);
+    // HSDP: "HSDP 8×16", ZeRO-3 within groups of 8, 16 replicas of them.
+    if (strategy.hybrid_sharded(device_count)) {
+      text = fmt::format("HSDP {}×{}", strategy.shard_group, strategy.shard_replicas(device_count));
+    }
     if (strategy.recompute != Recompute::none) text += " + " + recompute;
   }
   if (strategy.tensor_parallel > 1) text += fmt::format(", TP {}", strategy.tensor_parallel);

@@ -168,6 +168,8 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                       {"recompute", to_string(st.recompute)},
                       {"offload", to_string(st.offload)},
                       {"micro_batch", st.micro_batch > 0 ? Json(st.micro_batch) : Json(nullptr)}};
+  // HSDP only: the ranks sharding the states; the others are their replicas.
+  if (st.hybrid_sharded(plan.device_count)) json["strategy"]["shard_group"] = st.shard_group;
   json["precision"] = to_string(e.precision);
   const MemoryBreakdown& m = e.memory;
   Json memory = {{"per_device",

@@ -50,6 +50,7 @@ std::string layout_line(const LaunchSpec& s) {
   }
   line += "; data " + std::to_string(s.data_parallel) + " × tensor " + std::to_string(s.tensor_parallel) +
           " × pipeline " + std::to_string(s.pipeline_parallel) + "; ZeRO-" + std::to_string(s.zero_stage);
+  if (s.shard_group > 0) line += " sharded within groups of " + std::to_string(s.shard_group) + " (HSDP)";
   line += "; micro-batch " + std::to_string(s.micro_batch) + " × accumulation " +
           std::to_string(s.gradient_accumulation) + " × data " + std::to_string(s.data_parallel) + " = " +
           std::to_string(s.global_batch()) + " sequences of " + std::to_string(s.sequence_length) + " tokens per step";
@@ -188,7 +189,10 @@ void add_script_args(const LaunchSpec& s, Command& command) {
   if (s.zero_stage == 1 || s.offload == Offload::optimizer) {
     command.arg("--deepspeed", "ds_config.json");
   } else if (s.zero_stage >= 2) {
-    std::string fsdp = s.fsdp == FsdpSharding::full_shard ? "full_shard" : "shard_grad_op";
+    // TrainingArguments' fsdp options (transformers trainer_utils.py, FSDPOption).
+    std::string fsdp = s.fsdp == FsdpSharding::full_shard     ? "full_shard"
+                       : s.fsdp == FsdpSharding::hybrid_shard ? "hybrid_shard"
+                                                              : "shard_grad_op";
     fsdp += " auto_wrap";
     if (s.offload == Offload::optimizer_and_params) fsdp += " offload";
     command.arg("--fsdp", "'" + fsdp + "'");

@@ -130,6 +130,51 @@ double zero3_micro_step(const Workload& w, double gathered, double psi, const Ri
   return exposed;
 }
 
+// HSDP (ZeRO-3 within shard groups of `group` ranks, replicated across dp / group of them):
+// per micro-step the layer-by-layer gathers and reduce-scatters of zero3_micro_step, run
+// inside the group (over the node's link when the group is one node); then, once per
+// optimizer step, each rank all-reduces its shard of the gradients with the ranks holding
+// the same shard in the other groups (PyTorch FSDP HYBRID_SHARD: "Apply FULL_SHARD within a
+// node, and replicate parameters across nodes", torch/distributed/fsdp/api.py
+// ShardingStrategy; FSDP2's fully_shard on a 2-D
+// mesh runs the all-reduce after the reduce-scatter in foreach_reduce, and with
+// set_requires_all_reduce(False) only on the last micro-batch). That all-reduce goes unit
+// by unit behind the last micro-step's backward, as DDP's buckets do (Li et al. 2020,
+// §3.2.3): the unit reduced last, one layer's, is exposed. The groups of a node's ranks
+// hold different shards, so their rings share the node's network. Sets `c.bytes_per_step`.
+double hybrid_shard_step(const Workload& w, const Strategy& st, int dp, const Links& links, double micro_compute,
+                         Communication& c) {
+  const int group = st.shard_group;
+  const int replicas = dp / group;
+  const Ring ring = ring_of(st, group, links, c);
+  const double share = static_cast<double>(group - 1) / group;
+  const double gradients = gradient_bytes_per_replica(w, st);
+  const double gathered = gathered_bytes_per_replica(w, st);
+  const double micro_steps =
+      c.micro_steps_per_step * zero3_micro_step(w, gathered, gradients, ring, links, micro_compute, share);
+
+  // Across groups: one rank of each group per ring. Within one node over its link; across
+  // nodes a ring per rank of a node, one member per node (the planner's groups are whole
+  // nodes), all sharing the node's network.
+  double network = links.node;
+  int nodes = 1;
+  if (links.multi_node) {
+    c.network_assumed = c.network_assumed || links.assumed;
+    const int rings_per_node = std::max(1, std::min(links.per_node / st.tensor_parallel, group));
+    network = links.network / (st.tensor_parallel * rings_per_node);
+    nodes = replicas;
+  }
+  const double layers = std::max(1, w.model.layers + w.model.encoder_layers);
+  const double reduce_share = 2.0 * (replicas - 1) / replicas;  // ring all-reduce
+  const double shard = gradients / group;
+  const double latency = 2 * ring_latency(replicas, nodes, links.hop_latency);
+  const double all_reduce = layers * latency + shard * reduce_share / network;
+  const double last_unit = latency + shard / layers * reduce_share / network;
+  c.bytes_per_step = (2 * gathered * share + gradients * share) * c.micro_steps_per_step + shard * reduce_share;
+  c.bandwidth_bytes_per_s = std::min(ring.bandwidth, network);
+  return micro_steps + behind_backward(all_reduce, last_unit, micro_compute * 2.0 / 3.0);
+}
+
 // Data-parallel synchronisation, volumes of the ZeRO paper (Rajbhandari et al. 2020, §7.2).
 void data_parallel_sync(const Workload& w, const Strategy& st, int dp, const Links& links, double micro_compute,
                         Communication& c) {
@@ -172,6 +217,11 @@ void data_parallel_sync(const Workload& w, const Strategy& st, int dp, const Lin
       exposed_per_step = micro_steps_exposed + link;
       break;
     default:
+      if (st.shard_group > 0 && st.shard_group < dp) {
+        exposed_per_step = hybrid_shard_step(w, st, dp, links, micro_compute, c);
+        micro_steps_exposed = exposed_per_step;
+        break;
+      }
       // ZeRO-3 gathers the parameters for forward and backward, frozen ones too, and
       // reduce-scatters the gradients every micro-step (ZeRO §5.3): re-gathered each
       // micro-batch under gradient accumulation.
@@ -283,7 +333,7 @@ Seconds offload_seconds(const Workload& w, const Strategy& st, int device_count,
   const int dp = st.data_parallel(device_count);
   const double trained =
       w.is_adapter_tuning() ? lora_parameters(w.model, w.lora_rank, w.lora_targets) : w.parameters.total;
-  const double shard = trained / st.model_parallel() / (st.zero_stage >= 1 ? dp : 1);
+  const double shard = trained / st.model_parallel() / (st.zero_stage >= 1 ? st.shard_degree(device_count) : 1);
   const int sharing = std::min(device_count, std::max(1, topology.devices_per_node));
   const double batch = global_batch_tokens(w, dp);
   steps = w.tokens / batch;

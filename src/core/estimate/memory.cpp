@@ -180,7 +180,8 @@ namespace memory_detail {
 
 std::string layout_text(const Strategy& st, int device_count) {
   return "t=" + format_general(st.tensor_parallel) + ", p=" + format_general(st.pipeline_parallel) +
-         ", dp=" + format_general(st.data_parallel(device_count)) + ", ZeRO-" + format_general(st.zero_stage);
+         ", dp=" + format_general(st.data_parallel(device_count)) + ", ZeRO-" + format_general(st.zero_stage) +
+         (st.hybrid_sharded(device_count) ? ", shard group " + format_general(st.shard_group) : "");
 }
 
 template <class T>

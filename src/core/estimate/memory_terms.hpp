@@ -65,12 +65,15 @@ struct Degrees {
 template <class T>
 Degrees<T> degrees(const Strategy& st, int device_count) {
   if (device_count == 1) {
-    return {T(st.tensor_parallel), T(st.pipeline_parallel), T(st.model_parallel()), T(st.data_parallel(device_count)),
+    return {T(st.tensor_parallel), T(st.pipeline_parallel), T(st.model_parallel()), T(st.shard_degree(device_count)),
             T(st.expert_parallel), T(device_count)};
   }
-  return {named<T>("t", st.tensor_parallel),      named<T>("p", st.pipeline_parallel),
-          named<T>("(t·p)", st.model_parallel()), named<T>("dp", st.data_parallel(device_count)),
-          named<T>("ep", st.expert_parallel),     named<T>("devices", device_count)};
+  // Under HSDP ZeRO shards over the group, not every data-parallel rank (strategy.hpp).
+  const bool hybrid = st.hybrid_sharded(device_count);
+  return {
+      named<T>("t", st.tensor_parallel),      named<T>("p", st.pipeline_parallel),
+      named<T>("(t·p)", st.model_parallel()), named<T>(hybrid ? "shard group" : "dp", st.shard_degree(device_count)),
+      named<T>("ep", st.expert_parallel),     named<T>("devices", device_count)};
 }
 
 // "t=1, p=1, dp=8, ZeRO-3", for the inputs of the explanation.

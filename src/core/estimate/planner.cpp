@@ -58,7 +58,7 @@ struct Layout {
 void add_layout_plans(const Workload& workload, const Layout& layout, std::vector<Plan>& plans) {
   const int data = layout.devices / (layout.tensor * layout.pipeline);
   const int highest_stage = data == 1 ? 0 : layout.pipeline > 1 ? 1 : layout.tensor > 1 ? 2 : 3;
-  for (int stage = 0; stage <= highest_stage; ++stage) {
+  auto add_stage = [&](int stage, int shard_group) {
     const bool grows = stage >= 2 && layout.pipeline == 1 && !workload.micro_batch_pinned;
     for (int factor = 1; factor <= (grows ? k_largest_micro_batch_factor : 1); factor *= 2) {
       // Never past the global batch: a larger micro-batch would change the recipe (the
@@ -73,10 +73,20 @@ void add_layout_plans(const Workload& workload, const Layout& layout, std::vecto
         strategy.tensor_parallel = layout.tensor;
         strategy.pipeline_parallel = layout.pipeline;
         strategy.sequence_parallel = layout.tensor > 1;
+        strategy.shard_group = shard_group;
         if (factor > 1) strategy.micro_batch = workload.micro_batch * factor;
         plans.push_back(Plan{layout.offering, layout.device, layout.units, layout.devices, strategy});
       }
     }
+  };
+  for (int stage = 0; stage <= highest_stage; ++stage) add_stage(stage, 0);
+  // HSDP (docs/methodology.md#sharding-zero-fsdp-tensor-pipeline-and-expert-parallelism):
+  // ZeRO-3 sharded within each node and replicated across nodes, only where it differs from
+  // ZeRO-3 (several nodes) and without model parallelism. One node per group, as FSDP's
+  // HYBRID_SHARD shards (pytorch/pytorch#117470); the launchers mlsize emits set no larger
+  // device mesh.
+  if (highest_stage == 3 && layout.units > 1 && layout.offering->devices_per_unit > 1) {
+    add_stage(3, layout.offering->devices_per_unit);
   }
 }
 

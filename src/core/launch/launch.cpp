@@ -181,6 +181,29 @@ double disk_gb(const Workload& workload, const LaunchSpec& spec) {
   return std::max(k_least_disk_gb, std::ceil(gb / k_disk_step_gb) * k_disk_step_gb);
 }
 
+// HSDP (spec.shard_group) as the launchers run it (docs/launch.md#hsdp): FSDP's HYBRID_SHARD
+// shards within one node and replicates across nodes (torch/distributed/fsdp/api.py;
+// pytorch/pytorch#117470 asks for larger groups), which accelerate's config
+// (fsdp_sharding_strategy: HYBRID_SHARD) and the Trainer's --fsdp hybrid_shard set.
+// DeepSpeed has no such sharding: ZeRO++'s hpZ (zero_hpz_partition_size; Wang et al. 2023,
+// §3.2) keeps a secondary copy of the 16-bit weights within the group but shards the
+// gradients and optimizer states over every rank and still gathers for the forward and
+// reduce-scatters over every rank, so neither its memory nor its traffic is the plan's.
+std::optional<std::string> hybrid_unsupported(LaunchKind kind, const LaunchSpec& spec) {
+  if (spec.shard_group <= 0) return std::nullopt;
+  if (kind == LaunchKind::deepspeed) {
+    return "DeepSpeed has no hybrid sharding: ZeRO++'s hpZ (zero_hpz_partition_size) shards the optimizer states "
+           "over every rank and gathers the forward's weights across nodes; --emit accelerate or torchrun "
+           "(FSDP HYBRID_SHARD)";
+  }
+  if (spec.shard_group != spec.processes_per_node) {
+    return "FSDP's HYBRID_SHARD shards within one node (" + std::to_string(spec.processes_per_node) +
+           " devices), not a group of " + std::to_string(spec.shard_group) +
+           "; a larger group needs a 2-D device mesh in the script (fully_shard(mesh=...))";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string skypilot_cloud(const std::string& provider) {
@@ -224,6 +247,10 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
     spec.fsdp = strategy.zero_stage == 0   ? FsdpSharding::no_shard
                 : strategy.zero_stage == 3 ? FsdpSharding::full_shard
                                            : FsdpSharding::shard_grad_op;
+    if (strategy.hybrid_sharded(plan.device_count)) {
+      spec.fsdp = FsdpSharding::hybrid_shard;
+      spec.shard_group = strategy.shard_group;
+    }
     set_batch(workload, plan, spec);
     if (workload.is_adapter_tuning()) {
       spec.lora_rank = workload.lora_rank;
@@ -318,6 +345,7 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
   }
   if (!trains) return "an inference plan: --emit vllm or skypilot";
   const bool model_parallel = spec.tensor_parallel > 1 || spec.pipeline_parallel > 1;
+  if (const std::optional<std::string> why = hybrid_unsupported(kind, spec)) return why;
   switch (kind) {
     case deepspeed:
       if (spec.pipeline_parallel > 1 && spec.tensor_parallel > 1) {

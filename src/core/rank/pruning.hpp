@@ -45,6 +45,7 @@ class Dominance {
   // The plans of one stage and micro-batch: whether one with less recomputation fits.
   int m_group_micro_batch = -1;
   int m_group_stage = -1;
+  int m_group_shard = -1;
   bool m_group_fits = false;
 };
 
@@ -144,10 +145,14 @@ inline bool Dominance::dominated(const Plan& plan) {
     m_fits = {};
     m_hidden = {};
     m_group_micro_batch = -1;
+    m_group_shard = -1;
   }
-  if (st.micro_batch != m_group_micro_batch || st.zero_stage != m_group_stage) {
+  // HSDP plans (a shard group) are a group of their own: the orders below compare plans of
+  // one sharding.
+  if (st.micro_batch != m_group_micro_batch || st.zero_stage != m_group_stage || st.shard_group != m_group_shard) {
     m_group_micro_batch = st.micro_batch;
     m_group_stage = st.zero_stage;
+    m_group_shard = st.shard_group;
     m_group_fits = false;
   }
   const auto recompute = static_cast<std::size_t>(st.recompute);
@@ -155,7 +160,7 @@ inline bool Dominance::dominated(const Plan& plan) {
   bool dominated = m_group_fits;  // the same stage and micro-batch, less recomputation
   // A larger micro-batch than one that fits and hides its micro-steps, with as much
   // recomputation or more.
-  if (st.micro_batch > 0 && m_hidden[stage] && *m_hidden[stage] <= recompute) dominated = true;
+  if (st.micro_batch > 0 && st.shard_group == 0 && m_hidden[stage] && *m_hidden[stage] <= recompute) dominated = true;
   // ZeRO-1 and -2 at the workload's micro-batch: a lower stage that fits, with as much
   // recomputation or less.
   if (st.micro_batch == 0 && st.zero_stage <= 2) {
@@ -169,7 +174,10 @@ inline bool Dominance::dominated(const Plan& plan) {
 
 inline void Dominance::fits(const Plan& plan, bool micro_steps_hidden) {
   m_group_fits = true;
-  if (plan.strategy.micro_batch != 0) return;
+  // m_fits and m_hidden order the plans sharded over all data-parallel ranks; HSDP's
+  // micro-steps never hide (their first gather and the copies show), and it is never a
+  // lower stage.
+  if (plan.strategy.micro_batch != 0 || plan.strategy.shard_group != 0) return;
   const auto stage = static_cast<std::size_t>(plan.strategy.zero_stage);
   const auto recompute = static_cast<std::size_t>(plan.strategy.recompute);
   m_fits[stage][recompute] = true;
