@@ -153,7 +153,7 @@ CASES = [
                            "--count", "64", "--tp", "8", "--pp", "4", "--sp", "--zero", "1", "--recompute", "selective",
                            "--attention", "standard", "--framework", "hf", "--deadline", "300d", "--budget", "10M"], 0,
      lambda j: j["strategy"]["sequence_parallel"] and j["constraints"]["within_budget"] is not None),
-    ("estimate hsdp", ["estimate", "--model", "llama-3-70b", "--tokens", "1T", "--offering", "aws-p5.48xlarge",
+    ("estimate hsdp", ["estimate", "--model", "llama-2-13b", "--tokens", "100B", "--offering", "aws-p5.48xlarge",
                        "--count", "64", "--zero", "3", "--shard-group", "8"], 0,
      lambda j: j["strategy"]["shard_group"] == 8 and j["strategy"]["data_parallel"] == 64),
     ("estimate inference decode", ["estimate", "--model", "llama-3-8b", "--task", "inference", "--device", "h100",
