@@ -320,11 +320,21 @@ TEST_CASE("ZeRO-3 at 384 GPUs and 1k tokens per GPU exposes what ZeRO++ recovere
   CHECK(share < 0.45);
 }
 
-TEST_CASE("70B pre-training as pure ZeRO-3 over 64 nodes exposes communication", "[communication]") {
-  // 512 H100 (64 nodes of 8, 3200 Gbit/s each), 4M-token steps, at 400 TFLOP/s per device.
+namespace {
+
+// 70B pre-training on 512 H100 (64 nodes of 8, 3200 Gbit/s each), 4M-token steps, at 400
+// TFLOP/s per device.
+Workload seventy_b_pretraining() {
   Workload w = testing::workload_for_params(70e9, 1e12);
   w.task = Task::pretrain;
   w.sequence_length = 4096;
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("70B pre-training as pure ZeRO-3 over 64 nodes exposes communication", "[communication]") {
+  const Workload w = seventy_b_pretraining();
   const Seconds compute = compute_of(w, 512, 400e12);
   const Communication c = training_communication(w, stage(3), 512, h100_like(), {8, 3200.0}, compute);
   INFO("exposed " << c.data_parallel.value << " s of " << compute.value << " s of compute");
@@ -403,9 +413,7 @@ TEST_CASE("70B over 64 nodes: HSDP in a node exposes less than ZeRO-3 over every
   // The run of "70B pre-training as pure ZeRO-3 over 64 nodes" above: ZeRO-3's three
   // collectives per micro-step cross 64 nodes (2.4 ms of ring latency each per layer), HSDP's
   // stay on NVLink and the network carries one all-reduce of 2Ψ per step.
-  Workload w = testing::workload_for_params(70e9, 1e12);
-  w.task = Task::pretrain;
-  w.sequence_length = 4096;
+  const Workload w = seventy_b_pretraining();
   const Seconds compute = compute_of(w, 512, 400e12);
   const Communication zero3 = training_communication(w, stage(3), 512, h100_like(), {8, 3200.0}, compute);
   const Communication hsdp = training_communication(w, hybrid(8), 512, h100_like(), {8, 3200.0}, compute);
