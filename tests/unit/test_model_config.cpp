@@ -337,6 +337,17 @@ TEST_CASE("architecture_from_hf_config: bad JSON names line and column", "[model
   CHECK(error->location().line_text == "  \"num_hidden_layers\": ,");
   CHECK(parse_error("")->where() == "test.json:1:1");
   CHECK(parse_error("[1, 2]")->message() == "a config.json must hold a JSON object");
+  // A key given twice took the last value silently and changed the plan (issue 31): an error
+  // at the second, naming the first; the same key in another object is no duplicate.
+  const std::optional<Error> twice =
+      parse_error("{\n  \"hidden_size\": 4096,\n  \"x\": {\"hidden_size\": 1},\n  \"hidden_size\" : 8192\n}");
+  REQUIRE(twice);
+  CHECK(twice->where() == "test.json:4:3");
+  CHECK(twice->message() == "duplicate key \"hidden_size\" (first at line 2)");
+  const std::optional<Error> elsewhere = parse_error("{\"a\": [{\"k\": 1}, {\"k\": 2}], \"k\": \"a:b\\\"\"}");
+  REQUIRE(elsewhere);  // a config without a model: some error, but not a duplicate
+  CHECK(elsewhere->message().rfind("duplicate", 0) == std::string::npos);
+  CHECK(parse_error("{\"k\": 1, \"k\": 2}")->message() == "duplicate key \"k\" (first at line 1)");
 }
 
 TEST_CASE("architecture_from_hf_config: a missing width names the accepted keys", "[model_config]") {
