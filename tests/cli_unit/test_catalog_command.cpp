@@ -168,7 +168,7 @@ TEST_CASE("catalog list --format json holds every device and offering with its p
   REQUIRE(result.exit_code == 0);
   const auto json = nlohmann::json::parse(result.out);
   CHECK(json["schema_version"] == 1);
-  CHECK(json["devices"].size() == 73);
+  CHECK(json["devices"].size() == 80);
   CHECK(json["offerings"].size() == 352);
   for (const auto& entry : json["devices"]) {
     CHECK_FALSE(entry["source"].get<std::string>().empty());

@@ -31,13 +31,14 @@ TEST_CASE("catalog import writes offerings with a prices list, one entry per reg
                                overlay.string(), "--no-user-catalog"});
   REQUIRE(result.exit_code == 0);
   CHECK(result.out.empty());
-  // p4d: ap-south-1, us-east-1, us-east-2, us-west-2; p5: eu-north-1, us-east-1, us-east-2.
-  CHECK(result.err.rfind("wrote 2 offerings (7 region prices, 5 regions) to " + overlay.string() + " from 33 rows\n",
+  // p4d: ap-south-1, us-east-1, us-east-2, us-west-2; p5: eu-north-1, us-east-1, us-east-2;
+  // trn1.2xlarge and trn1.32xlarge: 3 more prices in the same regions.
+  CHECK(result.err.rfind("wrote 4 offerings (10 region prices, 5 regions) to " + overlay.string() + " from 33 rows\n",
                          0) == 0);
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);  // no temporary left
 
   const YAML::Node root = YAML::Load(slurp(overlay));
-  REQUIRE(root["offerings"].size() == 2);
+  REQUIRE(root["offerings"].size() == 4);
   const YAML::Node p5 = root["offerings"][1];
   CHECK(p5["id"].as<std::string>() == "aws-p5.48xlarge");
   CHECK(!p5["price_per_hour_usd"]);  // either prices: or the single-region fields, not both

@@ -56,6 +56,8 @@ TEST_CASE("GPUs without a bf16 rate are the ones that lack it or lack a source",
       "t4",           "t4g",            // Turing: FP16 tensor cores, no BF16
       "v100-sxm2-16gb", "v100-sxm2-32gb", "v100-pcie-16gb", "v100-pcie-32gb",  // Volta: no BF16
       "k80",            // Kepler: no tensor cores
+      "p100-pcie-16gb",   // Pascal: no tensor cores, no BF16
+      "quadro-rtx-6000",  // Turing: FP16 tensor cores, no BF16
       "rx-7900-xtx",    // RDNA3 BF16 WMMA rate not sourced
       "apple-m2-ultra", "apple-m3-max",  // GPU matrix rates unpublished
   };

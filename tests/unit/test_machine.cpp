@@ -261,9 +261,9 @@ TEST_CASE("reported names map to catalogue devices", "[machine][match]") {
 }
 
 TEST_CASE("names that differ in variant or form factor or model stay unknown", "[machine][match]") {
-  // A Quadro RTX 6000 is not an RTX 6000 Ada, nor an RTX PRO 6000 Blackwell.
-  CHECK(matched_id("Quadro RTX 6000", 24576) == "unknown");
-  CHECK(matched_id("NVIDIA RTX PRO 6000 Blackwell Server Edition", 97887) == "unknown");
+  // A Quadro RTX 6000 is not an RTX 6000 Ada, nor an RTX PRO 6000 Blackwell: each is its own.
+  CHECK(matched_id("Quadro RTX 6000", 24576) == "quadro-rtx-6000");
+  CHECK(matched_id("NVIDIA RTX PRO 6000 Blackwell Server Edition", 97887) == "rtx-pro-6000");
   // A laptop chip is not its desktop card; an M3 is not an M3 Max; a T4 not a T4G.
   CHECK(matched_id("NVIDIA GeForce RTX 4090 Laptop GPU", 16376) == "unknown");
   CHECK(matched_id("Apple M3", 24576) == "unknown");

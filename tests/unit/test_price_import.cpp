@@ -113,19 +113,29 @@ TEST_CASE("SkyPilot rows of one instance type become one offering with a price p
   CHECK(p4d.device_id == "a100-40gb-sxm");
   CHECK(!price_in(p4d, "ap-south-1").spot);  // no zone has one
   CHECK(price_in(p4d, "ap-south-1").on_demand->value == 39.32);
-  CHECK(imported.offerings.size() == 2);
+  CHECK(imported.offerings.size() == 4);  // p4d, p5, and trn1.2xlarge and trn1.32xlarge
+  CHECK(offering(imported, "aws-trn1.2xlarge").device_id == "trainium");
   CHECK(imported.rows_read == 33);
 }
 
 TEST_CASE("skipped rows are counted by reason and unknown names reported with the nearest", "[price_import]") {
   const PriceImport imported = import_skypilot("skypilot/aws/vms.csv");
   CHECK(skipped(imported, "no accelerator") == 3);      // a1.large
-  CHECK(skipped(imported, "no on-demand price") == 2);  // p5e.48xlarge
-  REQUIRE(imported.unknown.size() == 1);
-  CHECK(imported.unknown[0].name == "Trainium");
-  CHECK(imported.unknown[0].rows == 5);
-  CHECK(imported.unknown[0].first_at == "skypilot/aws/vms.csv:30");
-  CHECK(imported.unknown[0].hint == "did you mean \"trainium\"?");
+  CHECK(skipped(imported, "no on-demand price") == 3);  // p5e.48xlarge twice, a trn1 zone once
+  CHECK(imported.unknown.empty());  // AWS's "Trainium", once hinted to the device "trainium", is known
+
+  // A name of no device, with a memory in GpuInfo: the hint is a part of that memory only.
+  const std::string header = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,Region\n";
+  PriceImportSettings settings = dated();
+  settings.provider = "aws";
+  PriceImporter importer(catalog(), settings);
+  importer.add_skypilot_csv(header + "x1.big,RTX4000,1,8,32,\"{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]}\",1,r\n",
+                            "named.csv");
+  const PriceImport named = importer.result();
+  REQUIRE(named.unknown.size() == 1);
+  CHECK(named.unknown[0].name == "RTX4000 16 GB");
+  CHECK(named.unknown[0].first_at == "named.csv:2");
+  CHECK(named.unknown[0].hint == "did you mean \"RTXA4000\"?");  // 16 GB; not the 48 GB RTX A6000
 }
 
 TEST_CASE("rows without an accelerator become offerings of the CPU device --include-cpu names", "[price_import]") {
@@ -154,7 +164,8 @@ TEST_CASE("TPU slices are priced per slice, with chips counted as Google names t
   CHECK(tpu_slice("tpu-v5litepod-16")->device_id == "tpu-v5e");
   CHECK(tpu_slice("tpu-v6e-1")->chips == 1);
   CHECK(!tpu_slice("tpu-v5p-7"));  // not a whole number of chips
-  CHECK(!tpu_slice("tpu-v3-8"));   // not mapped
+  CHECK(tpu_slice("tpu-v3-8")->chips == 4);  // two TensorCores per chip, as v4
+  CHECK(!tpu_slice("tpu-v1-8"));
   CHECK(!tpu_slice("tpu-v6e-"));
 
   const PriceImport imported = import_skypilot("skypilot/gcp/vms.csv");
@@ -165,8 +176,14 @@ TEST_CASE("TPU slices are priced per slice, with chips counted as Google names t
   CHECK(price_in(v5p, "europe-west4").on_demand->value == 17.01);
   CHECK(price_in(v5p, "us-east5").spot->value == 6.72);
   CHECK(offering(imported, "gcp-tpu-v6e-8").devices_per_unit == 8);
-  CHECK(skipped(imported, "an accelerator priced apart") == 2);  // GCP's attachable L4
-  CHECK(skipped(imported, "no accelerator") == 2);               // the a2 host VM
+  // The a2 host rows have no A100 row to join in this slice; the L4 rows no g2 host.
+  CHECK(skipped(imported, "GPUs priced apart from a host VM") == 2);
+  CHECK(skipped(imported, "a GPU VM's host row with no row for its GPUs") == 2);
+  CHECK(skipped(imported, "no accelerator") == 0);
+  // asia-east1's 700.0 is GCP's placeholder: 87.5 per chip-hour against a median of 2.7.
+  REQUIRE(imported.warnings.size() == 1);
+  CHECK(imported.warnings[0].at == "skypilot/gcp/vms.csv:15");
+  CHECK(prices_of(offering(imported, "gcp-tpu-v6e-8")).size() == 2);
 }
 
 TEST_CASE("a cloud's own accelerator name and the catalogue's entry choose the device", "[price_import]") {
@@ -197,8 +214,17 @@ TEST_CASE("a malformed vms.csv is an error at its line and column", "[price_impo
   CHECK(price.message() == "column \"Price\" is not a number (got \"abc\")");
   CHECK(price.hint() == "a plain decimal such as 0.204, or nothing");
 
-  const Error negative = error_of([&] { import_text(header + "p5.48xlarge,H100,8.0,192.0,2048.0,-1,us-east-1\n"); });
-  CHECK(negative.message() == "column \"Price\" must not be negative (got \"-1\")");
+  const Error nan = error_of([&] { import_text(header + "p5.48xlarge,H100,8.0,192.0,2048.0,nan,us-east-1\n"); });
+  CHECK(nan.message() == "column \"Price\" is NaN or infinite (got \"nan\")");
+
+  // A control character names the CSV's line, not the overlay that would have held it.
+  const Error control =
+      error_of([&] { import_text(header + "p5.48xlarge,H100,8.0,192.0,2048.0,98.32,us-east\x01-1\n"); });
+  CHECK(control.where() == "bad.csv:2:41");
+  CHECK(control.message().find("column \"Region\" holds a control character") == 0);
+
+  const Error count = error_of([&] { import_text(header + "p5.48xlarge,H100,-8,192.0,2048.0,98.32,us-east-1\n"); });
+  CHECK(count.message() == "column \"AcceleratorCount\" must not be negative (got \"-8\")");
 
   const Error fields = error_of([&] { import_text(header + "p5.48xlarge,H100,8.0\n"); });
   CHECK(fields.where() == "bad.csv:2:1");
@@ -216,6 +242,40 @@ TEST_CASE("a malformed vms.csv is an error at its line and column", "[price_impo
   CHECK(price_in(offering(importer.result(), "aws-p5.48xlarge"), "us-east-1").on_demand->value == 98.32);
 }
 
+TEST_CASE("a price of 0 or less, an impossible one, or 10^6 GPUs drops the row with a warning naming it",
+          "[price_import]") {
+  const std::string header = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,SpotPrice\n";
+  PriceImportSettings settings = dated();
+  settings.provider = "aws";
+  PriceImporter importer(catalog(), settings);
+  // A UTF-8 byte order mark is read as every other reader of mlsize reads it: skipped.
+  importer.add_skypilot_csv("\xEF\xBB\xBF" + header +
+                                "p5.48xlarge,H100,8.0,192.0,2048.0,-0,us-east-1,\n"       // line 2: -0
+                                "p5.48xlarge,H100,8.0,192.0,2048.0,0,us-east-2,\n"        // line 3: $0
+                                "p5.48xlarge,H100,8.0,192.0,2048.0,-5,us-west-1,\n"       // line 4: negative
+                                "p5.48xlarge,H100,8.0,192.0,2048.0,1e300,us-west-2,\n"    // line 5: impossible
+                                "p5.48xlarge,H100,1000000,192.0,2048.0,9,eu-west-1,\n"    // line 6: 10^6 GPUs
+                                "p5.48xlarge,H100,8.0,192.0,2048.0,55.04,eu-north-1,60\n"  // line 7: spot > on demand
+                                "p5.48xlarge,H100,8.0,192.0,2048.0,55.04,eu-west-2,0\n",   // line 8: spot 0
+                            "bad.csv");
+  const PriceImport imported = importer.result();
+  REQUIRE(imported.warnings.size() == 5);
+  CHECK(imported.warnings[0].at == "bad.csv:2");
+  CHECK(imported.warnings[0].reason.find("dropped: an on-demand price of $-0") == 0);
+  CHECK(imported.warnings[1].at == "bad.csv:3");
+  CHECK(imported.warnings[2].at == "bad.csv:4");
+  CHECK(imported.warnings[3].at == "bad.csv:5");
+  CHECK(imported.warnings[3].reason.find("per device-hour on demand (more than $1000") != std::string::npos);
+  CHECK(imported.warnings[4].at == "bad.csv:6");
+  CHECK(imported.warnings[4].reason.find("1000000 accelerators in one instance") != std::string::npos);
+  const Offering& p5 = offering(imported, "aws-p5.48xlarge");
+  CHECK(prices_of(p5).size() == 2);
+  CHECK_FALSE(price_in(p5, "eu-north-1").spot);  // 60 > 55.04: set aside
+  CHECK_FALSE(price_in(p5, "eu-west-2").spot);   // 0: set aside
+  CHECK(skipped(imported, "a spot price above on-demand set aside") == 1);
+  CHECK(skipped(imported, "a spot price of 0 or less set aside") == 1);
+}
+
 TEST_CASE("the provider and the date must be known", "[price_import]") {
   const Error provider = error_of([] {
     PriceImporter importer(catalog(), dated());
@@ -223,7 +283,7 @@ TEST_CASE("the provider and the date must be known", "[price_import]") {
   });
   CHECK(provider.kind() == ErrorKind::usage);
   CHECK(provider.where() == "--provider");
-  CHECK(provider.hint().find("catalogs/v7/aws/vms.csv") != std::string::npos);
+  CHECK(provider.hint().find("catalogs/v9/aws/vms.csv") != std::string::npos);
 
   const Error none = error_of([] { PriceImporter(catalog(), PriceImportSettings{}); });
   CHECK(none.where() == "--as-of");

@@ -32,12 +32,35 @@ struct SkippedRows {
   int rows = 0;
 };
 
-// An accelerator name or Azure SKU the catalogue has no entry for: its rows are skipped.
+// An accelerator name or Azure SKU the catalogue has no entry for, or one that could be
+// several devices (an A100 of 40 GB: SXM or PCIe) with nothing in the row to tell which: its
+// rows are skipped, never guessed.
 struct UnknownName {
-  std::string name;
+  std::string name;  // as the file spells it, with the memory the row states ("A100 80 GB")
   int rows = 0;
   std::string first_at;  // "file:line" or "file item N"
-  std::string hint;      // did you mean ..., or ""
+  std::string hint;      // did you mean ... (devices of the same memory only), why it is ambiguous, or ""
+  bool ambiguous = false;
+};
+
+// A row dropped for its price (a placeholder, an impossible value, far from the device's
+// other prices), or a price of a row set aside while the row is kept: one per row.
+struct RowWarning {
+  std::string at;  // "file:line"
+  std::string reason;
+};
+
+// The bounds a price of a row must meet (docs/catalogue.md#price-sanity).
+struct PriceSanity {
+  // A spot price above on-demand × this is not a spot price (a placeholder such as GCP's 700.0).
+  double max_spot_share = 1.0;
+  // A row's on-demand price per device-hour more than this factor above or below the median of
+  // the same device's rows in the import is a placeholder or a typo.
+  double max_factor_from_median = 10.0;
+  // No accelerator rents for more per device-hour (an H100 is $2-12; a B200 about $5-14).
+  double max_usd_per_device_hour = 1000.0;
+  // No instance holds more accelerators (GCP's a2-megagpu-16g and AWS's trn1.32xlarge: 16).
+  int max_accelerators_per_instance = 64;
 };
 
 struct PriceImport {
@@ -48,6 +71,7 @@ struct PriceImport {
   int rows_read = 0;
   std::vector<SkippedRows> skipped;  // in the order first met
   std::vector<UnknownName> unknown;  // in the order first met
+  std::vector<RowWarning> warnings;  // in file order
   std::size_t region_count() const;  // distinct regions over all offerings
   std::size_t price_count() const;   // region prices over all offerings
 };
@@ -56,6 +80,26 @@ struct PriceImportSettings {
   std::string provider;    // --provider; empty: each SkyPilot file's folder (.../aws/vms.csv)
   std::string as_of;       // --as-of, YYYY-MM-DD: required, as neither format dates its prices
   std::string cpu_device;  // --include-cpu: the device of rows without an accelerator; empty: skip them
+  std::string origin;      // --origin: where the files come from (repository@commit), written in each source
+  PriceSanity sanity;
+};
+
+// One row of a SkyPilot price file as read, before it is checked and placed: internal to the
+// importer and the GCP join (core/catalog/gcp_gpu_vms.hpp).
+struct PriceRow {
+  std::string file;
+  int line = 0;
+  int joined_line = 0;  // GCP: the accelerator row added to this host row, or 0
+  std::string instance;
+  std::string accelerator;
+  std::string region;
+  std::string zone;
+  std::string gpu_info;
+  std::optional<double> on_demand;
+  std::optional<double> spot;
+  std::optional<double> count;
+  std::optional<double> vcpus;
+  std::optional<double> memory_gib;
 };
 
 // Collects the rows of one or more files, then makes one offering per instance type.
@@ -91,21 +135,44 @@ class PriceImporter {
   struct Group {
     std::vector<Variant> variants;
   };
+  // A row placed on an offering, kept until every file is read: the sanity checks compare its
+  // price with the same device's other rows.
+  struct PendingRow {
+    Offering offering;
+    RegionalPrice price;
+    std::string file;
+    std::vector<int> lines;
+  };
+  struct DeviceChoice {
+    std::string device_id;  // empty: `problem` says what the row names, `hint` why no device
+    std::string problem;
+    std::string hint;
+    bool ambiguous = false;
+  };
 
-  // One row's prices (RegionalPrice) for one region, combined with the others of its zones.
+  DeviceChoice choose_device(const std::string& provider, const std::string& accelerator,
+                             std::optional<double> memory_gib, std::string_view form,
+                             const std::string& offering_id) const;
+  void add_raw_row(const std::string& provider, const PriceRow& row);
+  // One row's prices for one region, checked (placeholders, impossible values) and kept.
+  void add_row(Offering offering, const PriceRow& row);
+  // For the Azure pages: a row already checked, at `file` item `line`.
   void add_row(Offering offering, const RegionalPrice& price, const std::string& file, int line);
+  static void group_row(std::map<std::string, Group, std::less<>>& groups, const PendingRow& row);
   void skip(const std::string& reason, int rows = 1);
   void skip(std::vector<SkippedRows>& skipped, const std::string& reason, int rows) const;
-  void unknown(const std::string& name, const std::string& at, const std::vector<std::string>& candidates);
+  void warn(const std::string& at, const std::string& reason);
+  void unknown(UnknownName entry, const std::vector<std::string>& candidates);
   std::string provider_for(std::string_view file_name) const;
 
   const Catalog& m_catalog;
   PriceImportSettings m_settings;
-  std::map<std::string, Group, std::less<>> m_groups;            // by offering id
+  std::vector<PendingRow> m_pending;
   std::map<std::string, std::string, std::less<>> m_unit_words;  // file → "lines" or "items"
   int m_rows = 0;
   std::vector<SkippedRows> m_skipped;
   std::vector<UnknownName> m_unknown;
+  std::vector<RowWarning> m_warnings;
 };
 
 // The TPU slice a SkyPilot name such as tpu-v5p-8 or tpu-v5litepod-16 is: its catalogue

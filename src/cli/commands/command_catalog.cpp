@@ -160,7 +160,8 @@ CommandOutput run_export(const CatalogOptions& options) {
 CommandOutput run_import(const CatalogOptions& options) {
   const auto format = parse_choice<PriceFormat>("--from", options.import_from);
   const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
-  PriceImporter importer(catalog, {options.import_provider, options.import_as_of, options.import_cpu_device});
+  PriceImporter importer(catalog, {options.import_provider, options.import_as_of, options.import_cpu_device,
+                                   options.import_origin, {}});
   for (const std::string& path : options.import_files) {
     importer.add(format, read_input_file(path, k_max_price_file_bytes), path);
   }
@@ -182,6 +183,14 @@ CommandOutput run_import(const CatalogOptions& options) {
                     options.import_as_of +
                     ".\nUse it with --catalog FILE; an entry replaces the catalogue's entry of "
                     "the same id. Schema: docs/catalogue.md.");
+  // Refused before the check below parses it (seconds for a file this size): --catalog would refuse it.
+  if (yaml.size() > k_max_catalog_file_bytes) {
+    throw Error(ErrorKind::input,
+                "the overlay would be " + std::to_string(yaml.size() / (1024 * 1024)) +
+                    " MiB, more than the " + std::to_string(k_max_catalog_file_bytes / (1024 * 1024)) +
+                    " MiB a catalogue file may have; nothing was written",
+                "import fewer files at a time (one cloud per overlay), or leave out CPU rows (--include-cpu)");
+  }
   // The overlay must load over the catalogue it was made against: a failure here is a bug
   // of the importer, caught before a file the user would then be unable to use is written.
   Catalog check = catalog;
@@ -252,6 +261,11 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
       ->add_option("--include-cpu", options.import_cpu_device,
                    "Import rows without an accelerator as offerings of this CPU device (default: skip them)")
       ->type_name("DEVICE");
+  import
+      ->add_option("--origin", options.import_origin,
+                   "Where the files come from, written before each offering's source (e.g. "
+                   "skypilot-org/skypilot-catalog@2c3d7ea7 catalogs/v9)")
+      ->type_name("TEXT");
   add_catalog_options(*import, options.catalog_files, options.no_user_catalog);
   import->option_defaults()->group(k_group_output);
   import

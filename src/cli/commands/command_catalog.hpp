@@ -35,12 +35,13 @@ struct CatalogOptions {
   std::optional<std::string> show_format;
   std::vector<std::string> files;  // validate
   std::optional<std::string> export_format;
-  std::string import_from;  // import: --from, the files, --output, --as-of, --provider, --include-cpu
+  std::string import_from;  // import: --from, the files, --output, --as-of, --provider, --include-cpu, --origin
   std::vector<std::string> import_files;
   std::string import_output;
   std::string import_as_of;
   std::string import_provider;
   std::string import_cpu_device;
+  std::string import_origin;
 };
 
 CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_options = true);  // see commands.hpp

@@ -455,19 +455,28 @@ std::string render_price_import_summary(const PriceImport& imported, const std::
                      count(imported.price_count(), "region price") + ", " + count(imported.region_count(), "region") +
                      ") to " + output_path + " from " + count(static_cast<std::size_t>(imported.rows_read), "row") +
                      "\n";
-  int skipped = 0;
+  int skipped = static_cast<int>(imported.warnings.size());
   for (const SkippedRows& entry : imported.skipped) skipped += entry.rows;
   for (const UnknownName& entry : imported.unknown) skipped += entry.rows;
   if (skipped == 0) return text;
-  text += "skipped " + count(static_cast<std::size_t>(skipped), "row") + ":\n";
+  text += "skipped " + count(static_cast<std::size_t>(skipped), "row") + " (or set a price aside):\n";
   for (const SkippedRows& entry : imported.skipped) {
     text += "  " + std::to_string(entry.rows) + "  " + entry.reason + "\n";
   }
-  for (const UnknownName& entry : imported.unknown) {
-    text += "  " + std::to_string(entry.rows) + "  unknown name \"" + entry.name + "\" (first at " + entry.first_at +
-            ")" + (entry.hint.empty() ? std::string() : ": " + entry.hint) + "\n";
+  if (!imported.warnings.empty()) {
+    text += "  " + std::to_string(imported.warnings.size()) + "  a price that is a placeholder or impossible (below)\n";
   }
-  if (!imported.unknown.empty()) {
+  bool any_unknown = false;
+  for (const UnknownName& entry : imported.unknown) {
+    any_unknown = any_unknown || !entry.ambiguous;
+    text += "  " + std::to_string(entry.rows) + "  " + (entry.ambiguous ? "ambiguous" : "unknown name") + " \"" +
+            entry.name + "\" (first at " + entry.first_at + ")" +
+            (entry.hint.empty() ? std::string() : ": " + entry.hint) + "\n";
+  }
+  for (const RowWarning& warning : imported.warnings) {
+    text += "warning: " + warning.at + ": " + warning.reason + "\n";
+  }
+  if (any_unknown) {
     text +=
         "A name the catalogue lacks needs its device (or, for Azure, its VM size) in an overlay first: "
         "docs/catalogue.md#refreshing-prices-catalog-import\n";

@@ -22,6 +22,12 @@ std::vector<CsvRecord> read_csv(std::string_view text, std::string_view file_nam
   int line = 1;
   std::size_t line_start = 0;
   std::size_t i = 0;
+  // A UTF-8 byte order mark (Excel writes one) is not part of the first field, as every other
+  // reader of mlsize (yaml-cpp, nlohmann::json) skips it too.
+  if (text.starts_with("\xEF\xBB\xBF")) {
+    i = 3;
+    line_start = 3;
+  }
   auto fail = [&](int at_line, std::size_t at, std::string message, std::string hint) {
     SourceLocation where{std::string(file_name), at_line, static_cast<int>(at - line_start) + 1,
                          line_of(text, at_line)};

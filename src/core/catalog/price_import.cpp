@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <charconv>
 #include <set>
+#include <system_error>
 
 namespace mlsize {
 namespace {
@@ -40,14 +41,17 @@ std::optional<int> slice_count(std::string_view digits) {
 // 2 per chip (Google's v5p page: "v5p-32 = 32 TensorCores (16 chips)"); v5litepod-N and v6e-N
 // count chips of one TensorCore each. v4 has two TensorCores per chip too ("Each TPU v4 chip
 // contains two TensorCores", https://cloud.google.com/tpu/docs/v4) and is named as v5p is, so
-// tpu-v4-8 is 4 chips. v2 and v3 are not mapped: their rows are reported as unknown names.
+// tpu-v4-8 is 4 chips. v2 and v3 chips have two TensorCores each as well (Google's "TPU system
+// architecture" page: "each v2 and v3 TPU chip has two TensorCores"), as the embedded
+// gcp-tpu-v2-8 and gcp-tpu-v3-8 (4 chips each) count them.
 std::optional<TpuSlice> tpu_slice(std::string_view name) {
   struct Family {
     std::string_view prefix;
     std::string_view device;
     int cores_per_chip;
   };
-  constexpr std::array<Family, 4> k_families{Family{"tpu-v4-", "tpu-v4", 2}, Family{"tpu-v5p-", "tpu-v5p", 2},
+  constexpr std::array<Family, 6> k_families{Family{"tpu-v2-", "tpu-v2", 2}, Family{"tpu-v3-", "tpu-v3", 2},
+                                             Family{"tpu-v4-", "tpu-v4", 2}, Family{"tpu-v5p-", "tpu-v5p", 2},
                                              Family{"tpu-v5litepod-", "tpu-v5e", 1}, Family{"tpu-v6e-", "tpu-v6e", 1}};
   for (const Family& family : k_families) {
     if (!name.starts_with(family.prefix)) continue;
@@ -121,12 +125,15 @@ std::string PriceImporter::provider_for(std::string_view file_name) const {
   folder = folder.substr(folder.find_last_of('/') == std::string_view::npos ? 0 : folder.find_last_of('/') + 1);
   const std::string_view provider = provider_of_skypilot_cloud(folder);
   if (!provider.empty()) return std::string(provider);
-  throw Error(ErrorKind::usage,
-              "no provider for " + std::string(file_name) + ": --provider is not given and " +
-                  (folder.empty() ? std::string("the path names no folder")
-                                  : "the file's folder \"" + std::string(folder) + "\" is not a cloud SkyPilot names"),
+  const std::string_view unpriced = unpriced_skypilot_folder(folder);
+  std::string why = folder.empty() ? std::string("the path names no folder")
+                    : !unpriced.empty()
+                        ? std::string(unpriced)
+                        : "the file's folder \"" + std::string(folder) +
+                              "\" is not one of the clouds whose prices skypilot-catalog keeps (catalogs/v7-v9)";
+  throw Error(ErrorKind::usage, "no provider for " + std::string(file_name) + ": --provider is not given and " + why,
               "give --provider aws (or gcp, lambda, ...), or keep the file in a folder named for its cloud, as "
-              "skypilot-catalog does (catalogs/v7/aws/vms.csv)")
+              "skypilot-catalog does (catalogs/v9/aws/vms.csv)")
       .at_flag("--provider");
 }
 
@@ -145,35 +152,94 @@ void PriceImporter::skip(const std::string& reason, int rows) {
   skip(m_skipped, reason, rows);
 }
 
-void PriceImporter::unknown(const std::string& name, const std::string& at,
-                            const std::vector<std::string>& candidates) {
-  const auto found =
-      std::find_if(m_unknown.begin(), m_unknown.end(), [&](const UnknownName& entry) { return entry.name == name; });
+void PriceImporter::warn(const std::string& at, const std::string& reason) {
+  m_warnings.push_back({at, reason});
+}
+
+void PriceImporter::unknown(UnknownName entry, const std::vector<std::string>& candidates) {
+  const auto found = std::find_if(m_unknown.begin(), m_unknown.end(),
+                                  [&](const UnknownName& known) { return known.name == entry.name; });
   if (found != m_unknown.end()) {
     ++found->rows;
     return;
   }
-  m_unknown.push_back({name, 1, at, did_you_mean(name, candidates)});
+  if (entry.hint.empty() && !candidates.empty()) entry.hint = did_you_mean(entry.name, candidates);
+  m_unknown.push_back(std::move(entry));
+}
+
+namespace {
+
+std::string usd_text(double usd) {
+  char buffer[32];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, usd, std::chars_format::general, 6);
+  return "$" + std::string(buffer, error == std::errc() ? end : buffer);
+}
+
+}  // namespace
+
+void PriceImporter::add_row(Offering offering, const PriceRow& row) {
+  const std::string at = row.file + ":" + std::to_string(row.line);
+  const PriceSanity& sanity = m_settings.sanity;
+  const double on_demand = *row.on_demand;
+  // A price of 0 or less is a placeholder: only a free tier, declared as one, costs nothing.
+  if (!(on_demand > 0)) {
+    warn(at, "dropped: an on-demand price of " + usd_text(on_demand) +
+                 " (a placeholder: only an offering declared a free tier costs nothing)");
+    return;
+  }
+  const double per_device = on_demand / std::max(1, offering.devices_per_unit);
+  if (per_device > sanity.max_usd_per_device_hour) {
+    warn(at, "dropped: " + usd_text(per_device) + " per device-hour on demand (more than " +
+                 usd_text(sanity.max_usd_per_device_hour) + ": not a rental price)");
+    return;
+  }
+  RegionalPrice price{row.region, Usd(on_demand), std::nullopt, std::nullopt, std::nullopt};
+  if (row.spot) {
+    if (!(*row.spot > 0)) {
+      skip("a spot price of 0 or less set aside (a placeholder; the row's on-demand price is kept)");
+    } else if (*row.spot > on_demand * sanity.max_spot_share) {
+      skip("a spot price above on-demand set aside (a placeholder; the row's on-demand price is kept)");
+    } else {
+      price.spot = Usd(*row.spot);
+    }
+  }
+  std::vector<int> lines{row.line};
+  if (row.joined_line != 0) lines.push_back(row.joined_line);
+  m_pending.push_back({std::move(offering), std::move(price), row.file, std::move(lines)});
 }
 
 void PriceImporter::add_row(Offering offering, const RegionalPrice& price, const std::string& file, int line) {
-  Group& group = m_groups[offering.id];
+  for (const std::optional<Usd>& usd : {price.on_demand, price.spot, price.reserved_1y, price.reserved_3y}) {
+    if (usd && !(usd->value > 0)) {
+      warn(file + " item " + std::to_string(line),
+           "dropped: a price of " + usd_text(usd->value) + " (a placeholder: only a free tier costs nothing)");
+      return;
+    }
+  }
+  m_pending.push_back({std::move(offering), price, file, {line}});
+}
+
+void PriceImporter::group_row(std::map<std::string, Group, std::less<>>& groups, const PendingRow& row) {
+  Group& group = groups[row.offering.id];
   auto variant = std::find_if(group.variants.begin(), group.variants.end(), [&](const Variant& v) {
-    return v.offering.device_id == offering.device_id && v.offering.devices_per_unit == offering.devices_per_unit;
+    return v.offering.device_id == row.offering.device_id && v.offering.devices_per_unit == row.offering.devices_per_unit;
   });
   if (variant == group.variants.end()) {
-    group.variants.push_back({std::move(offering), {}, {}, 0});
+    group.variants.push_back({row.offering, {}, {}, 0});
     variant = group.variants.end() - 1;
   }
   ++variant->rows;
   auto lines =
-      std::find_if(variant->lines.begin(), variant->lines.end(), [&](const auto& l) { return l.first == file; });
+      std::find_if(variant->lines.begin(), variant->lines.end(), [&](const auto& l) { return l.first == row.file; });
   if (lines == variant->lines.end()) {
-    variant->lines.push_back({file, {line, line}});
-  } else {
+    variant->lines.push_back({row.file, {row.lines.front(), row.lines.front()}});
+    lines = variant->lines.end() - 1;
+  }
+  for (int line : row.lines) {
     lines->second.first = std::min(lines->second.first, line);
     lines->second.last = std::max(lines->second.last, line);
   }
+  const RegionalPrice& price = row.price;
   Region& region = variant->regions[price.region];
   region.price.region = price.region;
   ++region.rows;
@@ -193,7 +259,46 @@ PriceImport PriceImporter::result() const {
   result.rows_read = m_rows;
   result.skipped = m_skipped;
   result.unknown = m_unknown;
-  for (const auto& [id, group] : m_groups) {
+  result.warnings = m_warnings;
+
+  // A price far from the same device's others is a placeholder or a typo (GCP's 700.0 for a
+  // one-chip TPU slice that rents for 2.70): the median per device-hour over every file's rows
+  // of that device, CPUs aside (their price follows the vCPUs, not a count of devices).
+  std::map<std::string, std::vector<double>, std::less<>> per_device_prices;
+  auto per_device = [](const PendingRow& row) {
+    return row.price.on_demand ? row.price.on_demand->value / std::max(1, row.offering.devices_per_unit) : 0.0;
+  };
+  for (const PendingRow& row : m_pending) {
+    if (row.price.on_demand) per_device_prices[row.offering.device_id].push_back(per_device(row));
+  }
+  std::map<std::string, double, std::less<>> medians;
+  for (auto& [device, prices] : per_device_prices) {
+    std::sort(prices.begin(), prices.end());
+    const std::size_t n = prices.size();
+    medians[device] = n % 2 == 1 ? prices[n / 2] : (prices[n / 2 - 1] + prices[n / 2]) / 2;
+  }
+  const double factor = m_settings.sanity.max_factor_from_median;
+  std::map<std::string, Group, std::less<>> groups;
+  for (const PendingRow& row : m_pending) {
+    const Device* device = m_catalog.find_device(row.offering.device_id);
+    const bool priced_per_device = device != nullptr && device->kind != DeviceKind::cpu;
+    if (priced_per_device && row.price.on_demand && per_device_prices[row.offering.device_id].size() >= 3) {
+      const double median = medians[row.offering.device_id];
+      const double price = per_device(row);
+      if (price > median * factor || price < median / factor) {
+        result.warnings.push_back(
+            {row.file + ":" + std::to_string(row.lines.front()),
+             "dropped: " + usd_text(price) + " per " + row.offering.device_id + "-hour on demand, more than " +
+                 usd_text(factor).substr(1) + "x from the median of the import's " +
+                 std::to_string(per_device_prices[row.offering.device_id].size()) + " rows of that device (" +
+                 usd_text(median) + ")"});
+        continue;
+      }
+    }
+    group_row(groups, row);
+  }
+
+  for (const auto& [id, group] : groups) {
     // Rows of one instance type naming different accelerators (AWS lists p4de.24xlarge as A100
     // and as A100-80GB): keep those that agree with the catalogue's entry, else the most rows.
     const Offering* known = m_catalog.find_offering(id);
@@ -235,6 +340,7 @@ PriceImport PriceImporter::result() const {
                 std::to_string(lines.first);
       if (lines.last != lines.first) source += "-" + std::to_string(lines.last);
     }
+    if (!m_settings.origin.empty()) source = m_settings.origin + " " + source;
     imported.source = source + std::string(k_imported_by);
     imported.as_of = m_settings.as_of;
     result.offerings.push_back(std::move(imported));

@@ -156,7 +156,7 @@ void PriceImporter::add_azure_retail_json(std::string_view json_text, std::strin
     const auto known = std::find_if(m_catalog.offerings().begin(), m_catalog.offerings().end(),
                                     [&](const Offering& o) { return o.provider == provider && o.name == sku; });
     if (known == m_catalog.offerings().end()) {
-      unknown(std::string(sku), at, sizes);
+      unknown({std::string(sku), 1, at, "", false}, sizes);
       continue;
     }
     Offering offering = *known;

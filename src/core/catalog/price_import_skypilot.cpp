@@ -1,13 +1,16 @@
-// `catalog import --from skypilot`: skypilot-org/skypilot-catalog's catalogs/v7/<cloud>/vms.csv.
+// `catalog import --from skypilot`: skypilot-org/skypilot-catalog's catalogs/v9/<cloud>/vms.csv.
 // The clouds' files differ in column order and in which columns they have (Lambda's has no
 // AvailabilityZone), so columns are found by their header names.
 
 #include "core/catalog/csv_reader.hpp"
+#include "core/catalog/gcp_gpu_vms.hpp"
 
 #include <mlsize/catalog/price_import.hpp>
 #include <mlsize/catalog/skypilot_names.hpp>
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/text_distance.hpp>
+#include <mlsize/support/units.hpp>
+#include <mlsize/support/utf8.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -21,6 +24,11 @@ constexpr std::array<std::string_view, 7> k_required_columns{
 constexpr std::string_view k_columns_hint =
     "a SkyPilot vms.csv has the columns InstanceType, AcceleratorName, AcceleratorCount, vCPUs, MemoryGiB, Price, "
     "Region, and optionally SpotPrice, AvailabilityZone and GpuInfo, in any order";
+
+// A row's memory and a device's agree within this share: drivers report a little less than the
+// headline size (an H100 SXM 81559 MiB of 81920, an L40S 46068 of 49152), and the nearest other
+// part of the same name is 17 % away or more (H100 80 GB against the NVL's 94 GB).
+constexpr double k_memory_tolerance = 0.10;
 
 // An id as the catalogue accepts it (docs/catalogue.md#file-format).
 bool valid_id(std::string_view id) {
@@ -36,9 +44,87 @@ std::string lower(std::string_view text) {
   return result;
 }
 
+// The number after `key` in SkyPilot's GpuInfo, a Python dict written with repr():
+// "{'Gpus': [{'Name': 'H100', ..., 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 655360}".
+std::optional<double> gpu_info_number(std::string_view info, std::string_view key) {
+  const std::size_t at = info.find(key);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view rest = info.substr(at + key.size());
+  const std::size_t digits = rest.find_first_of("0123456789");
+  if (digits == std::string_view::npos || rest.substr(0, digits).find_first_not_of("': ") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  rest = rest.substr(digits);
+  double value = 0;
+  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
+  if (error != std::errc() || end == rest.data()) return std::nullopt;
+  return value;
+}
+
+// One accelerator's memory in GiB as the row states it, or nullopt where it does not (Nebius
+// and Seeweb write 0). MemoryInfo.SizeInMiB is one GPU's in every cloud's file but Vast's,
+// whose generator writes the instance's total there (1x-H200: 143771, 8x-H200: 1150168);
+// TotalGpuMemoryInMiB cannot tell them apart, as Lambda's equals one GPU's (gpu_8x_v100: 16384).
+std::optional<double> accelerator_memory_gib(std::string_view provider, std::string_view info, int count) {
+  const std::optional<double> mib = gpu_info_number(info, "'SizeInMiB'");
+  if (!mib || !(*mib > 0)) return std::nullopt;
+  return (provider == "vast" ? *mib / std::max(1, count) : *mib) / 1024.0;
+}
+
+// An id from an instance name: lower case, and a character the catalogue's ids do not take
+// ("$", ":", " ") as "-" (Fluidstack's H100_NVLINK_80GB::8, OCI's VM.Standard.E4.Flex$_2_8).
+std::string id_part(std::string_view instance) {
+  std::string id;
+  for (char c : instance) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const bool kept = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    if (kept) {
+      id += c;
+    } else if (!id.empty() && id.back() != '-') {
+      id += '-';
+    }
+  }
+  while (!id.empty() && id.back() == '-') id.pop_back();
+  return id;
+}
+
+// The form factor an instance name or GpuInfo name states: "nvl" (the H100 NVL PCIe card),
+// "sxm" (SXM, or NVLink between the GPUs), "pcie", or "" when it says none.
+std::string_view stated_form_factor(std::string_view text) {
+  const std::string name = lower(text);
+  bool sxm = false;
+  bool pcie = false;
+  bool nvl = false;
+  std::size_t start = 0;
+  while (start < name.size()) {
+    std::size_t end = start;
+    while (end < name.size() && std::isalnum(static_cast<unsigned char>(name[end]))) ++end;
+    const std::string_view word = std::string_view(name).substr(start, end - start);
+    if (word == "nvl") nvl = true;
+    if (word == "sxm" || word.starts_with("sxm") || word == "nvlink") sxm = true;
+    if (word == "pcie" || word == "pci") pcie = true;
+    start = end + 1;
+  }
+  if (nvl) return "nvl";
+  if (sxm) return "sxm";
+  if (pcie) return "pcie";
+  return {};
+}
+
+// A device's form factor as its id spells it (a100-80gb-pcie, h100-nvl, v100-sxm2-16gb).
+std::string_view device_form_factor(std::string_view id) {
+  return stated_form_factor(id);
+}
+
+std::string gib_text(double gib) {
+  return std::to_string(static_cast<long long>(std::lround(gib))) + " GB";
+}
+
 struct Columns {
   std::array<int, k_required_columns.size()> required{};
   int spot = -1;
+  int zone = -1;
+  int gpu_info = -1;
 };
 
 class Rows {
@@ -50,8 +136,10 @@ class Rows {
         .at({std::string(m_file), line, column, line_of(m_text, line)});
   }
 
-  // A number cell: empty is no value; otherwise a plain decimal >= 0.
-  std::optional<double> number(const CsvRecord& record, int index, std::string_view column) const {
+  // A number cell: empty is no value; otherwise a plain decimal. Negative values are refused
+  // unless `signed_ok` (prices, which the sanity checks drop with a warning instead).
+  std::optional<double> number(const CsvRecord& record, int index, std::string_view column,
+                               bool signed_ok = false) const {
     const CsvField& field = record.fields[static_cast<std::size_t>(index)];
     if (field.text.empty()) return std::nullopt;
     double value = 0;
@@ -59,16 +147,28 @@ class Rows {
     const char* end = begin + field.text.size();
     const auto [stop, error] = std::from_chars(begin, end, value);
     if (error != std::errc() || stop != end || !std::isfinite(value)) {
+      const bool nan = field.text.find_first_of("nN") != std::string::npos && error == std::errc();
       fail(record.line, field.column,
-           "column \"" + std::string(column) + "\" is not a number (got \"" + field.text + "\")",
+           "column \"" + std::string(column) + "\" is " +
+               (nan ? std::string("NaN or infinite") : std::string("not a number")) + " (got \"" + field.text + "\")",
            "a plain decimal such as 0.204, or nothing");
     }
-    if (value < 0) {
+    if (value < 0 && !signed_ok) {
       fail(record.line, field.column,
            "column \"" + std::string(column) + "\" must not be negative (got \"" + field.text + "\")",
            "a number >= 0, or nothing");
     }
     return value;
+  }
+
+  // Text that reaches the overlay, tables and JSON: UTF-8 without control characters.
+  void check_text(const CsvRecord& record, int index, std::string_view column) const {
+    const CsvField& field = record.fields[static_cast<std::size_t>(index)];
+    if (is_printable_utf8(field.text)) return;
+    fail(record.line, field.column,
+         "column \"" + std::string(column) + "\" holds a control character or bytes that are not UTF-8 (got \"" +
+             escape_unprintable(field.text) + "\")",
+         "plain UTF-8 text");
   }
 
  private:
@@ -77,6 +177,86 @@ class Rows {
 };
 
 }  // namespace
+
+PriceImporter::DeviceChoice PriceImporter::choose_device(const std::string& provider, const std::string& accelerator,
+                                                         std::optional<double> memory_gib, std::string_view form,
+                                                         const std::string& offering_id) const {
+  std::vector<const Device*> candidates;
+  auto add = [&](std::string_view id) {
+    const Device* device = m_catalog.find_device(id);
+    if (device != nullptr && std::find(candidates.begin(), candidates.end(), device) == candidates.end()) {
+      candidates.push_back(device);
+    }
+  };
+  for (std::string_view id : devices_of_skypilot_accelerator(provider, accelerator)) add(id);
+  const bool named = !candidates.empty();
+  // A bare name is the part SkyPilot names so ("A100" is 40 GB); other sizes only by the row's memory.
+  if (memory_gib) {
+    for (std::string_view id : memory_variants_of_skypilot_accelerator(accelerator)) add(id);
+    std::erase_if(candidates, [&](const Device* device) {
+      if (!device->memory) return true;
+      const double gib = device->memory->value / k_gibi;
+      return std::abs(*memory_gib - gib) > k_memory_tolerance * gib;
+    });
+  }
+  DeviceChoice choice;
+  const std::string memory_text = memory_gib ? " " + gib_text(*memory_gib) : std::string();
+  if (candidates.empty()) {
+    choice.problem = accelerator + memory_text;
+    // Hints only to devices of the row's memory: an RTX6000 of 24 GB is no RTX A6000 of 48.
+    std::vector<std::string> names;
+    for (const Device& device : m_catalog.devices()) {
+      if (memory_gib && device.memory &&
+          std::abs(*memory_gib - device.memory->value / k_gibi) > k_memory_tolerance * device.memory->value / k_gibi) {
+        continue;
+      }
+      if (memory_gib && !device.memory) continue;
+      names.push_back(device.id);
+      const std::string_view name = skypilot_accelerator_name(provider, device.id);
+      if (!name.empty()) names.emplace_back(name);
+    }
+    choice.hint = did_you_mean(accelerator, names);
+    if (named && memory_gib) {
+      choice.hint = "no device of that name has " + gib_text(*memory_gib) + " of memory" +
+                    (choice.hint.empty() ? std::string() : "; " + choice.hint);
+    }
+    return choice;
+  }
+  if (!form.empty()) {
+    std::vector<const Device*> stated = candidates;
+    std::erase_if(stated, [&](const Device* d) {
+      const std::string_view own = device_form_factor(d->id);
+      return !own.empty() && own != form;
+    });
+    if (stated.empty()) {
+      choice.problem = accelerator + memory_text;
+      choice.hint = "the row says " + std::string(form) + " and no device of that name and memory is one";
+      return choice;
+    }
+    candidates = std::move(stated);
+  }
+  if (candidates.size() == 1) {
+    choice.device_id = candidates.front()->id;
+    return choice;
+  }
+  // Several parts fit (A100 40 GB: SXM or PCIe): the catalogue's own entry of the instance tells.
+  if (const Offering* known = m_catalog.find_offering(offering_id)) {
+    for (const Device* device : candidates) {
+      if (device->id == known->device_id) {
+        choice.device_id = device->id;
+        return choice;
+      }
+    }
+  }
+  choice.problem = accelerator + memory_text;
+  choice.ambiguous = true;
+  std::string ids;
+  for (const Device* device : candidates) ids += (ids.empty() ? "" : " or ") + device->id;
+  choice.hint = "could be " + ids +
+                ": neither the instance name nor GpuInfo says which; an offering of that id in the catalogue (or an "
+                "overlay given with --catalog) with its device settles it";
+  return choice;
+}
 
 void PriceImporter::add_skypilot_csv(std::string_view text, std::string_view file_name) {
   const std::string file(file_name);
@@ -100,10 +280,11 @@ void PriceImporter::add_skypilot_csv(std::string_view text, std::string_view fil
     }
   }
   columns.spot = column_of("SpotPrice");
+  columns.zone = column_of("AvailabilityZone");
+  columns.gpu_info = column_of("GpuInfo");
   enum { instance_type, accelerator_name, accelerator_count, vcpus, memory_gib, price, region };
   const std::string provider = provider_for(file_name);
-  std::vector<std::string> candidates = skypilot_accelerator_names();
-  for (const std::string& name : m_catalog.device_names()) candidates.push_back(name);
+  GcpJoin join(m_catalog);
 
   for (std::size_t r = 1; r < records.size(); ++r) {
     const CsvRecord& record = records[r];
@@ -114,103 +295,127 @@ void PriceImporter::add_skypilot_csv(std::string_view text, std::string_view fil
                 "one field per column; quote a field that holds a comma (\"a, b\")");
     }
     ++m_rows;
-    auto text_of = [&](int index) -> const std::string& {
-      return record.fields[static_cast<std::size_t>(columns.required[static_cast<std::size_t>(index)])].text;
+    auto index_of = [&](int column) { return columns.required[static_cast<std::size_t>(column)]; };
+    auto text_of = [&](int column) -> const std::string& {
+      return record.fields[static_cast<std::size_t>(index_of(column))].text;
     };
-    auto number_of = [&](int index) {
-      return rows.number(record, columns.required[static_cast<std::size_t>(index)],
-                         k_required_columns[static_cast<std::size_t>(index)]);
+    for (int column : {instance_type, accelerator_name, region}) {
+      rows.check_text(record, index_of(column), k_required_columns[static_cast<std::size_t>(column)]);
+    }
+    auto number_of = [&](int column) {
+      return rows.number(record, index_of(column), k_required_columns[static_cast<std::size_t>(column)],
+                         column == price);
     };
-    const auto usd = [](std::optional<double> value) -> std::optional<Usd> {
-      if (!value) return std::nullopt;
-      return Usd(*value);
-    };
-    const RegionalPrice row_price{
-        text_of(region), usd(number_of(price)),
-        usd(columns.spot >= 0 ? rows.number(record, columns.spot, "SpotPrice") : std::nullopt), std::nullopt,
-        std::nullopt};
-    const std::optional<double> count = number_of(accelerator_count);
-    const std::optional<double> cpus = number_of(vcpus);
-    const std::optional<double> memory = number_of(memory_gib);
-    std::string instance = text_of(instance_type);
-    const std::string& accelerator = text_of(accelerator_name);
+    PriceRow row;
+    row.file = file;
+    row.line = record.line;
+    row.instance = text_of(instance_type);
+    row.accelerator = text_of(accelerator_name);
+    row.region = text_of(region);
+    row.zone = columns.zone >= 0 ? record.fields[static_cast<std::size_t>(columns.zone)].text : std::string();
+    row.gpu_info = columns.gpu_info >= 0 ? record.fields[static_cast<std::size_t>(columns.gpu_info)].text : std::string();
+    row.on_demand = number_of(price);
+    row.spot = columns.spot >= 0 ? rows.number(record, columns.spot, "SpotPrice", true) : std::nullopt;
+    row.count = number_of(accelerator_count);
+    row.vcpus = number_of(vcpus);
+    row.memory_gib = number_of(memory_gib);
 
-    std::string device_id;
-    int devices = 1;
-    if (accelerator.empty()) {
-      if (m_settings.cpu_device.empty()) {
-        skip("no accelerator (CPU-only; --include-cpu DEVICE imports them)");
-        continue;
-      }
-      device_id = m_settings.cpu_device;
-    } else if (accelerator.starts_with("tpu-")) {
-      // TPU slices are rows of their own, named in AcceleratorName, count 1 (gcp/vms.csv).
-      const std::optional<TpuSlice> slice = tpu_slice(accelerator);
-      if (!slice || m_catalog.find_device(slice->device_id) == nullptr) {
-        unknown(accelerator, file + ":" + std::to_string(record.line), candidates);
-        continue;
-      }
-      if (instance.empty()) instance = accelerator;
-      device_id = slice->device_id;
-      devices = slice->chips;
-    } else {
-      if (instance.empty()) {
-        skip("an accelerator priced apart from its host VM (GCP's attachable GPUs; not combined)");
-        continue;
-      }
-      if (!count || *count < 1 || *count != std::floor(*count) || *count > 1'000'000) {
-        skip("an accelerator count that is not a whole number >= 1 (a GPU fraction)");
-        continue;
-      }
-      devices = static_cast<int>(*count);
-      const std::string id = provider + "-" + lower(instance);
-      const Offering* known = m_catalog.find_offering(id);
-      for (std::string_view candidate : devices_of_skypilot_accelerator(provider, accelerator)) {
-        const Device* device = m_catalog.find_device(candidate);
-        if (device == nullptr) continue;
-        // The catalogue's own entry tells the form factor (A100 40 GB SXM or PCIe).
-        if (known != nullptr && known->device_id == device->id) {
-          device_id = device->id;
-          break;
-        }
-        if (device_id.empty()) device_id = device->id;
-      }
-      if (device_id.empty()) {
-        unknown(accelerator, file + ":" + std::to_string(record.line), candidates);
-        continue;
-      }
-    }
-    if (row_price.region.empty()) {
-      skip("no region");
-      continue;
-    }
-    if (!row_price.on_demand) {
-      skip("no on-demand price");
-      continue;
-    }
-    const std::string id = provider + "-" + lower(instance);
-    if (!valid_id(id)) {
-      skip("an instance name that is not usable in an id");
-      continue;
-    }
-    // Fields the file does not state (network_gbps, max_units) stay as the catalogue has them.
-    Offering offering;
-    if (const Offering* known = m_catalog.find_offering(id); known != nullptr && known->device_id == device_id) {
-      offering = *known;
-    }
-    offering.id = id;
-    offering.provider = provider;
-    offering.kind = OfferingKind::cloud;
-    offering.name = instance;
-    offering.device_id = device_id;
-    offering.devices_per_unit = devices;
-    if (cpus && *cpus >= 1 && *cpus == std::floor(*cpus) && *cpus <= 1'000'000)
-      offering.vcpus = static_cast<int>(*cpus);
-    if (memory && *memory > 0) offering.host_memory = Bytes{*memory * k_gibi};
-    offering.price = {};  // the file's, by region (add_row)
-    offering.other_regions.clear();
-    add_row(std::move(offering), row_price, file, record.line);
+    // GCP prices a GPU VM's host and its GPUs on rows of their own: join them at the file's end.
+    if (provider == "gcp" && join.take(row)) continue;
+    add_raw_row(provider, row);
   }
+  GcpJoin::Joined joined = join.joined();
+  for (const SkippedRows& skipped : joined.skipped) skip(skipped.reason, skipped.rows);
+  for (const PriceRow& row : joined.rows) add_raw_row(provider, row);
+}
+
+void PriceImporter::add_raw_row(const std::string& provider, const PriceRow& row) {
+  const std::string at = row.file + ":" + std::to_string(row.line);
+  std::string instance = row.instance;
+  std::string device_id;
+  int devices = 1;
+  if (row.accelerator.empty()) {
+    if (m_settings.cpu_device.empty()) {
+      skip("no accelerator (CPU-only; --include-cpu DEVICE imports them)");
+      return;
+    }
+    device_id = m_settings.cpu_device;
+  } else if (row.accelerator.starts_with("tpu-")) {
+    // TPU slices are rows of their own, named in AcceleratorName, count 1 (gcp/vms.csv).
+    const std::optional<TpuSlice> slice = tpu_slice(row.accelerator);
+    if (!slice || m_catalog.find_device(slice->device_id) == nullptr) {
+      unknown({row.accelerator, 1, at, "", false}, skypilot_accelerator_names());
+      return;
+    }
+    if (instance.empty()) instance = row.accelerator;
+    // The file gives a slice no vCPUs or memory; the catalogue's entry has its host VMs.
+    if (m_catalog.find_offering(provider + "-" + id_part(instance)) == nullptr) {
+      skip("a TPU slice the catalogue lacks (the file gives no host VMs for it; add its entry first)");
+      return;
+    }
+    device_id = slice->device_id;
+    devices = slice->chips;
+  } else {
+    if (instance.empty()) {
+      skip("an accelerator priced apart from a host VM the catalogue pairs it with (GCP's attachable GPUs)");
+      return;
+    }
+    const std::optional<double>& count = row.count;
+    if (!count || *count < 1 || *count != std::floor(*count)) {
+      skip("an accelerator count that is not a whole number >= 1 (a GPU fraction)");
+      return;
+    }
+    if (*count > m_settings.sanity.max_accelerators_per_instance) {
+      warn(at, "dropped: " + std::to_string(static_cast<long long>(*count)) + " accelerators in one instance (more than " +
+                   std::to_string(m_settings.sanity.max_accelerators_per_instance) + ": not an instance)");
+      return;
+    }
+    devices = static_cast<int>(*count);
+    const std::string id = provider + "-" + id_part(instance);
+    const std::string_view form = !stated_form_factor(instance).empty() ? stated_form_factor(instance)
+                                                                        : stated_form_factor(row.accelerator);
+    const DeviceChoice choice =
+        choose_device(provider, row.accelerator, accelerator_memory_gib(provider, row.gpu_info, devices), form, id);
+    if (choice.device_id.empty()) {
+      unknown({choice.problem, 1, at, choice.hint, choice.ambiguous}, {});
+      return;
+    }
+    device_id = choice.device_id;
+  }
+  if (row.region.empty()) {
+    skip("no region");
+    return;
+  }
+  if (!row.on_demand) {
+    skip("no on-demand price");
+    return;
+  }
+  const std::string id = provider + "-" + id_part(instance);
+  if (!valid_id(id)) {
+    skip("an instance name that is not usable in an id");
+    return;
+  }
+  // Fields the file does not state (network_gbps, max_units) stay as the catalogue has them.
+  Offering offering;
+  if (const Offering* known = m_catalog.find_offering(id); known != nullptr && known->device_id == device_id) {
+    offering = *known;
+  }
+  const bool known = !offering.id.empty();
+  offering.id = id;
+  offering.provider = provider;
+  offering.kind = OfferingKind::cloud;
+  // A joined GCP VM keeps the catalogue's name ("n1-standard-8 + 1x V100 16GB").
+  if (!known || row.joined_line == 0) offering.name = instance;
+  offering.device_id = device_id;
+  offering.devices_per_unit = devices;
+  if (row.vcpus && *row.vcpus >= 1 && *row.vcpus == std::floor(*row.vcpus) && *row.vcpus <= 1'000'000)
+    offering.vcpus = static_cast<int>(*row.vcpus);
+  if (row.memory_gib && *row.memory_gib > 0 && *row.memory_gib < 1e9) {
+    offering.host_memory = Bytes{*row.memory_gib * k_gibi};
+  }
+  offering.price = {};  // the file's, by region (result())
+  offering.other_regions.clear();
+  add_row(std::move(offering), row);
 }
 
 }  // namespace mlsize
