@@ -38,8 +38,8 @@ PriceImportSettings dated() {
 }
 
 const Offering& offering(const PriceImport& imported, const std::string& id) {
-  const auto found = std::find_if(imported.offerings.begin(), imported.offerings.end(),
-                                  [&](const Offering& o) { return o.id == id; });
+  const auto found =
+      std::find_if(imported.offerings.begin(), imported.offerings.end(), [&](const Offering& o) { return o.id == id; });
   REQUIRE(found != imported.offerings.end());
   return *found;
 }
@@ -163,7 +163,7 @@ TEST_CASE("TPU slices are priced per slice, with chips counted as Google names t
   CHECK(tpu_slice("tpu-v5litepod-16")->chips == 16);
   CHECK(tpu_slice("tpu-v5litepod-16")->device_id == "tpu-v5e");
   CHECK(tpu_slice("tpu-v6e-1")->chips == 1);
-  CHECK(!tpu_slice("tpu-v5p-7"));  // not a whole number of chips
+  CHECK(!tpu_slice("tpu-v5p-7"));            // not a whole number of chips
   CHECK(tpu_slice("tpu-v3-8")->chips == 4);  // two TensorCores per chip, as v4
   CHECK(!tpu_slice("tpu-v1-8"));
   CHECK(!tpu_slice("tpu-v6e-"));
@@ -250,11 +250,11 @@ TEST_CASE("a price of 0 or less, an impossible one, or 10^6 GPUs drops the row w
   PriceImporter importer(catalog(), settings);
   // A UTF-8 byte order mark is read as every other reader of mlsize reads it: skipped.
   importer.add_skypilot_csv("\xEF\xBB\xBF" + header +
-                                "p5.48xlarge,H100,8.0,192.0,2048.0,-0,us-east-1,\n"       // line 2: -0
-                                "p5.48xlarge,H100,8.0,192.0,2048.0,0,us-east-2,\n"        // line 3: $0
-                                "p5.48xlarge,H100,8.0,192.0,2048.0,-5,us-west-1,\n"       // line 4: negative
-                                "p5.48xlarge,H100,8.0,192.0,2048.0,1e300,us-west-2,\n"    // line 5: impossible
-                                "p5.48xlarge,H100,1000000,192.0,2048.0,9,eu-west-1,\n"    // line 6: 10^6 GPUs
+                                "p5.48xlarge,H100,8.0,192.0,2048.0,-0,us-east-1,\n"        // line 2: -0
+                                "p5.48xlarge,H100,8.0,192.0,2048.0,0,us-east-2,\n"         // line 3: $0
+                                "p5.48xlarge,H100,8.0,192.0,2048.0,-5,us-west-1,\n"        // line 4: negative
+                                "p5.48xlarge,H100,8.0,192.0,2048.0,1e300,us-west-2,\n"     // line 5: impossible
+                                "p5.48xlarge,H100,1000000,192.0,2048.0,9,eu-west-1,\n"     // line 6: 10^6 GPUs
                                 "p5.48xlarge,H100,8.0,192.0,2048.0,55.04,eu-north-1,60\n"  // line 7: spot > on demand
                                 "p5.48xlarge,H100,8.0,192.0,2048.0,55.04,eu-west-2,0\n",   // line 8: spot 0
                             "bad.csv");
@@ -329,12 +329,19 @@ TEST_CASE("Azure items that are not a Linux VM's hourly price are skipped by rea
   // each changed in the one field a rule reads; their prices are never used.
   const std::string item = R"("armSkuName": "Standard_NC24ads_A100_v4", "armRegionName": "westus", "retailPrice": 3.673,
       "currencyCode": "USD", "serviceName": "Virtual Machines")";
-  const std::string page = "{\"Items\": [\n"
-                           "{" + item + R"(, "unitOfMeasure": "1 Hour", "type": "Consumption", "productName": "Virtual Machines NCadsA100v4 Series Windows"},
-{)" + item + R"(, "unitOfMeasure": "1 Hour", "type": "Consumption", "meterName": "NC24ads A100 v4 Low Priority"},
-{)" + item + R"(, "unitOfMeasure": "1 Hour", "type": "DevTestConsumption"},
-{)" + item + R"(, "unitOfMeasure": "1/Month", "type": "Consumption"},
-{)" + item + R"(, "unitOfMeasure": "1 Hour", "type": "Consumption", "skuName": "NC24ads A100 v4 Spot"}
+  const std::string page =
+      "{\"Items\": [\n"
+      "{" +
+      item +
+      R"(, "unitOfMeasure": "1 Hour", "type": "Consumption", "productName": "Virtual Machines NCadsA100v4 Series Windows"},
+{)" + item +
+      R"(, "unitOfMeasure": "1 Hour", "type": "Consumption", "meterName": "NC24ads A100 v4 Low Priority"},
+{)" + item +
+      R"(, "unitOfMeasure": "1 Hour", "type": "DevTestConsumption"},
+{)" + item +
+      R"(, "unitOfMeasure": "1/Month", "type": "Consumption"},
+{)" + item +
+      R"(, "unitOfMeasure": "1 Hour", "type": "Consumption", "skuName": "NC24ads A100 v4 Spot"}
 ], "NextPageLink": null})";
   PriceImporter importer(catalog(), dated());
   importer.add_azure_retail_json(page, "filters.json");

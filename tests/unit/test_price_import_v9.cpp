@@ -45,8 +45,8 @@ PriceImport import_v9(const std::vector<std::string>& clouds) {
 }
 
 const Offering* find(const PriceImport& imported, const std::string& id) {
-  const auto found = std::find_if(imported.offerings.begin(), imported.offerings.end(),
-                                  [&](const Offering& o) { return o.id == id; });
+  const auto found =
+      std::find_if(imported.offerings.begin(), imported.offerings.end(), [&](const Offering& o) { return o.id == id; });
   return found == imported.offerings.end() ? nullptr : &*found;
 }
 
@@ -73,8 +73,7 @@ const UnknownName* unknown(const PriceImport& imported, std::string_view name) {
 
 }  // namespace
 
-TEST_CASE("every v9 file imports: no 80 GB A100 as a 40 GB part, no H100 NVL as SXM, no $0 price",
-          "[price_import]") {
+TEST_CASE("every v9 file imports: no 80 GB A100 as a 40 GB part, no H100 NVL as SXM, no $0 price", "[price_import]") {
   const PriceImport imported = import_v9({k_clouds.begin(), k_clouds.end()});
   REQUIRE(imported.offerings.size() > 100);
   for (const Offering& offering : imported.offerings) {
@@ -117,8 +116,7 @@ TEST_CASE("every v9 file imports: no 80 GB A100 as a 40 GB part, no H100 NVL as 
   CHECK(unknown(imported, "V100")->ambiguous);
 }
 
-TEST_CASE("v9: placeholder prices are dropped with a warning per row, spot placeholders set aside",
-          "[price_import]") {
+TEST_CASE("v9: placeholder prices are dropped with a warning per row, spot placeholders set aside", "[price_import]") {
   // Vast writes spot 0.00 on every row: no offering gets a spot price, none costs $0.
   const PriceImport vast = import_v9({"vast"});
   CHECK(skipped(vast, "a spot price of 0 or less set aside") > 50);

@@ -160,8 +160,8 @@ CommandOutput run_export(const CatalogOptions& options) {
 CommandOutput run_import(const CatalogOptions& options) {
   const auto format = parse_choice<PriceFormat>("--from", options.import_from);
   const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
-  PriceImporter importer(catalog, {options.import_provider, options.import_as_of, options.import_cpu_device,
-                                   options.import_origin, {}});
+  PriceImporter importer(
+      catalog, {options.import_provider, options.import_as_of, options.import_cpu_device, options.import_origin, {}});
   for (const std::string& path : options.import_files) {
     importer.add(format, read_input_file(path, k_max_price_file_bytes), path);
   }
@@ -186,8 +186,8 @@ CommandOutput run_import(const CatalogOptions& options) {
   // Refused before the check below parses it (seconds for a file this size): --catalog would refuse it.
   if (yaml.size() > k_max_catalog_file_bytes) {
     throw Error(ErrorKind::input,
-                "the overlay would be " + std::to_string(yaml.size() / (1024 * 1024)) +
-                    " MiB, more than the " + std::to_string(k_max_catalog_file_bytes / (1024 * 1024)) +
+                "the overlay would be " + std::to_string(yaml.size() / (1024 * 1024)) + " MiB, more than the " +
+                    std::to_string(k_max_catalog_file_bytes / (1024 * 1024)) +
                     " MiB a catalogue file may have; nothing was written",
                 "import fewer files at a time (one cloud per overlay), or leave out CPU rows (--include-cpu)");
   }

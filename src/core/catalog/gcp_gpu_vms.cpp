@@ -16,7 +16,7 @@ struct Series {
   std::string_view prefix;
   std::string_view accelerator;
 };
-constexpr std::array k_series{Series{"a2-highgpu-", "A100"},      Series{"a2-megagpu-", "A100"},
+constexpr std::array k_series{Series{"a2-highgpu-", "A100"},       Series{"a2-megagpu-", "A100"},
                               Series{"a2-ultragpu-", "A100-80GB"}, Series{"a3-highgpu-", "H100"},
                               Series{"a3-edgegpu-", "H100"},       Series{"a3-megagpu-", "H100-MEGA"},
                               Series{"a3-ultragpu-", "H200"},      Series{"a4-highgpu-", "B200"}};
@@ -112,7 +112,8 @@ GcpJoin::Joined GcpJoin::joined() const {
     row.count = gpus.count;
     row.gpu_info = gpus.gpu_info;
     row.joined_line = gpus.line;
-    row.on_demand = host.on_demand && gpus.on_demand ? std::optional(sum(*host.on_demand, *gpus.on_demand)) : std::nullopt;
+    row.on_demand =
+        host.on_demand && gpus.on_demand ? std::optional(sum(*host.on_demand, *gpus.on_demand)) : std::nullopt;
     row.spot = host.spot && gpus.spot ? std::optional(sum(*host.spot, *gpus.spot)) : std::nullopt;
     used.push_back(&gpus);
     result.rows.push_back(std::move(row));

@@ -50,8 +50,8 @@ std::optional<TpuSlice> tpu_slice(std::string_view name) {
     std::string_view device;
     int cores_per_chip;
   };
-  constexpr std::array<Family, 6> k_families{Family{"tpu-v2-", "tpu-v2", 2}, Family{"tpu-v3-", "tpu-v3", 2},
-                                             Family{"tpu-v4-", "tpu-v4", 2}, Family{"tpu-v5p-", "tpu-v5p", 2},
+  constexpr std::array<Family, 6> k_families{Family{"tpu-v2-", "tpu-v2", 2},         Family{"tpu-v3-", "tpu-v3", 2},
+                                             Family{"tpu-v4-", "tpu-v4", 2},         Family{"tpu-v5p-", "tpu-v5p", 2},
                                              Family{"tpu-v5litepod-", "tpu-v5e", 1}, Family{"tpu-v6e-", "tpu-v6e", 1}};
   for (const Family& family : k_families) {
     if (!name.starts_with(family.prefix)) continue;
@@ -222,7 +222,8 @@ void PriceImporter::add_row(Offering offering, const RegionalPrice& price, const
 void PriceImporter::group_row(std::map<std::string, Group, std::less<>>& groups, const PendingRow& row) {
   Group& group = groups[row.offering.id];
   auto variant = std::find_if(group.variants.begin(), group.variants.end(), [&](const Variant& v) {
-    return v.offering.device_id == row.offering.device_id && v.offering.devices_per_unit == row.offering.devices_per_unit;
+    return v.offering.device_id == row.offering.device_id &&
+           v.offering.devices_per_unit == row.offering.devices_per_unit;
   });
   if (variant == group.variants.end()) {
     group.variants.push_back({row.offering, {}, {}, 0});
@@ -286,12 +287,12 @@ PriceImport PriceImporter::result() const {
       const double median = medians[row.offering.device_id];
       const double price = per_device(row);
       if (price > median * factor || price < median / factor) {
-        result.warnings.push_back(
-            {row.file + ":" + std::to_string(row.lines.front()),
-             "dropped: " + usd_text(price) + " per " + row.offering.device_id + "-hour on demand, more than " +
-                 usd_text(factor).substr(1) + "x from the median of the import's " +
-                 std::to_string(per_device_prices[row.offering.device_id].size()) + " rows of that device (" +
-                 usd_text(median) + ")"});
+        result.warnings.push_back({row.file + ":" + std::to_string(row.lines.front()),
+                                   "dropped: " + usd_text(price) + " per " + row.offering.device_id +
+                                       "-hour on demand, more than " + usd_text(factor).substr(1) +
+                                       "x from the median of the import's " +
+                                       std::to_string(per_device_prices[row.offering.device_id].size()) +
+                                       " rows of that device (" + usd_text(median) + ")"});
         continue;
       }
     }

@@ -313,7 +313,8 @@ void PriceImporter::add_skypilot_csv(std::string_view text, std::string_view fil
     row.accelerator = text_of(accelerator_name);
     row.region = text_of(region);
     row.zone = columns.zone >= 0 ? record.fields[static_cast<std::size_t>(columns.zone)].text : std::string();
-    row.gpu_info = columns.gpu_info >= 0 ? record.fields[static_cast<std::size_t>(columns.gpu_info)].text : std::string();
+    row.gpu_info =
+        columns.gpu_info >= 0 ? record.fields[static_cast<std::size_t>(columns.gpu_info)].text : std::string();
     row.on_demand = number_of(price);
     row.spot = columns.spot >= 0 ? rows.number(record, columns.spot, "SpotPrice", true) : std::nullopt;
     row.count = number_of(accelerator_count);
@@ -366,14 +367,15 @@ void PriceImporter::add_raw_row(const std::string& provider, const PriceRow& row
       return;
     }
     if (*count > m_settings.sanity.max_accelerators_per_instance) {
-      warn(at, "dropped: " + std::to_string(static_cast<long long>(*count)) + " accelerators in one instance (more than " +
+      warn(at, "dropped: " + std::to_string(static_cast<long long>(*count)) +
+                   " accelerators in one instance (more than " +
                    std::to_string(m_settings.sanity.max_accelerators_per_instance) + ": not an instance)");
       return;
     }
     devices = static_cast<int>(*count);
     const std::string id = provider + "-" + id_part(instance);
-    const std::string_view form = !stated_form_factor(instance).empty() ? stated_form_factor(instance)
-                                                                        : stated_form_factor(row.accelerator);
+    const std::string_view form =
+        !stated_form_factor(instance).empty() ? stated_form_factor(instance) : stated_form_factor(row.accelerator);
     const DeviceChoice choice =
         choose_device(provider, row.accelerator, accelerator_memory_gib(provider, row.gpu_info, devices), form, id);
     if (choice.device_id.empty()) {

@@ -120,9 +120,9 @@ constexpr std::array k_memory_variants{Named{"h100-nvl", "H100"}, Named{"rtx-pro
 // Where a cloud's catalogue names a device otherwise (the same vms.csv files): "provider/device".
 // An entry here is the only reading of its name on that cloud.
 constexpr std::array k_cloud_accelerators{
-    Named{"runpod/h100-sxm", "H100-SXM"},         Named{"runpod/a100-80gb-sxm", "A100-80GB-SXM"},
-    Named{"runpod/h200-sxm", "H200-SXM"},         Named{"lambda/rtx-a6000", "A6000"},
-    Named{"azure/h100-nvl", "H100"},              Named{"paperspace/rtx-a4000", "A4000"}};
+    Named{"runpod/h100-sxm", "H100-SXM"}, Named{"runpod/a100-80gb-sxm", "A100-80GB-SXM"},
+    Named{"runpod/h200-sxm", "H200-SXM"}, Named{"lambda/rtx-a6000", "A6000"},
+    Named{"azure/h100-nvl", "H100"},      Named{"paperspace/rtx-a4000", "A4000"}};
 
 template <std::size_t N>
 std::string_view lookup(const std::array<Named, N>& table, std::string_view key) {
