@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Lists the prices a refresh moved by more than 30 %: the embedded entries of
-data/catalog/offerings*.yaml against the refreshed ones of data/prices-v9/prices-v9-*.yaml.
+data/catalog/offerings*.yaml against the refreshed ones of data/catalog/prices-v9-*.yaml.
 
     scripts/price-moves.py [--threshold 0.30]
 
@@ -55,7 +55,7 @@ def main() -> int:
     for path in sorted((root / "data/catalog").glob("offerings*.yaml")):
         before.update(read_offerings(path))
     after = {}
-    for path in sorted((root / "data/prices-v9").glob("prices-v9-*.yaml")):
+    for path in sorted((root / "data/catalog").glob("prices-v9-*.yaml")):
         after.update(read_offerings(path))
     for offering_id in sorted(after):
         if offering_id not in before:

@@ -5,9 +5,9 @@
 
 For each cloud folder of FOLDER (FOLDER/<cloud>/vms.csv, as skypilot-org/skypilot-catalog lays
 out catalogs/v9), runs `mlsize catalog import` and writes OUT_DIR/prices-v9-<cloud>.yaml
-(OUT_DIR defaults to data/prices-v9). Each is an overlay: given with --catalog, each imported
-offering replaces the embedded entry of the same id, keeping the fields a price file does not
-state (docs/catalogue.md#refreshing-the-embedded-catalogue). The commit of each file is read
+(OUT_DIR defaults to data/catalog, where they are compiled in). They load after offerings*.yaml,
+so each imported offering replaces the hand-written entry of the same id, keeping the fields a
+price file does not state (docs/catalogue.md#refreshing-the-embedded-catalogue). The commit of each file is read
 from FOLDER/README.md's table (`| aws/vms.csv | 2c3d7ea7 | ... |`) and written in each source.
 
 Standard library only. Exit status 1 when an import fails for another reason than having no
@@ -22,6 +22,8 @@ import sys
 # The v9 folder was created on 2026-07-09 (skypilot-catalog PR #185) and refreshed after; the
 # stored commits are not dated, so the creation day is the prices' as_of: a lower bound.
 AS_OF = "2026-07-09"
+
+SCHEMA_LINE = "# yaml-language-server: $schema=../../docs/schema/catalog-file.schema.json\n"
 
 # Clouds left out of the embedded catalogue, and why. An overlay can still import them.
 LEFT_OUT = {
@@ -48,7 +50,7 @@ def main() -> int:
         return 2
     mlsize = sys.argv[1]
     folder = pathlib.Path(sys.argv[2])
-    out_dir = pathlib.Path(sys.argv[3]) if len(sys.argv) == 4 else pathlib.Path(__file__).parent.parent / "data/prices-v9"
+    out_dir = pathlib.Path(sys.argv[3]) if len(sys.argv) == 4 else pathlib.Path(__file__).parent.parent / "data/catalog"
     known = commits(folder)
     status = 0
     for csv in sorted(folder.glob("*/vms.csv")):
@@ -61,10 +63,13 @@ def main() -> int:
         out = out_dir / f"prices-v9-{cloud}.yaml"
         result = subprocess.run(
             [mlsize, "catalog", "import", "--from", "skypilot", str(csv), "--as-of", AS_OF, "--origin", origin,
-             "--no-user-catalog", "--output", str(out)],
+             "--without-refreshed-prices", "--output", str(out)],
             capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "MLSIZE_CATALOG": ""})
         first = (result.stderr.splitlines() or [""])[0]
         if result.returncode == 0:
+            # data/catalog's files name their schema first (tests/schema checks it).
+            text = out.read_text(encoding="utf-8")
+            out.write_text(SCHEMA_LINE + text, encoding="utf-8")
             print(f"{cloud}: {first}", file=sys.stderr)
         elif "no offering to write" in result.stderr:
             print(f"{cloud}: nothing written: {first}", file=sys.stderr)

@@ -169,7 +169,7 @@ TEST_CASE("catalog list --format json holds every device and offering with its p
   const auto json = nlohmann::json::parse(result.out);
   CHECK(json["schema_version"] == 1);
   CHECK(json["devices"].size() == 80);
-  CHECK(json["offerings"].size() == 352);
+  CHECK(json["offerings"].size() == 477);
   for (const auto& entry : json["devices"]) {
     CHECK_FALSE(entry["source"].get<std::string>().empty());
     CHECK(entry["as_of"].get<std::string>().size() == 10);

@@ -692,8 +692,10 @@ def check_skypilot(where, text, plan, schema, accelerators, torch_lists, vllm_li
 
 
 # sky/skylet/constants.py ALL_CLOUDS; the ones docs/launch.md names.
+# SkyPilot's clouds; seeweb is one since catalogs/v7 (skypilot-catalog's seeweb/vms.csv, whose v9
+# file tests/data/skypilot-v9/seeweb/vms.csv is).
 SKYPILOT_CLOUDS = {"aws", "gcp", "azure", "lambda", "runpod", "nebius", "cudo", "paperspace", "do", "kubernetes",
-                   "ibm", "oci", "scp", "vsphere", "fluidstack", "vast", "hyperbolic"}
+                   "ibm", "oci", "scp", "vsphere", "fluidstack", "vast", "hyperbolic", "seeweb"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -849,8 +851,10 @@ REFUSED = [
 
 # Names mlsize gives that the fixture's `sky show-gpus -a` (an older snapshot of SkyPilot's
 # docs) does not list yet: RunPod's H200 SXM, which later `sky show-gpus -a --cloud runpod`
-# output lists as H200-SXM (fixtures/README.md). Any other unknown name fails.
-NEWER_THAN_FIXTURE = {"H200-SXM"}
+# output lists as H200-SXM (fixtures/README.md), and B300, which skypilot-catalog v9's
+# aws/vms.csv names for p6-b300.48xlarge (tests/data/skypilot-v9/aws/vms.csv). Any other
+# unknown name fails.
+NEWER_THAN_FIXTURE = {"H200-SXM", "B300"}
 
 
 DEVICES = {}  # the catalogue's devices by id (`mlsize catalog list --format json`)

@@ -62,6 +62,9 @@ TEST_CASE("recommend allocates per offering, not per plan", "[ranker][speed]") {
   const std::size_t plans = report.plans_evaluated + report.plans_pruned;
   INFO(allocations << " allocations for " << plans << " plans over " << catalog.offerings().size() << " offerings");
   REQUIRE(plans > 10000);
-  CHECK(allocations < plans / 10);
+  // Per offering: a few vectors of its plans and its outcome (7 each with the 429 offerings of
+  // 2026-12-02), however many plans it has; per plan would be tens of thousands.
+  CHECK(allocations < 10 * catalog.offerings().size());
+  CHECK(allocations < plans / 5);
   CHECK(allocations < 30 * catalog.offerings().size());
 }

@@ -22,6 +22,16 @@ std::vector<RegionalPrice> all_regions(const Offering& offering) {
   return prices;
 }
 
+
+RegionalPrice in_region(const Offering& offering, const std::string& region) {
+  if (offering.price.region == region) return offering.price;
+  for (const RegionalPrice& price : offering.other_regions) {
+    if (price.region == region) return price;
+  }
+  FAIL("no price in " << region);
+  return {};
+}
+
 }  // namespace
 
 // Cyclenerd/google-cloud-pricing-cost-calculator pricing.yml@60f606df (Cloud Billing Catalog,
@@ -43,21 +53,24 @@ TEST_CASE("GCP A2 committed-use rates are the published monthly prices over 730 
     INFO(row.id);
     const Offering* offering = catalog.find_offering(row.id);
     REQUIRE(offering != nullptr);
-    CHECK(offering->price.region == "us-central1");
+    // us-central1, where the rates were listed (the refreshed entry prices other regions too,
+    // some cheaper); the v9 file's on-demand price there is the listed one, so they were kept.
+    const RegionalPrice central = in_region(*offering, "us-central1");
     // The reserved rates and the on-demand price describe the same list.
-    REQUIRE(offering->price.on_demand);
-    CHECK(offering->price.on_demand->value == Approx(row.on_demand_hour).epsilon(1e-5));
-    REQUIRE(offering->price.reserved_1y);
-    REQUIRE(offering->price.reserved_3y);
-    CHECK(offering->price.reserved_1y->value == Approx(row.month_1y / 730).epsilon(1e-5));
-    CHECK(offering->price.reserved_3y->value == Approx(row.month_3y / 730).epsilon(1e-5));
+    REQUIRE(central.on_demand);
+    CHECK(central.on_demand->value == Approx(row.on_demand_hour).epsilon(1e-5));
+    REQUIRE(central.reserved_1y);
+    REQUIRE(central.reserved_3y);
+    CHECK(central.reserved_1y->value == Approx(row.month_1y / 730).epsilon(1e-5));
+    CHECK(central.reserved_3y->value == Approx(row.month_3y / 730).epsilon(1e-5));
   }
   // 37 % off for one year, 65 % for three, as Google lists the A100 machine types.
   const Offering& a2 = *catalog.find_offering("gcp-a2-highgpu-8g");
-  CHECK(1 - a2.price.reserved_1y->value / a2.price.on_demand->value == Approx(0.37).margin(0.001));
-  CHECK(1 - a2.price.reserved_3y->value / a2.price.on_demand->value == Approx(0.65).margin(0.001));
+  const RegionalPrice a2_central = in_region(a2, "us-central1");
+  CHECK(1 - a2_central.reserved_1y->value / a2_central.on_demand->value == Approx(0.37).margin(0.001));
+  CHECK(1 - a2_central.reserved_3y->value / a2_central.on_demand->value == Approx(0.65).margin(0.001));
   // A listed rate wins over the provider's estimate.
-  const std::optional<UnitPrice> unit = unit_price(a2, a2.price, Pricing::reserved_1y);
+  const std::optional<UnitPrice> unit = unit_price(a2, a2_central, Pricing::reserved_1y);
   REQUIRE(unit);
   CHECK(unit->basis == PriceBasis::list);
   CHECK(unit->per_hour.value == Approx(18.51366));

@@ -154,6 +154,7 @@ class PriceImporter {
                              std::optional<double> memory_gib, std::string_view form,
                              const std::string& offering_id) const;
   void add_raw_row(const std::string& provider, const PriceRow& row);
+  Offering sibling_fields(const std::string& provider, const std::string& device_id, int devices) const;
   // One row's prices for one region, checked (placeholders, impossible values) and kept.
   void add_row(Offering offering, const PriceRow& row);
   // For the Azure pages: a row already checked, at `file` item `line`.

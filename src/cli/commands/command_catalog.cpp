@@ -159,7 +159,8 @@ CommandOutput run_export(const CatalogOptions& options) {
 // written when a file is not its format or no offering comes out.
 CommandOutput run_import(const CatalogOptions& options) {
   const auto format = parse_choice<PriceFormat>("--from", options.import_from);
-  const Catalog catalog = build_catalog(options.catalog_files, !options.no_user_catalog);
+  const Catalog catalog = options.import_without_refreshed ? load_default_catalog_yaml(false)
+                                                           : build_catalog(options.catalog_files, !options.no_user_catalog);
   PriceImporter importer(
       catalog, {options.import_provider, options.import_as_of, options.import_cpu_device, options.import_origin, {}});
   for (const std::string& path : options.import_files) {
@@ -266,6 +267,9 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
                    "Where the files come from, written before each offering's source (e.g. "
                    "skypilot-org/skypilot-catalog@2c3d7ea7 catalogs/v9)")
       ->type_name("TEXT");
+  import->add_flag("--without-refreshed-prices", options.import_without_refreshed,
+                   "Import against the hand-written embedded entries only, not the refreshed prices compiled in "
+                   "(scripts/refresh-catalog.py; no overlays are read)");
   add_catalog_options(*import, options.catalog_files, options.no_user_catalog);
   import->option_defaults()->group(k_group_output);
   import

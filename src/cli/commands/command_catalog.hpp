@@ -42,6 +42,7 @@ struct CatalogOptions {
   std::string import_provider;
   std::string import_cpu_device;
   std::string import_origin;
+  bool import_without_refreshed = false;
 };
 
 CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_options = true);  // see commands.hpp

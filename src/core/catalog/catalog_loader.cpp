@@ -352,9 +352,10 @@ void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view
   catalog = std::move(staged);
 }
 
-Catalog load_default_catalog_yaml() {
+Catalog load_default_catalog_yaml(bool with_refreshed_prices) {
   Catalog catalog;
   for (const EmbeddedFile& file : default_catalog_files()) {
+    if (!with_refreshed_prices && std::string_view(file.name).starts_with("prices-")) continue;
     load_catalog_yaml(catalog, file.text, std::string("<embedded>/data/catalog/") + std::string(file.name));
   }
   catalog.check_references();

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <set>
 #include <system_error>
 
@@ -327,6 +328,21 @@ PriceImport PriceImporter::result() const {
       }
     }
     if (prices.empty()) continue;
+    // A reserved rate the catalogue's entry has for a region stays where the file prices that
+    // region on demand as the entry does (the same list: GCP's committed-use rates of the a2
+    // VMs); where the on-demand price moved, the rate belonged to another list and is dropped.
+    if (known != nullptr && known->device_id == imported.device_id) {
+      std::vector<RegionalPrice> known_prices{known->price};
+      known_prices.insert(known_prices.end(), known->other_regions.begin(), known->other_regions.end());
+      for (RegionalPrice& price : prices) {
+        for (const RegionalPrice& before : known_prices) {
+          if (before.region != price.region || !before.on_demand) continue;
+          if (std::abs(before.on_demand->value - price.on_demand->value) > 0.005 * before.on_demand->value) continue;
+          if (!price.reserved_1y) price.reserved_1y = before.reserved_1y;
+          if (!price.reserved_3y) price.reserved_3y = before.reserved_3y;
+        }
+      }
+    }
     // As the loader orders a `prices:` list: the cheapest on demand first, ties by name.
     std::stable_sort(prices.begin(), prices.end(), [](const RegionalPrice& a, const RegionalPrice& b) {
       return a.on_demand->value < b.on_demand->value;

@@ -258,6 +258,31 @@ PriceImporter::DeviceChoice PriceImporter::choose_device(const std::string& prov
   return choice;
 }
 
+// A new instance type's fields that no price file states, from the catalogue's offerings of
+// the same provider, device and count (Cudo's sapphire-rapids-h100_2x8v16gb from its
+// _2x16v32gb sibling: the same two GPUs cut from an 8-GPU board, another host shape), where
+// every such sibling agrees; none where there is none, or they disagree.
+Offering PriceImporter::sibling_fields(const std::string& provider, const std::string& device_id, int devices) const {
+  Offering fields;
+  bool first = true;
+  bool network_agrees = true;
+  bool interconnect_agrees = true;
+  for (const Offering& other : m_catalog.offerings()) {
+    if (other.provider != provider || other.device_id != device_id || other.devices_per_unit != devices) continue;
+    if (first) {
+      fields.network_gbps = other.network_gbps;
+      fields.interconnect = other.interconnect;
+      first = false;
+      continue;
+    }
+    network_agrees = network_agrees && other.network_gbps == fields.network_gbps;
+    interconnect_agrees = interconnect_agrees && other.interconnect == fields.interconnect;
+  }
+  if (!network_agrees) fields.network_gbps.reset();
+  if (!interconnect_agrees) fields.interconnect.reset();
+  return fields;
+}
+
 void PriceImporter::add_skypilot_csv(std::string_view text, std::string_view file_name) {
   const std::string file(file_name);
   m_unit_words[file] = "lines";
@@ -397,10 +422,13 @@ void PriceImporter::add_raw_row(const std::string& provider, const PriceRow& row
     skip("an instance name that is not usable in an id");
     return;
   }
-  // Fields the file does not state (network_gbps, max_units) stay as the catalogue has them.
+  // Fields the file does not state (network_gbps, interconnect, max_units) stay as the
+  // catalogue has them; a new instance type takes them from its siblings (below).
   Offering offering;
   if (const Offering* known = m_catalog.find_offering(id); known != nullptr && known->device_id == device_id) {
     offering = *known;
+  } else {
+    offering = sibling_fields(provider, device_id, devices);
   }
   const bool known = !offering.id.empty();
   offering.id = id;
