@@ -159,8 +159,9 @@ CommandOutput run_export(const CatalogOptions& options) {
 // written when a file is not its format or no offering comes out.
 CommandOutput run_import(const CatalogOptions& options) {
   const auto format = parse_choice<PriceFormat>("--from", options.import_from);
-  const Catalog catalog = options.import_without_refreshed ? load_default_catalog_yaml(false)
-                                                           : build_catalog(options.catalog_files, !options.no_user_catalog);
+  const Catalog catalog = options.import_without_refreshed
+                              ? load_default_catalog_yaml(false)
+                              : build_catalog(options.catalog_files, !options.no_user_catalog);
   PriceImporter importer(
       catalog, {options.import_provider, options.import_as_of, options.import_cpu_device, options.import_origin, {}});
   for (const std::string& path : options.import_files) {
