@@ -182,12 +182,12 @@ TEST_CASE("catalog list --format json holds every device and offering with its p
 
 TEST_CASE("filter_providers keeps every device and only the wanted providers' offerings", "[providers]") {
   const Catalog catalog = load_default_catalog();
-  const Catalog only = cli::filter_providers(catalog, {"aws", "gcp"}, {});
+  const Catalog only = cli::filter_providers(catalog, {"aws", "gcp"}, false, {});
   CHECK(only.devices().size() == catalog.devices().size());
   REQUIRE_FALSE(only.offerings().empty());
   for (const Offering& offering : only.offerings()) CHECK((offering.provider == "aws" || offering.provider == "gcp"));
 
-  const Catalog without = cli::filter_providers(catalog, {}, {"aws"});
+  const Catalog without = cli::filter_providers(catalog, {}, false, {"aws"});
   for (const Offering& offering : without.offerings()) CHECK(offering.provider != "aws");
   std::size_t aws = 0;
   for (const Offering& offering : catalog.offerings()) aws += offering.provider == "aws" ? 1u : 0u;
@@ -196,10 +196,38 @@ TEST_CASE("filter_providers keeps every device and only the wanted providers' of
   CHECK(without.find_device("a100-80gb") != nullptr);
 }
 
+TEST_CASE("recommend --no-marketplace leaves out a marketplace's offerings, and shown, one is named as such", "[providers]") {
+  // Vast's real v9 rows, imported into an overlay (the embedded catalogue leaves Vast out).
+  const fs::path dir = fresh_directory("mlsize-marketplace-test");
+  const std::string overlay = (dir / "vast.yaml").string();
+  REQUIRE(run_cli({"catalog", "import", "--from", "skypilot",
+                   std::string(MLSIZE_TEST_DATA_DIR) + "/skypilot-v9/vast/vms.csv", "--as-of", "2026-07-09",
+                   "--output", overlay, "--no-user-catalog"})
+              .exit_code == 0);
+  const std::vector<std::string> job{"recommend", "--params", "7B", "--data", "200GB", "--catalog", overlay,
+                                     "--no-user-catalog", "--top", "3"};
+  const auto with = run_cli(job);
+  REQUIRE(with.exit_code == 0);
+  CHECK(with.out.find(" vast ") != std::string::npos);
+  CHECK(with.out.find("note: vast is a marketplace: each offer is one host's listing") != std::string::npos);
+  std::vector<std::string> without_args = job;
+  without_args.push_back("--no-marketplace");
+  const auto without = run_cli(without_args);
+  REQUIRE(without.exit_code == 0);
+  CHECK(without.out.find(" vast ") == std::string::npos);
+  CHECK(without.out.find("is a marketplace") == std::string::npos);
+  CHECK(without.out.find("--no-marketplace") == std::string::npos);  // not in the estimate command shown
+  // The catalogue marks the provider, not its offerings one by one.
+  const Catalog catalog = load_default_catalog();
+  REQUIRE(catalog.find_provider("vast") != nullptr);
+  CHECK_FALSE(catalog.find_provider("vast")->marketplace.empty());
+  CHECK(catalog.find_provider("aws")->marketplace.empty());
+}
+
 TEST_CASE("filter_providers refuses unknown providers with the nearest one", "[providers]") {
   const Catalog catalog = load_default_catalog();
   try {
-    cli::filter_providers(catalog, {}, {"lamda"});
+    cli::filter_providers(catalog, {}, false, {"lamda"});
     FAIL("an unknown provider was accepted");
   } catch (const Error& error) {
     CHECK(error.kind() == ErrorKind::usage);
@@ -207,7 +235,7 @@ TEST_CASE("filter_providers refuses unknown providers with the nearest one", "[p
     CHECK(error.message() == "unknown provider \"lamda\"");
     CHECK(error.hint() == "did you mean \"lambda\"?");
   }
-  CHECK_THROWS_AS(cli::filter_providers(catalog, {"aws"}, {"aws"}), Error);
+  CHECK_THROWS_AS(cli::filter_providers(catalog, {"aws"}, false, {"aws"}), Error);
 }
 
 TEST_CASE("price factor: --price-factor scales the hourly price of an offering in estimate", "[price_factor]") {

@@ -98,6 +98,9 @@ struct Provider {
   std::string id;
   Billing billing;
   CommitmentDiscount reserved_discount;
+  // Non-empty for a marketplace (Vast): its offerings are single hosts' listings, each priced
+  // and kept by its host; the text says what that means for a run (recommend --no-marketplace).
+  std::string marketplace;
   std::string source;
   std::string as_of;
   SourceLocation defined_at;
@@ -149,6 +152,7 @@ struct Offering {
   std::optional<Interconnect> interconnect;
   Billing billing;                       // from the provider's entry (Catalog::check_references)
   CommitmentDiscount reserved_discount;  // the provider's, likewise
+  std::string marketplace;               // the provider's, likewise: non-empty for a marketplace
   std::string source;
   std::string as_of;
   SourceLocation defined_at;

@@ -53,6 +53,8 @@ void add_recommend_options(CLI::App& command, RecommendOptions& options) {
       .add_option("--exclude-provider", options.excluded_providers,
                   "Leave out the offerings of this provider; repeatable")
       ->type_name("PROVIDER");
+  command.add_flag("--no-marketplace", options.no_marketplace,
+                   "Leave out marketplaces' offerings (Vast: single hosts' listings, each kept by its host)");
   add_hardware_options(command, options.hardware, true);
   add_here_options(command, options.here);
   command.add_flag("--include-purchase", options.include_purchase,
@@ -97,6 +99,7 @@ void check_here_flags(const RecommendOptions& options) {
                                                  {h.min_memory.has_value(), "--min-memory"},
                                                  {!options.providers.empty(), "--provider"},
                                                  {!options.excluded_providers.empty(), "--exclude-provider"},
+                                                 {options.no_marketplace, "--no-marketplace"},
                                                  {options.include_purchase, "--include-purchase"},
                                                  {!options.workload.owned.empty(), "--owned"}};
   for (const auto& [given, flag] : others) {
@@ -114,7 +117,8 @@ Catalog filtered_catalog(const RecommendOptions& options, Catalog full_catalog, 
   settings.device_counts = hardware.device_counts();
   apply_device_counts(settings, options.max_devices.has_value());
   Catalog catalog = filter_hardware(
-      filter_providers(std::move(full_catalog), options.providers, options.excluded_providers), hardware);
+      filter_providers(std::move(full_catalog), options.providers, options.no_marketplace, options.excluded_providers),
+      hardware);
   if (catalog.offerings().empty() && !hardware.keeps_all()) {
     const HardwareOptions& h = options.hardware;
     const std::string flag = !h.devices.empty() ? "--device"
@@ -229,6 +233,7 @@ std::string next_command(const std::vector<std::string>& words, const Report& re
                                                                   {"--emit", true},
                                                                   {"--rank", true},
                                                                   {"--include-purchase", false},
+                                                                  {"--no-marketplace", false},
                                                                   {"--verbose", false},
                                                                   {"--no-default-rules", false},
                                                                   {"--wide", false}};

@@ -32,6 +32,7 @@ struct RecommendOptions {
   std::optional<std::string> max_devices;
   std::vector<std::string> providers;           // --provider: only these
   std::vector<std::string> excluded_providers;  // --exclude-provider
+  bool no_marketplace = false;                  // --no-marketplace
   HardwareOptions hardware;                     // --device, --gpus, --kind, --min-memory
   HereOptions here;                             // --here, --from: this machine only
   bool include_purchase = false;

@@ -31,7 +31,7 @@ bool provider_has_cloud_prices(const std::string& provider, const Catalog& catal
   });
 }
 
-Catalog filter_providers(Catalog catalog, const std::vector<std::string>& only,
+Catalog filter_providers(Catalog catalog, const std::vector<std::string>& only, bool no_marketplace,
                          const std::vector<std::string>& excluded) {
   for (const std::string& provider : only) check_provider("--provider", provider, catalog);
   for (const std::string& provider : excluded) {
@@ -41,12 +41,16 @@ Catalog filter_providers(Catalog catalog, const std::vector<std::string>& only,
                  "name a provider in only one of --provider and --exclude-provider");
     }
   }
-  if (only.empty() && excluded.empty()) return catalog;  // the common case: no copy
+  if (only.empty() && excluded.empty() && !no_marketplace) return catalog;  // the common case: no copy
   Catalog filtered;
   for (const Device& device : catalog.devices()) filtered.put(device);
+  for (const Provider& provider : catalog.providers()) filtered.put(provider);
   for (const Offering& offering : catalog.offerings()) {
     const bool wanted = only.empty() || std::find(only.begin(), only.end(), offering.provider) != only.end();
-    const bool dropped = std::find(excluded.begin(), excluded.end(), offering.provider) != excluded.end();
+    const Provider* provider = catalog.find_provider(offering.provider);
+    const bool marketplace = provider != nullptr && !provider->marketplace.empty();
+    const bool dropped = std::find(excluded.begin(), excluded.end(), offering.provider) != excluded.end() ||
+                         (no_marketplace && marketplace);
     if (wanted && !dropped) filtered.put(offering);
   }
   return filtered;

@@ -20,7 +20,7 @@ bool provider_has_cloud_prices(const std::string& provider, const Catalog& catal
 // Every device, and the offerings whose provider is in `only` (when not empty) and not in
 // `excluded`; `catalog` itself when neither names one (no copy at start-up). Each name must
 // be a provider of the catalogue (checked, naming the flag).
-Catalog filter_providers(Catalog catalog, const std::vector<std::string>& only,
+Catalog filter_providers(Catalog catalog, const std::vector<std::string>& only, bool no_marketplace,
                          const std::vector<std::string>& excluded);
 
 }  // namespace mlsize::cli

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 namespace mlsize::cli {
 namespace {
@@ -63,6 +65,16 @@ std::string price_footer(const Report& report, int top, const Provenance& proven
         "price files with mlsize catalog import (docs/catalogue.md#refreshing-prices-catalog-import).\n",
         provenance.max_price_age_months);
   }
+  // A marketplace's offers are single hosts' listings: said once per marketplace shown.
+  std::vector<std::string> marketplaces;
+  for_each_shown(report, top, [&](const PlanEstimate& e) {
+    const Offering* offering = e.plan.offering;
+    if (offering == nullptr || offering->marketplace.empty()) return;
+    if (std::find(marketplaces.begin(), marketplaces.end(), offering->provider) != marketplaces.end()) return;
+    marketplaces.push_back(offering->provider);
+    text += fmt::format("  note: {} is a marketplace: {} (--no-marketplace leaves it out).\n", offering->provider,
+                        offering->marketplace);
+  });
   const int years = commitment_years(report.cost.pricing);
   if (years > 0 && !report.recommendations.empty()) {
     const PlanEstimate& first = report.recommendations.front();

@@ -76,6 +76,7 @@ void Catalog::check_references() {
     if (const Provider* provider = find_provider(offering.provider)) {
       offering.billing = provider->billing;
       offering.reserved_discount = provider->reserved_discount;
+      offering.marketplace = provider->marketplace;
     }
   }
   std::vector<std::string> device_ids;

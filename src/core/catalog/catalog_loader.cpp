@@ -275,7 +275,8 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   return offering;
 }
 
-constexpr std::array<std::string_view, 5> k_provider_fields{"id", "billing", "reserved_discount", "source", "as_of"};
+constexpr std::array<std::string_view, 6> k_provider_fields{"id",          "billing", "reserved_discount",
+                                                            "marketplace", "source",  "as_of"};
 constexpr std::array<std::string_view, 2> k_billing_fields{"granularity_seconds", "minimum_seconds"};
 constexpr std::array<std::string_view, 3> k_discount_fields{"1y", "3y", "source"};
 
@@ -304,6 +305,7 @@ Provider read_provider(const SourceText& source, const YAML::Node& node) {
     provider.reserved_discount.three_year = read_share(discount, "3y");
     provider.reserved_discount.source = discount.required_string("source");
   }
+  provider.marketplace = named.optional_string("marketplace");
   read_provenance(named, provider.source, provider.as_of);
   provider.defined_at = source.location(node.Mark());
   return provider;

@@ -13,7 +13,7 @@ using snapshot::Reader;
 using snapshot::Writer;
 
 // Bumped whenever the layout changes; a mismatch is a stale build, not user input.
-constexpr std::uint32_t k_snapshot_version = 4;
+constexpr std::uint32_t k_snapshot_version = 5;
 
 void write_device(Writer& w, const Device& d) {
   w.text(d.id);
@@ -194,6 +194,7 @@ std::string write_catalog_snapshot(const Catalog& catalog) {
     w.text(p.id);
     write_billing(w, p.billing);
     write_discount(w, p.reserved_discount);
+    w.text(p.marketplace);
     w.text(p.source);
     w.text(p.as_of);
     w.location(p.defined_at);
@@ -216,6 +217,7 @@ Catalog read_catalog_snapshot(std::string_view bytes) {
     p.id = r.text();
     p.billing = read_billing(r);
     p.reserved_discount = read_discount(r);
+    p.marketplace = r.text();
     p.source = r.text();
     p.as_of = r.text();
     p.defined_at = r.location();

@@ -116,6 +116,13 @@ std::string_view device_form_factor(std::string_view id) {
   return stated_form_factor(id);
 }
 
+// A whole count as the file wrote it, however large (1e300 is no long long).
+std::string count_text(double count) {
+  char buffer[32];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, count, std::chars_format::general, 15);
+  return error == std::errc() ? std::string(buffer, end) : std::string("too many");
+}
+
 std::string gib_text(double gib) {
   return std::to_string(static_cast<long long>(std::lround(gib))) + " GB";
 }
@@ -392,8 +399,7 @@ void PriceImporter::add_raw_row(const std::string& provider, const PriceRow& row
       return;
     }
     if (*count > m_settings.sanity.max_accelerators_per_instance) {
-      warn(at, "dropped: " + std::to_string(static_cast<long long>(*count)) +
-                   " accelerators in one instance (more than " +
+      warn(at, "dropped: " + count_text(*count) + " accelerators in one instance (more than " +
                    std::to_string(m_settings.sanity.max_accelerators_per_instance) + ": not an instance)");
       return;
     }
