@@ -173,6 +173,15 @@ TEST_CASE("v9: the catalogue's own entry settles a part the row leaves open", "[
   CHECK(find(aws, "aws-p5e.48xlarge") == nullptr);
 }
 
+TEST_CASE("v9: where regions tie, the catalogue entry's own region stays the default", "[price_import]") {
+  // Lambda prices gpu_8x_h100_sxm5 at 31.92 in all 17 regions; the embedded entry is us-east-1.
+  const PriceImport lambda = import_v9({"lambda"});
+  const Offering* h100 = find(lambda, "lambda-gpu_8x_h100_sxm5");
+  REQUIRE(h100 != nullptr);
+  CHECK(h100->price.region == "us-east-1");
+  CHECK(h100->other_regions.size() == 16);
+}
+
 TEST_CASE("v9: every cloud folder imports by its name, or is refused with a true reason", "[price_import]") {
   for (const char* cloud : k_clouds) {
     INFO(cloud);

@@ -343,7 +343,14 @@ PriceImport PriceImporter::result() const {
         }
       }
     }
-    // As the loader orders a `prices:` list: the cheapest on demand first, ties by name.
+    // As the loader orders a `prices:` list: the cheapest on demand first, ties in the list's
+    // order, which is by name but for the catalogue entry's own region, first among its ties
+    // (Lambda prices its 17 regions alike: us-east-1 stays, not asia-northeast-1 by the alphabet).
+    if (known != nullptr) {
+      const auto own = std::find_if(prices.begin(), prices.end(),
+                                    [&](const RegionalPrice& p) { return p.region == known->price.region; });
+      if (own != prices.end()) std::rotate(prices.begin(), own, own + 1);
+    }
     std::stable_sort(prices.begin(), prices.end(), [](const RegionalPrice& a, const RegionalPrice& b) {
       return a.on_demand->value < b.on_demand->value;
     });
