@@ -195,16 +195,19 @@ PriceImporter::DeviceChoice PriceImporter::choose_device(const std::string& prov
       candidates.push_back(device);
     }
   };
+  // A device of the row's memory, or any device where the row states none.
+  const auto of_row_memory = [&](const Device& device) {
+    if (!memory_gib) return true;
+    if (!device.memory) return false;
+    const double gib = device.memory->value / k_gibi;
+    return std::abs(*memory_gib - gib) <= k_memory_tolerance * gib;
+  };
   for (std::string_view id : devices_of_skypilot_accelerator(provider, accelerator)) add(id);
   const bool named = !candidates.empty();
   // A bare name is the part SkyPilot names so ("A100" is 40 GB); other sizes only by the row's memory.
   if (memory_gib) {
     for (std::string_view id : memory_variants_of_skypilot_accelerator(accelerator)) add(id);
-    std::erase_if(candidates, [&](const Device* device) {
-      if (!device->memory) return true;
-      const double gib = device->memory->value / k_gibi;
-      return std::abs(*memory_gib - gib) > k_memory_tolerance * gib;
-    });
+    std::erase_if(candidates, [&](const Device* device) { return !of_row_memory(*device); });
   }
   DeviceChoice choice;
   const std::string memory_text = memory_gib ? " " + gib_text(*memory_gib) : std::string();
@@ -213,11 +216,7 @@ PriceImporter::DeviceChoice PriceImporter::choose_device(const std::string& prov
     // Hints only to devices of the row's memory: an RTX6000 of 24 GB is no RTX A6000 of 48.
     std::vector<std::string> names;
     for (const Device& device : m_catalog.devices()) {
-      if (memory_gib && device.memory &&
-          std::abs(*memory_gib - device.memory->value / k_gibi) > k_memory_tolerance * device.memory->value / k_gibi) {
-        continue;
-      }
-      if (memory_gib && !device.memory) continue;
+      if (!of_row_memory(device)) continue;
       names.push_back(device.id);
       const std::string_view name = skypilot_accelerator_name(provider, device.id);
       if (!name.empty()) names.emplace_back(name);
