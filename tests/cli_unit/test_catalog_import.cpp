@@ -97,3 +97,23 @@ TEST_CASE("an imported overlay is ranked with its prices, regions and date", "[i
   }
   CHECK(imported >= 1);  // gcp-tpu-v6e-8 and the p5, at least, rank in the top 20
 }
+
+TEST_CASE("an overlay past a catalogue file's size stops the import at the row, before any rendering", "[import]") {
+  // 40,000 CPU instance types: at least 260 bytes each in the overlay, past its 8 MiB at row
+  // 32,265 (8 MiB / 260 bytes + the header line).
+  const fs::path dir = fresh_directory("mlsize-import-large");
+  fs::create_directories(dir / "aws");
+  {
+    std::ofstream csv(dir / "aws" / "vms.csv");
+    csv << "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n";
+    for (int i = 0; i < 40000; ++i) csv << "c9.x" << i << ",,,8.0,32.0,0.25,us-east-1\n";
+  }
+  const fs::path overlay = dir / "out.yaml";
+  const auto result =
+      run_cli({"catalog", "import", "--from", "skypilot", (dir / "aws" / "vms.csv").string(), "--as-of", "2026-12-02",
+               "--include-cpu", "xeon-8481c", "--output", overlay.string(), "--no-user-catalog"});
+  CHECK(result.exit_code == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err.find("vms.csv:32265 the overlay passes 8 MiB") != std::string::npos);
+  CHECK_FALSE(fs::exists(overlay));
+}

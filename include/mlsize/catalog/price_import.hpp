@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -82,7 +83,15 @@ struct PriceImportSettings {
   std::string cpu_device;  // --include-cpu: the device of rows without an accelerator; empty: skip them
   std::string origin;      // --origin: where the files come from (repository@commit), written in each source
   PriceSanity sanity;
+  // The overlay's size limit (a catalogue file's): rows that would take it past this stop the
+  // import at the row, before the work of rendering it (0: no limit).
+  std::size_t max_overlay_bytes = 0;
 };
+
+// The least an overlay takes: each offering at least its id, provider, kind, name, device,
+// count, source and date, and each region price its line.
+inline constexpr std::size_t k_overlay_bytes_per_offering = 200;
+inline constexpr std::size_t k_overlay_bytes_per_price = 60;
 
 // One row of a SkyPilot price file as read, before it is checked and placed: internal to the
 // importer and the GCP join (core/catalog/gcp_gpu_vms.hpp).
@@ -169,6 +178,8 @@ class PriceImporter {
   const Catalog& m_catalog;
   PriceImportSettings m_settings;
   std::vector<PendingRow> m_pending;
+  std::set<std::string, std::less<>> m_ids;                      // offering ids the rows make, for the size bound
+  std::set<std::string, std::less<>> m_id_regions;               // "id region" pairs, likewise
   std::map<std::string, std::string, std::less<>> m_unit_words;  // file → "lines" or "items"
   int m_rows = 0;
   std::vector<SkippedRows> m_skipped;

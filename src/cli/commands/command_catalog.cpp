@@ -162,8 +162,12 @@ CommandOutput run_import(const CatalogOptions& options) {
   const Catalog catalog = options.import_without_refreshed
                               ? load_default_catalog_yaml(false)
                               : build_catalog(options.catalog_files, !options.no_user_catalog);
-  PriceImporter importer(
-      catalog, {options.import_provider, options.import_as_of, options.import_cpu_device, options.import_origin, {}});
+  PriceImporter importer(catalog, {options.import_provider,
+                                   options.import_as_of,
+                                   options.import_cpu_device,
+                                   options.import_origin,
+                                   {},
+                                   k_max_catalog_file_bytes});
   for (const std::string& path : options.import_files) {
     importer.add(format, read_input_file(path, k_max_price_file_bytes), path);
   }
@@ -177,6 +181,13 @@ CommandOutput run_import(const CatalogOptions& options) {
                     " file(s) maps to the catalogue; nothing was written",
                 summary.substr(summary.find('\n') + 1) + "see docs/catalogue.md#refreshing-prices-catalog-import");
   }
+  const auto too_large = [](std::size_t bytes) {
+    return Error(ErrorKind::input,
+                 "the overlay would be " + std::to_string(std::max<std::size_t>(bytes / (1024 * 1024), 1)) +
+                     " MiB, over the " + std::to_string(k_max_catalog_file_bytes / (1024 * 1024)) +
+                     " MiB a catalogue file may have; nothing was written",
+                 "import fewer files at a time (one cloud per overlay), or leave out CPU rows (--include-cpu)");
+  };
   std::string files;
   for (const std::string& path : options.import_files) files += (files.empty() ? "" : ", ") + path;
   const std::string yaml = render_price_import_yaml(
@@ -186,13 +197,7 @@ CommandOutput run_import(const CatalogOptions& options) {
                     ".\nUse it with --catalog FILE; an entry replaces the catalogue's entry of "
                     "the same id. Schema: docs/catalogue.md.");
   // Refused before the check below parses it (seconds for a file this size): --catalog would refuse it.
-  if (yaml.size() > k_max_catalog_file_bytes) {
-    throw Error(ErrorKind::input,
-                "the overlay would be " + std::to_string(yaml.size() / (1024 * 1024)) + " MiB, more than the " +
-                    std::to_string(k_max_catalog_file_bytes / (1024 * 1024)) +
-                    " MiB a catalogue file may have; nothing was written",
-                "import fewer files at a time (one cloud per overlay), or leave out CPU rows (--include-cpu)");
-  }
+  if (yaml.size() > k_max_catalog_file_bytes) throw too_large(yaml.size());
   // The overlay must load over the catalogue it was made against: a failure here is a bug
   // of the importer, caught before a file the user would then be unable to use is written.
   Catalog check = catalog;

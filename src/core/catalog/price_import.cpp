@@ -204,6 +204,21 @@ void PriceImporter::add_row(Offering offering, const PriceRow& row) {
       price.spot = Usd(*row.spot);
     }
   }
+  // A bound of the overlay's size, kept as rows come: past the limit, the import stops here
+  // rather than after rendering an overlay no --catalog would read.
+  if (m_settings.max_overlay_bytes > 0) {
+    m_ids.insert(offering.id);
+    m_id_regions.insert(offering.id + " " + row.region);
+    const std::size_t at_least =
+        m_ids.size() * k_overlay_bytes_per_offering + m_id_regions.size() * k_overlay_bytes_per_price;
+    if (at_least > m_settings.max_overlay_bytes) {
+      throw Error(ErrorKind::input,
+                  "at " + at + " the overlay passes " + std::to_string(m_settings.max_overlay_bytes / (1024 * 1024)) +
+                      " MiB, the most a catalogue file may have (" + std::to_string(m_ids.size()) +
+                      " offerings so far); nothing was written",
+                  "import fewer files at a time (one cloud per overlay), or leave out CPU rows (--include-cpu)");
+    }
+  }
   std::vector<int> lines{row.line};
   if (row.joined_line != 0) lines.push_back(row.joined_line);
   m_pending.push_back({std::move(offering), std::move(price), row.file, std::move(lines)});
