@@ -1,6 +1,6 @@
 #include "cli/options/providers.hpp"
-#include "cli/render/render_catalog.hpp"
 #include "cli/options/workload_options.hpp"
+#include "cli/render/render_catalog.hpp"
 #include "run_capture.hpp"
 #include "temp_files.hpp"
 
@@ -97,7 +97,9 @@ class ScopedEnv {
   std::optional<std::string> m_old;
 };
 
-void touch(const fs::path& path) { std::ofstream(path) << "devices: []\n"; }
+void touch(const fs::path& path) {
+  std::ofstream(path) << "devices: []\n";
+}
 
 }  // namespace
 
@@ -196,16 +198,17 @@ TEST_CASE("filter_providers keeps every device and only the wanted providers' of
   CHECK(without.find_device("a100-80gb") != nullptr);
 }
 
-TEST_CASE("recommend --no-marketplace leaves out a marketplace's offerings, and shown, one is named as such", "[providers]") {
+TEST_CASE("recommend --no-marketplace leaves out a marketplace's offerings, and shown, one is named as such",
+          "[providers]") {
   // Vast's real v9 rows, imported into an overlay (the embedded catalogue leaves Vast out).
   const fs::path dir = fresh_directory("mlsize-marketplace-test");
   const std::string overlay = (dir / "vast.yaml").string();
   REQUIRE(run_cli({"catalog", "import", "--from", "skypilot",
-                   std::string(MLSIZE_TEST_DATA_DIR) + "/skypilot-v9/vast/vms.csv", "--as-of", "2026-07-09",
-                   "--output", overlay, "--no-user-catalog"})
+                   std::string(MLSIZE_TEST_DATA_DIR) + "/skypilot-v9/vast/vms.csv", "--as-of", "2026-07-09", "--output",
+                   overlay, "--no-user-catalog"})
               .exit_code == 0);
-  const std::vector<std::string> job{"recommend", "--params", "7B", "--data", "200GB", "--catalog", overlay,
-                                     "--no-user-catalog", "--top", "3"};
+  const std::vector<std::string> job{"recommend", "--params",          "7B",    "--data", "200GB", "--catalog",
+                                     overlay,     "--no-user-catalog", "--top", "3"};
   const auto with = run_cli(job);
   REQUIRE(with.exit_code == 0);
   CHECK(with.out.find(" vast ") != std::string::npos);
@@ -240,8 +243,8 @@ TEST_CASE("filter_providers refuses unknown providers with the nearest one", "[p
 
 TEST_CASE("price factor: --price-factor scales the hourly price of an offering in estimate", "[price_factor]") {
   auto price = [](std::vector<std::string> extra) {
-    std::vector<std::string> args{"estimate", "--params", "1B", "--tokens", "1B", "--offering", "aws-p4de.24xlarge",
-                                  "--format", "json", "--no-user-catalog"};
+    std::vector<std::string> args{"estimate",   "--params",          "1B",       "--tokens", "1B",
+                                  "--offering", "aws-p4de.24xlarge", "--format", "json",     "--no-user-catalog"};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto result = run_cli(args);
     REQUIRE(result.exit_code == 0);
@@ -255,15 +258,16 @@ TEST_CASE("price factor: --price-factor scales the hourly price of an offering i
 
 TEST_CASE("price factor: --price-factor refuses malformed values and repeated providers", "[price_factor]") {
   auto error_of = [](const std::string& value, const std::string& second = {}) {
-    std::vector<std::string> args{"recommend", "--params", "7B", "--data", "1GB", "--no-user-catalog",
-                                  "--price-factor", value};
+    std::vector<std::string> args{"recommend",         "--params",       "7B", "--data", "1GB",
+                                  "--no-user-catalog", "--price-factor", value};
     if (!second.empty()) args.insert(args.end(), {"--price-factor", second});
     const auto result = run_cli(args);
     CHECK(result.exit_code == 2);
     CHECK(result.out.empty());
     return result.err;
   };
-  CHECK(error_of("aws=0") == "mlsize: error: --price-factor: \"0\" is not a price factor\nhint: examples: 0.4, 4, 1.5\n");
+  CHECK(error_of("aws=0") ==
+        "mlsize: error: --price-factor: \"0\" is not a price factor\nhint: examples: 0.4, 4, 1.5\n");
   CHECK(error_of("=0.8").find("is not PROVIDER=FACTOR") != std::string::npos);
   CHECK(error_of("aws=").find("is not PROVIDER=FACTOR") != std::string::npos);
   CHECK(error_of("aws=11").find("is above 10") != std::string::npos);

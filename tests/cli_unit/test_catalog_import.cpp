@@ -5,8 +5,8 @@
 #include "run_capture.hpp"
 #include "temp_files.hpp"
 
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -63,8 +63,7 @@ TEST_CASE("catalog import writes nothing when a file is not its format", "[impor
   const auto result = run_cli({"catalog", "import", "--from", "skypilot", k_aws, bad.string(), "--provider", "aws",
                                "--as-of", "2025-04-28", "--output", overlay.string(), "--no-user-catalog"});
   CHECK(result.exit_code == 1);
-  CHECK(result.err.find(bad.string() + ":1:1: the header lacks the column \"AcceleratorCount\"") !=
-        std::string::npos);
+  CHECK(result.err.find(bad.string() + ":1:1: the header lacks the column \"AcceleratorCount\"") != std::string::npos);
   CHECK(!fs::exists(overlay));
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);  // bad.csv alone
 }

@@ -257,7 +257,7 @@ TEST_CASE("a price of 0 or less, an impossible one, or 10^6 GPUs drops the row w
                                 "p5.48xlarge,H100,1000000,192.0,2048.0,9,eu-west-1,\n"     // line 6: 10^6 GPUs
                                 "p5.48xlarge,H100,8.0,192.0,2048.0,55.04,eu-north-1,60\n"  // line 7: spot > on demand
                                 "p5.48xlarge,H100,8.0,192.0,2048.0,55.04,eu-west-2,0\n"    // line 8: spot 0
-                                "p5.48xlarge,H100,6e64,192.0,2048.0,9,eu-west-3,\n",      // line 9: found by fuzzing
+                                "p5.48xlarge,H100,6e64,192.0,2048.0,9,eu-west-3,\n",       // line 9: found by fuzzing
                             "bad.csv");
   const PriceImport imported = importer.result();
   REQUIRE(imported.warnings.size() == 6);
