@@ -390,10 +390,11 @@ TEST_CASE("architecture_from_hf_config refuses bad dimensions", "[model_config]"
   CHECK(overflow->where() == "test.json:3:18");
   CHECK(overflow->message() == "invalid JSON: number overflow parsing '1e400'");
   // Python's json writes float('nan') and float('inf') as bare words: read as null, so a
-  // dimension given so is missing, and anywhere else they do no harm.
+  // dimension given so is named as such, and anywhere else they do no harm.
   const std::optional<Error> nan = parse_error(llama_with("4096", "NaN"));
   REQUIRE(nan);
-  CHECK(nan->message() == "missing \"hidden_size\" (the model width)");
+  CHECK(nan->message() == "\"hidden_size\" is NaN, not a size (the model width)");
+  CHECK(nan->where() == "test.json:3:18");
   CHECK_FALSE(parse_error(llama_with("  \"vocab_size\": 32000\n",
                                      "  \"vocab_size\": 32000,\n  \"softcap\": Infinity,\n  \"x\": -Infinity,\n"
                                      "  \"y\": [NaN, \"NaN\"]\n")));
@@ -510,4 +511,16 @@ TEST_CASE("every preset is its data/models file, byte for byte, and parses the s
       CHECK(embedded_verbatim);
     }
   }
+}
+
+TEST_CASE("a dimension Python wrote as NaN or Infinity is named as such, not as missing", "[model_config]") {
+  // json.dumps(float('nan')) writes NaN (issue 31: it was reported as "missing hidden_size").
+  const std::optional<Error> nan = parse_error(llama_with("\"hidden_size\": 4096", "\"hidden_size\": NaN"));
+  REQUIRE(nan);
+  CHECK(nan->message() == "\"hidden_size\" is NaN, not a size (the model width)");
+  CHECK(nan->where().find("test.json:") == 0);
+  const std::optional<Error> inf =
+      parse_error(llama_with("\"num_hidden_layers\": 32", "\"num_hidden_layers\": -Infinity"));
+  REQUIRE(inf);
+  CHECK(inf->message().find("\"num_hidden_layers\" is -Infinity, not a size") == 0);
 }

@@ -159,6 +159,22 @@ class ConfigReader {
   // Like count(), but the key must be present; `what` says what it is, for the message.
   int required(Keys keys, std::string_view what) const {
     if (const std::optional<int> value = count(keys)) return *value;
+    // A dimension Python wrote as NaN or Infinity reads as null (python_literals_as_null):
+    // named as what it is, not as missing.
+    for (std::string_view key : keys) {
+      const auto found = m_root.find(key);
+      if (found == m_root.end() || !found->is_null()) continue;
+      const SourceLocation where = m_source.at_key(key);
+      const std::string_view line = where.line_text;
+      const std::string_view at =
+          line.substr(std::min(static_cast<std::size_t>(std::max(where.column - 1, 0)), line.size()));
+      for (std::string_view word : {"NaN", "Infinity", "-Infinity"}) {
+        if (at.starts_with(word)) {
+          m_source.fail(where, in_quotes(key) + " is " + std::string(word) + ", not a size (" + std::string(what) + ")",
+                        "a whole number");
+        }
+      }
+    }
     const std::span<const std::string_view> accepted(keys.begin(), keys.size());
     for (const auto& [name, value] : m_root.items()) {
       // A key the reader knows for something else is no misspelling of this one
