@@ -143,6 +143,32 @@ TEST_CASE("state-space and speech models are refused, naming what they are", "[m
   }
 }
 
+TEST_CASE("hybrid state-space and attention models are refused by name, or by their state-space keys",
+          "[model_config]") {
+  const auto refusal = [](const char* text) -> std::string {
+    try {
+      architecture_from_hf_config(text, "h.json");
+    } catch (const Error& error) {
+      return error.message();
+    }
+    return "accepted";
+  };
+  // Zyphra/Zamba2-2.7B's keys: 54 layers, 45 Mamba blocks and 9 shared attention blocks. Read
+  // as a transformer, its hidden size and layer count would size attention layers it lacks.
+  CHECK(refusal(R"({"model_type": "zamba2", "hidden_size": 2560, "num_hidden_layers": 54,
+                    "num_attention_heads": 32, "mamba_d_state": 64, "layers_block_type": ["mamba", "hybrid"]})") ==
+        "model_type \"zamba2\" is a hybrid of state-space and attention layers (Zamba2): not supported");
+  CHECK(refusal(R"({"model_type": "nemotron_h", "hidden_size": 4096, "num_hidden_layers": 52,
+                    "hybrid_override_pattern": "M-M-M-MM-M-M*-"})") ==
+        "model_type \"nemotron_h\" is a hybrid of state-space and attention layers (Nemotron-H): not supported");
+  // A model type of no name mlsize knows, with a hybrid's keys: refused at the key.
+  CHECK(refusal(R"({"model_type": "some_new_hybrid", "hidden_size": 2048, "num_hidden_layers": 24,
+                    "num_attention_heads": 16, "intermediate_size": 8192, "vocab_size": 32000,
+                    "attn_layer_indices": [4, 12, 20]})") ==
+        "model_type \"some_new_hybrid\" has state-space layers (\"attn_layer_indices\"): a hybrid of state-space "
+        "and attention layers, not supported");
+}
+
 TEST_CASE("a pre-quantised checkpoint names its format from quantization_config", "[model_config]") {
   const auto format = [](const char* file) { return read_config(file).checkpoint_format; };
   CHECK(format("openai--gpt-oss-120b.json") == "mxfp4");

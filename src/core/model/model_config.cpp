@@ -353,12 +353,21 @@ void read_checkpoint_format(const ConfigReader& config, Architecture& a, std::ve
   }
 }
 
-// Model types whose layers are no transformer blocks mlsize can count: what each is.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 10> k_unsupported{{
+// Model types whose layers are no transformer blocks mlsize can count: what each is. The
+// hybrids' names are transformers' model types (Zamba2Config, NemotronHConfig, FalconH1Config,
+// BambaConfig, GraniteMoeHybridConfig).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 17> k_unsupported{{
     {"mamba", "a state-space model (Mamba)"},
     {"mamba2", "a state-space model (Mamba-2)"},
     {"falcon_mamba", "a state-space model (Falcon Mamba)"},
     {"jamba", "a hybrid of state-space and attention layers (Jamba)"},
+    {"zamba", "a hybrid of state-space and attention layers (Zamba)"},
+    {"zamba2", "a hybrid of state-space and attention layers (Zamba2)"},
+    {"nemotron_h", "a hybrid of state-space and attention layers (Nemotron-H)"},
+    {"falcon_h1", "a hybrid of state-space and attention layers (Falcon-H1)"},
+    {"bamba", "a hybrid of state-space and attention layers (Bamba)"},
+    {"granitemoehybrid", "a hybrid of state-space and attention layers (Granite 4.0)"},
+    {"hymba", "a hybrid of state-space and attention heads (Hymba)"},
     {"rwkv", "a recurrent model (RWKV)"},
     {"whisper", "a speech encoder-decoder (Whisper)"},
     {"wav2vec2", "a speech encoder (wav2vec 2.0)"},
@@ -373,6 +382,20 @@ Architecture read_architecture(const ConfigReader& config, std::string_view sour
   for (const auto& [type, what] : k_unsupported) {
     if (a.family == type) {
       config.fail("model_type", "model_type " + in_quotes(a.family) + " is " + std::string(what) + ": not supported",
+                  "mlsize sizes transformer decoders, encoders and T5-style encoder-decoders; give --params for a "
+                  "rough size");
+    }
+  }
+  // A model type of no name above with state-space layers all the same (a newer hybrid): its
+  // transformer fields would size only the attention part.
+  constexpr std::array<std::string_view, 8> k_state_space_keys{
+      "layers_block_type", "hybrid_override_pattern", "mamba_d_state", "mamba_d_ssm", "ssm_state_size",
+      "mamba_expand",      "attn_layer_indices",      "ssm_cfg"};
+  for (std::string_view key : k_state_space_keys) {
+    if (config.has({key})) {
+      config.fail(key,
+                  "model_type " + in_quotes(a.family) + " has state-space layers (" + in_quotes(key) +
+                      "): a hybrid of state-space and attention layers, not supported",
                   "mlsize sizes transformer decoders, encoders and T5-style encoder-decoders; give --params for a "
                   "rough size");
     }
