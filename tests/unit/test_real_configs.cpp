@@ -169,6 +169,30 @@ TEST_CASE("hybrid state-space and attention models are refused by name, or by th
         "and attention layers, not supported");
 }
 
+TEST_CASE("a dual-tower image-text model is refused, not sized from its text tower alone", "[model_config]") {
+  const auto refusal = [](const char* text) -> std::string {
+    try {
+      architecture_from_hf_config(text, "d.json");
+    } catch (const Error& error) {
+      return error.message();
+    }
+    return "accepted";
+  };
+  // openai/clip-vit-large-patch14's layout: the text tower (12 layers of 768) is about a third
+  // of the model, the image tower (24 layers of 1024) the rest.
+  const std::string clip = refusal(R"({"model_type": "clip", "projection_dim": 768,
+      "text_config": {"model_type": "clip_text_model", "hidden_size": 768, "num_hidden_layers": 12,
+                      "num_attention_heads": 12, "intermediate_size": 3072, "vocab_size": 49408},
+      "vision_config": {"model_type": "clip_vision_model", "hidden_size": 1024, "num_hidden_layers": 24}})");
+  CHECK(clip.find("model_type \"clip\" is a dual-tower image-text model") == 0);
+  // Under a wrapper's own name, the text tower's type still tells.
+  CHECK(refusal(R"({"model_type": "my_retriever", "text_config": {"model_type": "siglip_text_model",
+                    "hidden_size": 768, "num_hidden_layers": 12}})")
+            .find("is a dual-tower image-text model") != std::string::npos);
+  // A language model with a vision tower beside it is still read from its text_config.
+  CHECK(count_file("google--medgemma-27b-it.json").total == Approx(27.0e9).epsilon(0.01));
+}
+
 TEST_CASE("a pre-quantised checkpoint names its format from quantization_config", "[model_config]") {
   const auto format = [](const char* file) { return read_config(file).checkpoint_format; };
   CHECK(format("openai--gpt-oss-120b.json") == "mxfp4");

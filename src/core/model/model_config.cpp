@@ -461,6 +461,22 @@ Architecture architecture_from_hf_config(std::string_view json_text, std::string
   const bool multimodal = text != root.end() && text->is_object() && !root.contains("hidden_size") &&
                           !root.contains("n_embd") && !root.contains("d_model");
   const ConfigReader top(source, root);
+  // A dual-tower image-text model (CLIP, SigLIP, ...) is as much its image tower as its text
+  // tower, whose text_config alone is a third of it or less (CLIP ViT-L/14: 123 M of 428 M):
+  // refused, as the text tower's "<family>_text_model" type shows even under another name.
+  constexpr std::array<std::string_view, 13> k_dual_tower{"clip",    "siglip",   "siglip2", "chinese_clip", "altclip",
+                                                          "align",   "owlvit",   "owlv2",   "flava",        "x_clip",
+                                                          "clipseg", "groupvit", "blip"};
+  const std::string family = top.text("model_type");
+  const std::string text_family =
+      text != root.end() && text->is_object() ? ConfigReader(source, *text).text("model_type") : std::string();
+  if (contains(k_dual_tower, family) || std::string_view(text_family).ends_with("_text_model")) {
+    top.fail("model_type",
+             "model_type " + in_quotes(family) +
+                 " is a dual-tower image-text model: its image tower, as large as its text tower or larger, is not "
+                 "counted: not supported",
+             "mlsize sizes language models; give --params for a rough size");
+  }
   Architecture a = read_architecture(multimodal ? ConfigReader(source, *text) : top, source_name);
   if (multimodal) {
     const std::string name_or_path = top.text("_name_or_path");
