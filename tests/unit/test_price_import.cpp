@@ -7,6 +7,8 @@
 #include <mlsize/catalog/price_import.hpp>
 #include <mlsize/support/error.hpp>
 
+#include "price_import_fixture.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -18,17 +20,12 @@ using namespace mlsize;
 
 namespace {
 
-std::string test_file(const std::string& path) {
-  std::ifstream in(std::string(MLSIZE_TEST_DATA_DIR) + "/" + path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  REQUIRE(!text.str().empty());
-  return text.str();
-}
+using testing::prices_of;
+using testing::skipped;
+using testing::test_file;
 
 const Catalog& catalog() {
-  static const Catalog k_catalog = load_default_catalog();
-  return k_catalog;
+  return testing::embedded_catalog();
 }
 
 PriceImportSettings dated() {
@@ -44,27 +41,12 @@ const Offering& offering(const PriceImport& imported, const std::string& id) {
   return *found;
 }
 
-// Every region's prices of an imported offering: its `price`, then `other_regions`.
-std::vector<RegionalPrice> prices_of(const Offering& imported) {
-  std::vector<RegionalPrice> prices{imported.price};
-  prices.insert(prices.end(), imported.other_regions.begin(), imported.other_regions.end());
-  return prices;
-}
-
 RegionalPrice price_in(const Offering& imported, const std::string& region) {
   const std::vector<RegionalPrice> prices = prices_of(imported);
   const auto found =
       std::find_if(prices.begin(), prices.end(), [&](const RegionalPrice& p) { return p.region == region; });
   REQUIRE(found != prices.end());
   return *found;
-}
-
-int skipped(const PriceImport& imported, const std::string& reason_start) {
-  int rows = 0;
-  for (const SkippedRows& entry : imported.skipped) {
-    if (entry.reason.starts_with(reason_start)) rows += entry.rows;
-  }
-  return rows;
 }
 
 PriceImport import_skypilot(const std::string& path, PriceImportSettings settings = dated()) {

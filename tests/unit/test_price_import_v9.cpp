@@ -7,6 +7,8 @@
 #include <mlsize/catalog/price_import.hpp>
 #include <mlsize/support/error.hpp>
 
+#include "price_import_fixture.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -19,27 +21,22 @@ using namespace mlsize;
 
 namespace {
 
-constexpr std::array k_clouds{"aws", "cudo", "fluidstack", "gcp", "ibm", "lambda", "nebius", "oci", "seeweb", "vast"};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  REQUIRE(!text.str().empty());
-  return text.str();
-}
+using testing::prices_of;
+using testing::skipped;
+using testing::test_file;
 
 const Catalog& catalog() {
-  static const Catalog k_catalog = load_default_catalog();
-  return k_catalog;
+  return testing::embedded_catalog();
 }
+
+constexpr std::array k_clouds{"aws", "cudo", "fluidstack", "gcp", "ibm", "lambda", "nebius", "oci", "seeweb", "vast"};
 
 // One cloud's file, or every cloud's at once, as `catalog import` reads them.
 PriceImport import_v9(const std::vector<std::string>& clouds) {
   PriceImporter importer(catalog(), {"", "2026-07-09", "", "", {}});
   for (const std::string& cloud : clouds) {
     const std::string path = "skypilot-v9/" + cloud + "/vms.csv";
-    importer.add_skypilot_csv(read_file(std::string(MLSIZE_TEST_DATA_DIR) + "/" + path), path);
+    importer.add_skypilot_csv(test_file(path), path);
   }
   return importer.result();
 }
@@ -48,20 +45,6 @@ const Offering* find(const PriceImport& imported, const std::string& id) {
   const auto found =
       std::find_if(imported.offerings.begin(), imported.offerings.end(), [&](const Offering& o) { return o.id == id; });
   return found == imported.offerings.end() ? nullptr : &*found;
-}
-
-std::vector<RegionalPrice> prices_of(const Offering& offering) {
-  std::vector<RegionalPrice> prices{offering.price};
-  prices.insert(prices.end(), offering.other_regions.begin(), offering.other_regions.end());
-  return prices;
-}
-
-int skipped(const PriceImport& imported, std::string_view reason_start) {
-  int rows = 0;
-  for (const SkippedRows& entry : imported.skipped) {
-    if (std::string_view(entry.reason).starts_with(reason_start)) rows += entry.rows;
-  }
-  return rows;
 }
 
 const UnknownName* unknown(const PriceImport& imported, std::string_view name) {

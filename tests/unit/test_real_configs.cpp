@@ -143,16 +143,22 @@ TEST_CASE("state-space and speech models are refused, naming what they are", "[m
   }
 }
 
+namespace {
+
+// The message a config is refused with, or "accepted".
+std::string refusal(const char* text) {
+  try {
+    architecture_from_hf_config(text, "config.json");
+  } catch (const Error& error) {
+    return error.message();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
 TEST_CASE("hybrid state-space and attention models are refused by name, or by their state-space keys",
           "[model_config]") {
-  const auto refusal = [](const char* text) -> std::string {
-    try {
-      architecture_from_hf_config(text, "h.json");
-    } catch (const Error& error) {
-      return error.message();
-    }
-    return "accepted";
-  };
   // Zyphra/Zamba2-2.7B's keys: 54 layers, 45 Mamba blocks and 9 shared attention blocks. Read
   // as a transformer, its hidden size and layer count would size attention layers it lacks.
   CHECK(refusal(R"({"model_type": "zamba2", "hidden_size": 2560, "num_hidden_layers": 54,
@@ -170,14 +176,6 @@ TEST_CASE("hybrid state-space and attention models are refused by name, or by th
 }
 
 TEST_CASE("a dual-tower image-text model is refused, not sized from its text tower alone", "[model_config]") {
-  const auto refusal = [](const char* text) -> std::string {
-    try {
-      architecture_from_hf_config(text, "d.json");
-    } catch (const Error& error) {
-      return error.message();
-    }
-    return "accepted";
-  };
   // openai/clip-vit-large-patch14's layout: the text tower (12 layers of 768) is about a third
   // of the model, the image tower (24 layers of 1024) the rest.
   const std::string clip = refusal(R"({"model_type": "clip", "projection_dim": 768,

@@ -70,6 +70,12 @@ std::optional<GcpGpus> gcp_fixed_gpus(std::string_view machine_type) {
   return std::nullopt;
 }
 
+GcpJoin::GcpJoin(const Catalog& catalog) : m_catalog(catalog) {
+  for (const Offering& offering : catalog.offerings()) {
+    if (const std::optional<Pairing> pairing = pairing_of(offering)) m_paired_host_names.insert(pairing->host);
+  }
+}
+
 bool GcpJoin::take(const PriceRow& row) {
   if (row.instance.empty()) {
     if (row.accelerator.empty() || row.accelerator.starts_with("tpu-")) return false;
@@ -81,13 +87,7 @@ bool GcpJoin::take(const PriceRow& row) {
     m_hosts.push_back(row);
     return true;
   }
-  for (const Offering& offering : m_catalog.offerings()) {
-    const std::optional<Pairing> pairing = pairing_of(offering);
-    if (pairing && pairing->host == row.instance) {
-      m_paired_hosts.push_back(row);
-      break;
-    }
-  }
+  if (m_paired_host_names.contains(row.instance)) m_paired_hosts.push_back(row);
   return false;
 }
 

@@ -8,6 +8,7 @@
 #include <mlsize/catalog/price_import.hpp>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,7 +25,7 @@ std::optional<GcpGpus> gcp_fixed_gpus(std::string_view machine_type);
 
 class GcpJoin {
  public:
-  explicit GcpJoin(const Catalog& catalog) : m_catalog(catalog) {}
+  explicit GcpJoin(const Catalog& catalog);
 
   // Keeps a host row of a GPU VM, or an accelerator row (no InstanceType, not a TPU), for
   // joined(); false for any other row, which the caller places itself. An n1 host row is also
@@ -40,9 +41,10 @@ class GcpJoin {
 
  private:
   const Catalog& m_catalog;
-  std::vector<PriceRow> m_hosts;         // GPU VM host rows
-  std::vector<PriceRow> m_paired_hosts;  // n1 host rows that a catalogue offering pairs with GPUs
-  std::vector<PriceRow> m_accelerators;  // accelerator rows
+  std::set<std::string, std::less<>> m_paired_host_names;  // n1 hosts a catalogue offering pairs with GPUs
+  std::vector<PriceRow> m_hosts;                           // GPU VM host rows
+  std::vector<PriceRow> m_paired_hosts;                    // n1 host rows that a catalogue offering pairs with GPUs
+  std::vector<PriceRow> m_accelerators;                    // accelerator rows
 };
 
 }  // namespace mlsize

@@ -3,6 +3,7 @@
 #include <mlsize/catalog/skypilot_names.hpp>
 #include <mlsize/support/date.hpp>
 #include <mlsize/support/error.hpp>
+#include <mlsize/support/number_format.hpp>
 #include <mlsize/support/text_distance.hpp>
 
 #include <algorithm>
@@ -171,9 +172,7 @@ void PriceImporter::unknown(UnknownName entry, const std::vector<std::string>& c
 namespace {
 
 std::string usd_text(double usd) {
-  char buffer[32];
-  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, usd, std::chars_format::general, 6);
-  return "$" + std::string(buffer, error == std::errc() ? end : buffer);
+  return "$" + format_general(usd);
 }
 
 }  // namespace
@@ -305,7 +304,7 @@ PriceImport PriceImporter::result() const {
       if (price > median * factor || price < median / factor) {
         result.warnings.push_back({row.file + ":" + std::to_string(row.lines.front()),
                                    "dropped: " + usd_text(price) + " per " + row.offering.device_id +
-                                       "-hour on demand, more than " + usd_text(factor).substr(1) +
+                                       "-hour on demand, more than " + format_general(factor) +
                                        "x from the median of the import's " +
                                        std::to_string(per_device_prices[row.offering.device_id].size()) +
                                        " rows of that device (" + usd_text(median) + ")"});

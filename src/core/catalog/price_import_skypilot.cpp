@@ -4,10 +4,13 @@
 
 #include "core/catalog/csv_reader.hpp"
 #include "core/catalog/gcp_gpu_vms.hpp"
+#include "core/support/identifier.hpp"
+#include "core/support/text_lines.hpp"
 
 #include <mlsize/catalog/price_import.hpp>
 #include <mlsize/catalog/skypilot_names.hpp>
 #include <mlsize/support/error.hpp>
+#include <mlsize/support/number_format.hpp>
 #include <mlsize/support/text_distance.hpp>
 #include <mlsize/support/units.hpp>
 #include <mlsize/support/utf8.hpp>
@@ -29,20 +32,6 @@ constexpr std::string_view k_columns_hint =
 // headline size (an H100 SXM 81559 MiB of 81920, an L40S 46068 of 49152), and the nearest other
 // part of the same name is 17 % away or more (H100 80 GB against the NVL's 94 GB).
 constexpr double k_memory_tolerance = 0.10;
-
-// An id as the catalogue accepts it (docs/catalogue.md#file-format).
-bool valid_id(std::string_view id) {
-  if (id.empty() || id.size() > 128 || !std::isalnum(static_cast<unsigned char>(id.front()))) return false;
-  return std::all_of(id.begin(), id.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
-  });
-}
-
-std::string lower(std::string_view text) {
-  std::string result(text);
-  for (char& c : result) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return result;
-}
 
 // The number after `key` in SkyPilot's GpuInfo, a Python dict written with repr():
 // "{'Gpus': [{'Name': 'H100', ..., 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 655360}".
@@ -91,7 +80,7 @@ std::string id_part(std::string_view instance) {
 // The form factor an instance name or GpuInfo name states: "nvl" (the H100 NVL PCIe card),
 // "sxm" (SXM, or NVLink between the GPUs), "pcie", or "" when it says none.
 std::string_view stated_form_factor(std::string_view text) {
-  const std::string name = lower(text);
+  const std::string name = text::lower(text);
   bool sxm = false;
   bool pcie = false;
   bool nvl = false;
@@ -114,13 +103,6 @@ std::string_view stated_form_factor(std::string_view text) {
 // A device's form factor as its id spells it (a100-80gb-pcie, h100-nvl, v100-sxm2-16gb).
 std::string_view device_form_factor(std::string_view id) {
   return stated_form_factor(id);
-}
-
-// A whole count as the file wrote it, however large (1e300 is no long long).
-std::string count_text(double count) {
-  char buffer[32];
-  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, count, std::chars_format::general, 15);
-  return error == std::errc() ? std::string(buffer, end) : std::string("too many");
 }
 
 std::string gib_text(double gib) {
@@ -398,7 +380,7 @@ void PriceImporter::add_raw_row(const std::string& provider, const PriceRow& row
       return;
     }
     if (*count > m_settings.sanity.max_accelerators_per_instance) {
-      warn(at, "dropped: " + count_text(*count) + " accelerators in one instance (more than " +
+      warn(at, "dropped: " + format_general(*count, 15) + " accelerators in one instance (more than " +
                    std::to_string(m_settings.sanity.max_accelerators_per_instance) + ": not an instance)");
       return;
     }
@@ -423,7 +405,7 @@ void PriceImporter::add_raw_row(const std::string& provider, const PriceRow& row
     return;
   }
   const std::string id = provider + "-" + id_part(instance);
-  if (!valid_id(id)) {
+  if (!is_valid_id(id)) {
     skip("an instance name that is not usable in an id");
     return;
   }
