@@ -321,3 +321,18 @@ TEST_CASE("overlays: --no-user-catalog skips a broken user overlay, whose error 
   skipped.push_back("--no-user-catalog");
   CHECK(run_cli(skipped).exit_code == 0);
 }
+
+TEST_CASE("estimate with --offload on an offering that states no host RAM is refused, not assumed to fit",
+          "[providers]") {
+  // The TPU v2 slices state no host RAM (docs/catalogue.md#host_memory_gib).
+  const auto none = run_cli({"estimate", "--params", "7B", "--tokens", "1B", "--offering", "gcp-tpu-v2-8", "--offload",
+                             "optimizer", "--zero", "2", "--no-user-catalog"});
+  CHECK(none.exit_code == 2);
+  CHECK(none.out.empty());
+  CHECK(none.err.find("--offload: offering \"gcp-tpu-v2-8\" states no host RAM") != std::string::npos);
+  // With the host's RAM stated, the offloaded states are checked against it.
+  const auto stated = run_cli({"estimate", "--params", "1B", "--tokens", "1B", "--offering", "google-colab-pro-t4",
+                               "--offload", "optimizer", "--zero", "2", "--no-user-catalog"});
+  CHECK(stated.exit_code == 3);  // estimated, and it does not fit: the host is too small
+  CHECK(stated.out.find("Host RAM: 16.0 GB per unit for the offloaded states: DOES NOT FIT.") != std::string::npos);
+}

@@ -327,7 +327,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
     try {
       result.estimate = estimate_plan(workload, plan, cost_settings);
     } catch (Error& error) {
-      error.at_flag("--precision");
+      if (error.where().empty()) error.at_flag("--precision");  // the planner's own flag stays (--offload)
       throw;
     }
     if (workload.task == Task::inference && !workload.serving) {

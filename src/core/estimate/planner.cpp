@@ -207,7 +207,15 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
   // A plan must leave the headroom free: what max_memory_allocated reports is not all a
   // process needs (docs/methodology.md#capacity).
   estimate.fits = within_capacity(workload, estimate.memory);
-  if (plan.strategy.offload != Offload::none && m_offering != nullptr && m_offering->host_memory) {
+  if (plan.strategy.offload != Offload::none && m_offering != nullptr) {
+    // What is offloaded must fit the host: an offering that states no host RAM (TPU v2
+    // slices) cannot be checked, and is refused rather than assumed to hold it.
+    if (!m_offering->host_memory) {
+      throw Error(ErrorKind::usage,
+                  "offering \"" + m_offering->id + "\" states no host RAM: the offloaded states could not be checked",
+                  "choose another offering, drop --offload, or give host_memory_gib in an overlay (--catalog)")
+          .at_flag("--offload");
+    }
     const int devices_per_unit = std::min(plan.device_count, m_offering->devices_per_unit);
     estimate.host_fits = estimate.memory.host * devices_per_unit <= *m_offering->host_memory;
   }
