@@ -24,6 +24,7 @@ launch.detects_errors). Exits 0 when everything holds, 1 if not.
 Needs Debian's python3-jsonschema and python3-yaml (/usr/bin/python3).
 """
 
+import csv
 import json
 import os
 import re
@@ -302,6 +303,10 @@ def skypilot_accelerators():
         m = re.match(r"^(\S+(?: \S+)*?)\s{2,}(\d[\d, ]*)\s*$", line)
         if m:
             names.add(m.group(1))
+    # `sky show-gpus -a` lists TPU slices up to 8 chips; SkyPilot's own GCP price file
+    # (catalogs/v9/gcp/vms.csv, tests/data/skypilot-v9) names every slice it launches.
+    with open(os.path.join(HERE, "..", "data", "skypilot-v9", "gcp", "vms.csv"), encoding="utf-8") as f:
+        names.update(row["AcceleratorName"] for row in csv.DictReader(f) if row["AcceleratorName"].startswith("tpu-"))
     return names
 
 

@@ -136,3 +136,46 @@ TEST_CASE("providers' typical reserved discounts: sourced shares, deeper for thr
   CHECK(unit->basis == PriceBasis::provider_discount);
   CHECK(unit->per_hour.value == Approx(p5->price.on_demand->value * (1 - 0.63)));
 }
+
+// docs/catalogue.md#availability: the providers' on-demand limits and spot rates, each with
+// its source, and an overlay's own read and checked.
+TEST_CASE("providers' on-demand limits and spot interruption rates", "[catalog][availability]") {
+  const Catalog catalog = load_default_catalog();
+  for (const char* id : {"aws", "gcp", "lambda"}) {
+    INFO(id);
+    const Provider* provider = catalog.find_provider(id);
+    REQUIRE(provider != nullptr);
+    CHECK(provider->on_demand_limit.devices == 8);
+    CHECK_FALSE(provider->on_demand_limit.beyond.empty());
+    CHECK_FALSE(provider->on_demand_limit.source.empty());
+  }
+  // AWS measured (SkyPilot's spot traces, 600 preemptions in 3,066 instance-hours); GCP from
+  // Google's 5-15 % a day.
+  CHECK(*catalog.find_provider("aws")->spot_interruptions.per_instance_hour == Approx(600.0 / 3066).margin(0.01));
+  CHECK(*catalog.find_provider("gcp")->spot_interruptions.per_instance_hour == Approx(0.10 / 24).margin(0.0005));
+  // Offerings carry their provider's.
+  CHECK(catalog.find_offering("aws-p5.48xlarge")->on_demand_limit.devices == 8);
+
+  Catalog overlay;
+  load_catalog_yaml(overlay,
+                    "providers:\n"
+                    "  - id: mine\n"
+                    "    on_demand_limit: {devices: 64, beyond: \"a call to sales\", source: \"contract\"}\n"
+                    "    spot_interruptions: {per_instance_hour: 0.05, source: \"our logs\"}\n"
+                    "    source: \"x\"\n"
+                    "    as_of: \"2026-12-02\"\n",
+                    "overlay.yaml");
+  const Provider* mine = overlay.find_provider("mine");
+  REQUIRE(mine != nullptr);
+  CHECK(mine->on_demand_limit.devices == 64);
+  CHECK(mine->spot_interruptions.per_instance_hour == 0.05);
+  Catalog wrong;
+  CHECK_THROWS_WITH(load_catalog_yaml(wrong,
+                                      "providers:\n"
+                                      "  - id: mine\n"
+                                      "    on_demand_limit: {devices: 64, source: \"contract\"}\n"
+                                      "    source: \"x\"\n"
+                                      "    as_of: \"2026-12-02\"\n",
+                                      "overlay.yaml"),
+                    Catch::Contains("beyond"));
+}

@@ -114,3 +114,40 @@ TEST_CASE("offerings take their provider's billing when the catalogue is checked
   CHECK(catalog.find_offering("lambda-gpu_8x_h100_sxm5")->billing.granularity_seconds == 60.0);
   CHECK(catalog.find_offering("aws-p4d.24xlarge")->network_gbps == 400.0);
 }
+
+// Young's first-order model (Young 1974, CACM 17(9)): at the interval sqrt(2·δ·M) a run loses
+// δ/τ to checkpoints and τ/(2M) to redone work. Daly's check case (FGCS 22(3) 2006, Fig. 3):
+// M = 24 h, δ = 5 min, where Young's interval is sqrt(2 × 5 × 1440) = 120 min, so the loss is
+// 5/120 + 120/2880; a restart R adds R/M.
+TEST_CASE("spot: the share of a run lost to interruptions at Young's interval", "[cost][spot]") {
+  const double per_hour = 1.0 / 24;
+  CHECK(preemption_share(per_hour, Seconds(300), Seconds(0)) == Approx(5.0 / 120 + 120.0 / 2880));
+  CHECK(preemption_share(per_hour, Seconds(300), Seconds(600)) ==
+        Approx(5.0 / 120 + 120.0 / 2880 + 10.0 / (24 * 60)));
+  CHECK(preemption_share(0, Seconds(300), Seconds(600)) == 0);
+  // More machines interrupt more often: the share grows with them.
+  CHECK(preemption_share(8 * per_hour, Seconds(60), Seconds(600)) >
+        preemption_share(per_hour, Seconds(60), Seconds(600)));
+}
+
+TEST_CASE("spot: a unit of more than 8 devices is a machine per 8", "[cost][spot]") {
+  Offering offering = cloud_offering("gcp");
+  CHECK(machines_per_unit(offering) == 1);
+  offering.devices_per_unit = 8;
+  CHECK(machines_per_unit(offering) == 1);
+  offering.devices_per_unit = 256;
+  CHECK(machines_per_unit(offering) == 32);
+}
+
+TEST_CASE("a reservation commits every hour of its term", "[cost][reserved]") {
+  Offering offering = cloud_offering("aws");
+  offering.price.reserved_1y = Usd(6.0);
+  CHECK(commitment_cost(offering, Usd(6.0), 2, Pricing::reserved_1y)->value == Approx(6.0 * 2 * 8760));
+  offering.price.reserved_3y = Usd(4.0);
+  CHECK(commitment_cost(offering, Usd(4.0), 1, Pricing::reserved_3y)->value == Approx(4.0 * 3 * 8760));
+  CHECK_FALSE(commitment_cost(offering, Usd(10.0), 1, Pricing::on_demand));
+  CHECK_FALSE(commitment_cost(offering, Usd(4.0), 1, Pricing::spot));
+  // No reservation price and no provider discount: priced on demand, nothing committed.
+  Offering unlisted = cloud_offering("lambda");
+  CHECK_FALSE(commitment_cost(unlisted, Usd(10.0), 1, Pricing::reserved_1y));
+}

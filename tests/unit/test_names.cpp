@@ -40,7 +40,7 @@ TEST_CASE("every names table round-trips each of its names", "[names]") {
   check_names_table(RuleAction::advise);
   check_names_table(Severity::tip);
   check_names_table(Objective::balanced);
-  check_names_table(RejectionReason::budget);
+  check_names_table(RejectionReason::preemption);
   check_names_table(PriceFormat::azure_retail);
 }
 

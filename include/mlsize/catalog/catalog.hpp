@@ -93,11 +93,30 @@ struct CommitmentDiscount {
   bool operator==(const CommitmentDiscount&) const = default;
 };
 
+// The most devices one plan gets on demand from a provider without a reservation, capacity
+// block or quota request, and what a larger plan takes (docs/catalogue.md#availability).
+struct OnDemandLimit {
+  std::optional<int> devices;  // none: the provider states none (k_default_on_demand_devices)
+  std::string beyond;          // what a plan above it takes
+  std::string source;
+  bool operator==(const OnDemandLimit&) const = default;
+};
+
+// How often a provider takes spot capacity back: expected interruptions per instance-hour
+// (docs/catalogue.md#availability).
+struct SpotInterruptions {
+  std::optional<double> per_instance_hour;  // none: not stated (k_default_spot_interruptions_per_hour)
+  std::string source;
+  bool operator==(const SpotInterruptions&) const = default;
+};
+
 // Facts about a provider that hold for all its offerings.
 struct Provider {
   std::string id;
   Billing billing;
   CommitmentDiscount reserved_discount;
+  OnDemandLimit on_demand_limit;
+  SpotInterruptions spot_interruptions;
   // Non-empty for a marketplace (Vast): its offerings are single hosts' listings, each priced
   // and kept by its host; the text says what that means for a run (recommend --no-marketplace).
   std::string marketplace;
@@ -152,6 +171,8 @@ struct Offering {
   std::optional<Interconnect> interconnect;
   Billing billing;                       // from the provider's entry (Catalog::check_references)
   CommitmentDiscount reserved_discount;  // the provider's, likewise
+  OnDemandLimit on_demand_limit;         // the provider's, likewise
+  SpotInterruptions spot_interruptions;  // the provider's, likewise
   std::string marketplace;               // the provider's, likewise: non-empty for a marketplace
   std::string source;
   std::string as_of;

@@ -83,6 +83,34 @@ std::optional<Usd> hourly_price_per_unit(const Offering& offering, const CostSet
 // billing step and raised to the minimum charge.
 Usd run_cost(Usd price_per_unit_hour, int units, Seconds duration, const Billing& billing = {});
 
+// What reserving `units` units of `offering` commits under `pricing` (reserved-*): every
+// hour of the term at `price_per_unit_hour`. Nothing for on-demand and spot, for offerings
+// that are not cloud, and where no reservation price is known (PriceBasis::on_demand).
+std::optional<Usd> commitment_cost(const Offering& offering, Usd price_per_unit_hour, int units, Pricing pricing);
+
+// Spot runs (docs/methodology.md#spot). A run interrupted `interruptions_per_hour` times an
+// hour (over all its instances) that writes a checkpoint in `checkpoint_write` and restarts
+// in `restart` loses, at Young's optimal checkpoint interval sqrt(2·δ/λ) (Young 1974, "A
+// first order approximation to the optimum checkpoint interval", CACM 17(9); Daly 2006, FGCS
+// 22(3), eq. 1), this share of its wall time: sqrt(2·δ·λ) for checkpoints and redone work,
+// plus λ·R for restarts. A run of compute time T then takes T / (1 − share); at a share of
+// 1 or more it never finishes.
+double preemption_share(double interruptions_per_hour, Seconds checkpoint_write, Seconds restart);
+
+// The checkpoint write the spot model assumes: a minute (a stated default: sharded,
+// asynchronous checkpoints of each rank's states; docs/methodology.md#spot).
+inline constexpr double k_checkpoint_write_seconds = 60;
+
+// Spot interruptions per instance-hour where the provider states none: the only measured
+// GPU figure found, AWS p3.2xlarge over 13 days of 2023 (providers.yaml, aws), as a stated
+// default (docs/catalogue.md#availability).
+inline constexpr double k_default_spot_interruptions_per_hour = 0.2;
+
+// The machines one unit of `offering` is: one per 8 devices, at least one. A unit of more
+// than 8 accelerators (a TPU slice) is many hosts; a spot interruption takes back one
+// machine and stops the whole unit, and the ranking's ties count machines.
+int machines_per_unit(const Offering& offering);
+
 // The cash a plan on `units` units of `offering` needs up front: the purchase price of
 // on-premise hardware not owned; nothing for rentals and owned hardware.
 std::optional<Usd> purchase_cash(const Offering& offering, int units, const CostSettings& settings);

@@ -42,8 +42,15 @@ struct PlanEstimate {
   std::optional<GbdtRun> gbdt;  // gbdt: the workers, their visits per second and the speed-up
   Communication communication;  // what communication and pipeline bubbles add to the compute
   std::optional<Usd> price_per_unit_hour;
-  std::optional<Usd> cost;                      // absent when the plan has no price
-  std::optional<Usd> purchase;                  // cash up front: on-premise hardware not owned (purchase_cash)
+  std::optional<Usd> cost;      // absent when the plan has no price
+  std::optional<Usd> purchase;  // cash up front: on-premise hardware not owned (purchase_cash)
+  // Under --pricing reserved-*, with a reservation price: what reserving the plan's units
+  // commits, every hour of the term at the reserved rate (commitment_cost); the run's
+  // share of it is `cost`.
+  std::optional<Usd> commitment;
+  // Under --pricing spot: the run time expected to be lost to interruptions (redone work
+  // since the last checkpoint and restarts), included in `time` (docs/methodology.md#spot).
+  Seconds preemption{0};
   Precision precision = Precision::bf16_mixed;  // the workload's, as the plan was estimated
   // Serving a load (Workload::serving): the replicas' batch, latencies and throughput.
   // `time` is then the time per output token and `cost` the fleet's cost per hour.

@@ -84,6 +84,7 @@ struct ServingEstimate {
   bool offline = false;                  // an offline job: costed as a run, not per hour
   int replicas = 0;                      // what the rented units hold
   int replicas_needed = 0;               // what the load needs at the utilisation
+  int spare_replicas = 0;                // replicas beyond those needed (ServingLoad::redundancy and more)
   double utilisation = 0;                // of the replicas at the load
   double fleet_output_tokens_per_s = 0;  // what the replicas can give
   Usd per_hour;                          // the fleet

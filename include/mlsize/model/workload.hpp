@@ -152,6 +152,15 @@ constexpr bool is_lora_group(LoraTarget target) {
 
 // A load to serve (--rate): requests of a prompt and an output length, with latency targets
 // (docs/methodology.md#serving). Without one, inference is a batch run over --tokens.
+// Sizing without a load: the KV cache a replica must hold besides the weights, in sequences
+// of prompt + output tokens. Eight: room for a few users at once, where one sequence would
+// leave an engine no room to batch (vLLM refuses to start without one; docs/methodology.md#sizing).
+inline constexpr int k_sizing_sequences = 8;
+// Sizing without a load: the latencies each user must get, MLPerf Inference's server bounds
+// for Llama-2-70B (mlcommons/inference loadgen/mlperf.conf; docs/methodology.md#sizing).
+inline constexpr double k_sizing_ttft_seconds = 2.0;
+inline constexpr double k_sizing_tpot_seconds = 0.2;
+
 struct ServingLoad {
   // Requests per second; 0: an offline job, --tokens output tokens as fast as the
   // hardware gives them (scoring a data set), costed as a run.
@@ -169,7 +178,14 @@ struct ServingLoad {
   // The share of a replica's throughput the load may take: the rest absorbs bursts and
   // keeps requests from queueing (docs/methodology.md#serving).
   double utilisation = 0.8;
-  bool offline() const { return requests_per_s <= 0; }
+  // Replicas beyond those the load needs, so that losing one (a failed device, a rollout)
+  // leaves the others within the utilisation: N+1 by default (--redundancy).
+  int redundancy = 1;
+  // No load given (`--task inference` alone): per offering, one replica on the fewest devices
+  // that hold the weights and the KV cache of k_sizing_sequences sequences, ranked by $/hour,
+  // with its speed at batch 1 and at its largest batch (docs/methodology.md#sizing).
+  bool sizing = false;
+  bool offline() const { return !sizing && requests_per_s <= 0; }
 };
 
 struct Workload {

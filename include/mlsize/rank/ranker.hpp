@@ -21,6 +21,11 @@ namespace mlsize {
 // axis; the Pareto flag uses the same tolerance (docs/methodology.md#objectives).
 inline constexpr double k_near_tie = 0.02;
 
+// The most devices a plan gets on demand from a provider that states no limit
+// (OnDemandLimit): one 8-GPU machine, the largest on-demand instance at Lambda and what
+// AWS's default P quota holds; a stated default (docs/catalogue.md#availability).
+inline constexpr int k_default_on_demand_devices = 8;
+
 // The largest number of devices one plan may use unless the user says otherwise.
 inline constexpr int k_default_max_devices = 512;
 
@@ -68,6 +73,10 @@ struct RecommendSettings {
   std::vector<Calibration> calibrations;
   const RuleSet* rules = nullptr;  // applied to every plan when set; must outlive the report
 };
+
+// What a budget is checked against: the purchase for hardware to buy, the commitment for a
+// reservation that costs more than the run, else the run's cost.
+Usd budget_cash(const PlanEstimate& e);
 
 // Every offering's plans are estimated and, with rules, judged by them; per offering the
 // best feasible plan under the objective (divided by its rule score) is kept, ties going

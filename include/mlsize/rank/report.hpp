@@ -44,6 +44,7 @@ enum class RejectionReason {
   run_time,        // without a deadline: no fitting plan finishes within the run-time limit
   deadline,        // no fitting plan finishes before the deadline
   budget,          // no fitting, timely plan is within the budget
+  preemption,      // spot: interruptions would come faster than the run checkpoints and restarts
 };
 // The names JSON output gives as `reason`.
 constexpr auto enum_names(RejectionReason) {
@@ -65,7 +66,8 @@ constexpr auto enum_names(RejectionReason) {
                                                    {session_limit, "session_limit"},
                                                    {run_time, "run_time"},
                                                    {deadline, "deadline"},
-                                                   {budget, "budget"}});
+                                                   {budget, "budget"},
+                                                   {preemption, "preemption"}});
 }
 
 // A plan that passed the rules, with what they did to it. The rule data lives here, not
@@ -78,6 +80,20 @@ struct RankedPlan : PlanEstimate {
   // On the time-cost Pareto front of the recommendations: no other recommendation is both
   // as cheap and as fast, and better in one.
   bool pareto = false;
+  // The offering's other plans that meet every constraint: the one on the fewest devices and
+  // the fastest (each may be this plan). Training and batch runs; absent for serving.
+  std::optional<PlanEstimate> smallest;
+  std::optional<PlanEstimate> fastest;
+  // Ranked before the next recommendation by a tie-break: the objective's figures are
+  // within k_near_tie of each other.
+  bool tie_with_next = false;
+  // More devices than the provider gives on demand without a reservation or quota request
+  // (OnDemandLimit; the limit it is over).
+  std::optional<int> beyond_on_demand;
+  // Offerings of the same provider and device that give this very plan (as many devices,
+  // the same layout and time: other host shapes or platforms), ranked after it and left out
+  // of the ranking so that one choice takes one row.
+  std::vector<const Offering*> variants;
 };
 
 // Hardware to buy (--include-purchase), weighed beside the ranking and never in it: a

@@ -41,6 +41,7 @@ enum class RuleField : std::size_t {
   offering_region,
   offering_price_per_hour_usd,
   offering_devices_per_unit,
+  offering_marketplace,
   plan_device_count,
   plan_zero_stage,
   plan_tensor_parallel,

@@ -19,6 +19,8 @@ Bytes parse_bytes_or_zero(std::string_view text);
 
 // 20000, 20k, $1.5M, $300 (suffixes k=1e3, M=1e6).
 Usd parse_money(std::string_view text);
+// As parse_money, but 0 ($0, 0k) is accepted too: a budget of nothing, free tiers only.
+Usd parse_money_or_zero(std::string_view text);
 
 // 90s, 90m, 36h, 7d, 2w (a unit is required: a bare number is ambiguous).
 Seconds parse_duration(std::string_view text);

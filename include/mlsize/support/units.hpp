@@ -34,5 +34,7 @@ inline constexpr double k_giga = 1e9;
 inline constexpr double k_gibi = 1024.0 * 1024.0 * 1024.0;
 inline constexpr double k_seconds_per_hour = 3600.0;
 inline constexpr double k_seconds_per_day = 86400.0;
+// A reservation's year: 365 days of 24 hours, as providers price terms.
+inline constexpr double k_hours_per_year = 365.0 * 24.0;
 
 }  // namespace mlsize

@@ -4,6 +4,7 @@
 #include "cli/options/choice.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/options/providers.hpp"
+#include "cli/options/serving_options.hpp"
 #include "cli/options/task_flags.hpp"
 #include "cli/render/renderers.hpp"
 
@@ -148,6 +149,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   auto run = std::make_unique<RecommendRun>();
   RecommendSettings settings;
   Workload workload = build_workload(options.workload);
+  size_without_load(options.workload, workload);
   run->warnings = task_flag_warnings(options.workload, workload);
   if (options.optimize) settings.objective = parse_choice<Objective>("--optimize", *options.optimize);
   if (options.top) run->top = parse_int_flag(*options.top, "--top", 1, 100000);

@@ -48,6 +48,11 @@ void add_serving_options(CLI::App& command, WorkloadOptions& options) {
           "--replica-utilisation", options.replica_utilisation,
           "Share of a replica's throughput the load may take (default " + format_general(load.utilisation) + ")")
       ->type_name("FRACTION");
+  command
+      .add_option("--redundancy", options.redundancy,
+                  "Spare replicas beyond what the load needs (default " + std::to_string(load.redundancy) +
+                      ": N+1; 0 for none)")
+      ->type_name("N");
 }
 
 // A load to serve (--rate or --tokens-per-day) with its lengths and targets; the other
@@ -62,7 +67,8 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
       {options.tpot, "--tpot"},
       {options.max_batch, "--max-batch"},
       {options.max_step_tokens, "--max-step-tokens"},
-      {options.replica_utilisation, "--replica-utilisation"}};
+      {options.replica_utilisation, "--replica-utilisation"},
+      {options.redundancy, "--redundancy"}};
   const auto given = std::find_if(std::begin(flags), std::end(flags), [](const auto& flag) { return flag.first; });
   if (given == std::end(flags)) return;
   if (workload.task != Task::inference) {
@@ -111,7 +117,31 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
   if (options.replica_utilisation) {
     load.utilisation = parse_fraction_flag(*options.replica_utilisation, "--replica-utilisation");
   }
+  if (options.redundancy) {
+    if (offline) flag_error("--redundancy", "an offline job has no replicas to keep spare", "drop --redundancy");
+    load.redundancy = parse_int_flag(*options.redundancy, "--redundancy", 0, 1'000'000);
+  }
   // The memory of a sequence is the prompt and output it holds.
+  workload.context = load.prompt_tokens + load.output_tokens;
+  workload.serving = load;
+}
+
+void size_without_load(const WorkloadOptions& options, Workload& workload) {
+  if (workload.task != Task::inference || workload.serving || options.tokens || options.data || options.batch) return;
+  ServingLoad load;
+  load.sizing = true;
+  load.redundancy = 0;
+  // A sequence of the context: the default 200 output tokens after its prompt (half and
+  // half for a context of 400 or less).
+  load.output_tokens =
+      workload.context > 2 * load.output_tokens ? load.output_tokens : std::max(1, workload.context / 2);
+  load.prompt_tokens = std::max(1, workload.context - load.output_tokens);
+  // What a replica must give each user: MLPerf Inference's server latency bounds for
+  // Llama-2-70B (mlcommons/inference loadgen/mlperf.conf: "llama2-70b.Server.ttft_latency =
+  // 2000", "llama2-70b.Server.tpot_latency = 200", in ms), so that a device decoding below
+  // 5 tokens/s per user (a CPU holding a 70B model) is not the answer.
+  load.ttft = Seconds(k_sizing_ttft_seconds);
+  load.tpot = Seconds(k_sizing_tpot_seconds);
   workload.context = load.prompt_tokens + load.output_tokens;
   workload.serving = load;
 }

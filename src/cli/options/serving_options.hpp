@@ -21,4 +21,8 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload);
 // Inference holds at most the positions the model takes (Architecture::max_positions).
 void check_context(const WorkloadOptions& options, Workload& workload);
 
+// `recommend --task inference` with no load (--rate, --tokens-per-day), no --tokens, --data
+// or --batch: the sizing answer (ServingLoad::sizing) for a sequence of the context.
+void size_without_load(const WorkloadOptions& options, Workload& workload);
+
 }  // namespace mlsize::cli

@@ -265,7 +265,8 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   if (options.bandwidth_efficiency) {
     workload.bandwidth_efficiency = parse_fraction_flag(*options.bandwidth_efficiency, "--bandwidth-efficiency");
   }
-  if (options.budget) workload.budget = parse_flag("--budget", [&] { return parse_money(*options.budget); });
+  // --budget 0: only what costs nothing, the free tiers.
+  if (options.budget) workload.budget = parse_flag("--budget", [&] { return parse_money_or_zero(*options.budget); });
   if (options.deadline) {
     workload.deadline = parse_flag("--deadline", [&] { return parse_duration(*options.deadline); });
   }

@@ -57,6 +57,7 @@ struct WorkloadOptions {
   std::optional<std::string> max_batch;
   std::optional<std::string> max_step_tokens;
   std::optional<std::string> replica_utilisation;
+  std::optional<std::string> redundancy;
   std::optional<std::string> rows;  // --task gbdt
   std::optional<std::string> features;
   std::optional<std::string> rounds;

@@ -233,9 +233,16 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
         return fmt::format("buying it costs {}; budget is {}", format_usd(*nearest.purchase),
                            format_usd(*workload.budget));
       }
+      if (nearest.commitment && *nearest.commitment > *nearest.cost) {
+        return fmt::format("cheapest plan that fits commits {} (a reservation's term); budget is {}",
+                           format_usd(*nearest.commitment), format_usd(*workload.budget));
+      }
       return fmt::format("cheapest plan that fits costs {}; budget is {}", format_usd(*nearest.cost),
                          format_usd(*workload.budget));
     }
+    case RejectionReason::preemption:
+      return "on spot, interruptions over the plan's instances would come faster than it can checkpoint and restart "
+             "(docs/methodology.md#spot): fewer devices, or on-demand";
   }
   return {};
 }

@@ -13,7 +13,9 @@
 namespace mlsize::cli {
 namespace {
 
-constexpr double k_hours_per_year = 365.0 * 24.0;
+// A commitment this many times the run's cost or more is flagged: the rest of the term must
+// find other work.
+constexpr double k_commitment_warning_ratio = 10;
 
 // The plans whose prices are shown: the top recommendations and the top purchases.
 template <class Visit>
@@ -86,13 +88,15 @@ std::string price_footer(const Report& report, int top, const Provenance& proven
           "  #1 ({}) is priced on demand: no reservation price is known for it, and {} states no "
           "typical discount.\n",
           offering->id, offering->provider);
-    } else if (unit && offering->kind == OfferingKind::cloud && first.price_per_unit_hour) {
-      const Usd term = *first.price_per_unit_hour * (first.plan.units * k_hours_per_year * years);
+    } else if (unit && first.commitment && first.cost) {
+      // Ranked by the commitment (what the user pays), the run's share beside.
+      const double ratio = first.cost->value > 0 ? first.commitment->value / first.cost->value : 0;
       text += fmt::format(
           "  #1 is priced at {}. A reservation is paid for every hour of its term, used or not: {} unit{} for {} "
-          "year{} commit {}.\n",
+          "year{} commit {}, {}× this run's {}{}; plans are ranked by what they commit.\n",
           basis_words(unit->basis, *offering, years), first.plan.units, first.plan.units == 1 ? "" : "s", years,
-          years == 1 ? "" : "s", format_usd(term));
+          years == 1 ? "" : "s", format_usd(*first.commitment), format_general(ratio, 3), format_usd(*first.cost),
+          ratio > k_commitment_warning_ratio ? " (worth it only with other work for the reserved units)" : "");
     }
   }
   return text;

@@ -5,6 +5,7 @@
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/launch/launch.hpp>
+#include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/units.hpp>
 
 #include <nlohmann/json.hpp>
@@ -104,6 +105,7 @@ Json serving_json(const ServingEstimate& s, int tensor_parallel) {
   const ReplicaEstimate& r = s.replica;
   return {{"replicas", s.replicas},
           {"replicas_needed", s.replicas_needed},
+          {"spare_replicas", s.spare_replicas},
           {"tensor_parallel", tensor_parallel},
           {"batch", r.batch},
           {"batch_limit", to_string(s.limit)},
@@ -219,7 +221,11 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                                      {"network_assumed", c.network_assumed}};
   }
   json["cost"] = {{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
-                  {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)}};
+                  {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)},
+                  {"commitment_usd", e.commitment ? Json(e.commitment->value) : Json(nullptr)}};
+  if (e.preemption.value > 0 && json["time"]["seconds"].is_number()) {
+    json["time"]["preemption_seconds"] = e.preemption.value;
+  }
   if (e.serving) {
     // A service is not a run: its figures are per hour and per token (`serving`). An
     // offline job is a run.
@@ -242,9 +248,34 @@ Json launchers_json(const Workload& workload, const PlanEstimate& e, const CostS
   return kinds;
 }
 
+// Another plan of a recommendation's offering (RankedPlan::smallest, ::fastest), in brief.
+Json other_plan_json(const std::optional<PlanEstimate>& e) {
+  if (!e) return nullptr;
+  Json json = plan_json(*e, true);
+  return {{"device_count", e->plan.device_count},
+          {"units", e->plan.units},
+          {"strategy", json["strategy"]},
+          {"seconds", e->time.value},
+          {"days", e->time.value / k_seconds_per_day},
+          {"cost_usd", e->cost ? Json(e->cost->value) : Json(nullptr)},
+          {"commitment_usd", e->commitment ? Json(e->commitment->value) : Json(nullptr)}};
+}
+
 // A recommendation: its plan, and what the rules did to it when any fired.
 Json ranked_plan_json(const RankedPlan& e) {
   Json json = plan_json(e, true);
+  const Offering* offering = e.plan.offering;
+  json["beyond_on_demand"] =
+      e.beyond_on_demand && offering != nullptr
+          ? Json{{"limit_devices", *e.beyond_on_demand}, {"takes", offering->on_demand_limit.beyond}}
+          : Json(nullptr);
+  json["tie_with_next"] = e.tie_with_next;
+  Json variants = Json::array();
+  for (const Offering* variant : e.variants) variants.push_back(variant->id);
+  json["variants"] = std::move(variants);
+  // Training and batch runs; serving has no `smallest`/`fastest` (null).
+  json["smallest_plan"] = other_plan_json(e.smallest);
+  json["fastest_plan"] = other_plan_json(e.fastest);
   if (e.rule_score != 1.0 || !e.rule_notes.empty()) {
     Json notes = Json::array();
     for (const RuleMessage& note : e.rule_notes) {
@@ -300,7 +331,7 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
       if (nearest.purchase) {
         return {{"quantity", "purchase_usd"}, {"value", nearest.purchase->value}, {"limit", workload.budget->value}};
       }
-      return {{"quantity", "cost_usd"}, {"value", nearest.cost->value}, {"limit", workload.budget->value}};
+      return {{"quantity", "cost_usd"}, {"value", budget_cash(nearest).value}, {"limit", workload.budget->value}};
     case RejectionReason::ttft:
       return {{"quantity", "ttft_seconds"},
               {"value", nearest.serving->replica.ttft.value},
@@ -312,6 +343,7 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
     case RejectionReason::load:
       return {{"quantity", "units"}, {"value", nearest.plan.units}, {"limit", rejection.max_units}};
     case RejectionReason::purchase:
+    case RejectionReason::preemption:
     case RejectionReason::cards_only:
     case RejectionReason::precision:
     case RejectionReason::no_bandwidth:

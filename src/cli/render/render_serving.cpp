@@ -20,9 +20,14 @@ namespace {
 std::vector<std::string> fleet_cells(std::size_t rank, const RankedPlan& e, bool wide) {
   const int t = e.plan.strategy.tensor_parallel;
   // 100 columns: the units are in --wide; the replicas column says the fleet's size.
+  // A load's spares after a +: "2+1 × TP 4".
+  const ServingEstimate& s = *e.serving;
+  const std::string replicas = s.spare_replicas > 0 && !s.offline
+                                   ? fmt::format("{}+{}", s.replicas - s.spare_replicas, s.spare_replicas)
+                                   : std::to_string(s.replicas);
   return {std::to_string(rank) + (e.pareto ? "*" : ""), hardware_cell(e.plan, wide, wide),
           std::to_string(e.plan.device_count),
-          fmt::format("{} × {}", e.serving->replicas, t == 1 ? "1 device" : fmt::format("TP {}", t))};
+          fmt::format("{} × {}", replicas, t == 1 ? "1 device" : fmt::format("TP {}", t))};
 }
 
 }  // namespace
@@ -58,8 +63,9 @@ std::string no_serving_sentence(const Report& report, std::string_view none) {
 std::string fleet_text(const PlanEstimate& e) {
   const ServingEstimate& s = *e.serving;
   const int t = e.plan.strategy.tensor_parallel;
-  const std::string replicas = fmt::format("{} replica{} of {}", s.replicas, s.replicas == 1 ? "" : "s",
-                                           t == 1 ? "1 device" : fmt::format("TP {}", t));
+  std::string replicas = fmt::format("{} replica{} of {}", s.replicas, s.replicas == 1 ? "" : "s",
+                                     t == 1 ? "1 device" : fmt::format("TP {}", t));
+  if (s.spare_replicas > 0 && !s.offline) replicas += fmt::format(" ({} spare)", s.spare_replicas);
   if (s.at_load.batch == s.replica.batch)
     return fmt::format("{} at batch {} ({})", replicas, s.replica.batch, to_string(s.limit));
   return fmt::format("{}, {} sequences each in flight at the load (at most {}: {})", replicas, s.at_load.batch,
@@ -69,6 +75,18 @@ std::string fleet_text(const PlanEstimate& e) {
 std::string serving_summary(const Report& report) {
   const RankedPlan& best = report.recommendations.front();
   const ServingEstimate& s = *best.serving;
+  if (report.workload.serving->sizing) {
+    const int t = best.plan.strategy.tensor_parallel;
+    std::string text = fmt::format(
+        "{} is the cheapest per hour that holds the model with room for {} sequences of {} tokens: {}/hour for a "
+        "replica of {} ({} sequences at most). One user gets {} tokens/s; its {} replica{} at batch {} give {} "
+        "output tokens/s, {} per million",
+        describe_hardware(best.plan), k_sizing_sequences, report.workload.context, format_usd(s.per_hour),
+        t == 1 ? "1 device" : fmt::format("TP {}", t), s.replica.batch_capacity,
+        format_general(1 / s.at_load.decode_step.value, 3), s.replicas, s.replicas == 1 ? "" : "s", s.replica.batch,
+        format_count(s.fleet_output_tokens_per_s), format_usd(s.per_million_output_tokens));
+    return text + fmt::format(" ({} of {} offerings hold it).", report.recommendations.size(), offering_count(report));
+  }
   std::string text = fmt::format(
       "{} serves the load for {}/hour ({} per million output tokens): {}; TTFT {}, TPOT {}, {} output tokens/s at "
       "{} utilisation",
@@ -88,8 +106,16 @@ std::string serving_summary(const Report& report) {
 // at its largest batch) its time and cost as a run.
 std::string serving_table(const Report& report, int top, const TableStyle& style) {
   const bool offline = report.workload.serving->offline();
+  const bool sizing = report.workload.serving->sizing;
   std::vector<TableColumn> columns{{"rank", true}, {"hardware", false}, {"devices", true}, {"replicas", false}};
-  if (offline) {
+  if (sizing) {
+    columns.insert(columns.end(), {{"tokens/s at 1", true},
+                                   {"batch", true},
+                                   {"tokens/s", true},
+                                   {"$/hour", true},
+                                   {"$/M tokens", true},
+                                   {"memory/device GB", true}});
+  } else if (offline) {
     columns.insert(columns.end(), {{"batch", true},
                                    {"TPOT", true},
                                    {"tokens/s", true},
@@ -112,7 +138,11 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
     const RankedPlan& e = report.recommendations[i];
     const ServingEstimate& s = *e.serving;
     std::vector<std::string> row = fleet_cells(i + 1, e, style.wide);
-    if (offline) {
+    if (sizing) {
+      row.insert(row.end(), {format_general(1 / s.at_load.decode_step.value, 3),
+                             fmt::format("{} {}", s.replica.batch, to_string(s.limit)),
+                             format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
+    } else if (offline) {
       row.insert(row.end(),
                  {fmt::format("{} {}", s.replica.batch, to_string(s.limit)), format_latency(s.replica.decode_step),
                   format_count(s.fleet_output_tokens_per_s), format_duration(e.time), format_usd(*e.cost)});
@@ -128,7 +158,7 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
   }
   if (!style.wide) {
     // 100 columns: devices is replicas × TP, the fleet's tokens/s is in --wide and JSON.
-    for (const char* dropped : {"devices", "tokens/s"}) {
+    for (const char* dropped : {"devices", sizing ? "memory/device GB" : "tokens/s"}) {
       const auto at =
           std::find_if(columns.begin(), columns.end(), [&](const TableColumn& c) { return c.header == dropped; });
       const auto index = static_cast<std::size_t>(at - columns.begin());

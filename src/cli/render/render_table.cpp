@@ -103,6 +103,9 @@ std::string workload_line(const Workload& workload) {
 
 namespace {
 
+// Plans shown, at most, when none is within the budget.
+constexpr std::size_t k_nearest_over_budget = 5;
+
 std::string rejected_summary(const Report& report) {
   if (report.rejected.empty()) return {};
   std::map<RejectionReason, std::vector<std::string>> by_reason;
@@ -115,6 +118,20 @@ std::string rejected_summary(const Report& report) {
   }
   text.back() = '.';
   return text + " Reasons per offering: --format json.\n";
+}
+
+// The offerings rejected for the budget alone, cheapest first (by the cash the budget is
+// checked against).
+std::vector<const Rejection*> over_budget(const Report& report) {
+  std::vector<const Rejection*> over;
+  for (const Rejection& rejection : report.rejected) {
+    if (rejection.reason == RejectionReason::budget && rejection.nearest && rejection.nearest->cost) {
+      over.push_back(&rejection);
+    }
+  }
+  const auto cash = [](const Rejection* r) { return budget_cash(*r->nearest).value; };
+  std::stable_sort(over.begin(), over.end(), [&](const Rejection* a, const Rejection* b) { return cash(a) < cash(b); });
+  return over;
 }
 
 // Why nothing is ranked: the fastest plan that fits and the limit it is over, if any.
@@ -140,7 +157,118 @@ std::string no_plan_sentence(const Report& report, std::string_view none) {
   if (!report.fastest_fitting) {
     return std::string(none) + " fits in memory on the offerings considered (rejected ones and why: --format json).";
   }
+  if (const std::vector<const Rejection*> nearest = over_budget(report); !nearest.empty() && report.workload.budget) {
+    const PlanEstimate& cheapest = *nearest.front()->nearest;
+    const Usd cash = budget_cash(cheapest);
+    const std::string ways =
+        report.workload.is_adapter_tuning() || report.workload.task == Task::inference
+            ? "a smaller model or fewer tokens"
+            : "fine-tuning with LoRA or QLoRA (--task lora, qlora) instead of full training, fewer "
+              "tokens, or a smaller model";
+    return fmt::format(
+        "{} meets the constraints: the budget is {}, and the cheapest plan that meets the others is {} with {}: {} "
+        "over {}. A budget of {} would do, or {} (the nearest plans are below).",
+        none, format_usd(*report.workload.budget), describe_hardware(cheapest.plan),
+        describe_strategy(cheapest.plan.strategy, cheapest.plan.device_count, report.workload.task), format_usd(cash),
+        format_duration(cheapest.time), format_usd(cash), ways);
+  }
   return std::string(none) + " meets the constraints.";
+}
+
+// What a plan on more devices than the provider gives on demand takes (OnDemandLimit).
+std::string on_demand_takes(const Offering& offering) {
+  if (!offering.on_demand_limit.beyond.empty()) return offering.on_demand_limit.beyond;
+  return fmt::format("a reservation, capacity block or quota request ({} states no limit; {} devices assumed)",
+                     offering.provider, k_default_on_demand_devices);
+}
+
+// Another plan of #1's offering, in a few words: "8 devices (1 unit), 3.4 d, $4,300".
+std::string other_plan_words(const PlanEstimate& e, Task task) {
+  return fmt::format("{} ({} unit{}, {}), {}, {}", describe_strategy(e.plan.strategy, e.plan.device_count, task),
+                     e.plan.units, e.plan.units == 1 ? "" : "s",
+                     fmt::format("{} device{}", e.plan.device_count, e.plan.device_count == 1 ? "" : "s"),
+                     format_duration(e.time), format_usd(*e.cost));
+}
+
+// The shown recommendations that other offerings repeat (RankedPlan::variants).
+std::string variant_notes(const Report& report, int top) {
+  std::string text;
+  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  for (std::size_t i = 0; i < shown; ++i) {
+    const RankedPlan& e = report.recommendations[i];
+    if (e.variants.empty()) continue;
+    std::vector<std::string> ids;
+    for (const Offering* offering : e.variants) ids.push_back(offering->id);
+    text += fmt::format("#{} is also offered as {} (the same plan on another host shape).\n", i + 1, join(ids, ", "));
+  }
+  return text;
+}
+
+// What the ranking decided beyond the objective, said under the table: #1's offering's
+// other plans, the tie-break, plans beyond the on-demand limit, spot interruptions.
+std::string ranking_notes(const Report& report, int top) {
+  if (report.recommendations.empty()) return {};
+  std::string text;
+  const RankedPlan& best = report.recommendations.front();
+  const Task task = report.workload.task;
+  const auto differs = [&](const std::optional<PlanEstimate>& other) {
+    return other && other->cost && other->plan.device_count != best.plan.device_count;
+  };
+  if (differs(best.smallest)) {
+    text += "#1's offering on the fewest devices that meet the constraints: " + other_plan_words(*best.smallest, task) +
+            ".\n";
+  }
+  if (differs(best.fastest) &&
+      (!best.smallest || best.fastest->plan.device_count != best.smallest->plan.device_count)) {
+    text += "#1's offering at its fastest within the constraints: " + other_plan_words(*best.fastest, task) + ".\n";
+  }
+  if (best.tie_with_next && report.objective != Objective::balanced) {
+    text += report.objective == Objective::cost
+                ? fmt::format(
+                      "#1 and #2 cost within {} of each other (after the rules' factors): the tie went to "
+                      "the plan easier to get and run (within the on-demand limit, on fewer machines, with no "
+                      "commitment), then to the faster.\n",
+                      format_percent(k_near_tie))
+                : fmt::format("#1 and #2 are within {} of each other in time: the tie went to the cheaper.\n",
+                              format_percent(k_near_tie));
+  }
+  text += variant_notes(report, top);
+  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  for (std::size_t i = 0; i < shown; ++i) {
+    const RankedPlan& e = report.recommendations[i];
+    if (!e.beyond_on_demand || e.plan.offering == nullptr) continue;
+    text += fmt::format("#{} needs {} devices, more than {} gives on demand ({}): it takes {}.\n", i + 1,
+                        e.plan.device_count, e.plan.offering->provider, *e.beyond_on_demand,
+                        on_demand_takes(*e.plan.offering));
+  }
+  if (report.cost.pricing == Pricing::spot && best.preemption.value > 0 && best.plan.offering != nullptr) {
+    const Offering& offering = *best.plan.offering;
+    text += fmt::format(
+        "Spot: times include the work expected to be lost to interruptions ({} per instance-hour at {}; a checkpoint "
+        "every sqrt(2 × checkpoint time / interruption rate), Young 1974; each restart takes the setup time): #1 loses "
+        "{} of its {}.\n",
+        format_general(offering.spot_interruptions.per_instance_hour.value_or(k_default_spot_interruptions_per_hour)),
+        offering.provider, format_duration(best.preemption), format_duration(best.time));
+  }
+  return text;
+}
+
+// A fleet's spares and what spot means for a service.
+std::string serving_notes(const Report& report) {
+  if (report.recommendations.empty()) return {};
+  const ServingLoad& load = *report.workload.serving;
+  std::string text = load.redundancy > 0
+                         ? fmt::format(
+                               "Replicas: what the load needs + {} spare (--redundancy), so that losing one "
+                               "keeps the others within {} utilisation.\n",
+                               load.redundancy, format_percent(load.utilisation))
+                         : "Replicas: no spare (--redundancy 0): losing one overloads the others.\n";
+  if (report.cost.pricing == Pricing::spot) {
+    text +=
+        "warning: a spot fleet can lose every replica at once when the provider takes its capacity back: keep at least "
+        "one replica on demand for a service that must stay up.\n";
+  }
+  return text;
 }
 
 std::string advice_text(const Report& report) {
@@ -180,7 +308,7 @@ std::string summary_sentence(const Report& report) {
     return std::all_of(report.recommendations.begin(), report.recommendations.end(),
                        [&](const RankedPlan& other) { return figure(best) <= figure(other) * slack; });
   };
-  const auto cost = [](const RankedPlan& e) { return e.cost->value; };
+  const auto cost = [](const RankedPlan& e) { return budget_cash(e).value; };  // a reservation's commitment
   const auto time = [](const RankedPlan& e) { return e.time.value; };
   const bool cheapest = beats(cost, 1.0);
   const bool fastest = beats(time, 1.0);
@@ -191,7 +319,7 @@ std::string summary_sentence(const Report& report) {
   switch (report.objective) {
     case Objective::cost:
       role = cheapest        ? "the cheapest plan that fits"
-             : near_cheapest ? "the fastest plan within " + tie + " of the cheapest"
+             : near_cheapest ? "within " + tie + " of the cheapest and first by the tie-break"
                              : "first by cost after the rules";
       break;
     case Objective::time:
@@ -214,8 +342,8 @@ std::string summary_sentence(const Report& report) {
     if (report.objective == Objective::time && fastest && next.time / best.time >= k_telling_ratio) {
       text += fmt::format(", {}× faster than #2", format_fixed(next.time / best.time, 1));
     } else if (report.objective == Objective::cost && cheapest && best.cost->value > 0 &&
-               *next.cost / *best.cost >= k_telling_ratio) {
-      text += fmt::format(", {}× cheaper than #2", format_fixed(*next.cost / *best.cost, 1));
+               budget_cash(next) / budget_cash(best) >= k_telling_ratio) {
+      text += fmt::format(", {}× cheaper than #2", format_fixed(budget_cash(next) / budget_cash(best), 1));
     } else {
       // The knee, or a plan the rules lifted: neither claim need hold, so give #2's figures.
       text += fmt::format("; #2 costs {} over {}", format_usd(*next.cost), format_duration(next.time));
@@ -249,15 +377,28 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
     return text + rejected_summary(report) + purchases_table(report, top, style) + advice_text(report);
   }
   if (report.workload.serving) {
-    // docs/cli.md#serving-fields
+    // docs/cli.md#serving-fields; without a load, docs/methodology.md#sizing
     text += serving_table(report, top, style);
     text += summary_sentence(report) + "\n";
+    if (report.workload.serving->sizing) {
+      text += fmt::format(
+          "No load given (--rate or --tokens-per-day sizes a fleet): per offering, one replica on the fewest devices "
+          "that hold the weights and the KV cache of {} sequences, ranked by the $/hour of the units it needs "
+          "(--optimize: time is the TPOT at batch 1). tokens/s at 1: one user's decode speed; batch: the most "
+          "sequences a replica decodes at once (what bounds it); tokens/s: every replica of the units at that batch; "
+          "$/M tokens: per million output tokens at that rate.\n",
+          k_sizing_sequences);
+      text += ranking_notes(report, top);
+      return text + rejected_summary(report) + advice_text(report);
+    }
     text += fmt::format(
         "Ranked by {} (--optimize: cost is the fleet's $/hour, time the TPOT). batch: sequences a replica holds in "
         "flight at the load, and at most (sized for), with what bounds the most (kv_memory, max_batch, tpot, ttft). "
         "TTFT and TPOT at the load; TTFT p50 without queueing. tokens/s: output tokens the fleet can give; $/M "
         "tokens: per million output tokens at the load. GB = 10^9 bytes.{}\n",
         to_string(report.objective), narrow_note);
+    text += serving_notes(report);
+    text += variant_notes(report, top);
     text += rejected_summary(report);
     return text + advice_text(report);
   }
@@ -287,12 +428,27 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
                     format_usd(*e.cost)});
   }
   if (!rows.empty()) text += render_table(columns, rows, style) + "\n";
+  if (rows.empty()) {
+    // Nothing within the budget: the nearest plans over it, so that the answer has figures.
+    const std::vector<const Rejection*> over = over_budget(report);
+    for (std::size_t i = 0; i < std::min({over.size(), static_cast<std::size_t>(top), k_nearest_over_budget}); ++i) {
+      const PlanEstimate& e = *over[i]->nearest;
+      rows.push_back(
+          {"-", hardware_cell(e.plan, style.wide, style.wide), std::to_string(e.plan.device_count),
+           describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task), memory_cell(e),
+           format_duration(e.time),
+           e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-",
+           format_usd(*e.cost)});
+    }
+    if (!rows.empty()) text += "Nearest plans, over the budget:\n" + render_table(columns, rows, style) + "\n";
+  }
   text += summary_sentence(report) + "\n";
   text += fmt::format(
       "Ranked by {} (--optimize). GB = 10^9 bytes; memory is per device against its capacity, of which {} is kept "
       "free (--memory-headroom).\n",
       to_string(report.objective), format_percent(report.workload.memory_headroom));
   if (pareto_shown) text += "* on the time-cost Pareto front: no other recommendation is both cheaper and faster.\n";
+  text += ranking_notes(report, top);
   text += rejected_summary(report);
   text += purchases_table(report, top, style);
   text += price_footer(report, top, provenance);

@@ -76,6 +76,8 @@ void Catalog::check_references() {
     if (const Provider* provider = find_provider(offering.provider)) {
       offering.billing = provider->billing;
       offering.reserved_discount = provider->reserved_discount;
+      offering.on_demand_limit = provider->on_demand_limit;
+      offering.spot_interruptions = provider->spot_interruptions;
       offering.marketplace = provider->marketplace;
     }
   }

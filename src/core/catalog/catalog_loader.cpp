@@ -275,8 +275,10 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
   return offering;
 }
 
-constexpr std::array<std::string_view, 6> k_provider_fields{"id",          "billing", "reserved_discount",
-                                                            "marketplace", "source",  "as_of"};
+constexpr std::array<std::string_view, 8> k_provider_fields{
+    "id", "billing", "reserved_discount", "on_demand_limit", "spot_interruptions", "marketplace", "source", "as_of"};
+constexpr std::array<std::string_view, 3> k_on_demand_limit_fields{"devices", "beyond", "source"};
+constexpr std::array<std::string_view, 2> k_spot_interruption_fields{"per_instance_hour", "source"};
 constexpr std::array<std::string_view, 2> k_billing_fields{"granularity_seconds", "minimum_seconds"};
 constexpr std::array<std::string_view, 3> k_discount_fields{"1y", "3y", "source"};
 
@@ -304,6 +306,19 @@ Provider read_provider(const SourceText& source, const YAML::Node& node) {
     provider.reserved_discount.one_year = read_share(discount, "1y");
     provider.reserved_discount.three_year = read_share(discount, "3y");
     provider.reserved_discount.source = discount.required_string("source");
+  }
+  if (named.has("on_demand_limit")) {
+    const FieldReader limit(source, named.node("on_demand_limit"),
+                            "on_demand_limit of provider " + in_quotes(provider.id), k_on_demand_limit_fields);
+    provider.on_demand_limit.devices = limit.optional_count("devices");
+    provider.on_demand_limit.beyond = limit.required_string("beyond");
+    provider.on_demand_limit.source = limit.required_string("source");
+  }
+  if (named.has("spot_interruptions")) {
+    const FieldReader spot(source, named.node("spot_interruptions"),
+                           "spot_interruptions of provider " + in_quotes(provider.id), k_spot_interruption_fields);
+    provider.spot_interruptions.per_instance_hour = spot.optional_non_negative("per_instance_hour");
+    provider.spot_interruptions.source = spot.required_string("source");
   }
   provider.marketplace = named.optional_string("marketplace");
   read_provenance(named, provider.source, provider.as_of);

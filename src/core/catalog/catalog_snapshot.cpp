@@ -13,7 +13,7 @@ using snapshot::Reader;
 using snapshot::Writer;
 
 // Bumped whenever the layout changes; a mismatch is a stale build, not user input.
-constexpr std::uint32_t k_snapshot_version = 5;
+constexpr std::uint32_t k_snapshot_version = 6;
 
 void write_device(Writer& w, const Device& d) {
   w.text(d.id);
@@ -102,6 +102,22 @@ void write_price(Writer& w, const RegionalPrice& p) {
   w.optional(p.reserved_3y, money);
 }
 
+void write_availability(Writer& w, const OnDemandLimit& limit, const SpotInterruptions& spot) {
+  w.optional(limit.devices, [&](int v) { w.i32(v); });
+  w.text(limit.beyond);
+  w.text(limit.source);
+  w.optional(spot.per_instance_hour, [&](double v) { w.f64(v); });
+  w.text(spot.source);
+}
+
+void read_availability(Reader& r, OnDemandLimit& limit, SpotInterruptions& spot) {
+  limit.devices = r.optional<int>([&] { return r.i32(); });
+  limit.beyond = r.text();
+  limit.source = r.text();
+  spot.per_instance_hour = r.optional<double>([&] { return r.f64(); });
+  spot.source = r.text();
+}
+
 RegionalPrice read_price(Reader& r) {
   const auto money = [&] { return Usd(r.f64()); };
   RegionalPrice p;
@@ -142,6 +158,7 @@ void write_offering(Writer& w, const Offering& o) {
   });
   write_billing(w, o.billing);
   write_discount(w, o.reserved_discount);
+  write_availability(w, o.on_demand_limit, o.spot_interruptions);
   w.text(o.source);
   w.text(o.as_of);
   w.location(o.defined_at);
@@ -178,6 +195,7 @@ Offering read_offering(Reader& r) {
   });
   o.billing = read_billing(r);
   o.reserved_discount = read_discount(r);
+  read_availability(r, o.on_demand_limit, o.spot_interruptions);
   o.source = r.text();
   o.as_of = r.text();
   o.defined_at = r.location();
@@ -194,6 +212,7 @@ std::string write_catalog_snapshot(const Catalog& catalog) {
     w.text(p.id);
     write_billing(w, p.billing);
     write_discount(w, p.reserved_discount);
+    write_availability(w, p.on_demand_limit, p.spot_interruptions);
     w.text(p.marketplace);
     w.text(p.source);
     w.text(p.as_of);
@@ -217,6 +236,7 @@ Catalog read_catalog_snapshot(std::string_view bytes) {
     p.id = r.text();
     p.billing = read_billing(r);
     p.reserved_discount = read_discount(r);
+    read_availability(r, p.on_demand_limit, p.spot_interruptions);
     p.marketplace = r.text();
     p.source = r.text();
     p.as_of = r.text();

@@ -17,12 +17,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Hours of a reservation term: a Reservation item's retailPrice is the price of the whole
-// term, not of an hour (the API's own examples: Standard_D8_v4 in westeurope, "1 Year"
-// 2377.0 and "3 Years" 4594.0 beside a Consumption price of 0.46 per hour, unitOfMeasure
-// "1 Hour" on all three; tests/data/azure-retail/README.md). 365 days of 24 hours.
-constexpr double k_hours_per_year = 365.0 * 24.0;
-
 std::string_view text(const Json& item, const char* key) {
   const auto found = item.find(key);
   if (found == item.end() || !found->is_string()) return {};
@@ -134,6 +128,10 @@ void PriceImporter::add_azure_retail_json(std::string_view json_text, std::strin
     } else if (type == "Reservation") {
       const std::string_view term = text(item, "reservationTerm");
       if (term == "1 Year") {
+        // A Reservation item's retailPrice is the price of the whole term, not of an hour
+        // (the API's own examples: Standard_D8_v4 in westeurope, "1 Year" 2377.0 and "3 Years"
+        // 4594.0 beside a Consumption price of 0.46 per hour, unitOfMeasure "1 Hour" on all
+        // three; tests/data/azure-retail/README.md).
         row.reserved_1y = Usd(price / k_hours_per_year);
       } else if (term == "3 Years") {
         row.reserved_3y = Usd(price / (3 * k_hours_per_year));

@@ -33,6 +33,24 @@ std::optional<UnitPrice> unit_price(const Offering& offering, const RegionalPric
   return UnitPrice{*region.on_demand, PriceBasis::on_demand};
 }
 
+std::optional<Usd> commitment_cost(const Offering& offering, Usd price_per_unit_hour, int units, Pricing pricing) {
+  const int years = commitment_years(pricing);
+  if (years == 0 || offering.kind != OfferingKind::cloud) return std::nullopt;
+  const std::optional<UnitPrice> unit = unit_price(offering, offering.price, pricing);
+  if (!unit || unit->basis == PriceBasis::on_demand) return std::nullopt;
+  return price_per_unit_hour * (static_cast<double>(units) * k_hours_per_year * years);
+}
+
+double preemption_share(double interruptions_per_hour, Seconds checkpoint_write, Seconds restart) {
+  const double lambda = interruptions_per_hour / k_seconds_per_hour;  // per second
+  return std::sqrt(2 * checkpoint_write.value * lambda) + lambda * restart.value;
+}
+
+int machines_per_unit(const Offering& offering) {
+  constexpr int k_devices_per_machine = 8;
+  return std::max(1, (offering.devices_per_unit + k_devices_per_machine - 1) / k_devices_per_machine);
+}
+
 Catalog choose_regions(const Catalog& catalog, std::string_view region, Pricing pricing) {
   Catalog chosen;
   for (const Provider& provider : catalog.providers()) chosen.put(provider);

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <string>
 
 namespace mlsize {
@@ -195,6 +196,8 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
   estimate.purchase.reset();
   estimate.price_per_unit_hour.reset();
   estimate.cost.reset();
+  estimate.commitment.reset();
+  estimate.preemption = Seconds(0);
   estimate.plan = plan;
   estimate.precision = workload.precision;
   estimate.serving.reset();
@@ -241,10 +244,23 @@ void PlanEstimator::add_setup_and_cost(const Plan& plan, PlanEstimate& estimate)
     estimate.setup = m_workload->setup_time;
     estimate.time = Seconds(estimate.time.value + estimate.setup.value);
   }
-  if (m_offering != nullptr) {
-    estimate.purchase = purchase_cash(*m_offering, plan.units, m_cost);
-    estimate.price_per_unit_hour = m_price;
-    if (m_price) estimate.cost = run_cost(*m_price, plan.units, estimate.time, m_offering->billing);
+  if (m_offering == nullptr) return;
+  if (m_cost.pricing == Pricing::spot && m_offering->kind == OfferingKind::cloud && estimate.time.value > 0) {
+    // Interruptions over all the plan's instances stretch the run (preemption_share); at a
+    // share of 1 or more it never finishes, and its time is infinite.
+    const double per_instance =
+        m_offering->spot_interruptions.per_instance_hour.value_or(k_default_spot_interruptions_per_hour);
+    const double per_hour = per_instance * plan.units * machines_per_unit(*m_offering);
+    const double share = preemption_share(per_hour, Seconds(k_checkpoint_write_seconds), m_workload->setup_time);
+    const double stretched = share < 1 ? estimate.time.value / (1 - share) : std::numeric_limits<double>::infinity();
+    estimate.preemption = Seconds(stretched - estimate.time.value);
+    estimate.time = Seconds(stretched);
+  }
+  estimate.purchase = purchase_cash(*m_offering, plan.units, m_cost);
+  estimate.price_per_unit_hour = m_price;
+  if (m_price) {
+    estimate.cost = run_cost(*m_price, plan.units, estimate.time, m_offering->billing);
+    estimate.commitment = commitment_cost(*m_offering, *m_price, plan.units, m_cost.pricing);
   }
 }
 
@@ -274,6 +290,10 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
     estimate_offline(plan, chosen, serving, estimate);
     return;
   }
+  if (load.sizing) {
+    estimate_sizing(plan, chosen, *replica, serving, estimate);
+    return;
+  }
   const double per_replica = chosen.replica.requests_per_s;
   // Counted in double and capped: a load no catalogue could carry must not overflow the
   // count (it is rejected as `load` all the same).
@@ -281,12 +301,15 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
   const double needed = per_replica > 0 ? std::ceil(load.requests_per_s / (load.utilisation * per_replica)) : 0;
   serving.replicas_needed = static_cast<int>(std::min(needed, k_most_replicas));
   if (m_offering != nullptr && estimate.fits) {
-    // Replicas fill whole units; the devices of the last one serve too.
+    // Replicas fill whole units, the spares (redundancy) too; the devices of the last unit
+    // serve as well.
     const int per_unit = m_offering->devices_per_unit / tensor;
-    estimate.plan.units = std::max(1, (serving.replicas_needed + per_unit - 1) / per_unit);
+    const int fleet = serving.replicas_needed + load.redundancy;
+    estimate.plan.units = std::max(1, (fleet + per_unit - 1) / per_unit);
     estimate.plan.device_count = estimate.plan.units * m_offering->devices_per_unit;
   }
   serving.replicas = estimate.plan.device_count / tensor;
+  serving.spare_replicas = std::max(0, serving.replicas - serving.replicas_needed);
   serving.at_load =
       serving.replicas > 0 && estimate.fits && !serving.miss
           ? estimate_at_load(workload, load, *replica, chosen.replica.batch, load.requests_per_s / serving.replicas)
@@ -328,6 +351,42 @@ void PlanEstimator::estimate_offline(const Plan& plan, const ChosenBatch& chosen
     serving.per_hour = Usd(m_price->value * plan.units);
     serving.per_million_output_tokens = Usd(workload.tokens > 0 ? estimate.cost->value / workload.tokens * 1e6 : 0);
   }
+  estimate.serving = serving;
+}
+
+// Sizing without a load (docs/methodology.md#sizing): the fewest whole units that hold one
+// replica able to keep k_sizing_sequences sequences; its speed at batch 1 (what one user
+// sees) and at its largest batch (what the units can give); priced per hour, and per million
+// output tokens with every replica of the units at its largest batch.
+void PlanEstimator::estimate_sizing(const Plan& plan, const ChosenBatch& chosen, const Replica& replica,
+                                    ServingEstimate& serving, PlanEstimate& estimate) {
+  const Workload& workload = *m_workload;
+  const int tensor = plan.strategy.tensor_parallel;
+  estimate.fits = chosen.replica.batch_capacity >= k_sizing_sequences;
+  if (m_offering != nullptr) {
+    const int per_unit = m_offering->devices_per_unit;
+    estimate.plan.units = std::max(1, (tensor + per_unit - 1) / per_unit);
+    estimate.plan.device_count = estimate.plan.units * per_unit;
+  }
+  serving.replicas = estimate.plan.device_count / tensor;
+  serving.replicas_needed = 1;
+  serving.spare_replicas = 0;
+  serving.at_load = estimate.fits ? estimate_replica(workload, *workload.serving, replica, 1) : chosen.replica;
+  serving.fleet_output_tokens_per_s = serving.replicas * chosen.replica.output_tokens_per_s;
+  serving.utilisation = 0;
+  if (m_offering != nullptr) {
+    estimate.purchase = purchase_cash(*m_offering, estimate.plan.units, m_cost);
+    estimate.price_per_unit_hour = m_price;
+    if (m_price) {
+      serving.per_hour = Usd(m_price->value * estimate.plan.units);
+      const double tokens_per_hour = serving.fleet_output_tokens_per_s * k_seconds_per_hour;
+      serving.per_million_output_tokens = Usd(tokens_per_hour > 0 ? serving.per_hour.value / tokens_per_hour * 1e6 : 0);
+      estimate.cost = serving.per_hour;
+    }
+  }
+  // The ranking's time: one user's wait per token.
+  estimate.compute_time = serving.at_load.decode_step;
+  estimate.time = serving.at_load.decode_step;
   estimate.serving = serving;
 }
 

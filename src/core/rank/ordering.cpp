@@ -2,23 +2,28 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
 
 namespace mlsize::ordering {
-namespace {
 
 // k_near_tie (ranker.hpp): costs within 2% of each other are as good as equal to whoever
-// pays (a day's price swing, a discount, the billing step), and so are times within 2%:
-// among them the objective's other axis decides. This keeps a plan 16-30x faster for 1-3%
-// more (a TPU v6e-256 slice against a v6e-8) from losing to the cheapest by cents.
+// pays (a day's price swing, a discount, the billing step), and so are times within 2%.
+// Among cost ties the plan a practitioner can get and run most easily wins (before_in_tie):
+// since compute costs about the same on more devices, "fastest within 2%" would always be
+// the largest cluster. The offering's fastest plan is shown beside (RankedPlan::fastest).
 
-}  // namespace
+double ranked_cost(const PlanEstimate& e) {
+  const double run = e.cost ? e.cost->value : 0.0;
+  // A reservation is paid for every hour of its term, used or not.
+  return e.commitment ? std::max(run, e.commitment->value) : run;
+}
 
 double dollars(const PlanEstimate& e) {
-  return std::max(1.0, e.cost->value);
+  return std::max(1.0, ranked_cost(e));
 }
 
 namespace {
@@ -42,8 +47,8 @@ double balanced_score(const PlanEstimate& e, const Minima& m) {
 // and lose less to scaling that the model ignores); then the other of cost and time;
 // then lower ZeRO stage, no recomputation, and the id for a stable order.
 int compare_plans(const RankedPlan& a, const RankedPlan& b, Objective objective, const Minima& minima) {
-  const double cost_a = a.cost ? a.cost->value : 0.0;
-  const double cost_b = b.cost ? b.cost->value : 0.0;
+  const double cost_a = ranked_cost(a);
+  const double cost_b = ranked_cost(b);
   // Rules scale the objective: a preferred plan (score 2) counts at half its cost or time.
   const double score_a = a.rule_score;
   const double score_b = b.rule_score;
@@ -81,40 +86,67 @@ namespace {
 // (balanced has no near-ties: its score already weighs both axes).
 std::optional<double> objective_value(const RankedPlan& e, Objective objective) {
   switch (objective) {
-    case Objective::cost: return (e.cost ? e.cost->value : 0.0) / e.rule_score;
+    case Objective::cost: return ranked_cost(e) / e.rule_score;
     case Objective::time: return e.time.value / e.rule_score;
     case Objective::balanced: return std::nullopt;
   }
   return std::nullopt;
 }
 
-// Within a near-tie: the other axis of the objective first (time for cost, cost for
-// time), then compare_plans.
+// What a practitioner weighs between plans of equal cost, easiest to get and run first:
+// within the on-demand limit (no reservation or quota request to wait for), fewer machines
+// (fewer to find and to fail, less of the scaling the model does not see), and no
+// commitment. Between as many machines of equal cost the faster is better (below); last,
+// fewer devices and the smaller tensor-parallel degree (serving: more replicas on them).
+auto availability_order(const RankedPlan& e) {
+  const int machines = e.plan.offering != nullptr ? e.plan.units * machines_per_unit(*e.plan.offering) : 1;
+  return std::make_tuple(e.beyond_on_demand.has_value(), machines, e.commitment.has_value());
+}
+auto size_order(const RankedPlan& e) {
+  return std::make_tuple(e.plan.device_count, e.plan.strategy.tensor_parallel);
+}
+
+// Within a near-tie under cost: availability_order, the faster, size_order; under time: the
+// cheaper (a tie in time costs nothing to break by price), availability_order, size_order;
+// then compare_plans.
 bool before_in_tie(const RankedPlan& a, const RankedPlan& b, Objective objective, const Minima& minima) {
-  const double x = objective == Objective::cost ? a.time.value : (a.cost ? a.cost->value : 0.0);
-  const double y = objective == Objective::cost ? b.time.value : (b.cost ? b.cost->value : 0.0);
-  const int order = compare_values(x, y);
-  return order != 0 ? order < 0 : compare_plans(a, b, objective, minima) < 0;
+  const int cheaper = compare_values(ranked_cost(a), ranked_cost(b));
+  if (objective == Objective::time && cheaper != 0) return cheaper < 0;
+  if (availability_order(a) != availability_order(b)) return availability_order(a) < availability_order(b);
+  if (objective == Objective::cost) {
+    const int faster = compare_values(a.time.value, b.time.value);
+    if (faster != 0) return faster < 0;
+  }
+  if (size_order(a) != size_order(b)) return size_order(a) < size_order(b);
+  return compare_plans(a, b, objective, minima) < 0;
 }
 
 }  // namespace
 
 void order_near_ties(std::vector<RankedPlan>& plans, Objective objective, const Minima& minima) {
   if (objective == Objective::balanced) return;
-  const auto other_axis = [&](const RankedPlan& a, const RankedPlan& b) {
-    return before_in_tie(a, b, objective, minima);
-  };
+  const auto in_tie = [&](const RankedPlan& a, const RankedPlan& b) { return before_in_tie(a, b, objective, minima); };
   for (auto first = plans.begin(); first != plans.end();) {
     const double limit = *objective_value(*first, objective) * (1 + k_near_tie);
     const auto last = std::find_if(first, plans.end(), [&](const RankedPlan& e) {
       return compare_values(*objective_value(e, objective), limit) > 0;
     });
-    std::stable_sort(first, last, other_axis);
+    std::stable_sort(first, last, in_tie);
     first = last;
   }
 }
 
-// Of the plans within k_near_tie of the best objective, the one the other axis ranks first.
+void mark_ties(std::vector<RankedPlan>& plans, Objective objective) {
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    const std::optional<double> mine = objective_value(plans[i], objective);
+    const std::optional<double> next =
+        i + 1 < plans.size() ? objective_value(plans[i + 1], objective) : std::optional<double>();
+    plans[i].tie_with_next = mine && next && compare_values(*next, *mine * (1 + k_near_tie)) <= 0 &&
+                             compare_values(*mine, *next * (1 + k_near_tie)) <= 0;
+  }
+}
+
+// Of the plans within k_near_tie of the best objective, the one before_in_tie puts first.
 const RankedPlan& first_of(const std::vector<RankedPlan>& plans, Objective objective, const Minima& minima) {
   const RankedPlan& leader = *std::min_element(plans.begin(), plans.end(), [&](const auto& a, const auto& b) {
     return compare_plans(a, b, objective, minima) < 0;
@@ -167,9 +199,9 @@ void mark_pareto_front(std::vector<RankedPlan>& plans) {
   const auto better = [](double other, double mine) { return other < mine * (1 - k_equal); };
   for (RankedPlan& plan : plans) {
     plan.pareto = std::none_of(plans.begin(), plans.end(), [&](const RankedPlan& other) {
-      const double time = other.time.value, cost = other.cost->value;
-      return no_worse(time, plan.time.value) && no_worse(cost, plan.cost->value) &&
-             (better(time, plan.time.value) || better(cost, plan.cost->value));
+      const double time = other.time.value, cost = ranked_cost(other), mine = ranked_cost(plan);
+      return no_worse(time, plan.time.value) && no_worse(cost, mine) &&
+             (better(time, plan.time.value) || better(cost, mine));
     });
   }
 }

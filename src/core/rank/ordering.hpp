@@ -33,15 +33,24 @@ struct Minima {
   double seconds_of_cheapest = 0;
 };
 
-// A plan's cost as the balanced score reads it: at least $1.
+// What a plan costs whoever pays, as the ranking reads it: the run's cost, or under a
+// reservation the commitment when it is more (PlanEstimate::commitment).
+double ranked_cost(const PlanEstimate& e);
+
+// A plan's cost as the balanced score reads it: ranked_cost, at least $1.
 double dollars(const PlanEstimate& e);
 
 // Negative when `a` ranks before `b` under `objective`, strictly (without near-ties).
 int compare_plans(const RankedPlan& a, const RankedPlan& b, Objective objective, const Minima& minima);
 
 // Reorders `plans`, sorted by compare_plans, so that each run of plans whose objective is
-// within k_near_tie of the run's first is ordered by the other axis (then compare_plans).
+// within k_near_tie of the run's first is ordered by the tie-break (before_in_tie).
 void order_near_ties(std::vector<RankedPlan>& plans, Objective objective, const Minima& minima);
+
+// Marks each plan whose objective is within k_near_tie of the next's, either way: the
+// tie-break, not the objective, put it first (RankedPlan::tie_with_next). None under
+// balanced, which has no near-ties.
+void mark_ties(std::vector<RankedPlan>& plans, Objective objective);
 
 // What sorting `plans` and ordering its near-ties would put first, in one pass and
 // without copies. `plans` must not be empty.

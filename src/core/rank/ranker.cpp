@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cmath>
 #include <exception>
 #include <limits>
 #include <map>
@@ -39,15 +40,27 @@ bool lower_memory_fraction(const PlanEstimate& a, const PlanEstimate& b) {
 bool faster(const PlanEstimate& a, const PlanEstimate& b) {
   return compare_values(a.time.value, b.time.value) < 0;
 }
-// What a budget is checked against: the purchase for hardware to buy, else the run's cost.
-Usd cash(const PlanEstimate& e) {
-  return e.purchase ? *e.purchase : *e.cost;
+bool fewer_devices(const PlanEstimate& a, const PlanEstimate& b) {
+  if (a.plan.device_count != b.plan.device_count) return a.plan.device_count < b.plan.device_count;
+  return compare_values(ordering::ranked_cost(a), ordering::ranked_cost(b)) < 0;
+}
+bool faster_then_cheaper(const PlanEstimate& a, const PlanEstimate& b) {
+  const int time = compare_values(a.time.value, b.time.value);
+  return time != 0 ? time < 0 : compare_values(ordering::ranked_cost(a), ordering::ranked_cost(b)) < 0;
+}
+
+// The provider's on-demand limit when a plan of `devices` on `offering` is over it: rentals
+// on demand or spot (a reservation is capacity held already). docs/catalogue.md#availability.
+std::optional<int> beyond_on_demand(const Offering& offering, const PlanEstimate& e) {
+  if (offering.kind != OfferingKind::cloud || e.commitment) return std::nullopt;
+  const int limit = offering.on_demand_limit.devices.value_or(k_default_on_demand_devices);
+  return e.plan.device_count > limit ? std::optional<int>(limit) : std::nullopt;
 }
 bool sooner_first_token(const PlanEstimate& a, const PlanEstimate& b) {
   return compare_values(a.serving->replica.ttft.value, b.serving->replica.ttft.value) < 0;
 }
 bool needs_less_cash(const PlanEstimate& a, const PlanEstimate& b) {
-  return compare_values(cash(a).value, cash(b).value) < 0;
+  return compare_values(budget_cash(a).value, budget_cash(b).value) < 0;
 }
 
 // A worker thread is worth starting for this many offerings or more: starting one costs
@@ -82,6 +95,10 @@ struct OfferingOutcome {
   // The fastest plan that fits (and no rule excludes), for Report::fastest_fitting;
   // purchases have none.
   std::optional<PlanEstimate> fastest;
+  // Of the plans that meet every constraint, the one on the fewest devices and the fastest
+  // (RankedPlan::smallest, ::fastest); none for serving a load.
+  std::optional<PlanEstimate> smallest_meeting;
+  std::optional<PlanEstimate> fastest_meeting;
 };
 
 // What one worker of recommend() reuses from one offering to the next.
@@ -106,7 +123,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
                                   const RecommendSettings& settings, const RuleJudge* judge,
                                   const std::optional<Recompute>& recompute) {
   const Workload& workload = scratch.workload;
-  OfferingOutcome outcome{&offering, &device, {}, std::nullopt, 0, 0, std::nullopt};
+  OfferingOutcome outcome{&offering, &device, {}, std::nullopt, 0, 0, std::nullopt, std::nullopt, std::nullopt};
   auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
     outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}, {}, {}, 0};
     return outcome;
@@ -170,7 +187,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   const double session_seconds = offering.limits.session_hours ? *offering.limits.session_hours * k_seconds_per_hour
                                                                : std::numeric_limits<double>::infinity();
   const Seconds time_limit = workload.deadline ? *workload.deadline : settings.max_run_time;
-  const auto improves = [](std::optional<RankedPlan>& best, const RankedPlan& plan, auto better) {
+  const auto improves = [](auto& best, const RankedPlan& plan, auto better) {
     if (!best || better(plan, *best)) best = plan;
   };
   std::optional<RankedPlan> excluded_fitting;    // the first plan a rule excluded, of those that fit
@@ -181,6 +198,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   std::optional<RankedPlan> least_cash;          // within the time limit: nearest to the budget
   std::optional<RankedPlan> quickest_replica;    // serving, missing a target: nearest to it
   std::optional<RankedPlan> most_per_unit;       // serving, too many units: the fewest needed
+  bool preempted = false;                        // spot: a fitting plan that would never finish
   const int most_units = max_plan_units(workload, offering, settings.max_devices);
   ordering::Contenders contenders(settings.objective);
   PlanEstimator estimator(workload, device, &offering, settings.cost, &scratch.estimates);
@@ -199,6 +217,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     }
     estimator.estimate_into(plan, e);
     e.rule_score = 1.0;
+    e.beyond_on_demand = beyond_on_demand(offering, e);
     ++outcome.evaluated;
     if (offering_judge) {
       Verdict verdict = offering_judge->decided();
@@ -218,6 +237,10 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       improves(least_memory, e, lower_memory_fraction);
       continue;
     }
+    if (!std::isfinite(e.time.value)) {
+      preempted = true;
+      continue;
+    }
     if (e.serving && e.serving->miss) {
       improves(quickest_replica, e, *e.serving->miss == ServingMiss::tpot ? faster : sooner_first_token);
       continue;
@@ -232,7 +255,11 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     improves(fastest_in_session, e, faster);
     if (e.time > time_limit) continue;
     improves(least_cash, e, needs_less_cash);
-    if (workload.budget && cash(e) > *workload.budget) continue;
+    if (workload.budget && budget_cash(e) > *workload.budget) continue;
+    if (!serves || workload.serving->offline()) {
+      improves(outcome.smallest_meeting, e, fewer_devices);
+      improves(outcome.fastest_meeting, e, faster_then_cheaper);
+    }
     contenders.offer(e);
   }
   if (!fastest && pruner && pruner->skipped_a_layout()) {
@@ -271,6 +298,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
           *quickest_replica->serving->miss == ServingMiss::tpot ? RejectionReason::tpot : RejectionReason::ttft;
       return reject(reason, std::move(quickest_replica));
     }
+    if (preempted) return reject(RejectionReason::preemption, std::nullopt);
     if (least_memory) return reject(RejectionReason::memory, std::move(least_memory));
     const std::optional<RankedPlan>& excluded = excluded_fitting ? excluded_fitting : excluded_too_big;
     if (!excluded) return reject(RejectionReason::device_count, std::nullopt);  // a `set` rule left no plan
@@ -332,8 +360,10 @@ std::vector<RankedPlan> rank_outcomes(const std::vector<OfferingOutcome>& outcom
   std::vector<RankedPlan> best;
   for (const OfferingOutcome& outcome : outcomes) {
     if (of_kind(outcome) && !outcome.rejection && !outcome.feasible.empty()) {
-      // The offering's best plan, near-ties going to the other axis as in the ranking.
-      best.push_back(ordering::first_of(outcome.feasible, objective, minima));
+      // The offering's best plan, near-ties broken as in the ranking.
+      RankedPlan& first = best.emplace_back(ordering::first_of(outcome.feasible, objective, minima));
+      first.smallest = outcome.smallest_meeting;
+      first.fastest = outcome.fastest_meeting;
     }
   }
   std::sort(best.begin(), best.end(), ranks_before);
@@ -341,7 +371,40 @@ std::vector<RankedPlan> rank_outcomes(const std::vector<OfferingOutcome>& outcom
   return best;
 }
 
+// Whether `b` is `a` on another host shape of the same provider: the same device, device
+// count, layout and time.
+bool same_plan(const RankedPlan& a, const RankedPlan& b) {
+  if (a.plan.offering == nullptr || b.plan.offering == nullptr) return false;
+  const Strategy& x = a.plan.strategy;
+  const Strategy& y = b.plan.strategy;
+  return a.plan.offering->provider == b.plan.offering->provider && a.plan.device == b.plan.device &&
+         a.plan.device_count == b.plan.device_count && a.plan.units == b.plan.units &&
+         std::tie(x.tensor_parallel, x.pipeline_parallel, x.zero_stage, x.recompute, x.micro_batch, x.offload) ==
+             std::tie(y.tensor_parallel, y.pipeline_parallel, y.zero_stage, y.recompute, y.micro_batch, y.offload) &&
+         compare_values(a.time.value, b.time.value) == 0;
+}
+
+// Folds each recommendation that repeats a better-ranked one on another host shape into it
+// (RankedPlan::variants).
+void fold_variants(std::vector<RankedPlan>& ranked) {
+  std::vector<RankedPlan> kept;
+  kept.reserve(ranked.size());
+  for (RankedPlan& e : ranked) {
+    const auto first = std::find_if(kept.begin(), kept.end(), [&](const RankedPlan& k) { return same_plan(k, e); });
+    if (first == kept.end()) {
+      kept.push_back(std::move(e));
+    } else {
+      first->variants.push_back(e.plan.offering);
+    }
+  }
+  ranked = std::move(kept);
+}
+
 }  // namespace
+
+Usd budget_cash(const PlanEstimate& e) {
+  return e.purchase ? *e.purchase : Usd(ordering::ranked_cost(e));
+}
 
 Report recommend(const Workload& workload, const Catalog& catalog, const RecommendSettings& settings) {
   Report report;
@@ -439,6 +502,8 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   const auto purchase_outcome = [&](const OfferingOutcome& o) { return is_purchase(*o.offering, settings.cost); };
   const auto rental_outcome = [&](const OfferingOutcome& o) { return !purchase_outcome(o); };
   report.recommendations = rank_outcomes(outcomes, settings.objective, rental_outcome);
+  fold_variants(report.recommendations);
+  ordering::mark_ties(report.recommendations, settings.objective);
   for (RankedPlan& plan : rank_outcomes(outcomes, settings.objective, purchase_outcome)) {
     report.purchases.emplace_back(std::move(plan));
   }

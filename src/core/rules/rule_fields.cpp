@@ -64,6 +64,7 @@ std::vector<FieldSpec> make_fields() {
       text("offering.region", "the region the plan is priced in, such as us-east-1; missing for none"),
       number("offering.price_per_hour_usd", U::usd, "on-demand price per unit-hour in US dollars; missing if none"),
       number("offering.devices_per_unit", U::count, "devices in one unit (instance, machine, slice)"),
+      flag("offering.marketplace", "whether the provider is a marketplace of hosts' listings (Vast)"),
       number("plan.device_count", U::count, "devices in the plan"),
       number("plan.zero_stage", U::none, "0 (plain data parallel) to 3 (ZeRO-3 / FSDP full shard)"),
       number("plan.tensor_parallel", U::count, "tensor-parallel degree"),
@@ -142,6 +143,7 @@ void fill_offering(FieldValues& v, const Offering& o) {
   if (!o.price.region.empty()) put(v, F::offering_region, o.price.region);
   put_optional(v, F::offering_price_per_hour_usd, o.price.on_demand);
   put(v, F::offering_devices_per_unit, o.devices_per_unit);
+  put(v, F::offering_marketplace, !o.marketplace.empty());
 }
 
 void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {

@@ -155,6 +155,14 @@ Usd parse_money(std::string_view text) {
                               QuantityKind{"an amount of money", k_money_examples, k_money_units, false, k_max_money}));
 }
 
+Usd parse_money_or_zero(std::string_view text) {
+  std::string_view body = trim(text);
+  if (!body.empty() && body.front() == '$') body.remove_prefix(1);
+  const SplitNumber split = split_number(body);
+  if (split.ok && split.number == 0.0 && find_unit(k_money_units, split.suffix, false) != nullptr) return Usd(0);
+  return parse_money(text);
+}
+
 Bytes parse_bytes_or_zero(std::string_view text) {
   const SplitNumber split = split_number(text);
   if (split.ok && split.number == 0.0 && find_unit(k_byte_units, split.suffix, true) != nullptr) return Bytes(0);
