@@ -256,3 +256,38 @@ TEST_CASE("principles: a spot serving fleet is warned about", "[principles]") {
   CHECK(result.exit_code == 0);
   CHECK(result.out.find("spot fleet can lose every replica at once") != std::string::npos);
 }
+
+// A plan that does not fit gets the ways out, with their memory, not only "DOES NOT FIT".
+TEST_CASE("principles: estimate that does not fit lists what makes it fit", "[principles]") {
+  const auto table = run_cli(
+      {"estimate", "--model", "llama-2-7b", "--task", "lora", "--tokens", "10M", "--device", "rtx-4090"});
+  CHECK(table.exit_code == 3);
+  CHECK(table.out.find("It fits with any one of these changes:") != std::string::npos);
+  CHECK(table.out.find("--recompute full:") != std::string::npos);
+  CHECK(table.out.find("--task qlora:") != std::string::npos);
+  const auto json = run_cli({"estimate", "--model", "llama-2-7b", "--task", "lora", "--tokens", "10M", "--device",
+                             "rtx-4090", "--format", "json"});
+  const Json report = Json::parse(json.out);
+  REQUIRE_FALSE(report["ways_to_fit"].empty());
+  for (const Json& change : report["ways_to_fit"]) {
+    INFO(change.dump());
+    CHECK(change["fits"] == (change["memory_per_device_bytes"].get<double>() <=
+                             change["capacity_bytes"].get<double>() * (1 - report["workload"]["memory_headroom"].get<double>())));
+  }
+}
+
+// Advice that reads a plan's figures says whose: the rank it names is a plan the rule fired on.
+TEST_CASE("principles: each plan's advice names its rank", "[principles]") {
+  const Json report = recommend_json({"--model", "llama-3-70b", "--task", "inference", "--rate", "1"});
+  bool ranked = false;
+  for (const Json& advice : report["advice"]) {
+    if (advice["rank"].is_null()) continue;
+    ranked = true;
+    const Json& plan = report["recommendations"][advice["rank"].get<std::size_t>() - 1];
+    INFO(advice.dump());
+    REQUIRE(plan.contains("rules"));
+    const Json& fired = plan["rules"]["fired"];
+    CHECK(std::any_of(fired.begin(), fired.end(), [&](const Json& f) { return f["rule"] == advice["rule"]; }));
+  }
+  CHECK(ranked);
+}

@@ -55,7 +55,7 @@ TEST_CASE("flags beat MLSIZE_* variables, which beat the config file", "[default
   const ScopedEnv config("MLSIZE_CONFIG", path);
   const auto from_file = run_cli(k_json);
   REQUIRE(from_file.exit_code == 0);
-  CHECK(count_of(from_file.out, "\"rank\": ") == 2);
+  CHECK(count_of(from_file.out, "\"pareto\": ") == 2);
   // Each default with where it came from: the file's path and line.
   CHECK(from_file.out.find("\"flag\": \"--top\"") != std::string::npos);
   CHECK(from_file.out.find("\"from\": \"" + path + ":2\"") != std::string::npos);
@@ -63,15 +63,15 @@ TEST_CASE("flags beat MLSIZE_* variables, which beat the config file", "[default
   {
     const ScopedEnv top("MLSIZE_TOP", "1");
     const auto from_env = run_cli(k_json);
-    CHECK(count_of(from_env.out, "\"rank\": ") == 1);
+    CHECK(count_of(from_env.out, "\"pareto\": ") == 1);
     CHECK(from_env.out.find("\"from\": \"MLSIZE_TOP\"") != std::string::npos);
     const auto from_flag = run_cli(with(k_json, {"--top", "3"}));
-    CHECK(count_of(from_flag.out, "\"rank\": ") == 3);
+    CHECK(count_of(from_flag.out, "\"pareto\": ") == 3);
     CHECK(from_flag.out.find("--top") == std::string::npos);  // the flag, not a default
   }
   // --no-defaults: neither; the table names the defaults in force otherwise.
   const auto none = run_cli(with(k_json, {"--no-defaults"}));
-  CHECK(count_of(none.out, "\"rank\": ") == 10);
+  CHECK(count_of(none.out, "\"pareto\": ") == 10);
   CHECK(none.out.find("\"defaults\": []") != std::string::npos);
   const auto table = run_cli({"recommend", "--params", "7B", "--data", "200GB"});
   CHECK(table.out.find("Team defaults in force (--no-defaults ignores them): --top 2 (") != std::string::npos);
@@ -81,7 +81,7 @@ TEST_CASE("the defaults section applies to each command that has the flag", "[de
   const ScopedEnv config("MLSIZE_CONFIG", write_config("c3", "defaults:\n  top: 1\n  memory-headroom: 0.2\n"));
   const auto recommend = run_cli(k_json);
   REQUIRE(recommend.exit_code == 0);
-  CHECK(count_of(recommend.out, "\"rank\": ") == 1);
+  CHECK(count_of(recommend.out, "\"pareto\": ") == 1);
   // estimate has no --top: the key is recommend's, not an error here.
   const auto estimate = run_cli({"estimate", "--params", "1B", "--device", "h100", "--format", "json"});
   CHECK(estimate.exit_code == 0);
@@ -132,5 +132,5 @@ TEST_CASE("examples/config.yaml works from any directory: its files are found be
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   CHECK(result.out.find(std::string(MLSIZE_SOURCE_DIR) + "/examples/team-policy.yaml\"") != std::string::npos);
-  CHECK(count_of(result.out, "\"rank\": ") == 5);
+  CHECK(count_of(result.out, "\"pareto\": ") == 5);
 }

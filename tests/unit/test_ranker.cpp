@@ -41,6 +41,7 @@ offerings:
     name: big x8
     device: big
     devices_per_unit: 8
+    host_memory_gib: 1024
     network_gbps: 100
     price_per_hour_usd: 16
     spot_price_per_hour_usd: 4
@@ -52,6 +53,7 @@ offerings:
     name: big x1
     device: big
     devices_per_unit: 1
+    host_memory_gib: 1024
     price_per_hour_usd: 2.5
     source: test
     as_of: "2026-01-01"
@@ -61,6 +63,7 @@ offerings:
     name: small x1
     device: small
     devices_per_unit: 1
+    host_memory_gib: 1024
     price_per_hour_usd: 0.5
     source: test
     as_of: "2026-01-01"
@@ -70,6 +73,7 @@ offerings:
     name: free big
     device: big
     devices_per_unit: 1
+    host_memory_gib: 1024
     price_per_hour_usd: 0
     max_units: 1
     limits: {session_hours: 12}

@@ -560,7 +560,7 @@ TEST_CASE("Each default rule fires on its case and not on its near miss", "[rule
        values({{"workload.profile", "startup"}, {"offering.kind", "on-prem"}})},
       // An enterprise: no free tier, no marketplace, providers with a published compute SLA first.
       {"profile-enterprise-no-free-tier",
-       values({{"workload.profile", "enterprise"}, {"offering.kind", "free-tier"}}),
+       values({{"workload.profile", "enterprise"}, {"offering.kind", "cloud"}, {"offering.session_hours", 24.0}}),
        values({{"workload.profile", "enterprise"}, {"offering.kind", "cloud"}})},
       {"profile-enterprise-no-marketplace",
        values({{"workload.profile", "enterprise"}, {"offering.marketplace", true}}),

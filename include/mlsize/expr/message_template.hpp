@@ -29,6 +29,8 @@ class MessageTemplate {
   std::string render(const FieldValues& values) const;
 
   const std::string& text() const { return m_text; }
+  // The ids of the fields its placeholders read, in order, repeats kept.
+  std::vector<std::size_t> fields() const;
   bool empty() const { return m_text.empty(); }
 
  private:

@@ -178,8 +178,9 @@ struct ServingLoad {
   // The share of a replica's throughput the load may take: the rest absorbs bursts and
   // keeps requests from queueing (docs/methodology.md#serving).
   double utilisation = 0.8;
-  // Replicas beyond those the load needs, so that losing one (a failed device, a rollout)
-  // leaves the others within the utilisation: N+1 by default (--redundancy).
+  // Units (machines) beyond those the load needs, so that losing one (a failed GPU or host,
+  // a maintenance event) leaves the other replicas within the utilisation: N+1 by default
+  // (--redundancy).
   int redundancy = 1;
   // No load given (`--task inference` alone): per offering, one replica on the fewest devices
   // that hold the weights and the KV cache of k_sizing_sequences sequences, ranked by $/hour,

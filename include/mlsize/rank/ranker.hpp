@@ -12,6 +12,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,18 @@ struct RecommendSettings {
   std::vector<Calibration> calibrations;
   const RuleSet* rules = nullptr;  // applied to every plan when set; must outlive the report
 };
+
+// A training run starts from a 16-bit checkpoint, and the host of each machine reads it
+// whole: ranks that each load the model on the CPU need N copies ("each process is loading
+// 160GB ... in CPU RAM", pytorch/pytorch#105840), and RAM-efficient loading, where only the
+// first process reads the checkpoint, still needs one (huggingface/transformers PR #25107,
+// accelerate's fsdp_cpu_ram_efficient_loading).
+inline constexpr double k_checkpoint_bytes_per_parameter = 2.0;
+
+// What the host RAM of each machine must hold before its accelerators take it: GBDT on GPUs,
+// the data (gbdt_dataset_bytes); training, one 16-bit copy of the weights; nothing for
+// inference (engines stream the checkpoint shard by shard). docs/methodology.md#checks-in-order.
+std::optional<Bytes> host_must_hold(const Workload& workload);
 
 // What a budget is checked against: the purchase for hardware to buy, the commitment for a
 // reservation that costs more than the run, else the run's cost.

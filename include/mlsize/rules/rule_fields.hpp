@@ -42,6 +42,7 @@ enum class RuleField : std::size_t {
   offering_price_per_hour_usd,
   offering_devices_per_unit,
   offering_marketplace,
+  offering_session_hours,
   plan_device_count,
   plan_zero_stage,
   plan_tensor_parallel,

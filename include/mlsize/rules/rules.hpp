@@ -73,7 +73,14 @@ struct Rule {
 struct RuleMessage {
   const Rule* rule = nullptr;
   std::string message;
+  // In a report's advice: the recommendation (1 for #1) whose figures the message gives,
+  // for a rule that reads a plan's fields; none for one that reads the workload's alone.
+  std::optional<std::size_t> rank;
 };
+
+// Whether `rule` reads a device's, offering's, plan's or estimate's fields (in its
+// condition or its message), so that what it says holds for one plan, not the workload.
+bool reads_plan(const Rule& rule);
 
 // What the rules did to one plan, in rule order.
 struct RuleOutcome {

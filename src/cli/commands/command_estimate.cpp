@@ -10,6 +10,7 @@
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/planner.hpp>
+#include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/text_distance.hpp>
 
@@ -336,6 +337,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
         result.decode = decode_step(workload, *replica, workload.batch, workload.context);
       }
     }
+    if (!result.estimate.fits) result.fit_changes = ways_to_fit(workload, plan, cost_settings, k_default_max_devices);
     if (!result.timed()) result.estimate.cost.reset();
     if (workload.deadline && result.timed()) result.meets_deadline = result.estimate.time <= *workload.deadline;
     if (workload.budget && result.estimate.cost) result.within_budget = *result.estimate.cost <= *workload.budget;

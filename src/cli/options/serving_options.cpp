@@ -50,7 +50,7 @@ void add_serving_options(CLI::App& command, WorkloadOptions& options) {
       ->type_name("FRACTION");
   command
       .add_option("--redundancy", options.redundancy,
-                  "Spare replicas beyond what the load needs (default " + std::to_string(load.redundancy) +
+                  "Spare units (machines) beyond what the load needs (default " + std::to_string(load.redundancy) +
                       ": N+1; 0 for none)")
       ->type_name("N");
 }

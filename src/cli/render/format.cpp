@@ -5,6 +5,7 @@
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
+#include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/utf8.hpp>
 
@@ -158,10 +159,21 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
     case RejectionReason::no_capacity:
       return fmt::format("neither {} nor the offering states a memory size", device.name);
     case RejectionReason::no_host_memory:
-      return "the offering states no host RAM, and the host loads the training data before the GPUs take it";
-    case RejectionReason::host_memory:
-      return fmt::format("the host's {} GB of RAM cannot hold the {} GB of training data it loads for the GPUs",
-                         format_gb(*rejection.offering->host_memory), format_gb(gbdt_dataset_bytes(workload)));
+      return workload.task == Task::gbdt
+                 ? "the offering states no host RAM, and the host loads the training data before the GPUs take it"
+                 : "the offering states no host RAM, and each machine's host reads the checkpoint before its "
+                   "accelerators take it";
+    case RejectionReason::host_memory: {
+      const Offering& offering = *rejection.offering;
+      const Bytes per_machine = *offering.host_memory / static_cast<double>(machines_per_unit(offering));
+      return workload.task == Task::gbdt
+                 ? fmt::format("the host's {} GB of RAM cannot hold the {} GB of training data it loads for the GPUs",
+                               format_gb(per_machine), format_gb(*host_must_hold(workload)))
+                 : fmt::format(
+                       "a machine's {} GB of host RAM cannot hold the {} GB 16-bit checkpoint its host reads "
+                       "before the accelerators take it (another host shape may)",
+                       format_gb(per_machine), format_gb(*host_must_hold(workload)));
+    }
     case RejectionReason::no_price: return "no price of the requested kind (see --pricing)";
     case RejectionReason::device_count: return describe_device_count(rejection, workload);
     case RejectionReason::rule:
@@ -243,6 +255,25 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
     case RejectionReason::preemption:
       return "on spot, interruptions over the plan's instances would come faster than it can checkpoint and restart "
              "(docs/methodology.md#spot): fewer devices, or on-demand";
+  }
+  return {};
+}
+
+std::string fit_change_flags(const FitChange& change, const Plan& from) {
+  const Plan& to = change.estimate.plan;
+  switch (change.kind) {
+    case FitChangeKind::recompute_full: return "--recompute full";
+    case FitChangeKind::zero_3: return "--zero 3";
+    case FitChangeKind::offload:
+      return from.strategy.zero_stage == 0 ? "--offload optimizer --zero 1" : "--offload optimizer";
+    case FitChangeKind::lora: return "--task lora";
+    case FitChangeKind::qlora: return "--task qlora";
+    case FitChangeKind::int8_weights: return "--quant int8";
+    case FitChangeKind::int4_weights: return "--quant int4";
+    case FitChangeKind::more_devices:
+      return to.strategy.tensor_parallel > 1 && to.strategy.tensor_parallel != from.strategy.tensor_parallel
+                 ? fmt::format("--count {} --tp {}", to.device_count, to.strategy.tensor_parallel)
+                 : fmt::format("--count {} --zero 3", to.device_count);
   }
   return {};
 }

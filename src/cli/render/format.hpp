@@ -1,6 +1,7 @@
 #pragma once
 // Sentences shared by the renderers. Numbers are formatted by mlsize/support/number_format.hpp.
 
+#include <mlsize/estimate/fit_changes.hpp>
 #include <mlsize/estimate/plan.hpp>
 #include <mlsize/rank/report.hpp>
 
@@ -21,6 +22,10 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
 
 // Table cells: "42.1 / 80.0" (memory per device against capacity), and the device with
 // its offering, "NVIDIA H100 SXM5 80GB · aws p5.48xlarge x2".
+// The flags that make the change of a plan that does not fit: "--recompute full",
+// "--count 16 --zero 3" (ways_to_fit).
+std::string fit_change_flags(const FitChange& change, const Plan& from);
+
 std::string memory_cell(const PlanEstimate& e);
 // The hardware of a row: its device and provider by id (the offering id is in the next:
 // line and JSON), an on-premise system by its offering id, or with `wide` the device's and

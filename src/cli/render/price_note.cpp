@@ -89,11 +89,11 @@ std::string price_footer(const Report& report, int top, const Provenance& proven
           "typical discount.\n",
           offering->id, offering->provider);
     } else if (unit && first.commitment && first.cost) {
-      // Ranked by the commitment (what the user pays), the run's share beside.
+      // The run's share is ranked; what the term commits is said, and flagged far above it.
       const double ratio = first.cost->value > 0 ? first.commitment->value / first.cost->value : 0;
       text += fmt::format(
           "  #1 is priced at {}. A reservation is paid for every hour of its term, used or not: {} unit{} for {} "
-          "year{} commit {}, {}× this run's {}{}; plans are ranked by what they commit.\n",
+          "year{} commit {}, {}× this run's {}{}; --budget is checked against the commitment.\n",
           basis_words(unit->basis, *offering, years), first.plan.units, first.plan.units == 1 ? "" : "s", years,
           years == 1 ? "" : "s", format_usd(*first.commitment), format_general(ratio, 3), format_usd(*first.cost),
           ratio > k_commitment_warning_ratio ? " (worth it only with other work for the reserved units)" : "");

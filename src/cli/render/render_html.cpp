@@ -228,7 +228,8 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
   if (!report.advice.empty()) {
     body += "<h2>Rules and advice</h2>\n<ul>\n";
     for (const RuleMessage& note : report.advice) {
-      body += fmt::format("<li><code>{}</code> {}{}</li>\n", escape_html(note.rule->id),
+      body += fmt::format("<li><code>{}</code> {}{}{}</li>\n", escape_html(note.rule->id),
+                          note.rank ? fmt::format("#{}: ", *note.rank) : "",
                           note.rule->severity == Severity::warn ? "<strong>warning:</strong> " : "",
                           escape_html(note.message));
     }

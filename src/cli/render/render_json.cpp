@@ -422,6 +422,7 @@ std::string render_recommend_json(const Report& report, int top, const Provenanc
   for (const RuleMessage& note : report.advice) {
     advice.push_back({{"rule", note.rule->id},
                       {"severity", to_string(note.rule->severity)},
+                      {"rank", note.rank ? Json(*note.rank) : Json(nullptr)},
                       {"message", note.message},
                       {"source", note.rule->source}});
   }
@@ -433,6 +434,17 @@ std::string render_estimate_json(const EstimateResult& result) {
   Json json = json_document({"estimate", result.provenance});
   json["workload"] = workload_json(result.workload);
   json.update(plan_json(result.estimate, result.timed()));
+  Json changes = Json::array();
+  for (const FitChange& change : result.fit_changes) {
+    const PlanEstimate& e = change.estimate;
+    changes.push_back({{"change", to_string(change.kind)},
+                       {"flags", fit_change_flags(change, result.estimate.plan)},
+                       {"device_count", e.plan.device_count},
+                       {"memory_per_device_bytes", whole(e.memory.total().value)},
+                       {"capacity_bytes", whole(e.capacity.value)},
+                       {"fits", change.fits}});
+  }
+  json["ways_to_fit"] = std::move(changes);
   if (!result.explanation.empty()) {
     Json terms = Json::array();
     for (const ExplainedTerm& term : result.explanation) {

@@ -131,7 +131,20 @@ std::vector<const Rejection*> over_budget(const Report& report) {
   }
   const auto cash = [](const Rejection* r) { return budget_cash(*r->nearest).value; };
   std::stable_sort(over.begin(), over.end(), [&](const Rejection* a, const Rejection* b) { return cash(a) < cash(b); });
-  return over;
+  // One row per plan: another host shape of the same provider's plan is the same choice.
+  const auto same = [](const Rejection* a, const Rejection* b) {
+    const PlanEstimate& x = *a->nearest;
+    const PlanEstimate& y = *b->nearest;
+    return a->offering->provider == b->offering->provider && x.plan.device == y.plan.device &&
+           x.plan.device_count == y.plan.device_count && x.time.value == y.time.value;
+  };
+  std::vector<const Rejection*> distinct;
+  for (const Rejection* r : over) {
+    if (std::none_of(distinct.begin(), distinct.end(), [&](const Rejection* d) { return same(d, r); })) {
+      distinct.push_back(r);
+    }
+  }
+  return distinct;
 }
 
 // Why nothing is ranked: the fastest plan that fits and the limit it is over, if any.
@@ -155,16 +168,26 @@ std::string no_plan_sentence(const Report& report, std::string_view none) {
     return over(*report.run_time_limit, "run-time limit (--max-run-time allows longer runs)");
   }
   if (!report.fastest_fitting) {
+    // Every offering left is hardware to buy: memory was never the question.
+    const auto to_buy = [](const Rejection& r) {
+      return r.reason == RejectionReason::purchase || r.reason == RejectionReason::cards_only;
+    };
+    if (!report.rejected.empty() && std::all_of(report.rejected.begin(), report.rejected.end(), to_buy)) {
+      return fmt::format(
+          "{} is left to rent: the offerings of this hardware are to buy ({}). --owned ID ranks one you have at its "
+          "electricity; --include-purchase weighs buying one.",
+          none, report.rejected.front().offering->id);
+    }
     return std::string(none) + " fits in memory on the offerings considered (rejected ones and why: --format json).";
   }
   if (const std::vector<const Rejection*> nearest = over_budget(report); !nearest.empty() && report.workload.budget) {
     const PlanEstimate& cheapest = *nearest.front()->nearest;
     const Usd cash = budget_cash(cheapest);
-    const std::string ways =
-        report.workload.is_adapter_tuning() || report.workload.task == Task::inference
-            ? "a smaller model or fewer tokens"
-            : "fine-tuning with LoRA or QLoRA (--task lora, qlora) instead of full training, fewer "
-              "tokens, or a smaller model";
+    std::string ways = report.workload.is_adapter_tuning() || report.workload.task == Task::inference
+                           ? "a smaller model or fewer tokens"
+                           : "fine-tuning with LoRA or QLoRA (--task lora, qlora) instead of full training, fewer "
+                             "tokens, or a smaller model";
+    if (report.cost.pricing == Pricing::on_demand) ways = "spot capacity (--pricing spot), " + ways;
     return fmt::format(
         "{} meets the constraints: the budget is {}, and the cheapest plan that meets the others is {} with {}: {} "
         "over {}. A budget of {} would do, or {} (the nearest plans are below).",
@@ -259,10 +282,11 @@ std::string serving_notes(const Report& report) {
   const ServingLoad& load = *report.workload.serving;
   std::string text = load.redundancy > 0
                          ? fmt::format(
-                               "Replicas: what the load needs + {} spare (--redundancy), so that losing one "
-                               "keeps the others within {} utilisation.\n",
-                               load.redundancy, format_percent(load.utilisation))
-                         : "Replicas: no spare (--redundancy 0): losing one overloads the others.\n";
+                               "Replicas: what the load needs on whole units, + {} spare unit{} "
+                               "(--redundancy), so that losing a machine keeps the others within {} "
+                               "utilisation.\n",
+                               load.redundancy, load.redundancy == 1 ? "" : "s", format_percent(load.utilisation))
+                         : "Replicas: no spare (--redundancy 0): losing a machine overloads the others.\n";
   if (report.cost.pricing == Pricing::spot) {
     text +=
         "warning: a spot fleet can lose every replica at once when the provider takes its capacity back: keep at least "
@@ -275,8 +299,8 @@ std::string advice_text(const Report& report) {
   if (report.advice.empty()) return {};
   std::string text = "\nRules that shaped this ranking, and advice (--format json for sources):\n";
   for (const RuleMessage& note : report.advice) {
-    text += fmt::format("  [{}] {}{}\n", note.rule->id, note.rule->severity == Severity::warn ? "warning: " : "",
-                        note.message);
+    text += fmt::format("  [{}] {}{}{}\n", note.rule->id, note.rank ? fmt::format("#{}: ", *note.rank) : "",
+                        note.rule->severity == Severity::warn ? "warning: " : "", note.message);
   }
   return text;
 }
@@ -308,7 +332,7 @@ std::string summary_sentence(const Report& report) {
     return std::all_of(report.recommendations.begin(), report.recommendations.end(),
                        [&](const RankedPlan& other) { return figure(best) <= figure(other) * slack; });
   };
-  const auto cost = [](const RankedPlan& e) { return budget_cash(e).value; };  // a reservation's commitment
+  const auto cost = [](const RankedPlan& e) { return e.cost->value; };
   const auto time = [](const RankedPlan& e) { return e.time.value; };
   const bool cheapest = beats(cost, 1.0);
   const bool fastest = beats(time, 1.0);
@@ -342,8 +366,8 @@ std::string summary_sentence(const Report& report) {
     if (report.objective == Objective::time && fastest && next.time / best.time >= k_telling_ratio) {
       text += fmt::format(", {}× faster than #2", format_fixed(next.time / best.time, 1));
     } else if (report.objective == Objective::cost && cheapest && best.cost->value > 0 &&
-               budget_cash(next) / budget_cash(best) >= k_telling_ratio) {
-      text += fmt::format(", {}× cheaper than #2", format_fixed(budget_cash(next) / budget_cash(best), 1));
+               *next.cost / *best.cost >= k_telling_ratio) {
+      text += fmt::format(", {}× cheaper than #2", format_fixed(*next.cost / *best.cost, 1));
     } else {
       // The knee, or a plan the rules lifted: neither claim need hold, so give #2's figures.
       text += fmt::format("; #2 costs {} over {}", format_usd(*next.cost), format_duration(next.time));
@@ -398,7 +422,7 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
         "tokens: per million output tokens at the load. GB = 10^9 bytes.{}\n",
         to_string(report.objective), narrow_note);
     text += serving_notes(report);
-    text += variant_notes(report, top);
+    text += ranking_notes(report, top);
     text += rejected_summary(report);
     return text + advice_text(report);
   }
@@ -455,6 +479,31 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
   return text + advice_text(report);
 }
 
+// A plan that does not fit: the single changes that make it fit, with their memory
+// (docs/methodology.md#ways-to-fit).
+std::string fit_changes_text(const EstimateResult& result) {
+  if (result.fit_changes.empty()) return {};
+  const Plan& from = result.estimate.plan;
+  std::string text;
+  for (const FitChange& change : result.fit_changes) {
+    if (!change.fits) continue;
+    const PlanEstimate& e = change.estimate;
+    text += fmt::format("  {}: {} GB per device ({} of capacity){}\n", fit_change_flags(change, from),
+                        format_gb(e.memory.total()), format_percent(e.memory.total() / e.capacity),
+                        e.memory.host.value > 0 && e.plan.strategy.offload != Offload::none
+                            ? fmt::format(", {} GB offloaded per device", format_gb(e.memory.host))
+                            : "");
+  }
+  if (!text.empty()) return "It fits with any one of these changes:\n" + text;
+  const auto nearest =
+      std::min_element(result.fit_changes.begin(), result.fit_changes.end(), [](const auto& a, const auto& b) {
+        return a.estimate.memory.total() / a.estimate.capacity < b.estimate.memory.total() / b.estimate.capacity;
+      });
+  return fmt::format("No single change makes it fit; the nearest is {}: {} of capacity.\n",
+                     fit_change_flags(*nearest, from),
+                     format_percent(nearest->estimate.memory.total() / nearest->estimate.capacity));
+}
+
 std::string estimate_table(const EstimateResult& result, const TableStyle& style) {
   const PlanEstimate& e = result.estimate;
   const MemoryBreakdown& m = e.memory;
@@ -498,6 +547,7 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
   }
   text += fmt::format("Memory: {} ({} of capacity, {} kept free).\n", e.fits ? "fits" : "DOES NOT FIT",
                       format_percent(m.total() / e.capacity), format_percent(result.workload.memory_headroom));
+  text += fit_changes_text(result);
   if (e.host_fits) {
     text += fmt::format("Host RAM: {} GB per unit for the offloaded states: {}.\n",
                         format_gb(m.host * std::min(e.plan.device_count, e.plan.offering->devices_per_unit)),

@@ -4,6 +4,7 @@
 #include "cli/render/provenance.hpp"
 #include "cli/render/text_table.hpp"
 
+#include <mlsize/estimate/fit_changes.hpp>
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/plan.hpp>
 #include <mlsize/model/workload.hpp>
@@ -25,6 +26,9 @@ struct EstimateResult {
   // Inference on a device, without a load to serve: one decode step at --batch and
   // --context (docs/methodology.md#serving).
   std::optional<DecodeStep> decode;
+  // A plan on a device that does not fit: the single changes that would, each estimated
+  // (ways_to_fit).
+  std::vector<FitChange> fit_changes;
   Provenance provenance;  // the version and catalogue behind the answer
   bool has_device() const { return estimate.plan.device != nullptr; }
   // Time and cost need a device and a number of tokens (--data or --tokens).

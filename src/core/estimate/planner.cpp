@@ -301,11 +301,12 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
   const double needed = per_replica > 0 ? std::ceil(load.requests_per_s / (load.utilisation * per_replica)) : 0;
   serving.replicas_needed = static_cast<int>(std::min(needed, k_most_replicas));
   if (m_offering != nullptr && estimate.fits) {
-    // Replicas fill whole units, the spares (redundancy) too; the devices of the last unit
-    // serve as well.
+    // Replicas fill whole units, and the spares are whole units more: a machine is what
+    // fails (a GPU, its host, a maintenance event), taking every replica on it, so N+1 is
+    // one unit beyond those the load needs. The devices of the last unit serve as well.
     const int per_unit = m_offering->devices_per_unit / tensor;
-    const int fleet = serving.replicas_needed + load.redundancy;
-    estimate.plan.units = std::max(1, (fleet + per_unit - 1) / per_unit);
+    const int needed_units = (serving.replicas_needed + per_unit - 1) / per_unit;
+    estimate.plan.units = std::max(1, needed_units + load.redundancy);
     estimate.plan.device_count = estimate.plan.units * m_offering->devices_per_unit;
   }
   serving.replicas = estimate.plan.device_count / tensor;

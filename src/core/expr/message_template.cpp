@@ -71,4 +71,12 @@ std::string MessageTemplate::render(const FieldValues& values) const {
   return result;
 }
 
+std::vector<std::size_t> MessageTemplate::fields() const {
+  std::vector<std::size_t> ids;
+  for (const Piece& piece : m_pieces) {
+    if (piece.field) ids.push_back(*piece.field);
+  }
+  return ids;
+}
+
 }  // namespace mlsize

@@ -17,9 +17,7 @@ namespace mlsize::ordering {
 // the largest cluster. The offering's fastest plan is shown beside (RankedPlan::fastest).
 
 double ranked_cost(const PlanEstimate& e) {
-  const double run = e.cost ? e.cost->value : 0.0;
-  // A reservation is paid for every hour of its term, used or not.
-  return e.commitment ? std::max(run, e.commitment->value) : run;
+  return e.cost ? e.cost->value : 0.0;
 }
 
 double dollars(const PlanEstimate& e) {
@@ -98,9 +96,11 @@ std::optional<double> objective_value(const RankedPlan& e, Objective objective) 
 // (fewer to find and to fail, less of the scaling the model does not see), and no
 // commitment. Between as many machines of equal cost the faster is better (below); last,
 // fewer devices and the smaller tensor-parallel degree (serving: more replicas on them).
+// Beyond the limit both plans take a reservation, and the machines count for no more.
 auto availability_order(const RankedPlan& e) {
-  const int machines = e.plan.offering != nullptr ? e.plan.units * machines_per_unit(*e.plan.offering) : 1;
-  return std::make_tuple(e.beyond_on_demand.has_value(), machines, e.commitment.has_value());
+  const bool beyond = e.beyond_on_demand.has_value();
+  const int machines = e.plan.offering != nullptr && !beyond ? e.plan.units * machines_per_unit(*e.plan.offering) : 1;
+  return std::make_tuple(beyond, machines, e.commitment.has_value());
 }
 auto size_order(const RankedPlan& e) {
   return std::make_tuple(e.plan.device_count, e.plan.strategy.tensor_parallel);

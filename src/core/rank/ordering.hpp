@@ -33,8 +33,8 @@ struct Minima {
   double seconds_of_cheapest = 0;
 };
 
-// What a plan costs whoever pays, as the ranking reads it: the run's cost, or under a
-// reservation the commitment when it is more (PlanEstimate::commitment).
+// What the ranking reads as a plan's cost: the run's (a reservation's share of its term;
+// the commitment is a tie-break and the budget's, docs/methodology.md#reserved).
 double ranked_cost(const PlanEstimate& e);
 
 // A plan's cost as the balanced score reads it: ranked_cost, at least $1.

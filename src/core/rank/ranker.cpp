@@ -144,11 +144,19 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     return reject(RejectionReason::no_bandwidth, std::nullopt);
   }
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
-  // A GPU's trees are built from the data the host has loaded (gbdt_dataset_bytes); a CPU's
-  // memory is the host's, checked with the plans.
-  if (workload.task == Task::gbdt && device.kind != DeviceKind::cpu) {
-    if (!offering.host_memory) return reject(RejectionReason::no_host_memory, std::nullopt);
-    if (gbdt_dataset_bytes(workload) > *offering.host_memory) return reject(RejectionReason::host_memory, std::nullopt);
+  // The host loads what the accelerators then take (host_must_hold); a CPU's memory is the
+  // host's, checked with the plans.
+  if (const std::optional<Bytes> held = host_must_hold(workload); held && device.kind != DeviceKind::cpu) {
+    // A rented host is a shape the provider states; a machine of your own (on-premise) is
+    // yours to size, and training on one that states no RAM is not checked.
+    if (!offering.host_memory && (workload.task == Task::gbdt || offering.kind != OfferingKind::on_prem)) {
+      return reject(RejectionReason::no_host_memory, std::nullopt);
+    }
+    // A unit of many machines (a TPU slice) has its RAM spread over them.
+    if (offering.host_memory) {
+      const Bytes per_machine = *offering.host_memory / static_cast<double>(machines_per_unit(offering));
+      if (*held > per_machine) return reject(RejectionReason::host_memory, std::nullopt);
+    }
   }
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
   // A service stays up: a free tier's sessions end (Colab, Kaggle).
@@ -402,8 +410,19 @@ void fold_variants(std::vector<RankedPlan>& ranked) {
 
 }  // namespace
 
+std::optional<Bytes> host_must_hold(const Workload& workload) {
+  if (workload.task == Task::gbdt) return gbdt_dataset_bytes(workload);
+  if (workload.is_training() && workload.parameters.total > 0) {
+    return Bytes(workload.parameters.total * k_checkpoint_bytes_per_parameter);
+  }
+  return std::nullopt;
+}
+
 Usd budget_cash(const PlanEstimate& e) {
-  return e.purchase ? *e.purchase : Usd(ordering::ranked_cost(e));
+  if (e.purchase) return *e.purchase;
+  const Usd run = e.cost.value_or(Usd(0));
+  // A reservation is paid for every hour of its term, used or not.
+  return e.commitment && *e.commitment > run ? *e.commitment : run;
 }
 
 Report recommend(const Workload& workload, const Catalog& catalog, const RecommendSettings& settings) {
@@ -422,7 +441,8 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     recompute = decided.recompute;
     if (decided.recompute_rule != nullptr) {
       report.advice.push_back({decided.recompute_rule,
-                               "recomputation set to " + std::string(to_string(*decided.recompute)) + " by this rule"});
+                               "recomputation set to " + std::string(to_string(*decided.recompute)) + " by this rule",
+                               std::nullopt});
     }
   }
   // The ranking rules as the workload leaves them, once per run for each precision planned.
@@ -535,13 +555,16 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   weigh_purchases(report);
   // Advice comes from the plans the user sees, led by #1: a warning about TPUs under a
   // ranking that shows none is noise.
+  // A rule that reads a plan's fields speaks of that plan: its rank goes with it.
   const std::size_t advising = std::min(report.recommendations.size(), settings.advice_from);
-  for (const RankedPlan& e : std::span(report.recommendations).first(advising)) {
-    for (const RuleMessage& note : e.rule_notes) {
+  for (std::size_t rank = 1; rank <= advising; ++rank) {
+    for (const RuleMessage& note : report.recommendations[rank - 1].rule_notes) {
       if (note.rule->severity == Severity::tip && !settings.tips) continue;
       const bool seen = std::any_of(report.advice.begin(), report.advice.end(),
                                     [&](const RuleMessage& m) { return m.rule == note.rule; });
-      if (!seen) report.advice.push_back(note);
+      if (seen) continue;
+      RuleMessage& added = report.advice.emplace_back(note);
+      if (reads_plan(*note.rule)) added.rank = rank;
     }
   }
   return report;

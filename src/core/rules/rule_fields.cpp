@@ -65,6 +65,8 @@ std::vector<FieldSpec> make_fields() {
       number("offering.price_per_hour_usd", U::usd, "on-demand price per unit-hour in US dollars; missing if none"),
       number("offering.devices_per_unit", U::count, "devices in one unit (instance, machine, slice)"),
       flag("offering.marketplace", "whether the provider is a marketplace of hosts' listings (Vast)"),
+      number("offering.session_hours", U::none,
+             "the longest session of a notebook service (Colab, Kaggle) in hours; missing for machines that run on"),
       number("plan.device_count", U::count, "devices in the plan"),
       number("plan.zero_stage", U::none, "0 (plain data parallel) to 3 (ZeRO-3 / FSDP full shard)"),
       number("plan.tensor_parallel", U::count, "tensor-parallel degree"),
@@ -144,6 +146,7 @@ void fill_offering(FieldValues& v, const Offering& o) {
   put_optional(v, F::offering_price_per_hour_usd, o.price.on_demand);
   put(v, F::offering_devices_per_unit, o.devices_per_unit);
   put(v, F::offering_marketplace, !o.marketplace.empty());
+  if (o.limits.session_hours) put(v, F::offering_session_hours, *o.limits.session_hours);
 }
 
 void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {
@@ -170,7 +173,10 @@ void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {
   put(v, F::estimate_seconds, e.time.value);
   put_optional(v, F::estimate_cost_usd, e.cost);
   if (w.deadline && w.deadline->value > 0) put(v, F::estimate_deadline_fraction, e.time.value / w.deadline->value);
-  if (e.serving && !e.serving->offline) put(v, F::estimate_utilisation, e.serving->utilisation);
+  // A load's: an offline job runs flat out, and sizing without a load has none.
+  if (e.serving && !e.serving->offline && !(w.serving && w.serving->sizing)) {
+    put(v, F::estimate_utilisation, e.serving->utilisation);
+  }
 }
 
 }  // namespace

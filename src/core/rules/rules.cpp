@@ -1,5 +1,8 @@
 #include <mlsize/rules/rules.hpp>
 
+#include <mlsize/rules/rule_fields.hpp>
+
+#include <algorithm>
 #include <array>
 
 namespace mlsize {
@@ -40,19 +43,19 @@ void RuleSet::evaluate(const FieldValues& values, RuleOutcome& outcome) const {
   for (const Rule& rule : m_rules) {
     if (rule.action == RuleAction::set || !rule.when.evaluate(values)) continue;
     switch (rule.action) {
-      case RuleAction::exclude: outcome.exclusions.push_back({&rule, message(rule)}); break;
+      case RuleAction::exclude: outcome.exclusions.push_back({&rule, message(rule), std::nullopt}); break;
       case RuleAction::require:
-        if (!rule.require.evaluate(values)) outcome.exclusions.push_back({&rule, message(rule)});
+        if (!rule.require.evaluate(values)) outcome.exclusions.push_back({&rule, message(rule), std::nullopt});
         break;
       case RuleAction::prefer:
         outcome.score *= rule.factor;
-        outcome.scored.push_back({&rule, message(rule)});
+        outcome.scored.push_back({&rule, message(rule), std::nullopt});
         break;
       case RuleAction::penalize:
         outcome.score /= rule.factor;
-        outcome.scored.push_back({&rule, message(rule)});
+        outcome.scored.push_back({&rule, message(rule), std::nullopt});
         break;
-      case RuleAction::advise: outcome.advice.push_back({&rule, message(rule)}); break;
+      case RuleAction::advise: outcome.advice.push_back({&rule, message(rule), std::nullopt}); break;
       case RuleAction::set: break;
     }
   }
@@ -76,6 +79,13 @@ std::vector<const Rule*> RuleSet::matching(const FieldValues& values) const {
     if (rule.when.evaluate(values)) result.push_back(&rule);
   }
   return result;
+}
+
+bool reads_plan(const Rule& rule) {
+  const auto of_a_plan = [](std::size_t id) { return id >= k_first_device_field; };
+  const std::vector<std::size_t> placeholders = rule.message.fields();
+  return std::any_of(rule.when.fields().begin(), rule.when.fields().end(), of_a_plan) ||
+         std::any_of(placeholders.begin(), placeholders.end(), of_a_plan);
 }
 
 }  // namespace mlsize
