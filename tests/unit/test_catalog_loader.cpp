@@ -347,7 +347,7 @@ TEST_CASE("load_catalog_yaml rejects unknown fields with a suggestion", "[catalo
 TEST_CASE("load_catalog_yaml lists the accepted fields when no field name is close", "[catalog]") {
   check_load_error(device_with("memory_gb: 80", "zzzzzz: 80"), "unknown field \"zzzzzz\" in device \"test-gpu\"",
                    "accepted fields: id, name, kind, vendor, memory_gib, memory_gb, reserved_gib, "
-                   "memory_bandwidth_gbs, peak_tflops, cores, interconnect, tdp_w, launch_price_usd, source, as_of, aliases",
+                   "memory_bandwidth_gbs, peak_tflops, cores, interconnect, tdp_w, host_arch, launch_price_usd, source, as_of, aliases",
                    "test.yaml:6:5", "    zzzzzz: 80");
   check_load_error(offering_with("    region: us-east-1\n", "    limits:\n      foo_bar_baz: 1\n"),
                    "unknown field \"foo_bar_baz\" in limits of offering \"acme-cloud-8x\"",
@@ -886,4 +886,18 @@ TEST_CASE("fuzz regression: malformed input that made LoadAll allocate without e
   REQUIRE(text.str().size() == 112);
   Catalog catalog;
   CHECK_THROWS_AS(load_catalog_yaml(catalog, text.str(), "fuzz.yaml"), Error);
+}
+
+// docs/catalogue.md#host_arch: x86-64 unless stated; the Grace Hopper superchips and AWS G5g's
+// T4G have Arm hosts; another value is refused with the accepted ones.
+TEST_CASE("a device's host architecture", "[catalog]") {
+  const Catalog catalog = load_default_catalog();
+  CHECK(catalog.find_device("h100-sxm")->host_arch == HostArch::x86_64);
+  for (const char* arm : {"gh200", "gh200-96gb", "t4g"}) {
+    INFO(arm);
+    CHECK(catalog.find_device(arm)->host_arch == HostArch::arm64);
+  }
+  const std::optional<Error> error = load_error(replaced(k_device_yaml, "    source:", "    host_arch: riscv\n    source:"));
+  REQUIRE(error.has_value());
+  CHECK(std::string(error->what()).find("host_arch") != std::string::npos);
 }

@@ -21,6 +21,15 @@ constexpr auto enum_names(DeviceKind) {
   using enum DeviceKind;
   return std::to_array<EnumName<DeviceKind>>({{gpu, "gpu"}, {tpu, "tpu"}, {npu, "npu"}, {cpu, "cpu"}});
 }
+// The instruction set of the host CPU that drives a device: x86-64 unless the catalogue
+// says otherwise (Grace Hopper superchips, AWS G5g's Graviton2). Wheels and containers built
+// for one do not run on the other (docs/catalogue.md#host_arch).
+enum class HostArch { x86_64, arm64 };
+constexpr auto enum_names(HostArch) {
+  using enum HostArch;
+  return std::to_array<EnumName<HostArch>>({{x86_64, "x86_64"}, {arm64, "arm64"}});
+}
+
 // The number formats a device states a peak for; the names are the keys of `peak_tflops`.
 enum class DType { fp32, tf32, fp16, bf16, fp8, int8 };
 constexpr auto enum_names(DType) {
@@ -59,6 +68,7 @@ struct Device {
   std::optional<Interconnect> interconnect;
   std::optional<double> tdp_w;
   std::optional<Usd> launch_price;
+  HostArch host_arch = HostArch::x86_64;
   std::string source;
   std::string as_of;
   SourceLocation defined_at;

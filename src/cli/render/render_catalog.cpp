@@ -88,6 +88,7 @@ Json device_json(const Device& device) {
                              : Json(nullptr);
   json["tdp_w"] = optional_json(device.tdp_w, plain);
   json["launch_price_usd"] = optional_json(device.launch_price, usd);
+  json["host_arch"] = to_string(device.host_arch);
   json["source"] = device.source;
   json["as_of"] = device.as_of;
   return json;
@@ -267,6 +268,7 @@ void emit_device(YAML::Emitter& out, const Device& device) {
   }
   yaml_number(out, "tdp_w", device.tdp_w, plain);
   yaml_number(out, "launch_price_usd", device.launch_price, usd);
+  if (device.host_arch != HostArch::x86_64) yaml_text(out, "host_arch", std::string(to_string(device.host_arch)));
   yaml_text(out, "source", device.source);
   yaml_text(out, "as_of", device.as_of);
   out << YAML::EndMap;

@@ -156,9 +156,11 @@ Json plan_json(const PlanEstimate& e, bool timed) {
     json["offering"] = nullptr;
   }
   const bool has_device = plan.device != nullptr;
-  json["device"] =
-      has_device ? Json{{"id", plan.device->id}, {"name", plan.device->name}, {"kind", to_string(plan.device->kind)}}
-                 : Json(nullptr);
+  json["device"] = has_device ? Json{{"id", plan.device->id},
+                                     {"name", plan.device->name},
+                                     {"kind", to_string(plan.device->kind)},
+                                     {"host_arch", to_string(plan.device->host_arch)}}
+                              : Json(nullptr);
   json["device_count"] = plan.device_count;
   const Strategy& st = plan.strategy;
   json["strategy"] = {{"data_parallel", st.data_parallel(plan.device_count)},

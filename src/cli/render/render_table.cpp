@@ -264,6 +264,14 @@ std::string ranking_notes(const Report& report, int top) {
                         e.plan.device_count, e.plan.offering->provider, *e.beyond_on_demand,
                         on_demand_takes(*e.plan.offering));
   }
+  for (std::size_t i = 0; i < shown; ++i) {
+    const RankedPlan& e = report.recommendations[i];
+    if (e.plan.device == nullptr || e.plan.device->host_arch != HostArch::arm64) continue;
+    text += fmt::format(
+        "#{} runs on an Arm (aarch64) host: wheels and containers built for x86-64 do not run there; check that your "
+        "framework, kernels and images have aarch64 builds.\n",
+        i + 1);
+  }
   if (report.cost.pricing == Pricing::spot && best.preemption.value > 0 && best.plan.offering != nullptr) {
     const Offering& offering = *best.plan.offering;
     text += fmt::format(

@@ -64,21 +64,14 @@ void read_provenance(const FieldReader& fields, std::string& source, std::string
   if (!is_iso_date(as_of)) fields.fail_value("as_of", "is not a date", "a date written YYYY-MM-DD");
 }
 
-constexpr std::array<std::string_view, 16> k_device_fields{"id",
-                                                           "name",
-                                                           "kind",
-                                                           "vendor",
-                                                           "memory_gib",
-                                                           "memory_gb",
-                                                           "reserved_gib",
-                                                           "memory_bandwidth_gbs",
-                                                           "peak_tflops",
-                                                           "cores",
-                                                           "interconnect",
-                                                           "tdp_w",
-                                                           "launch_price_usd",
-                                                           "source",
-                                                           "as_of",
+constexpr std::array<std::string_view, 17> k_device_fields{"id",           "name",
+                                                           "kind",         "vendor",
+                                                           "memory_gib",   "memory_gb",
+                                                           "reserved_gib", "memory_bandwidth_gbs",
+                                                           "peak_tflops",  "cores",
+                                                           "interconnect", "tdp_w",
+                                                           "host_arch",    "launch_price_usd",
+                                                           "source",       "as_of",
                                                            "aliases"};
 constexpr std::array<std::string_view, 2> k_interconnect_fields{"kind", "bandwidth_gbs"};
 
@@ -141,6 +134,7 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
   }
   device.tdp_w = named.optional_positive("tdp_w");
   if (auto price = named.optional_positive("launch_price_usd")) device.launch_price = Usd(*price);
+  if (named.has("host_arch")) device.host_arch = read_enum<HostArch>(named, "host_arch");
   read_provenance(named, device.source, device.as_of);
   device.defined_at = source.location(node.Mark());
   return device;

@@ -13,7 +13,7 @@ using snapshot::Reader;
 using snapshot::Writer;
 
 // Bumped whenever the layout changes; a mismatch is a stale build, not user input.
-constexpr std::uint32_t k_snapshot_version = 6;
+constexpr std::uint32_t k_snapshot_version = 7;
 
 void write_device(Writer& w, const Device& d) {
   w.text(d.id);
@@ -32,6 +32,7 @@ void write_device(Writer& w, const Device& d) {
     w.f64(link.bandwidth_bytes_per_s);
   });
   w.optional(d.tdp_w, [&](double v) { w.f64(v); });
+  w.i32(static_cast<int>(d.host_arch));
   w.optional(d.launch_price, [&](Usd v) { w.f64(v.value); });
   w.text(d.source);
   w.text(d.as_of);
@@ -58,6 +59,7 @@ Device read_device(Reader& r) {
     return link;
   });
   d.tdp_w = r.optional<double>([&] { return r.f64(); });
+  d.host_arch = static_cast<HostArch>(r.i32());
   d.launch_price = r.optional<Usd>([&] { return Usd(r.f64()); });
   d.source = r.text();
   d.as_of = r.text();
