@@ -149,6 +149,12 @@ TEST_CASE("principles: spot training pays for its interruptions", "[principles]"
     compared = true;
   }
   CHECK(compared);
+  // 64 spot machines lose more than they compute: estimate says so, exit 3, never "inf".
+  const auto never = run_cli({"estimate", "--params", "7B", "--data", "200GB", "--offering", "aws-p5.48xlarge",
+                              "--count", "512", "--pricing", "spot"});
+  CHECK(never.exit_code == 3);
+  CHECK(never.out.find("never finishes on spot") != std::string::npos);
+  CHECK(never.out.find("inf") == std::string::npos);
 }
 
 // A service loses a replica now and then (a failed GPU, a rollout): N+1 keeps the others

@@ -225,7 +225,7 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   json["cost"] = {{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
                   {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)},
                   {"commitment_usd", e.commitment ? Json(e.commitment->value) : Json(nullptr)}};
-  if (e.preemption.value > 0 && json["time"]["seconds"].is_number()) {
+  if (e.preemption.value > 0 && std::isfinite(e.preemption.value) && json["time"]["seconds"].is_number()) {
     json["time"]["preemption_seconds"] = e.preemption.value;
   }
   if (e.serving) {

@@ -602,6 +602,11 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
                     format_general(e.flops.value, 3), format_general(e.peak_flops_per_s / 1e12, 4), e.plan.device_count,
                     format_percent(e.mfu > 0 ? e.mfu : result.workload.mfu), mfu_basis(e, result.workload));
   }
+  if (!std::isfinite(e.time.value)) {
+    return text +
+           "Time: never finishes on spot: interruptions over this many machines come faster than the run can "
+           "checkpoint and restart (docs/methodology.md#spot); fewer devices, or on-demand.\nGB = 10^9 bytes.\n";
+  }
   text += fmt::format("Time: {}", format_duration(e.time));
   const Communication& c = e.communication;
   std::vector<std::string> parts{"compute " + format_duration(e.compute_time)};

@@ -11,6 +11,7 @@
 #include <mlsize/rank/report.hpp>
 #include <mlsize/rules/rules.hpp>
 
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -34,8 +35,9 @@ struct EstimateResult {
   // Time and cost need a device and a number of tokens (--data or --tokens).
   bool timed() const { return has_device() && workload.tokens > 0; }
   bool feasible() const {
+    // An infinite time: on spot, interruptions outrun the checkpoints (docs/methodology.md#spot).
     return (!has_device() || estimate.fits) && estimate.host_fits.value_or(true) && meets_deadline.value_or(true) &&
-           within_budget.value_or(true);
+           within_budget.value_or(true) && std::isfinite(estimate.time.value);
   }
 };
 
