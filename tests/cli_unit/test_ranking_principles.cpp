@@ -192,6 +192,8 @@ TEST_CASE("principles: inference without a load is sized per hour", "[principles
     INFO(describe(plan));
     const Json& serving = plan["serving"];
     CHECK(serving["tpot_seconds"].get<double>() <= 0.2);  // batch 1: one user, within MLPerf's bound
+    CHECK(serving["output_tokens_per_s_per_sequence"].get<double>() ==
+          Approx(1 / serving["tpot_seconds"].get<double>()));
     CHECK(serving["batch_capacity"].get<int>() >= 8);
     CHECK(serving["fleet_output_tokens_per_s"].get<double>() > 1 / serving["tpot_seconds"].get<double>());
     CHECK(serving["usd_per_million_output_tokens"].is_number());

@@ -113,6 +113,7 @@ Json serving_json(const ServingEstimate& s, int tensor_parallel) {
           {"batch_at_load", s.at_load.batch},
           {"ttft_seconds", s.at_load.ttft.value},
           {"tpot_seconds", s.at_load.decode_step.value},
+          {"output_tokens_per_s_per_sequence", s.at_load.decode_step.value > 0 ? 1 / s.at_load.decode_step.value : 0.0},
           {"ttft_seconds_at_batch", r.ttft.value},
           {"tpot_seconds_at_batch", r.decode_step.value},
           {"prefill_seconds", r.prefill.value},
