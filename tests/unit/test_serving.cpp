@@ -163,10 +163,12 @@ TEST_CASE("the batch is the largest the KV memory, the engine and the targets al
     const ChosenBatch capped = choose_batch(w, load, a100);
     CHECK(capped.replica.batch == 4);
     CHECK(capped.limit == BatchLimit::max_batch);
-    // Nor more sequences than a step takes tokens.
+    // Nor more sequences than a step takes tokens with the prompts that replace finished
+    // ones: 16 tokens a step hold 3 decodes and 3/500 of a 2,000-token prompt each (12).
     load.max_batch = 256;
     load.max_step_tokens = 16;
-    CHECK(choose_batch(w, load, a100).replica.batch == 16);
+    CHECK(choose_batch(w, load, a100).replica.batch == 3);
+    CHECK(choose_batch(w, load, a100).limit == BatchLimit::step_tokens);
   }
   SECTION("a time per output token") {
     ServingLoad load = lengths(1000, 200);
@@ -313,4 +315,27 @@ TEST_CASE("an offline job runs every replica at its largest batch and is costed 
   }
   // Batches of a few hundred sequences cost cents per million tokens on a rented GPU.
   CHECK(report.recommendations.front().serving->per_million_output_tokens.value < 0.5);
+}
+
+// Issue 30, must-have 5: the largest batch the memory holds can starve prompt admission. At
+// 128/128 with 8,192 tokens a step, B decodes and the B/128 new prompts' 128 tokens each fit
+// while 2B ≤ 8,192: the batch stops at 4,096, where throughput is highest, not at the 7,481
+// sequences fp8 KV memory holds on an H200 (which gave 4,571 tokens/s against 26,381).
+TEST_CASE("the batch chosen leaves a step room for the prompts that replace finished sequences", "[serving]") {
+  const Workload w = serving("llama-3-8b", fp8, kv8);
+  ServingLoad load = lengths(128, 128);
+  load.max_batch = 8192;
+  const Replica r = replica(w, "h200-sxm", 1);
+  const ChosenBatch chosen = choose_batch(w, load, r);
+  CHECK(chosen.replica.batch == 4096);
+  CHECK(chosen.limit == BatchLimit::step_tokens);
+  CHECK(chosen.replica.batch_capacity > 4096);  // the memory would hold more
+  // Throughput there is above that of any larger batch the memory holds.
+  for (int larger : {4200, 5000, 6000, chosen.replica.batch_capacity}) {
+    INFO(larger);
+    CHECK(estimate_replica(w, load, r, larger).output_tokens_per_s < chosen.replica.output_tokens_per_s);
+  }
+  // Long outputs leave room: the bound is not reached at the engine's default batch.
+  load = lengths(128, 1024);
+  CHECK(choose_batch(w, load, r).limit != BatchLimit::step_tokens);
 }

@@ -37,11 +37,17 @@ enum class BatchLimit {
   max_batch,  // the engine admits no more sequences (--max-batch)
   tpot,       // a larger batch would decode slower than --tpot
   ttft,       // a larger batch would delay the first token past --ttft
+  // A larger batch leaves a step too little room (--max-step-tokens) for the prompts of the
+  // sequences that replace finished ones: they queue, and the replica gives less.
+  step_tokens,
 };
 constexpr auto enum_names(BatchLimit) {
   using enum BatchLimit;
-  return std::to_array<EnumName<BatchLimit>>(
-      {{kv_memory, "kv_memory"}, {max_batch, "max_batch"}, {tpot, "tpot"}, {ttft, "ttft"}});
+  return std::to_array<EnumName<BatchLimit>>({{kv_memory, "kv_memory"},
+                                              {max_batch, "max_batch"},
+                                              {tpot, "tpot"},
+                                              {ttft, "ttft"},
+                                              {step_tokens, "step_tokens"}});
 }
 
 // Why a replica cannot serve: a target its smallest batch misses.

@@ -403,7 +403,8 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
     text += summary_sentence(report) + "\n";
     text += fmt::format(
         "Ranked by {} (--optimize) of the run. Each replica decodes at its largest batch (what bounds it: kv_memory, "
-        "max_batch, tpot, ttft); tokens/s: output tokens the replicas give together; $/M tokens: the run's cost per "
+        "max_batch, tpot, ttft, step_tokens); tokens/s: output tokens the replicas give together; $/M tokens: the "
+        "run's cost per "
         "million output tokens. GB = 10^9 bytes.{}\n",
         to_string(report.objective), narrow_note);
     return text + rejected_summary(report) + purchases_table(report, top, style) + advice_text(report);
@@ -425,7 +426,8 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
     }
     text += fmt::format(
         "Ranked by {} (--optimize: cost is the fleet's $/hour, time the TPOT). batch: sequences a replica holds in "
-        "flight at the load, and at most (sized for), with what bounds the most (kv_memory, max_batch, tpot, ttft). "
+        "flight at the load, and at most (sized for), with what bounds the most (kv_memory, max_batch, tpot, ttft, "
+        "step_tokens). "
         "TTFT and TPOT at the load; TTFT p50 without queueing. tokens/s: output tokens the fleet can give; $/M "
         "tokens: per million output tokens at the load. GB = 10^9 bytes.{}\n",
         to_string(report.objective), narrow_note);
