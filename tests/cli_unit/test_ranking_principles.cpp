@@ -299,3 +299,24 @@ TEST_CASE("principles: each plan's advice names its rank", "[principles]") {
   }
   CHECK(ranked);
 }
+
+// --gpus ACC:N is the fleet the user has: a load is served on exactly those devices, or
+// rejected as `load` when they cannot carry it.
+TEST_CASE("principles: a fleet of --gpus ACC:N devices is exactly N", "[principles]") {
+  for (const char* gpus : {"h200-sxm:8", "h200-sxm:16"}) {
+    const Json report =
+        recommend_json({"--model", "llama-3-70b", "--task", "inference", "--rate", "20", "--gpus", gpus});
+    const int count = std::stoi(std::string(gpus).substr(std::string(gpus).find(':') + 1));
+    REQUIRE_FALSE(report["recommendations"].empty());
+    for (const Json& plan : report["recommendations"]) {
+      if (plan["device"]["id"] != "h200-sxm") continue;
+      INFO(describe(plan));
+      CHECK(plan["device_count"].get<int>() == count);
+      CHECK(plan["serving"]["replicas"].get<int>() >= plan["serving"]["replicas_needed"].get<int>());
+    }
+  }
+  const auto result = run_cli(
+      {"recommend", "--model", "llama-3-70b", "--task", "inference", "--rate", "200", "--gpus", "h200-sxm:8"});
+  CHECK(result.exit_code == 3);
+  CHECK(result.err.find("--gpus") != std::string::npos);
+}

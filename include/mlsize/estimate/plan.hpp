@@ -22,6 +22,9 @@ struct Plan {
   int units = 1;         // offering units rented or bought
   int device_count = 1;  // units × devices per unit; all data parallel
   Strategy strategy;
+  // Serving a load: the units are the user's (--gpus h200-sxm:8), not sized to the load; the
+  // fleet is what they hold, if the load fits in them (PlanEstimator::estimate_serving).
+  bool fixed_units = false;
 };
 
 // Everything mlsize estimates for one plan.

@@ -218,7 +218,7 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
       const PlanEstimate& nearest = *rejection.nearest;
       return fmt::format(
           "the load needs {} units ({} replicas of {} device{} at batch {}); at most {} (the offering's "
-          "units, or --max-devices)",
+          "units, --max-devices or --gpus)",
           nearest.plan.units, nearest.serving->replicas_needed, nearest.plan.strategy.tensor_parallel,
           nearest.plan.strategy.tensor_parallel == 1 ? "" : "s", nearest.serving->replica.batch, rejection.max_units);
     }

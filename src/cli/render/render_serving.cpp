@@ -53,8 +53,8 @@ std::string no_serving_sentence(const Report& report, std::string_view none) {
                                 [](const Rejection& r) { return r.reason == RejectionReason::load; });
   if (load) {
     return std::string(none) +
-           " serves the load within the units an offering has (--max-devices raises the limit; rejected ones and why: "
-           "--format json).";
+           " serves the load within the units an offering has (--max-devices or the count in --gpus raises the limit; "
+           "rejected ones and why: --format json).";
   }
   return {};
 }

@@ -149,8 +149,12 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
     } else if (workload.task == Task::inference && workload.serving) {
       // Serving a load: one plan per tensor degree; the estimate sizes the fleet, so the
       // units here are a placeholder (docs/methodology.md#serving). An offline job tries
-      // 1, 2, 4, ... units, as training does.
-      if (units == 1 || workload.serving->offline()) add_serving_plans(workload, offering, device, units, plans);
+      // 1, 2, 4, ... units, as training does; counts the user asked for are the fleet.
+      const std::size_t first = plans.size();
+      if (units == 1 || workload.serving->offline() || !device_counts.empty()) {
+        add_serving_plans(workload, offering, device, units, plans);
+      }
+      for (std::size_t i = first; i < plans.size(); ++i) plans[i].fixed_units = !device_counts.empty();
     } else if (workload.task == Task::inference) {
       // Tensor parallel within a unit (1, 2, 4, ... devices, at most the 8 of a GPU node:
       // vLLM serves with "tensor parallel size = the number of GPUs in each node"; its

@@ -306,7 +306,10 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
     // one unit beyond those the load needs. The devices of the last unit serve as well.
     const int per_unit = m_offering->devices_per_unit / tensor;
     const int needed_units = (serving.replicas_needed + per_unit - 1) / per_unit;
-    estimate.plan.units = std::max(1, needed_units + load.redundancy);
+    // Units the user fixed stay, spare or not, while the load fits in them; a load that does
+    // not is sized as it needs, which the ranker rejects as `load` against them.
+    estimate.plan.units =
+        plan.fixed_units && needed_units <= plan.units ? plan.units : std::max(1, needed_units + load.redundancy);
     estimate.plan.device_count = estimate.plan.units * m_offering->devices_per_unit;
   }
   serving.replicas = estimate.plan.device_count / tensor;

@@ -207,7 +207,10 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   std::optional<RankedPlan> quickest_replica;    // serving, missing a target: nearest to it
   std::optional<RankedPlan> most_per_unit;       // serving, too many units: the fewest needed
   bool preempted = false;                        // spot: a fitting plan that would never finish
-  const int most_units = max_plan_units(workload, offering, settings.max_devices);
+  // Counts the user asked for bound a serving fleet too.
+  int most_units = max_plan_units(workload, offering, settings.max_devices);
+  if (!counts.empty())
+    most_units = std::min(most_units, *std::max_element(counts.begin(), counts.end()) / offering.devices_per_unit);
   ordering::Contenders contenders(settings.objective);
   PlanEstimator estimator(workload, device, &offering, settings.cost, &scratch.estimates);
   // Pruning needs every plan of the offering to get the same rule verdict.
