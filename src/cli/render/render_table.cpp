@@ -1,5 +1,6 @@
 #include "cli/render/format.hpp"
 #include "cli/render/price_note.hpp"
+#include "cli/render/ranking_notes.hpp"
 #include "cli/render/render_serving.hpp"
 #include "cli/render/renderers.hpp"
 #include "cli/render/text_table.hpp"
@@ -196,111 +197,6 @@ std::string no_plan_sentence(const Report& report, std::string_view none) {
         format_duration(cheapest.time), format_usd(cash), ways);
   }
   return std::string(none) + " meets the constraints.";
-}
-
-// What a plan on more devices than the provider gives on demand takes (OnDemandLimit).
-std::string on_demand_takes(const Offering& offering) {
-  if (!offering.on_demand_limit.beyond.empty()) return offering.on_demand_limit.beyond;
-  return fmt::format("a reservation, capacity block or quota request ({} states no limit; {} devices assumed)",
-                     offering.provider, k_default_on_demand_devices);
-}
-
-// Another plan of #1's offering, in a few words: "8 devices (1 unit), 3.4 d, $4,300".
-std::string other_plan_words(const PlanEstimate& e, Task task) {
-  return fmt::format("{} ({} unit{}, {}), {}, {}", describe_strategy(e.plan.strategy, e.plan.device_count, task),
-                     e.plan.units, e.plan.units == 1 ? "" : "s",
-                     fmt::format("{} device{}", e.plan.device_count, e.plan.device_count == 1 ? "" : "s"),
-                     format_duration(e.time), format_usd(*e.cost));
-}
-
-// The shown recommendations that other offerings repeat (RankedPlan::variants).
-std::string variant_notes(const Report& report, int top) {
-  std::string text;
-  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
-  for (std::size_t i = 0; i < shown; ++i) {
-    const RankedPlan& e = report.recommendations[i];
-    if (e.variants.empty()) continue;
-    std::vector<std::string> ids;
-    for (const Offering* offering : e.variants) ids.push_back(offering->id);
-    text += fmt::format("#{} is also offered as {} (the same plan on another host shape).\n", i + 1, join(ids, ", "));
-  }
-  return text;
-}
-
-// What the ranking decided beyond the objective, said under the table: #1's offering's
-// other plans, the tie-break, plans beyond the on-demand limit, spot interruptions.
-std::string ranking_notes(const Report& report, int top) {
-  if (report.recommendations.empty()) return {};
-  std::string text;
-  const RankedPlan& best = report.recommendations.front();
-  const Task task = report.workload.task;
-  const auto differs = [&](const std::optional<PlanEstimate>& other) {
-    return other && other->cost && other->plan.device_count != best.plan.device_count;
-  };
-  if (differs(best.smallest)) {
-    text += "#1's offering on the fewest devices that meet the constraints: " + other_plan_words(*best.smallest, task) +
-            ".\n";
-  }
-  if (differs(best.fastest) &&
-      (!best.smallest || best.fastest->plan.device_count != best.smallest->plan.device_count)) {
-    text += "#1's offering at its fastest within the constraints: " + other_plan_words(*best.fastest, task) + ".\n";
-  }
-  if (best.tie_with_next && report.objective != Objective::balanced) {
-    text += report.objective == Objective::cost
-                ? fmt::format(
-                      "#1 and #2 cost within {} of each other (after the rules' factors): the tie went to "
-                      "the plan easier to get and run (within the on-demand limit, on fewer machines, with no "
-                      "commitment), then to the faster.\n",
-                      format_percent(k_near_tie))
-                : fmt::format("#1 and #2 are within {} of each other in time: the tie went to the cheaper.\n",
-                              format_percent(k_near_tie));
-  }
-  text += variant_notes(report, top);
-  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
-  for (std::size_t i = 0; i < shown; ++i) {
-    const RankedPlan& e = report.recommendations[i];
-    if (!e.beyond_on_demand || e.plan.offering == nullptr) continue;
-    text += fmt::format("#{} needs {} devices, more than {} gives on demand ({}): it takes {}.\n", i + 1,
-                        e.plan.device_count, e.plan.offering->provider, *e.beyond_on_demand,
-                        on_demand_takes(*e.plan.offering));
-  }
-  for (std::size_t i = 0; i < shown; ++i) {
-    const RankedPlan& e = report.recommendations[i];
-    if (e.plan.device == nullptr || e.plan.device->host_arch != HostArch::arm64) continue;
-    text += fmt::format(
-        "#{} runs on an Arm (aarch64) host: wheels and containers built for x86-64 do not run there; check that your "
-        "framework, kernels and images have aarch64 builds.\n",
-        i + 1);
-  }
-  if (report.cost.pricing == Pricing::spot && best.preemption.value > 0 && best.plan.offering != nullptr) {
-    const Offering& offering = *best.plan.offering;
-    text += fmt::format(
-        "Spot: times include the work expected to be lost to interruptions ({} per instance-hour at {}; a checkpoint "
-        "every sqrt(2 × checkpoint time / interruption rate), Young 1974; each restart takes the setup time): #1 loses "
-        "{} of its {}.\n",
-        format_general(offering.spot_interruptions.per_instance_hour.value_or(k_default_spot_interruptions_per_hour)),
-        offering.provider, format_duration(best.preemption), format_duration(best.time));
-  }
-  return text;
-}
-
-// A fleet's spares and what spot means for a service.
-std::string serving_notes(const Report& report) {
-  if (report.recommendations.empty()) return {};
-  const ServingLoad& load = *report.workload.serving;
-  std::string text = load.redundancy > 0
-                         ? fmt::format(
-                               "Replicas: what the load needs on whole units, + {} spare unit{} "
-                               "(--redundancy), so that losing a machine keeps the others within {} "
-                               "utilisation.\n",
-                               load.redundancy, load.redundancy == 1 ? "" : "s", format_percent(load.utilisation))
-                         : "Replicas: no spare (--redundancy 0): losing a machine overloads the others.\n";
-  if (report.cost.pricing == Pricing::spot) {
-    text +=
-        "warning: a spot fleet can lose every replica at once when the provider takes its capacity back: keep at least "
-        "one replica on demand for a service that must stay up.\n";
-  }
-  return text;
 }
 
 std::string advice_text(const Report& report) {

@@ -1,0 +1,17 @@
+#pragma once
+// Lines under the recommendation tables: what the ranking decided beside the objective.
+
+#include <mlsize/rank/report.hpp>
+
+#include <string>
+
+namespace mlsize::cli {
+
+// #1's offering's smallest and fastest plans, a tie between #1 and #2, host-shape variants,
+// plans beyond the on-demand limit, Arm hosts and spot interruptions, for the `top` shown.
+std::string ranking_notes(const Report& report, int top);
+
+// A serving fleet's spares, and what spot means for a service.
+std::string serving_notes(const Report& report);
+
+}  // namespace mlsize::cli
