@@ -176,7 +176,7 @@ TEST_CASE("a 70B int4 model decodes at a few tokens/s on one Sapphire Rapids soc
   const Bytes weights(39.59 * 1024 * 1024 * 1024);  // the GGUF's size as llama-bench prints it
   const double peak = *peak_flops_per_s(spr, w, &socket);
   const Seconds t =
-      inference_seconds(w, 1, 1, peak, 0.6 * 0.3, *memory_bandwidth_bytes_per_s(spr, &socket), weights);
+      inference_seconds(w, spr, 1, 1, peak, 0.6 * 0.3, *memory_bandwidth_bytes_per_s(spr, &socket), weights, Bytes(0));
   const double tokens_per_s = w.tokens / t.value;
   CHECK(tokens_per_s >= 2.85);  // no slower than the untuned two-socket llama.cpp run
   CHECK(tokens_per_s <= 5.0);   // within the brief's 2-5 tokens/s and the 56-65% llama.cpp reaches

@@ -63,9 +63,11 @@ std::optional<double> memory_bandwidth_bytes_per_s(const Device& device, const O
 Seconds training_seconds(Flops flops, int devices, double peak_flops_per_s_per_device, double mfu);
 
 // Decoding `workload.tokens` tokens with `replicas` copies of the model, each split over
-// devices holding `bytes_per_device` (weights + KV cache) that every step must read:
-// each step is bound by compute or by memory bandwidth, whichever is slower.
-Seconds inference_seconds(const Workload& workload, int devices, int replicas, double peak_flops_per_s_per_device,
-                          double mfu, double bandwidth_bytes_per_s, Bytes bytes_per_device);
+// devices holding `weights` and `kv_cache` per device that every step must read: each step
+// is bound by compute or by memory bandwidth, whichever is slower, plus the engine's fixed
+// cost (engine.hpp; the weights read at their format's kernel efficiency).
+Seconds inference_seconds(const Workload& workload, const Device& device, int devices, int replicas,
+                          double peak_flops_per_s_per_device, double mfu, double bandwidth_bytes_per_s, Bytes weights,
+                          Bytes kv_cache);
 
 }  // namespace mlsize

@@ -64,6 +64,10 @@ double lora_parameters(const Architecture& model, int rank, unsigned targets);
 // Parameters of the routed experts (all of them), for expert parallelism.
 double routed_expert_parameters(const Architecture& model);
 
+// The bytes of an untied input embedding table in an inference format (0 when the output
+// projection shares it): a decode step gathers its tokens' rows and reads no more of it.
+double input_embedding_bytes(const Workload& workload);
+
 // Parameters of the largest single module (an embedding, a projection, an expert's
 // matrix): what ZeRO-3 gathers at once.
 double largest_module_parameters(const Architecture& model);

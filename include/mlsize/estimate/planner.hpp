@@ -115,7 +115,7 @@ class PlanEstimator {
   void estimate_serving(const Plan& plan, PlanEstimate& estimate);
   void add_setup_and_cost(const Plan& plan, PlanEstimate& estimate);
   void estimate_offline(const Plan& plan, const ChosenBatch& chosen, ServingEstimate& serving, PlanEstimate& estimate);
-  void estimate_sizing(const Plan& plan, const ChosenBatch& chosen, const Replica& replica, ServingEstimate& serving,
+  void estimate_sizing(const ChosenBatch& chosen, const Replica& replica, ServingEstimate& serving,
                        PlanEstimate& estimate);
 
   const Workload* m_workload;

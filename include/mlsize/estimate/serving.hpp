@@ -15,9 +15,11 @@
 
 namespace mlsize {
 
-// An all-reduce of a decode step's few kilobytes costs its latency, not its bytes: 10 µs
-// (NCCL on NVLink A100s, nccl-tests; vLLM's custom all-reduce on H100, 9–10 µs).
-inline constexpr double k_all_reduce_latency_s = 10e-6;
+// What a request waits before its prefill beyond the step's cost: tokenisation, admission,
+// the prefill's launch. TensorRT-LLM v0.9's first token for a 128-token prompt at batch 1 took
+// 6.3 ms for LLaMA-7B in FP8 on an H100 (perf-overview.md, "Low Latency"), 2 ms above its
+// prefill step: the leanest engine's.
+inline constexpr double k_first_token_overhead_s = 2e-3;
 // Prefill and compute-bound decode reach this fraction of the dense peak in a serving
 // engine unless --mfu says otherwise: TensorRT-LLM's batch-1 first token for 2,048-token
 // prompts is 61–69% of the A100's 16-bit peak and 40–46% of the H100's FP8 peak
@@ -53,27 +55,36 @@ constexpr auto enum_names(BatchLimit) {
 // Why a replica cannot serve: a target its smallest batch misses.
 enum class ServingMiss { tpot, ttft };
 
-// One replica: t devices of one unit, and how fast it decodes and prefills.
+// One replica: t devices of one unit, and how fast it decodes and prefills. A mixture of
+// experts may instead split its experts over `expert_parallel` devices, each holding the
+// attention and shared weights whole and running its own share of the sequences (attention
+// data parallelism, as SGLang and TensorRT-LLM serve DeepSeek-V3).
 struct Replica {
   const Device* device = nullptr;
   int tensor_parallel = 1;
+  int expert_parallel = 1;  // > 1: experts split, attention data-parallel; tensor_parallel is 1
+  int devices() const { return tensor_parallel * expert_parallel; }
   DType compute_dtype = DType::bf16;  // the weights' compute type
   double peak_flops_per_s = 0;        // per device, at that type
   double bandwidth_bytes_per_s = 0;   // per device
-  double link_bytes_per_s = 0;        // all-reduce bus bandwidth within the unit; 0 with t = 1
+  double link_bytes_per_s = 0;        // collective bus bandwidth within the unit; 0 on one device
   Bytes capacity;                     // per device
 };
 
 // A replica at one batch: its memory per device and its speed.
 struct ReplicaEstimate {
-  int batch = 0;                   // sequences decoded together
-  int batch_capacity = 0;          // sequences the KV memory holds (0: the weights do not fit)
-  MemoryBreakdown memory;          // per device, at `batch` sequences of full context
+  int batch = 0;           // sequences decoded together (over all devices of the replica)
+  int batch_capacity = 0;  // sequences the KV memory holds at their current length (0: the weights do not fit)
+  // Sequences the KV memory holds at their full context, what engines report at start
+  // ("Maximum concurrency for N tokens per request", vLLM).
+  int full_context_capacity = 0;
+  MemoryBreakdown memory;          // per device, at `batch` sequences of their average length
   Seconds decode_step;             // TPOT: one token for each sequence of the batch
   Seconds prefill;                 // one prompt alone
-  Seconds ttft;                    // the prompt's prefill, after half a decode step when busy (p50)
+  Seconds ttft;                    // the prompt's prefill, after half a decode step when busy (no queueing)
   bool memory_bound = false;       // the decode step reads more than it computes
-  Seconds all_reduce;              // of the decode step (tensor parallelism)
+  Seconds all_reduce;              // of the decode step: tensor parallelism's all-reduces, experts' all-to-alls
+  Seconds step_overhead;           // the engine's fixed cost in each step, its layers' included
   Bytes step_bytes;                // a decode step reads per device: weights and the batch's KV cache
   double step_flops = 0;           // a decode step computes per device, prompts riding along included
   double prefill_flops = 0;        // one prompt's prefill per device
@@ -81,10 +92,26 @@ struct ReplicaEstimate {
   double requests_per_s = 0;       // output tokens/s ÷ output tokens per request
 };
 
+// The latencies of the requests at a percentile of the load (docs/methodology.md#percentiles).
+struct TailLatency {
+  int percentile = 50;
+  Seconds ttft;                    // the prefill after the wait for admission at that percentile
+  Seconds tpot;                    // the step at that percentile of the sequences in flight
+  Seconds queueing;                // the wait for admission at that percentile
+  double prefill_utilisation = 0;  // of the fleet's room for prompts; ≥ 1: prompts queue without end
+};
+
+// A replica's latencies where nothing queues (an offline job, sizing, a plan that misses).
+inline TailLatency untailed(const ServingLoad& load, const ReplicaEstimate& r) {
+  return {load.percentile, r.ttft, r.decode_step, Seconds(0), 0};
+}
+
 // The figures of a serving plan (PlanEstimate::serving).
 struct ServingEstimate {
-  ReplicaEstimate replica;  // at the largest batch the targets allow: its capacity
-  ReplicaEstimate at_load;  // at the batch the load keeps in flight: its latencies
+  ReplicaEstimate replica;     // at the largest batch the targets allow: its capacity
+  ReplicaEstimate at_load;     // at the batch the load keeps in flight on average: its mean latencies
+  TailLatency tail;            // at the load's percentile: what is checked and ranked
+  Seconds single_stream_tpot;  // a lone sequence's decode step, no other request's prompt in it
   BatchLimit limit = BatchLimit::kv_memory;
   std::optional<ServingMiss> miss;       // the plan misses a target at any batch
   bool offline = false;                  // an offline job: costed as a run, not per hour
@@ -110,6 +137,11 @@ struct ChosenBatch {
 };
 ChosenBatch choose_batch(const Workload& workload, const ServingLoad& load, const Replica& replica);
 
+// The latencies at `load.percentile` of `replicas` replicas under the load (`at_load` their
+// mean state, `largest` the batch the engine runs at most).
+TailLatency tail_latency(const Workload& workload, const ServingLoad& load, const Replica& replica, int largest,
+                         const ReplicaEstimate& at_load, int replicas);
+
 // One decode step of `batch` sequences holding `context` tokens each, with nothing else in
 // the step: what a batch run's step takes, and what a batch-1 benchmark measures.
 struct DecodeStep {
@@ -119,6 +151,8 @@ struct DecodeStep {
   double bandwidth_efficiency = 0;  // of the device's memory bandwidth
   double compute_efficiency = 0;    // of its peak (the MFU)
   Seconds all_reduce;
+  Seconds step_overhead;                // the engine's and its layers' fixed costs
+  double weight_kernel_efficiency = 1;  // of the weight format's kernels (engine.hpp)
   bool memory_bound = false;
   double tokens_per_s_per_sequence() const { return 1 / step.value; }
 };
@@ -129,8 +163,10 @@ DecodeStep decode_step(const Workload& workload, const Replica& replica, int bat
 ReplicaEstimate estimate_at_load(const Workload& workload, const ServingLoad& load, const Replica& replica, int largest,
                                  double requests_per_s);
 
-// The replica a device makes at `tensor` ranks on an offering (`offering` may be null);
-// absent when the device has no peak for the weights' compute type or no bandwidth.
-std::optional<Replica> replica_of(const Workload& workload, const Device& device, const Offering* offering, int tensor);
+// The replica a device makes at `tensor` ranks (or `expert` expert-parallel ranks) on an
+// offering (`offering` may be null); absent when the device has no peak for the weights'
+// compute type or no bandwidth.
+std::optional<Replica> replica_of(const Workload& workload, const Device& device, const Offering* offering, int tensor,
+                                  int expert = 1);
 
 }  // namespace mlsize

@@ -74,6 +74,29 @@ constexpr auto enum_names(Profile) {
       {{none, "none"}, {startup, "startup"}, {team, "team"}, {enterprise, "enterprise"}});
 }
 
+// The serving engine inference runs under (--engine): its fixed cost per step and how it
+// pages the KV cache (docs/methodology.md#serving-engines).
+// gpt-fast: PyTorch compiled with CUDA graphs and a static KV cache (also torchao's and
+// transformers' static-cache generate).
+enum class Engine { vllm, sglang, trtllm, tgi, llamacpp, gptfast };
+constexpr auto enum_names(Engine) {
+  using enum Engine;
+  return std::to_array<EnumName<Engine>>({{vllm, "vllm"},
+                                          {sglang, "sglang"},
+                                          {trtllm, "trtllm"},
+                                          {tgi, "tgi"},
+                                          {llamacpp, "llama.cpp"},
+                                          {gptfast, "gpt-fast"}});
+}
+// How an engine batches requests (--batching): continuous batching admits a request whenever
+// one finishes (vLLM, Orca); static batching runs a batch from its prompts to its last token
+// before taking the next (Hugging Face generate, FasterTransformer, batch-size sweeps).
+enum class Batching { continuous, fixed };
+constexpr auto enum_names(Batching) {
+  using enum Batching;
+  return std::to_array<EnumName<Batching>>({{continuous, "continuous"}, {fixed, "static"}});
+}
+
 // How inference weights are stored; bits per weight in docs/methodology.md#inference.
 enum class WeightFormat {
   bf16,
@@ -182,6 +205,10 @@ struct ServingLoad {
   // a maintenance event) leaves the other replicas within the utilisation: N+1 by default
   // (--redundancy).
   int redundancy = 1;
+  Batching batching = Batching::continuous;
+  // The latencies reported and checked against --ttft and --tpot: the median (50) or a tail
+  // (90, 99) of the requests under the load, from a queueing model (docs/methodology.md#percentiles).
+  int percentile = 50;
   // No load given (`--task inference` alone): per offering, one replica on the fewest devices
   // that hold the weights and the KV cache of k_sizing_sequences sequences, ranked by $/hour,
   // with its speed at batch 1 and at its largest batch (docs/methodology.md#sizing).
@@ -219,10 +246,15 @@ struct Workload {
   int context = 4096;                  // inference: tokens per sequence (prompt + output)
   int batch = 1;                       // inference: concurrent sequences
   std::optional<ServingLoad> serving;  // inference: a load to serve rather than a batch run
-  // Inference: the fraction of the datasheet memory bandwidth decoding reaches. 69–70% on
-  // an A100 and 57% on an H100 at batch 1 (PyTorch gpt-fast and torchao), 55–60% in
-  // Databricks' TensorRT-LLM runs (docs/methodology.md#inference-time).
-  double bandwidth_efficiency = 0.65;
+  // Inference: the fraction of the datasheet memory bandwidth a decode step's reads reach,
+  // beyond the engine's fixed costs (engine.hpp): 0.8 with 45 µs per layer reproduces
+  // gpt-fast's batch-1 Llama-2-7B and -70B on 1 to 8 A100s within 3% ("even a plain memory
+  // copy struggles to break 85%", PyTorch's "GPT, Fast"; docs/methodology.md#inference-time).
+  double bandwidth_efficiency = 0.8;
+  Engine engine = Engine::vllm;
+  // Host work per step that the device waits through (scheduling, sampling, launches);
+  // absent: the engine's (--step-overhead; docs/methodology.md#serving-engines).
+  std::optional<Seconds> step_overhead;
 
   // Gradient-boosted trees (docs/methodology.md#gbdt-run-time). Defaults: XGBoost's
   // max_depth (6); 500 rounds as in the LightGBM and XGBoost Higgs experiments.

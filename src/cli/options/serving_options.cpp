@@ -1,5 +1,7 @@
 #include "cli/options/serving_options.hpp"
 
+#include "cli/options/choice.hpp"
+
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/quantity.hpp>
@@ -53,6 +55,16 @@ void add_serving_options(CLI::App& command, WorkloadOptions& options) {
                   "Spare units (machines) beyond what the load needs (default " + std::to_string(load.redundancy) +
                       ": N+1; 0 for none)")
       ->type_name("N");
+  command
+      .add_option("--percentile", options.percentile,
+                  "The requests' latencies to report and hold to --ttft and --tpot: 50 (the median, default), 90, "
+                  "99 or any in between")
+      ->type_name("P");
+  command
+      .add_option("--batching", options.batching,
+                  "How a replica batches requests: " + choice_help(load.batching) +
+                      " (static: a batch runs to its last token before the next starts)")
+      ->type_name("MODE");
 }
 
 // A load to serve (--rate or --tokens-per-day) with its lengths and targets; the other
@@ -68,7 +80,9 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
       {options.max_batch, "--max-batch"},
       {options.max_step_tokens, "--max-step-tokens"},
       {options.replica_utilisation, "--replica-utilisation"},
-      {options.redundancy, "--redundancy"}};
+      {options.redundancy, "--redundancy"},
+      {options.percentile, "--percentile"},
+      {options.batching, "--batching"}};
   const auto given = std::find_if(std::begin(flags), std::end(flags), [](const auto& flag) { return flag.first; });
   if (given == std::end(flags)) return;
   if (workload.task != Task::inference) {
@@ -121,6 +135,11 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
     if (offline) flag_error("--redundancy", "an offline job has no replicas to keep spare", "drop --redundancy");
     load.redundancy = parse_int_flag(*options.redundancy, "--redundancy", 0, 1'000'000);
   }
+  if (options.percentile) {
+    load.percentile = parse_int_flag(*options.percentile, "--percentile", 50, 99);
+    if (offline) flag_error("--percentile", "an offline job has no requests waiting", "drop --percentile");
+  }
+  if (options.batching) load.batching = parse_choice<Batching>("--batching", *options.batching);
   // The memory of a sequence is the prompt and output it holds.
   workload.context = load.prompt_tokens + load.output_tokens;
   workload.serving = load;

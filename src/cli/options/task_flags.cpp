@@ -69,11 +69,28 @@ std::string task_flag_warnings(const WorkloadOptions& options, const Workload& w
     warn(options.context, "--context", "inference (training sets --seq-len)");
     warn(options.batch, "--batch", "inference (training sets --micro-batch)");
     warn(options.bandwidth_efficiency, "--bandwidth-efficiency", "inference");
+    warn(options.engine, "--engine", "inference");
+    warn(options.step_overhead, "--step-overhead", "inference");
   }
   if (workload.task == Task::gbdt) {
     warn(options.sequence_length, "--seq-len", "transformers");
     warn(options.attention, "--attention", "transformers");
     warn(options.framework, "--framework", "transformers");
+  }
+  // Serving a load sizes its own batch and sequences: a --batch or --context beside it would
+  // otherwise be dropped without a word.
+  if (workload.serving && !workload.serving->sizing) {
+    if (options.batch) {
+      text +=
+          "mlsize: warning: --batch is replaced when serving: each replica runs the largest batch its memory, "
+          "the engine (--max-batch) and the targets allow\n";
+    }
+    if (options.context) {
+      text += fmt::format(
+          "mlsize: warning: --context is replaced when serving: a sequence holds --prompt-tokens + --output-tokens "
+          "({} tokens)\n",
+          workload.serving->prompt_tokens + workload.serving->output_tokens);
+    }
   }
   return text;
 }

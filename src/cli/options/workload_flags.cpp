@@ -122,6 +122,14 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
           "--bandwidth-efficiency", options.bandwidth_efficiency,
           "Share of memory bandwidth decoding reaches (default " + format_general(defaults.bandwidth_efficiency) + ")")
       ->type_name("FRACTION");
+  command
+      .add_option("--engine", options.engine,
+                  "Serving engine, for its fixed cost per step and KV pages: " + choice_help(defaults.engine))
+      ->type_name("ENGINE");
+  command
+      .add_option("--step-overhead", options.step_overhead,
+                  "Fixed cost of each decode step beyond the roofline, e.g. 1ms (default: the engine's)")
+      ->type_name("DURATION");
   add_serving_options(command, options);
   command.option_defaults()->group(k_group_trees);
   command.add_option("--rows", options.rows, "Examples, e.g. 50M (default: --data / (features × 4 bytes))")

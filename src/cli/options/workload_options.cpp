@@ -265,6 +265,12 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   if (options.bandwidth_efficiency) {
     workload.bandwidth_efficiency = parse_fraction_flag(*options.bandwidth_efficiency, "--bandwidth-efficiency");
   }
+  parse_choice_if_given(options.engine, "--engine", workload.engine);
+  if (options.step_overhead) {
+    workload.step_overhead = parse_flag("--step-overhead", [&] {
+      return *options.step_overhead == "0" ? Seconds(0) : parse_latency(*options.step_overhead);
+    });
+  }
   // --budget 0: only what costs nothing, the free tiers.
   if (options.budget) workload.budget = parse_flag("--budget", [&] { return parse_money_or_zero(*options.budget); });
   if (options.deadline) {

@@ -38,6 +38,8 @@ struct WorkloadOptions {
   std::optional<std::string> micro_batch;
   std::optional<std::string> mfu;
   std::optional<std::string> bandwidth_efficiency;
+  std::optional<std::string> engine;  // inference
+  std::optional<std::string> step_overhead;
   std::optional<std::string> setup_time;
   std::optional<std::string> global_batch;
   std::optional<std::string> attention;
@@ -58,6 +60,8 @@ struct WorkloadOptions {
   std::optional<std::string> max_step_tokens;
   std::optional<std::string> replica_utilisation;
   std::optional<std::string> redundancy;
+  std::optional<std::string> percentile;
+  std::optional<std::string> batching;
   std::optional<std::string> rows;  // --task gbdt
   std::optional<std::string> features;
   std::optional<std::string> rounds;

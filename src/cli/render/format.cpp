@@ -41,8 +41,11 @@ std::string describe_hardware(const Plan& plan) {
 std::string describe_strategy(const Strategy& strategy, int device_count, Task task) {
   if (task == Task::gbdt) return device_count > 1 ? "one machine" : "one device";
   if (task == Task::inference) {
-    const int replicas = strategy.data_parallel(device_count);
-    std::string text = strategy.tensor_parallel > 1 ? fmt::format("TP {}", strategy.tensor_parallel) : "1 device";
+    // An expert-parallel replica spans its EP devices (attention data-parallel within it).
+    const int replicas = strategy.data_parallel(device_count) / strategy.expert_parallel;
+    std::string text = strategy.expert_parallel > 1   ? fmt::format("EP {} (attention DP)", strategy.expert_parallel)
+                       : strategy.tensor_parallel > 1 ? fmt::format("TP {}", strategy.tensor_parallel)
+                                                      : "1 device";
     if (strategy.pipeline_parallel > 1) text += fmt::format(", PP {}", strategy.pipeline_parallel);
     if (replicas > 1) text += fmt::format(" × {} replicas", replicas);
     return text;

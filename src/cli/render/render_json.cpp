@@ -4,6 +4,7 @@
 
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/engine.hpp>
 #include <mlsize/launch/launch.hpp>
 #include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/units.hpp>
@@ -76,6 +77,8 @@ Json workload_json(const Workload& workload) {
     json["context"] = workload.context;
     json["batch"] = workload.batch;
     json["bandwidth_efficiency"] = workload.bandwidth_efficiency;
+    json["engine"] = to_string(workload.engine);
+    json["step_overhead_seconds"] = step_overhead(workload).value;
     if (workload.serving) {
       const ServingLoad& load = *workload.serving;
       json["serving"] = {{"requests_per_s", load.requests_per_s},
@@ -85,7 +88,9 @@ Json workload_json(const Workload& workload) {
                          {"tpot_seconds", load.tpot ? Json(load.tpot->value) : Json(nullptr)},
                          {"max_batch", load.max_batch},
                          {"max_step_tokens", load.max_step_tokens},
-                         {"utilisation", load.utilisation}};
+                         {"utilisation", load.utilisation},
+                         {"percentile", load.percentile},
+                         {"batching", to_string(load.batching)}};
     }
   }
   json["mfu"] = workload.mfu;
@@ -101,23 +106,35 @@ Json workload_json(const Workload& workload) {
 }
 
 // A serving plan's replicas and fleet (docs/cli.md#serving-fields).
-Json serving_json(const ServingEstimate& s, int tensor_parallel) {
+Json serving_json(const ServingEstimate& s, const Strategy& strategy) {
   const ReplicaEstimate& r = s.replica;
+  const TailLatency& tail = s.tail;
+  const auto finite = [](Seconds t) { return std::isfinite(t.value) ? Json(t.value) : Json(nullptr); };
   return {{"replicas", s.replicas},
           {"replicas_needed", s.replicas_needed},
           {"spare_replicas", s.spare_replicas},
-          {"tensor_parallel", tensor_parallel},
+          {"tensor_parallel", strategy.tensor_parallel},
+          {"expert_parallel", strategy.expert_parallel},
+          {"attention_data_parallel", strategy.expert_parallel > 1},
           {"batch", r.batch},
           {"batch_limit", to_string(s.limit)},
           {"batch_capacity", r.batch_capacity},
+          {"full_context_capacity", r.full_context_capacity},
           {"batch_at_load", s.at_load.batch},
           {"ttft_seconds", s.at_load.ttft.value},
           {"tpot_seconds", s.at_load.decode_step.value},
+          {"percentile", tail.percentile},
+          {"ttft_seconds_at_percentile", finite(tail.ttft)},
+          {"tpot_seconds_at_percentile", tail.tpot.value},
+          {"queueing_seconds_at_percentile", finite(tail.queueing)},
+          {"prefill_utilisation", tail.prefill_utilisation},
+          {"tpot_seconds_single_stream", s.single_stream_tpot.value},
           {"output_tokens_per_s_per_sequence", s.at_load.decode_step.value > 0 ? 1 / s.at_load.decode_step.value : 0.0},
           {"ttft_seconds_at_batch", r.ttft.value},
           {"tpot_seconds_at_batch", r.decode_step.value},
           {"prefill_seconds", r.prefill.value},
           {"all_reduce_seconds_per_step", r.all_reduce.value},
+          {"step_overhead_seconds", r.step_overhead.value},
           {"decode_memory_bound", r.memory_bound},
           {"output_tokens_per_s_per_replica", r.output_tokens_per_s},
           {"requests_per_s_per_replica", r.requests_per_s},
@@ -236,7 +253,7 @@ Json plan_json(const PlanEstimate& e, bool timed) {
       json["time"] = Json{{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}};
       json["cost"]["usd"] = nullptr;
     }
-    json["serving"] = serving_json(*e.serving, st.tensor_parallel);
+    json["serving"] = serving_json(*e.serving, st);
   }
   return json;
 }
@@ -467,6 +484,8 @@ std::string render_estimate_json(const EstimateResult& result) {
                       {"bandwidth_efficiency", d.bandwidth_efficiency},
                       {"compute_efficiency", d.compute_efficiency},
                       {"all_reduce_seconds", d.all_reduce.value},
+                      {"step_overhead_seconds", d.step_overhead.value},
+                      {"weight_kernel_efficiency", d.weight_kernel_efficiency},
                       {"memory_bound", d.memory_bound}};
   }
   json["constraints"] = {{"meets_deadline", result.meets_deadline ? Json(*result.meets_deadline) : Json(nullptr)},

@@ -4,6 +4,8 @@
 #include "cli/render/text_table.hpp"
 
 #include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/engine.hpp>
+#include <mlsize/model/architecture.hpp>
 #include <mlsize/support/number_format.hpp>
 
 #include <fmt/format.h>
@@ -16,9 +18,19 @@
 namespace mlsize::cli {
 namespace {
 
+// A replica's layout: "1 device", "TP 4", "EP 8" (experts split, attention data-parallel).
+std::string replica_layout(const Strategy& strategy) {
+  if (strategy.expert_parallel > 1) return fmt::format("EP {}", strategy.expert_parallel);
+  return strategy.tensor_parallel == 1 ? "1 device" : fmt::format("TP {}", strategy.tensor_parallel);
+}
+
+// "TTFT" at the median, "TTFT p99" at a tail.
+std::string at_percentile(const char* what, int percentile) {
+  return percentile == 50 ? std::string(what) : fmt::format("{} p{}", what, percentile);
+}
+
 // The cells every serving row starts with: rank, hardware, devices, replicas.
 std::vector<std::string> fleet_cells(std::size_t rank, const RankedPlan& e, bool wide) {
-  const int t = e.plan.strategy.tensor_parallel;
   // 100 columns: the units are in --wide; the replicas column says the fleet's size.
   // A load's spares after a +: "2+1 × TP 4".
   const ServingEstimate& s = *e.serving;
@@ -26,8 +38,7 @@ std::vector<std::string> fleet_cells(std::size_t rank, const RankedPlan& e, bool
                                    ? fmt::format("{}+{}", s.replicas - s.spare_replicas, s.spare_replicas)
                                    : std::to_string(s.replicas);
   return {std::to_string(rank) + (e.pareto ? "*" : ""), hardware_cell(e.plan, wide, wide),
-          std::to_string(e.plan.device_count),
-          fmt::format("{} × {}", replicas, t == 1 ? "1 device" : fmt::format("TP {}", t))};
+          std::to_string(e.plan.device_count), fmt::format("{} × {}", replicas, replica_layout(e.plan.strategy))};
 }
 
 }  // namespace
@@ -62,9 +73,8 @@ std::string no_serving_sentence(const Report& report, std::string_view none) {
 // A serving fleet in a few words: "2 replicas of TP 4, batch 37 (tpot)".
 std::string fleet_text(const PlanEstimate& e) {
   const ServingEstimate& s = *e.serving;
-  const int t = e.plan.strategy.tensor_parallel;
-  std::string replicas = fmt::format("{} replica{} of {}", s.replicas, s.replicas == 1 ? "" : "s",
-                                     t == 1 ? "1 device" : fmt::format("TP {}", t));
+  std::string replicas =
+      fmt::format("{} replica{} of {}", s.replicas, s.replicas == 1 ? "" : "s", replica_layout(e.plan.strategy));
   if (s.spare_replicas > 0 && !s.offline) replicas += fmt::format(" ({} spare)", s.spare_replicas);
   if (s.at_load.batch == s.replica.batch)
     return fmt::format("{} at batch {} ({})", replicas, s.replica.batch, to_string(s.limit));
@@ -76,23 +86,22 @@ std::string serving_summary(const Report& report) {
   const RankedPlan& best = report.recommendations.front();
   const ServingEstimate& s = *best.serving;
   if (report.workload.serving->sizing) {
-    const int t = best.plan.strategy.tensor_parallel;
     std::string text = fmt::format(
         "{} is the cheapest per hour that holds the model with room for {} sequences of {} tokens: {}/hour for a "
         "replica of {} ({} sequences at most). One user gets {} tokens/s; its {} replica{} at batch {} give {} "
         "output tokens/s, {} per million",
         describe_hardware(best.plan), k_sizing_sequences, report.workload.context, format_usd(s.per_hour),
-        t == 1 ? "1 device" : fmt::format("TP {}", t), s.replica.batch_capacity,
+        replica_layout(best.plan.strategy), s.replica.batch_capacity,
         format_general(1 / s.at_load.decode_step.value, 3), s.replicas, s.replicas == 1 ? "" : "s", s.replica.batch,
         format_count(s.fleet_output_tokens_per_s), format_usd(s.per_million_output_tokens));
     return text + fmt::format(" ({} of {} offerings hold it).", report.recommendations.size(), offering_count(report));
   }
   std::string text = fmt::format(
-      "{} serves the load for {}/hour ({} per million output tokens): {}; TTFT {}, TPOT {}, {} output tokens/s at "
+      "{} serves the load for {}/hour ({} per million output tokens): {}; {} {}, {} {}, {} output tokens/s at "
       "{} utilisation",
       describe_hardware(best.plan), format_usd(s.per_hour), format_usd(s.per_million_output_tokens), fleet_text(best),
-      format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step), format_count(s.fleet_output_tokens_per_s),
-      format_percent(s.utilisation));
+      at_percentile("TTFT", s.tail.percentile), format_latency(s.tail.ttft), at_percentile("TPOT", s.tail.percentile),
+      format_latency(s.tail.tpot), format_count(s.fleet_output_tokens_per_s), format_percent(s.utilisation));
   if (report.recommendations.size() > 1) {
     const RankedPlan& next = report.recommendations[1];
     text += fmt::format("; #2 {}/hour", format_usd(next.serving->per_hour));
@@ -107,6 +116,9 @@ std::string serving_summary(const Report& report) {
 std::string serving_table(const Report& report, int top, const TableStyle& style) {
   const bool offline = report.workload.serving->offline();
   const bool sizing = report.workload.serving->sizing;
+  const int percentile = report.workload.serving->percentile;
+  const std::string ttft = at_percentile("TTFT", percentile);
+  const std::string tpot = at_percentile("TPOT", percentile);
   std::vector<TableColumn> columns{{"rank", true}, {"hardware", false}, {"devices", true}, {"replicas", false}};
   if (sizing) {
     columns.insert(columns.end(), {{"tokens/s at 1", true},
@@ -125,8 +137,8 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
                                    {"memory/device GB", true}});
   } else {
     columns.insert(columns.end(), {{"batch load/max", true},
-                                   {"TTFT", true},
-                                   {"TPOT", true},
+                                   {ttft, true},
+                                   {tpot, true},
                                    {"tokens/s", true},
                                    {"$/hour", true},
                                    {"$/M tokens", true},
@@ -148,7 +160,7 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
                   format_count(s.fleet_output_tokens_per_s), format_duration(e.time), format_usd(*e.cost)});
     } else {
       row.insert(row.end(), {fmt::format("{}/{} {}", s.at_load.batch, s.replica.batch, to_string(s.limit)),
-                             format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step),
+                             format_latency(s.tail.ttft), format_latency(s.tail.tpot),
                              format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
     }
     // 100 columns: the share of each device's memory the replica takes (GB in --wide).
@@ -179,15 +191,18 @@ std::string decode_line(const DecodeStep& d, const PlanEstimate& e, const Worklo
   const double bandwidth = *memory_bandwidth_bytes_per_s(*e.plan.device, e.plan.offering);
   return fmt::format(
       "Decode: {} tokens/s per sequence at batch {}, {} for the batch (a step of {}: reads {} GB per device at {} "
-      "GB/s × {} bandwidth efficiency, {} TFLOP/s × {}{}; {}). The bandwidth roofline is {} tokens/s per sequence "
-      "({} GB/s ÷ {} GB).\n",
+      "GB/s × {} bandwidth efficiency{}, {} TFLOP/s × {}{}, {} engine step ({}); {}). The bandwidth roofline is {} "
+      "tokens/s per sequence ({} GB/s ÷ {} GB).\n",
       format_general(d.tokens_per_s_per_sequence(), 4), w.batch,
       format_general(d.tokens_per_s_per_sequence() * w.batch, 4), format_latency(d.step), format_gb(d.bytes),
       format_general(bandwidth / 1e9, 4), format_percent(d.bandwidth_efficiency),
+      d.weight_kernel_efficiency < 1
+          ? fmt::format(" × {} for {} kernels", format_percent(d.weight_kernel_efficiency), to_string(w.weight_format))
+          : std::string(),
       format_general(e.peak_flops_per_s / 1e12, 4), format_percent(d.compute_efficiency),
-      d.all_reduce.value > 0 ? ", all-reduces " + format_latency(d.all_reduce) : "",
-      d.memory_bound ? "memory-bound" : "compute-bound", format_general(bandwidth / d.bytes.value, 4),
-      format_general(bandwidth / 1e9, 4), format_gb(d.bytes));
+      d.all_reduce.value > 0 ? ", all-reduces " + format_latency(d.all_reduce) : "", format_latency(d.step_overhead),
+      to_string(w.engine), d.memory_bound ? "memory-bound" : "compute-bound",
+      format_general(bandwidth / d.bytes.value, 4), format_general(bandwidth / 1e9, 4), format_gb(d.bytes));
 }
 
 // --explain: the serving formulas with their inputs (docs/methodology.md#serving).
@@ -207,25 +222,34 @@ std::string serving_formulas(const PlanEstimate& e, const Workload& w) {
       format_gb(e.capacity), format_general(1 - w.memory_headroom), format_gb(m.weights), format_gb(m.activations),
       format_gb(m.overhead), format_general(per_sequence / 1e9, 3), r.batch_capacity);
   text += fmt::format(
-      "  TPOT = max(bytes read / (bandwidth × efficiency), FLOPs / (peak × MFU)) + all-reduces\n"
-      "       = max({} GB / ({} GB/s × {}), {} / ({} TFLOP/s × {})) + {} = {}\n"
+      "  TPOT = max(bytes read / (bandwidth × efficiency), FLOPs / (peak × MFU)) + communication + engine step\n"
+      "       = max({} GB / ({} GB/s × {}), {} / ({} TFLOP/s × {})) + {} + {} = {}\n"
       "    bytes read = weights + batch {} × KV per sequence at the average context {} + {}/2 tokens;\n"
       "    FLOPs = (2 × {} active params × (batch + batch × {}/{} prompt tokens riding along) + attention) / t {}\n",
       format_gb(r.step_bytes), format_general(bandwidth / 1e9, 4), format_percent(w.bandwidth_efficiency),
       format_general(r.step_flops, 3), format_general(e.peak_flops_per_s / 1e12, 4), format_percent(mfu),
-      format_latency(r.all_reduce), format_latency(r.decode_step), r.batch, load.prompt_tokens, load.output_tokens,
-      format_count(w.parameters.active), load.prompt_tokens, load.output_tokens, e.plan.strategy.tensor_parallel);
+      format_latency(r.all_reduce), format_latency(r.step_overhead), format_latency(r.decode_step), r.batch,
+      load.prompt_tokens, load.output_tokens, format_count(w.parameters.active), load.prompt_tokens, load.output_tokens,
+      e.plan.strategy.tensor_parallel * e.plan.strategy.expert_parallel);
+  const Seconds latency = engine_profile(w.engine).all_reduce_latency;
   if (e.plan.strategy.tensor_parallel > 1) {
     text +=
         fmt::format("    all-reduces = 2 × {} layers × ({} latency + 2(t − 1)/t × tokens × hidden × 2 bytes / link)\n",
-                    w.model.layers + w.model.encoder_layers, format_latency(Seconds(k_all_reduce_latency_s)));
+                    w.model.layers + w.model.encoder_layers, format_latency(latency));
+  }
+  if (e.plan.strategy.expert_parallel > 1) {
+    text += fmt::format(
+        "    all-to-alls = 2 × {} MoE layers × ({} latency + tokens / ep × top-k × hidden × 2 bytes × (ep − 1)/ep / "
+        "link)\n",
+        moe_layer_count(w.model), format_latency(latency));
   }
   text += fmt::format(
       "  prefill = max(FLOPs / (peak × MFU), weights / (bandwidth × efficiency)) + all-reduces = max({} / ({} "
       "TFLOP/s × {}), …) = {}\n"
-      "  TTFT = prefill{} = {}\n",
+      "  TTFT = {} admission + prefill{} = {}\n",
       format_general(r.prefill_flops, 3), format_general(e.peak_flops_per_s / 1e12, 4), format_percent(mfu),
-      format_latency(r.prefill), r.batch > 1 ? " + TPOT / 2" : "", format_latency(r.ttft));
+      format_latency(r.prefill), format_latency(Seconds(k_first_token_overhead_s)), r.batch > 1 ? " + TPOT / 2" : "",
+      format_latency(r.ttft));
   text += fmt::format(
       "  throughput = batch / TPOT = {} / {} = {} output tokens/s per replica = {} requests/s of {} tokens\n"
       "  replicas needed = ⌈rate / (utilisation × requests/s per replica)⌉ = ⌈{} / ({} × {})⌉ = {}\n",
@@ -245,19 +269,24 @@ std::string serving_lines(const PlanEstimate& e, const ServingLoad& load) {
   const ServingEstimate& s = *e.serving;
   const ReplicaEstimate& r = s.replica;
   if (r.batch_capacity < 1) return "Serving: the weights leave no room for one sequence's KV cache.\n";
-  const int t = e.plan.strategy.tensor_parallel;
   const std::string need = load.offline() ? std::string()
                                           : fmt::format(" (the load needs {} at {} utilisation)", s.replicas_needed,
                                                         format_percent(load.utilisation));
-  std::string text =
-      fmt::format("{}: {} replica{} of {} on {} device{}{}, batch {} (bound: {}; the KV memory holds {}).\n",
-                  load.offline() ? "Offline" : "Serving", s.replicas, s.replicas == 1 ? "" : "s",
-                  t == 1 ? "1 device" : fmt::format("TP {}", t), e.plan.device_count,
-                  e.plan.device_count == 1 ? "" : "s", need, r.batch, to_string(s.limit), r.batch_capacity);
+  std::string text = fmt::format(
+      "{}: {} replica{} of {} on {} device{}{}, batch {} (bound: {}; the KV memory holds {}).\n",
+      load.offline() ? "Offline" : "Serving", s.replicas, s.replicas == 1 ? "" : "s", replica_layout(e.plan.strategy),
+      e.plan.device_count, e.plan.device_count == 1 ? "" : "s", need, r.batch, to_string(s.limit), r.batch_capacity);
   if (!load.offline()) {
-    text += fmt::format("At the load: {} sequences in flight per replica, TTFT {}, TPOT {}.\n", s.at_load.batch,
-                        format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step));
+    text += fmt::format("At the load: {} sequences in flight per replica on average, TTFT {}, TPOT {} (mean step).\n",
+                        s.at_load.batch, format_latency(s.at_load.ttft), format_latency(s.at_load.decode_step));
+    if (s.tail.percentile != 50 || s.tail.queueing.value > 0) {
+      text += fmt::format("At p{}: TTFT {} (waiting {} for admission; prompts take {} of the fleet's room), TPOT {}.\n",
+                          s.tail.percentile, format_latency(s.tail.ttft), format_latency(s.tail.queueing),
+                          format_percent(s.tail.prefill_utilisation), format_latency(s.tail.tpot));
+    }
   }
+  text += fmt::format("A single stream (one sequence, no other prompts in its steps): TPOT {}.\n",
+                      format_latency(s.single_stream_tpot));
   text += fmt::format("At batch {}: TTFT {} (prefill {}), TPOT {} ({}{}){}.\n", r.batch, format_latency(r.ttft),
                       format_latency(r.prefill), format_latency(r.decode_step),
                       r.memory_bound ? "memory-bound" : "compute-bound",

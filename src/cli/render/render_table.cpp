@@ -324,9 +324,13 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
         "Ranked by {} (--optimize: cost is the fleet's $/hour, time the TPOT). batch: sequences a replica holds in "
         "flight at the load, and at most (sized for), with what bounds the most (kv_memory, max_batch, tpot, ttft, "
         "step_tokens). "
-        "TTFT and TPOT at the load; TTFT p50 without queueing. tokens/s: output tokens the fleet can give; $/M "
+        "TTFT and TPOT at the load's {} (--percentile), waits for admission included; engine {} "
+        "(--engine). tokens/s: output tokens the fleet can give; $/M "
         "tokens: per million output tokens at the load. GB = 10^9 bytes.{}\n",
-        to_string(report.objective), narrow_note);
+        to_string(report.objective),
+        report.workload.serving->percentile == 50 ? std::string("median")
+                                                  : fmt::format("p{}", report.workload.serving->percentile),
+        to_string(report.workload.engine), narrow_note);
     text += serving_notes(report);
     text += ranking_notes(report, top);
     text += rejected_summary(report);

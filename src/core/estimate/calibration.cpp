@@ -1,6 +1,8 @@
 #include <mlsize/estimate/calibration.hpp>
+
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/estimate/engine.hpp>
 #include <mlsize/support/date.hpp>
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/number_format.hpp>
@@ -223,11 +225,18 @@ void compare_decode_time(const Workload& w, const PlanEstimate& e, double step_s
     out.notes.push_back("the device has no memory bandwidth in the catalogue: decode is not calibrated");
     return;
   }
-  // Pope et al. 2022 (§2): a decode step reads the weights and the KV cache of its device.
+  // Pope et al. 2022 (§2): a decode step reads the weights and the KV cache of its device,
+  // and pays the engine's fixed costs (engine.hpp), which the efficiency does not cover.
   const double bytes = (e.memory.weights + e.memory.kv_cache).value;
   const double bandwidth = *memory_bandwidth_bytes_per_s(device, e.plan.offering);
-  t.estimated_step_s = bytes / (bandwidth * w.bandwidth_efficiency);
-  t.measured_efficiency = bytes / (bandwidth * step_s);
+  const double fixed = fixed_step_cost(w).value;
+  t.estimated_step_s = bytes / (bandwidth * w.bandwidth_efficiency) + fixed;
+  if (step_s <= fixed) {
+    out.notes.push_back("the measured decode step is shorter than the engine's fixed costs per step (" +
+                        format_general(fixed * 1e3, 3) + " ms): decode is not calibrated");
+    return;
+  }
+  t.measured_efficiency = bytes / (bandwidth * (step_s - fixed));
   out.throughput = t;
   if (t.measured_efficiency > 1.0) {
     out.notes.push_back(

@@ -116,6 +116,19 @@ void add_serving_plans(const Workload& workload, const Offering& offering, const
     strategy.tensor_parallel = tensor;
     plans.push_back(Plan{&offering, &device, units, units * offering.devices_per_unit, strategy});
   }
+  // A mixture of experts may split its experts over 2, 4, 8 devices of a unit instead, each
+  // running attention for its own sequences (SGLang's --enable-dp-attention with expert
+  // parallelism, TensorRT-LLM's attention DP): no all-reduce per layer, and the KV cache of
+  // an MLA model is not repeated on every rank (docs/methodology.md#expert-parallel-serving).
+  const MoeShape& moe = workload.model.moe;
+  if (!workload.model.is_moe() || moe.experts <= moe.experts_per_token || !interconnect_of(device, &offering)) return;
+  for (int expert = 2; expert <= std::min(offering.devices_per_unit, k_max_serving_tensor_parallel) &&
+                       offering.devices_per_unit % expert == 0 && moe.experts % expert == 0;
+       expert *= 2) {
+    Strategy strategy;
+    strategy.expert_parallel = expert;
+    plans.push_back(Plan{&offering, &device, units, units * offering.devices_per_unit, strategy});
+  }
 }
 
 }  // namespace

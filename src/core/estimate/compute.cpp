@@ -1,6 +1,8 @@
 #include <mlsize/estimate/compute.hpp>
 
+#include <mlsize/estimate/engine.hpp>
 #include <mlsize/estimate/gbdt.hpp>
+#include <mlsize/estimate/memory.hpp>
 
 #include <algorithm>
 
@@ -57,6 +59,9 @@ std::optional<DType> compute_dtype(const Device& device, const Workload& workloa
   // Quantised weights are dequantised to 16 bits for the matrix multiplications.
   if (device.peak(DType::bf16)) return DType::bf16;
   if (device.peak(DType::fp16)) return DType::fp16;
+  // A GPU that states only an FP32 rate (Apple's: half precision runs at the FP32 rate)
+  // computes at it.
+  if (device.kind == DeviceKind::gpu && device.peak(DType::fp32)) return DType::fp32;
   return std::nullopt;
 }
 
@@ -101,16 +106,22 @@ Seconds training_seconds(Flops flops, int devices, double peak_flops_per_s_per_d
   return Seconds(flops.value / (devices * peak_flops_per_s_per_device * mfu));
 }
 
-Seconds inference_seconds(const Workload& workload, int devices, int replicas, double peak_flops_per_s_per_device,
-                          double mfu, double bandwidth_bytes_per_s, Bytes bytes_per_device) {
+Seconds inference_seconds(const Workload& workload, const Device& device, int devices, int replicas,
+                          double peak_flops_per_s_per_device, double mfu, double bandwidth_bytes_per_s, Bytes weights,
+                          Bytes kv_cache) {
   const double devices_per_replica = static_cast<double>(devices) / replicas;
   const double steps = workload.tokens / (static_cast<double>(workload.batch) * replicas);
   // One decode step generates one token per sequence of the batch.
   const double step_flops_per_device = 2.0 * workload.parameters.active * workload.batch / devices_per_replica;
-  double step = step_flops_per_device / (peak_flops_per_s_per_device * mfu);
+  double step = step_flops_per_device /
+                (peak_flops_per_s_per_device * mfu * weight_only_compute_efficiency(workload.weight_format, device));
   // Pope et al. 2022 (§2): small-batch decoding is bound by reading weights and KV cache.
-  step = std::max(step, bytes_per_device.value / (bandwidth_bytes_per_s * workload.bandwidth_efficiency));
-  return Seconds(steps * step);
+  const double rate =
+      bandwidth_bytes_per_s * workload.bandwidth_efficiency * engine_bandwidth_factor(workload.engine, device);
+  // The input embedding table is gathered, not read (input_embedding_bytes).
+  const double read = std::max(0.0, weights.value - input_embedding_bytes(workload) / devices_per_replica);
+  step = std::max(step, read / (rate * weight_kernel_efficiency(workload, device)) + kv_cache.value / rate);
+  return Seconds(steps * (step + fixed_step_cost(workload).value));
 }
 
 }  // namespace mlsize

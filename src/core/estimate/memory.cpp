@@ -91,6 +91,14 @@ double routed_expert_parameters(const Architecture& m) {
   return moe_layer_count(m) * static_cast<double>(m.moe.experts) * matrices * m.hidden * m.moe.expert_intermediate;
 }
 
+double input_embedding_bytes(const Workload& w) {
+  const Architecture& m = w.model;
+  if (m.tied_embeddings || m.vocab <= 0) return 0;
+  // Formats that quantise linear layers only (or only the experts) keep it in 16 bits.
+  const bool whole = !quantizes_linear_only(w.weight_format) && w.weight_format != WeightFormat::mxfp4;
+  return static_cast<double>(m.vocab) * m.hidden * (whole ? bits_per_weight(w.weight_format) / 8 : 2.0);
+}
+
 double largest_module_parameters(const Architecture& m) {
   const double h = m.hidden;
   const double q = static_cast<double>(m.heads) * m.head_dim;

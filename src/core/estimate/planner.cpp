@@ -142,8 +142,8 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
     const int replicas = busy_replicas(workload, plan);
     estimate.mfu = serving_mfu(workload, m_device, *compute_dtype(m_device, workload));
     estimate.compute_time =
-        inference_seconds(workload, replicas * plan.strategy.model_parallel(), replicas, peak, estimate.mfu, bandwidth,
-                          estimate.memory.weights + estimate.memory.kv_cache);
+        inference_seconds(workload, m_device, replicas * plan.strategy.model_parallel(), replicas, peak, estimate.mfu,
+                          bandwidth, estimate.memory.weights, estimate.memory.kv_cache);
     estimate.time = estimate.compute_time;
   } else {
     estimate.mfu = m_mfu;
@@ -269,18 +269,20 @@ void PlanEstimator::add_setup_and_cost(const Plan& plan, PlanEstimate& estimate)
 void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
   const Workload& workload = *m_workload;
   const ServingLoad& load = *workload.serving;
-  const int tensor = plan.strategy.tensor_parallel;
   decode_bandwidth();
-  const std::optional<Replica> replica = replica_of(workload, m_device, m_offering, tensor);
+  const std::optional<Replica> replica =
+      replica_of(workload, m_device, m_offering, plan.strategy.tensor_parallel, plan.strategy.expert_parallel);
   if (!replica) {
     throw Error(ErrorKind::usage, "device \"" + m_device.id + "\" has no bf16 or fp16 throughput in the catalogue",
                 "serving needs it: choose another device");
   }
+  const int replica_devices = replica->devices();
   const ChosenBatch chosen = choose_batch(workload, load, *replica);
   ServingEstimate serving;
   serving.replica = chosen.replica;
   serving.limit = chosen.limit;
   serving.miss = chosen.miss;
+  serving.single_stream_tpot = decode_step(workload, *replica, 1, load.prompt_tokens + load.output_tokens / 2).step;
   estimate.memory = chosen.replica.memory;
   estimate.capacity = m_capacity;
   estimate.fits = chosen.replica.batch_capacity >= 1;
@@ -291,7 +293,7 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
     return;
   }
   if (load.sizing) {
-    estimate_sizing(plan, chosen, *replica, serving, estimate);
+    estimate_sizing(chosen, *replica, serving, estimate);
     return;
   }
   const double per_replica = chosen.replica.requests_per_s;
@@ -300,24 +302,49 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
   constexpr double k_most_replicas = 1e6;
   const double needed = per_replica > 0 ? std::ceil(load.requests_per_s / (load.utilisation * per_replica)) : 0;
   serving.replicas_needed = static_cast<int>(std::min(needed, k_most_replicas));
-  if (m_offering != nullptr && estimate.fits) {
+  const int per_unit = m_offering != nullptr ? std::max(1, m_offering->devices_per_unit / replica_devices) : 1;
+  const auto size_fleet = [&] {
+    if (m_offering == nullptr || !estimate.fits) return;
     // Replicas fill whole units, and the spares are whole units more: a machine is what
     // fails (a GPU, its host, a maintenance event), taking every replica on it, so N+1 is
     // one unit beyond those the load needs. The devices of the last unit serve as well.
-    const int per_unit = m_offering->devices_per_unit / tensor;
     const int needed_units = (serving.replicas_needed + per_unit - 1) / per_unit;
     // Units the user fixed stay, spare or not, while the load fits in them; a load that does
     // not is sized as it needs, which the ranker rejects as `load` against them.
     estimate.plan.units =
         plan.fixed_units && needed_units <= plan.units ? plan.units : std::max(1, needed_units + load.redundancy);
     estimate.plan.device_count = estimate.plan.units * m_offering->devices_per_unit;
+  };
+  const auto at_load = [&] {
+    serving.replicas = estimate.plan.device_count / replica_devices;
+    serving.spare_replicas = std::max(0, serving.replicas - serving.replicas_needed);
+    const bool serves = serving.replicas > 0 && estimate.fits && !serving.miss;
+    serving.at_load = serves ? estimate_at_load(workload, load, *replica, chosen.replica.batch,
+                                                load.requests_per_s / serving.replicas)
+                             : chosen.replica;
+    serving.tail = serves
+                       ? tail_latency(workload, load, *replica, chosen.replica.batch, serving.at_load, serving.replicas)
+                       : untailed(load, serving.at_load);
+  };
+  size_fleet();
+  at_load();
+  // The targets hold at the load's percentile: where prompts queue past --ttft, more
+  // replicas shorten the queue (a few steps of one more unit each; a fleet the user fixed
+  // stays as it is).
+  const auto misses_tail = [&] {
+    return (load.ttft && serving.tail.ttft > *load.ttft) || (load.tpot && serving.tail.tpot > *load.tpot);
+  };
+  constexpr int k_most_added_units = 64;
+  for (int added = 0; misses_tail() && !plan.fixed_units && m_offering != nullptr && estimate.fits && !serving.miss &&
+                      added < k_most_added_units;
+       ++added) {
+    serving.replicas_needed += per_unit;
+    size_fleet();
+    at_load();
   }
-  serving.replicas = estimate.plan.device_count / tensor;
-  serving.spare_replicas = std::max(0, serving.replicas - serving.replicas_needed);
-  serving.at_load =
-      serving.replicas > 0 && estimate.fits && !serving.miss
-          ? estimate_at_load(workload, load, *replica, chosen.replica.batch, load.requests_per_s / serving.replicas)
-          : chosen.replica;
+  if (!serving.miss && misses_tail()) {
+    serving.miss = load.tpot && serving.tail.tpot > *load.tpot ? ServingMiss::tpot : ServingMiss::ttft;
+  }
   serving.fleet_output_tokens_per_s = serving.replicas * chosen.replica.output_tokens_per_s;
   serving.utilisation = per_replica > 0 ? load.requests_per_s / (serving.replicas * per_replica) : 0;
   if (m_offering != nullptr) {
@@ -330,9 +357,9 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
       estimate.cost = serving.per_hour;
     }
   }
-  // The ranking's time: what a user of the loaded fleet waits per token.
-  estimate.compute_time = serving.at_load.decode_step;
-  estimate.time = serving.at_load.decode_step;
+  // The ranking's time: what a user of the loaded fleet waits per token, at the percentile.
+  estimate.compute_time = serving.tail.tpot;
+  estimate.time = serving.tail.tpot;
   estimate.serving = serving;
 }
 
@@ -342,9 +369,10 @@ void PlanEstimator::estimate_offline(const Plan& plan, const ChosenBatch& chosen
                                      PlanEstimate& estimate) {
   const Workload& workload = *m_workload;
   serving.offline = true;
-  serving.replicas = plan.device_count / plan.strategy.tensor_parallel;
+  serving.replicas = plan.device_count / (plan.strategy.tensor_parallel * plan.strategy.expert_parallel);
   serving.replicas_needed = serving.replicas;
   serving.at_load = chosen.replica;
+  serving.tail = untailed(*workload.serving, serving.at_load);
   serving.fleet_output_tokens_per_s = serving.replicas * chosen.replica.output_tokens_per_s;
   serving.utilisation = 1;
   estimate.compute_time = Seconds(
@@ -362,10 +390,10 @@ void PlanEstimator::estimate_offline(const Plan& plan, const ChosenBatch& chosen
 // replica able to keep k_sizing_sequences sequences; its speed at batch 1 (what one user
 // sees) and at its largest batch (what the units can give); priced per hour, and per million
 // output tokens with every replica of the units at its largest batch.
-void PlanEstimator::estimate_sizing(const Plan& plan, const ChosenBatch& chosen, const Replica& replica,
-                                    ServingEstimate& serving, PlanEstimate& estimate) {
+void PlanEstimator::estimate_sizing(const ChosenBatch& chosen, const Replica& replica, ServingEstimate& serving,
+                                    PlanEstimate& estimate) {
   const Workload& workload = *m_workload;
-  const int tensor = plan.strategy.tensor_parallel;
+  const int tensor = replica.devices();
   estimate.fits = chosen.replica.batch_capacity >= k_sizing_sequences;
   if (m_offering != nullptr) {
     const int per_unit = m_offering->devices_per_unit;
@@ -376,6 +404,7 @@ void PlanEstimator::estimate_sizing(const Plan& plan, const ChosenBatch& chosen,
   serving.replicas_needed = 1;
   serving.spare_replicas = 0;
   serving.at_load = estimate.fits ? estimate_replica(workload, *workload.serving, replica, 1) : chosen.replica;
+  serving.tail = untailed(*workload.serving, serving.at_load);
   serving.fleet_output_tokens_per_s = serving.replicas * chosen.replica.output_tokens_per_s;
   serving.utilisation = 0;
   if (m_offering != nullptr) {

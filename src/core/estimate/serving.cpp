@@ -3,16 +3,21 @@
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/estimate/engine.hpp>
+#include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/planner.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace mlsize {
 namespace {
 
 // The memory of one sequence of full context (prompt + output) on a replica's device: the
-// weights, that sequence's KV cache, the activations of its prefill, the overhead.
+// weights, that sequence's KV cache, the activations of its prefill, the overhead. An
+// expert-parallel replica's device holds the weights whole here; ReplicaModel takes the
+// other devices' experts off.
 MemoryBreakdown one_sequence(const Workload& workload, const ServingLoad& load, int tensor) {
   Workload w = workload;
   w.batch = 1;
@@ -22,17 +27,6 @@ MemoryBreakdown one_sequence(const Workload& workload, const ServingLoad& load, 
   return estimate_memory(w, tensor, strategy);
 }
 
-// The two all-reduces per layer of tensor parallelism (Shoeybi et al. 2019, §3) over
-// `tokens` tokens of hidden activations in 16 bits: latency-bound for a decode step's
-// few tokens, bandwidth-bound for a prompt's thousands.
-Seconds all_reduce(const Workload& w, const Replica& replica, double tokens) {
-  if (replica.tensor_parallel <= 1 || replica.link_bytes_per_s <= 0) return Seconds(0);
-  const double t = replica.tensor_parallel;
-  const double bytes = tokens * w.model.hidden * 2.0;
-  const double one = k_all_reduce_latency_s + 2 * (t - 1) / t * bytes / replica.link_bytes_per_s;
-  return Seconds(2.0 * (w.model.layers + w.model.encoder_layers) * one);
-}
-
 // FLOPs of attention's two matrix products (QKᵀ and the weighted sum of V) for one query
 // token over `context` keys: 2 × 2 × context × (heads × head_dim) per layer.
 double attention_flops(const Workload& w, double context) {
@@ -40,27 +34,38 @@ double attention_flops(const Workload& w, double context) {
   return 4.0 * w.model.layers * q * context;
 }
 
-// The share of the weights a step over `tokens` tokens reads. A dense model reads them
-// all. A mixture of experts reads its shared weights and the routed experts any token
-// chose: with k of E experts per token, drawn evenly, a given expert escapes all `tokens`
-// with probability (1 − k/E)^tokens (Mixtral at batch 1 reads 2 of its 8 experts).
-double weights_read(const Workload& w, double tokens) {
-  const Architecture& m = w.model;
-  if (!m.is_moe() || m.moe.experts <= m.moe.experts_per_token || w.parameters.total <= 0) return 1.0;
-  const double experts = m.moe.experts;
-  const double chosen = m.moe.experts_per_token;
-  const double per_expert = (w.parameters.total - w.parameters.active) / (experts - chosen);
-  const double routed = experts * per_expert;
-  const double touched = 1.0 - std::pow(1.0 - chosen / experts, tokens);
-  return (w.parameters.total - routed + routed * touched) / w.parameters.total;
+// The share of a mixture of experts' routed experts that a step over `tokens` tokens reads:
+// with k of E experts per token, drawn evenly, a given expert escapes all `tokens` with
+// probability (1 − k/E)^tokens (Mixtral at batch 1 reads 2 of its 8 experts).
+double routed_share_read(const Architecture& m, double tokens) {
+  if (!m.is_moe() || m.moe.experts <= m.moe.experts_per_token) return 1.0;
+  return 1.0 - std::pow(1.0 - static_cast<double>(m.moe.experts_per_token) / m.moe.experts, tokens);
 }
 
+// The routed experts' parameters (0 for a dense model, or where every expert is chosen).
+double routed_parameters(const Workload& w) {
+  const Architecture& m = w.model;
+  if (!m.is_moe() || m.moe.experts <= m.moe.experts_per_token) return 0;
+  return std::min(routed_expert_parameters(m), w.parameters.total);
+}
+
+// A mixture of experts' routed experts compute at this fraction of a dense layer's rate:
+// each expert's GEMM takes its share of the step's tokens (smaller, grouped, unevenly
+// loaded) after a permutation. TensorRT-LLM v0.17 serves Mixtral-8x7B in FP8 at full load
+// at 0.62–0.72 of what the dense rate gives (128/2048 on one H100, 1,000/1,000 on one H200,
+// 5,000/500 on four H100s; perf-overview.md), and its 2,048-token prefill on two H100s
+// took 89.5 ms (v0.9), 0.44 of it (docs/methodology.md#serving).
+constexpr double k_moe_expert_compute = 0.7;
+
 double compute_rate(const Workload& w, const Replica& replica) {
-  return replica.peak_flops_per_s * serving_mfu(w, *replica.device, replica.compute_dtype);
+  // Weight-only formats dequantise inside the matrix products, which costs where the step
+  // is compute-bound.
+  return replica.peak_flops_per_s * serving_mfu(w, *replica.device, replica.compute_dtype) *
+         weight_only_compute_efficiency(w.weight_format, *replica.device);
 }
 
 double bandwidth_rate(const Workload& w, const Replica& replica) {
-  return replica.bandwidth_bytes_per_s * w.bandwidth_efficiency;
+  return replica.bandwidth_bytes_per_s * w.bandwidth_efficiency * engine_bandwidth_factor(w.engine, *replica.device);
 }
 
 }  // namespace
@@ -75,20 +80,21 @@ double serving_mfu(const Workload& workload, const Device& device, DType compute
   return serving_mfu(workload, compute_dtype) * cpu_gemm_efficiency(device, compute_dtype);
 }
 
-std::optional<Replica> replica_of(const Workload& workload, const Device& device, const Offering* offering,
-                                  int tensor) {
+std::optional<Replica> replica_of(const Workload& workload, const Device& device, const Offering* offering, int tensor,
+                                  int expert) {
   const std::optional<DType> dtype = compute_dtype(device, workload);
   const std::optional<Bytes> capacity = device_capacity(device, offering);
   if (!dtype || !device.memory_bandwidth_bytes_per_s || !capacity) return std::nullopt;
   Replica replica;
   replica.device = &device;
-  replica.tensor_parallel = tensor;
+  replica.tensor_parallel = expert > 1 ? 1 : tensor;
+  replica.expert_parallel = expert;
   replica.compute_dtype = *dtype;
   replica.peak_flops_per_s = *device.peak(*dtype) * cpu_core_share(device, offering);
   replica.bandwidth_bytes_per_s = *memory_bandwidth_bytes_per_s(device, offering);
   replica.capacity = *capacity;
   const std::optional<Interconnect>& link = interconnect_of(device, offering);
-  if (tensor > 1 && link) {
+  if (replica.devices() > 1 && link) {
     // The bus bandwidth NCCL reaches: half the bidirectional link (the offering's where it
     // states one), at the collectives' efficiency, halved again without direct peer-to-peer
     // (as for training).
@@ -104,71 +110,119 @@ namespace {
 class ReplicaModel {
  public:
   ReplicaModel(const Workload& w, const ServingLoad& load, const Replica& replica)
-      : m_w(w), m_load(load), m_replica(replica), m_one(one_sequence(w, load, replica.tensor_parallel)) {
-    // The KV cache is paged (vLLM, Kwon et al. 2023): sequences take what they use, and
-    // the engine admits as many as the memory left after the weights, one prefill's
-    // activations and the overhead holds at full context.
+      : m_w(w),
+        m_load(load),
+        m_replica(replica),
+        m_engine(engine_profile(w.engine)),
+        m_overhead(fixed_step_cost(w)),
+        m_one(one_sequence(w, load, replica.tensor_parallel)) {
+    const double experts = replica.expert_parallel;
+    // A device's routed experts: the tensor-parallel share of each, or 1/EP of them whole.
+    const double routed_bytes = routed_parameters(w) * bits_per_weight(w.weight_format) / 8;
+    m_routed_bytes = routed_bytes / (replica.tensor_parallel * experts);
+    m_one.weights = Bytes(m_one.weights.value - routed_bytes / replica.tensor_parallel + m_routed_bytes);
+    // A step reads the weights but not the input embedding table, of which it gathers a row
+    // per token (its vocabulary-parallel share on each tensor-parallel rank).
+    m_fixed_bytes = m_one.weights.value - m_routed_bytes - input_embedding_bytes(w) / replica.tensor_parallel;
+    m_weight_rate = bandwidth_rate(w, replica) * weight_kernel_efficiency(w, *replica.device);
+    // Each device of an expert-parallel replica runs its own share of the sequences.
+    m_sequence_devices = experts;
+    // The KV cache is paged (vLLM, Kwon et al. 2023): a sequence holds its current length in
+    // blocks, on average its prompt and half its output; engines without pages (llama.cpp's
+    // slots, a static cache) hold the full context. The engine admits as many as the memory
+    // left after the weights, one prefill's activations and the overhead holds.
+    const double full = load.prompt_tokens + load.output_tokens;
+    m_kv_per_token = m_one.kv_cache.value / cached_tokens(full);
+    const double block = m_engine.kv_block_tokens;
+    const auto in_blocks = [&](double tokens) { return block > 0 ? std::ceil(tokens / block) * block : full; };
+    m_held_tokens = cached_tokens(std::min(full, in_blocks(load.prompt_tokens + load.output_tokens / 2.0)));
     const double usable = replica.capacity.value * (1 - w.memory_headroom);
     const double free = usable - m_one.weights.value - m_one.activations.value - m_one.overhead.value;
-    const double per_sequence = m_one.kv_cache.value;
-    m_capacity = free <= 0           ? 0
-                 : per_sequence <= 0 ? load.max_batch
-                                     : static_cast<int>(std::min(1e9, std::floor(free / per_sequence)));
+    const auto sequences = [&](double tokens) {
+      const double per_sequence = m_kv_per_token * tokens;
+      if (free <= 0) return 0;
+      if (per_sequence <= 0) return load.max_batch;
+      return static_cast<int>(std::min(1e9, std::floor(free / per_sequence) * m_sequence_devices));
+    };
+    m_capacity = sequences(m_held_tokens);
+    m_full_capacity = sequences(cached_tokens(in_blocks(full)));
     // A prompt alone: 2·N·P plus causal attention (each token over half the prompt on
-    // average), reading the weights once; compute-bound past a few hundred tokens.
+    // average), reading the weights once; compute-bound past a few hundred tokens. On an
+    // expert-parallel replica its attention and shared weights run on one device and its
+    // experts on all.
     const double prompt = load.prompt_tokens;
+    m_routed_active = routed_parameters(w) * active_expert_share(w);
+    const double expert_flops = 2.0 * m_routed_active * prompt / (replica.tensor_parallel * experts);
     m_prefill_flops =
-        (2.0 * w.parameters.active * prompt + attention_flops(w, prompt / 2) * prompt) / replica.tensor_parallel;
-    m_prefill = Seconds(std::max(m_prefill_flops / compute_rate(w, replica),
-                                 m_one.weights.value * weights_read(w, prompt) / bandwidth_rate(w, replica)) +
-                        all_reduce(w, replica, prompt).value);
+        (2.0 * (w.parameters.active - m_routed_active) * prompt + attention_flops(w, prompt / 2) * prompt) /
+            replica.tensor_parallel +
+        expert_flops;
+    const double read = m_fixed_bytes + m_routed_bytes * routed_share_read(w.model, prompt);
+    const double compute = (m_prefill_flops + expert_flops * (1 / k_moe_expert_compute - 1)) / compute_rate(w, replica);
+    m_prefill = Seconds(std::max(compute, read / m_weight_rate) + communication(prompt).value + m_overhead.value);
   }
 
   int capacity() const { return m_capacity; }
 
   // One step: `batch` sequences decode a token each and `chunk` prompt tokens are
-  // prefilled. It reads the weights (of a mixture of experts, those its tokens choose) and
-  // the batch's KV cache, the sequences at their average context (prompt + half the
-  // output), and computes 2·N_active per token plus attention.
+  // prefilled. A device reads its weights (of a mixture of experts, those its tokens
+  // choose) and the KV cache of its sequences at their average context (prompt + half the
+  // output), computes 2·N_active per token plus attention, and waits for the engine.
   struct Step {
     Seconds time;
     Bytes bytes;
     double flops = 0;
-    Seconds all_reduce;
+    Seconds communication;
     bool memory_bound = false;
   };
-  Step step(int batch, double chunk) const {
+  Step step(double batch, double chunk) const {
     const Workload& w = m_w;
     const double prompt = m_load.prompt_tokens;
-    const double output = m_load.output_tokens;
-    const double average_context = prompt + output / 2;
+    const double average_context = prompt + m_load.output_tokens / 2.0;
+    const double tokens = batch + chunk;
+    const double weights = m_fixed_bytes + m_routed_bytes * routed_share_read(w.model, tokens);
+    const double kv = m_kv_per_token * cached_tokens(average_context) * batch / m_sequence_devices;
     Step st;
-    st.bytes = Bytes(m_one.weights.value * weights_read(w, batch + chunk) +
-                     m_one.kv_cache.value * batch * average_context / (prompt + output));
-    st.flops = (2.0 * w.parameters.active * (batch + chunk) + attention_flops(w, average_context) * batch +
+    st.bytes = Bytes(weights + kv);
+    st.flops = (2.0 * w.parameters.active * tokens + attention_flops(w, average_context) * batch +
                 attention_flops(w, prompt / 2) * chunk) /
-               m_replica.tensor_parallel;
-    const double memory_time = st.bytes.value / bandwidth_rate(w, m_replica);
-    const double compute_time = st.flops / compute_rate(w, m_replica);
+               m_replica.devices();
+    const double memory_time = weights / m_weight_rate + kv / bandwidth_rate(w, m_replica);
+    const double expert_flops = 2.0 * m_routed_active * tokens / m_replica.devices();
+    const double compute_time = (st.flops + expert_flops * (1 / k_moe_expert_compute - 1)) / compute_rate(w, m_replica);
     st.memory_bound = memory_time >= compute_time;
-    st.all_reduce = all_reduce(w, m_replica, batch + chunk);
-    st.time = Seconds(std::max(memory_time, compute_time) + st.all_reduce.value);
+    st.communication = communication(tokens);
+    st.time = Seconds(std::max(memory_time, compute_time) + st.communication.value + m_overhead.value);
     return st;
   }
 
   ReplicaEstimate at(int batch) const {
-    const double prompt = m_load.prompt_tokens;
-    const double output = m_load.output_tokens;
+    return m_load.batching == Batching::fixed ? at_static(batch) : at_continuous(batch);
+  }
+
+ private:
+  ReplicaEstimate base(int batch) const {
     ReplicaEstimate r;
     r.batch = batch;
     r.batch_capacity = m_capacity;
+    r.full_context_capacity = m_full_capacity;
     r.memory = m_one;
-    r.memory.kv_cache = Bytes(m_one.kv_cache.value * batch);
-    // Continuous batching with chunked prefill (Sarathi-Serve, Agrawal et al. 2024): in
-    // the steady state batch ÷ output sequences finish each step and as many start, whose
-    // prompts ride along in the steps, up to the engine's tokens per step. Below one new
-    // sequence per step a prompt comes whole in one step of `chunk` tokens and the other
-    // steps decode only; above, every step carries its share.
+    r.memory.kv_cache = Bytes(m_kv_per_token * m_held_tokens * std::ceil(batch / m_sequence_devices));
+    r.prefill_flops = m_prefill_flops;
+    r.prefill = m_prefill;
+    r.step_overhead = m_overhead;
+    return r;
+  }
+
+  // Continuous batching with chunked prefill (Sarathi-Serve, Agrawal et al. 2024): in the
+  // steady state batch ÷ output sequences finish each step and as many start, whose prompts
+  // ride along in the steps, up to the engine's tokens per step. Below one new sequence per
+  // step a prompt comes whole in one step of `chunk` tokens and the other steps decode
+  // only; above, every step carries its share.
+  ReplicaEstimate at_continuous(int batch) const {
+    const double prompt = m_load.prompt_tokens;
+    const double output = m_load.output_tokens;
+    ReplicaEstimate r = base(batch);
     const double demand = batch * prompt / output;  // prompt tokens per step
     const double room = std::max(1.0, static_cast<double>(m_load.max_step_tokens - batch));
     const double chunk = std::min(room, std::max(demand, prompt));
@@ -179,10 +233,8 @@ class ReplicaModel {
     r.decode_step = Seconds((1 - mixed) * decode.time.value + mixed * with_prompt.time.value);
     r.step_bytes = Bytes((1 - mixed) * decode.bytes.value + mixed * with_prompt.bytes.value);
     r.step_flops = (1 - mixed) * decode.flops + mixed * with_prompt.flops;
-    r.all_reduce = Seconds((1 - mixed) * decode.all_reduce.value + mixed * with_prompt.all_reduce.value);
+    r.all_reduce = Seconds((1 - mixed) * decode.communication.value + mixed * with_prompt.communication.value);
     r.memory_bound = decode.memory_bound && (mixed < 1 || with_prompt.memory_bound);
-    r.prefill_flops = m_prefill_flops;
-    r.prefill = m_prefill;
     // Sequences finish as fast as prompts get in: past the step's room, prompts queue and
     // throughput follows them.
     const double finished_per_step = std::min(batch / output, chunk * mixed / prompt);
@@ -193,39 +245,129 @@ class ReplicaModel {
     // half a step on average; an idle one (batch 1) starts it at once.
     const double prompt_steps = std::ceil(prompt / chunk);
     const double prefill = std::max(m_prefill.value, prompt_steps * with_prompt.time.value);
-    r.ttft = Seconds(prefill + (batch > 1 ? r.decode_step.value / 2 : 0.0));
+    r.ttft = Seconds(k_first_token_overhead_s + prefill + (batch > 1 ? r.decode_step.value / 2 : 0.0));
     return r;
   }
 
- private:
+  // Static batching: a batch's prompts are prefilled together (in steps of the engine's
+  // tokens), then it decodes until its last sequence ends; the next batch waits for that.
+  ReplicaEstimate at_static(int batch) const {
+    const double prompt = m_load.prompt_tokens;
+    const double output = m_load.output_tokens;
+    ReplicaEstimate r = base(batch);
+    const double prompt_tokens = batch * prompt;
+    const double chunk = std::min(prompt_tokens, static_cast<double>(std::max(1, m_load.max_step_tokens)));
+    const Step prefill_step = step(0, chunk);
+    const double prefill = std::max(m_prefill.value, std::ceil(prompt_tokens / chunk) * prefill_step.time.value);
+    const Step decode = step(batch, 0);
+    r.decode_step = decode.time;
+    r.step_bytes = decode.bytes;
+    r.step_flops = decode.flops;
+    r.all_reduce = decode.communication;
+    r.memory_bound = decode.memory_bound;
+    const double cycle = prefill + output * decode.time.value;
+    r.requests_per_s = batch / cycle;
+    r.output_tokens_per_s = r.requests_per_s * output;
+    // A request arriving at a busy replica waits for the batch in progress, half a cycle.
+    r.ttft = Seconds(k_first_token_overhead_s + prefill + (batch > 1 ? cycle / 2 : 0.0));
+    return r;
+  }
+
+  // Tensor parallelism's two all-reduces per layer (Shoeybi et al. 2019, §3) over `tokens`
+  // tokens of hidden activations in 16 bits: latency-bound for a decode step's few tokens,
+  // bandwidth-bound for a prompt's thousands. Expert parallelism's two all-to-alls per MoE
+  // layer (dispatch and combine, as DeepEP): each device sends its tokens' hidden states to
+  // the devices holding their k experts.
+  Seconds communication(double tokens) const {
+    const Workload& w = m_w;
+    const Replica& replica = m_replica;
+    if (replica.devices() <= 1 || replica.link_bytes_per_s <= 0) return Seconds(0);
+    const double latency = m_engine.all_reduce_latency.value;
+    if (replica.expert_parallel > 1) {
+      const double e = replica.expert_parallel;
+      const double sent = tokens / e * w.model.moe.experts_per_token * w.model.hidden * 2.0 * (e - 1) / e;
+      return Seconds(2.0 * moe_layer_count(w.model) * (latency + sent / replica.link_bytes_per_s));
+    }
+    const double t = replica.tensor_parallel;
+    const double bytes = tokens * w.model.hidden * 2.0;
+    const double one = latency + 2 * (t - 1) / t * bytes / replica.link_bytes_per_s;
+    return Seconds(2.0 * (w.model.layers + w.model.encoder_layers) * one);
+  }
+
+  // The tokens of a sequence of `tokens` that its KV cache holds: a sliding window keeps
+  // the last `window` of them.
+  double cached_tokens(double tokens) const {
+    return m_w.model.sliding_window ? std::min(tokens, static_cast<double>(*m_w.model.sliding_window)) : tokens;
+  }
+
+  // The share of the routed experts' parameters one token uses, k / E.
+  static double active_expert_share(const Workload& w) {
+    const Architecture& m = w.model;
+    return m.is_moe() && m.moe.experts > 0 ? static_cast<double>(m.moe.experts_per_token) / m.moe.experts : 0;
+  }
+
   const Workload& m_w;
   const ServingLoad& m_load;
   const Replica& m_replica;
+  const EngineProfile& m_engine;
+  Seconds m_overhead;
   MemoryBreakdown m_one;
+  double m_routed_bytes = 0;      // per device
+  double m_routed_active = 0;     // routed experts' parameters a token uses
+  double m_fixed_bytes = 0;       // per device: everything but the routed experts
+  double m_weight_rate = 0;       // bytes per second the weights read at
+  double m_sequence_devices = 1;  // devices the sequences are spread over (attention data parallelism)
+  double m_kv_per_token = 0;      // per device, of one sequence
+  double m_held_tokens = 0;       // a sequence's KV tokens on average
   int m_capacity = 0;
+  int m_full_capacity = 0;
   double m_prefill_flops = 0;
   Seconds m_prefill;
 };
 
+// The normal distribution's quantile, by bisection on erfc (p in (0, 1)).
+double normal_quantile(double p) {
+  double low = -10;
+  double high = 10;
+  for (int i = 0; i < 100; ++i) {
+    const double middle = (low + high) / 2;
+    (0.5 * std::erfc(-middle / std::sqrt(2.0)) < p ? low : high) = middle;
+  }
+  return (low + high) / 2;
+}
+
+// Erlang's C formula: the probability that an arrival waits in an M/M/c queue with offered
+// load `a` = λ/μ (a < c), by the Erlang B recursion. Where (1 − ρ)·√c > 6 it is below 1e-8
+// (Halfin and Whitt 1981) and taken as 0, which spares a long recursion for large fleets.
+double erlang_c(double servers, double a) {
+  const double rho = a / servers;
+  if ((1 - rho) * std::sqrt(servers) > 6) return 0;
+  double b = 1;
+  for (double k = 1; k <= servers; ++k) b = a * b / (k + a * b);
+  return b / (1 - rho * (1 - b));
+}
+
 }  // namespace
 
 DecodeStep decode_step(const Workload& workload, const Replica& replica, int batch, int context) {
-  Workload w = workload;
-  w.batch = batch;
-  w.context = context;
-  Strategy strategy;
-  strategy.tensor_parallel = replica.tensor_parallel;
-  const MemoryBreakdown memory = estimate_memory(w, replica.tensor_parallel, strategy);
+  // A step with nothing but the batch's decodes: a load of `context`-token prompts and one
+  // output token holds each sequence at its context.
+  ServingLoad load;
+  load.prompt_tokens = std::max(1, context - 1);
+  load.output_tokens = 2;
+  load.max_step_tokens = std::max(load.max_step_tokens, batch + 1);
+  const ReplicaModel model(workload, load, replica);
+  const auto st = model.step(batch, 0);
   DecodeStep d;
-  d.bytes = Bytes(memory.weights.value * weights_read(w, batch) + memory.kv_cache.value);
-  d.flops = (2.0 * w.parameters.active + attention_flops(w, context)) * batch / replica.tensor_parallel;
-  d.bandwidth_efficiency = w.bandwidth_efficiency;
-  d.compute_efficiency = serving_mfu(w, *replica.device, replica.compute_dtype);
-  const double memory_time = d.bytes.value / bandwidth_rate(w, replica);
-  const double compute_time = d.flops / compute_rate(w, replica);
-  d.memory_bound = memory_time >= compute_time;
-  d.all_reduce = all_reduce(w, replica, batch);
-  d.step = Seconds(std::max(memory_time, compute_time) + d.all_reduce.value);
+  d.step = st.time;
+  d.bytes = st.bytes;
+  d.flops = st.flops;
+  d.bandwidth_efficiency = workload.bandwidth_efficiency;
+  d.compute_efficiency = serving_mfu(workload, *replica.device, replica.compute_dtype);
+  d.weight_kernel_efficiency = weight_kernel_efficiency(workload, *replica.device);
+  d.memory_bound = st.memory_bound;
+  d.all_reduce = st.communication;
+  d.step_overhead = fixed_step_cost(workload);
   return d;
 }
 
@@ -250,6 +392,45 @@ ReplicaEstimate estimate_at_load(const Workload& w, const ServingLoad& load, con
     (holds(model.at(middle)) ? hi : lo) = middle;
   }
   return model.at(hi);
+}
+
+TailLatency tail_latency(const Workload& w, const ServingLoad& load, const Replica& replica, int largest,
+                         const ReplicaEstimate& at_load, int replicas) {
+  TailLatency tail;
+  tail.percentile = load.percentile;
+  tail.ttft = at_load.ttft;
+  tail.tpot = at_load.decode_step;
+  if (replicas <= 0 || load.requests_per_s <= 0) return tail;
+  const double p = load.percentile / 100.0;
+  const ReplicaModel model(w, load, replica);
+  // Sequences in flight: arrivals are Poisson and each stays its decode, so their number
+  // on a replica is Poisson around the mean that Little's law gives (an M/G/∞ queue). A
+  // token waits for the step of that many; the engine runs at most `largest`.
+  const double mean = at_load.batch;
+  const double z = normal_quantile(p);
+  const double in_flight = std::ceil(mean + z * std::sqrt(mean) + (z * z - 1) / 6);
+  const int batch = std::clamp(static_cast<int>(in_flight), at_load.batch, std::max(at_load.batch, largest));
+  tail.tpot = batch == at_load.batch ? at_load.decode_step : model.at(batch).decode_step;
+  // Prompts wait for admission: the fleet is c servers of prompts, each replica taking as
+  // many at once as a step's room holds (⌊room / P⌋, at least one), each busy for the
+  // first token's time. An M/M/c queue (Erlang C; prompt lengths vary, so service times
+  // are taken exponential) gives P(W > t) = C·e^(−(cμ − λ)t).
+  const double room = std::max(1, load.max_step_tokens - at_load.batch);
+  const double per_replica = load.batching == Batching::fixed ? std::max(1.0, static_cast<double>(largest))
+                                                              : std::max(1.0, std::floor(room / load.prompt_tokens));
+  const double servers = replicas * per_replica;
+  const double service = at_load.ttft.value;
+  const double a = load.requests_per_s * service;
+  tail.prefill_utilisation = a / servers;
+  if (tail.prefill_utilisation >= 1) {
+    tail.queueing = Seconds(std::numeric_limits<double>::infinity());
+  } else {
+    const double waits = erlang_c(servers, a);
+    const double rate = servers / service - load.requests_per_s;
+    tail.queueing = Seconds(waits > 1 - p ? std::log(waits / (1 - p)) / rate : 0.0);
+  }
+  tail.ttft = Seconds(at_load.ttft.value + tail.queueing.value);
+  return tail;
 }
 
 ChosenBatch choose_batch(const Workload& w, const ServingLoad& load, const Replica& replica) {
@@ -278,10 +459,11 @@ ChosenBatch choose_batch(const Workload& w, const ServingLoad& load, const Repli
   // replace them must share the step with the B decodes: B·(1 + P/O) ≤ max_step_tokens. Past
   // that bound prompts queue and a replica gives what gets in, (room ÷ P) × O tokens a step,
   // which falls as B grows: the bound is the batch of most throughput (issue 30: 7,481
-  // sequences gave 4,571 tokens/s where 4,096 give 26,381).
+  // sequences gave 4,571 tokens/s where 4,096 give 26,381). Static batching admits nothing
+  // mid-batch.
   const double per_sequence = 1.0 + static_cast<double>(load.prompt_tokens) / load.output_tokens;
   const int steady = std::max(1, static_cast<int>(load.max_step_tokens / per_sequence));
-  if (steady < largest) {
+  if (load.batching == Batching::continuous && steady < largest) {
     largest = steady;
     chosen.limit = BatchLimit::step_tokens;
   }

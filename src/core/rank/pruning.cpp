@@ -15,8 +15,12 @@ std::size_t degree_slot(int degree) {
 }  // namespace
 
 std::size_t ServingDominance::slot(const Plan& plan) {
-  return std::min<std::size_t>(
-      static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(plan.strategy.tensor_parallel))), k_degrees - 1);
+  // Tensor-parallel replicas by their degree, expert-parallel ones in the upper half.
+  const int expert = plan.strategy.expert_parallel;
+  const int degree = expert > 1 ? expert : plan.strategy.tensor_parallel;
+  const std::size_t half = k_degrees / 2;
+  const auto log2 = static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(degree)));
+  return std::min(log2, half - 1) + (expert > 1 ? half : 0);
 }
 
 void ServingDominance::estimated(const Plan& plan, bool fits, bool idle) {

@@ -63,7 +63,7 @@ class ServingDominance {
  private:
   static constexpr std::size_t k_degrees = 16;
   static std::size_t slot(const Plan& plan);
-  std::array<bool, k_degrees> m_done{};  // by log2 of the tensor degree
+  std::array<bool, k_degrees> m_done{};  // by log2 of the tensor or expert degree (slot)
 };
 
 // Training plans the fastest fitting plan of their device count dominates: those whose

@@ -1,0 +1,59 @@
+#pragma once
+// What a serving engine adds to the roofline of a decode step and how it holds the KV cache,
+// and how close a weight format's kernels come to the memory bandwidth
+// (docs/methodology.md#serving-engines).
+
+#include <mlsize/catalog/catalog.hpp>
+#include <mlsize/model/workload.hpp>
+#include <mlsize/support/units.hpp>
+
+#include <string_view>
+
+namespace mlsize {
+
+struct EngineProfile {
+  // Host work per step that the device waits through: scheduling, sampling, detokenisation.
+  // Added to every decode and prefill step.
+  Seconds step_overhead;
+  // The fixed cost of each layer of a step beyond its bytes and FLOPs: the boundaries of its
+  // dozen kernels (norms, rotary, attention, the GEMVs' tails).
+  Seconds layer_overhead;
+  // One all-reduce of a decode step's few kilobytes across tensor-parallel ranks: its
+  // latency, not its bytes. Engines bring their own kernels for it.
+  Seconds all_reduce_latency;
+  // The paged KV cache's block in tokens: a sequence holds its current length rounded up to
+  // it. 0: one contiguous cache per sequence at its full context (llama.cpp's slots).
+  int kv_block_tokens = 16;
+  // The engine's defaults for the most sequences in a step and tokens per step, which
+  // --max-batch and --max-step-tokens override.
+  int max_batch = 256;
+  int max_step_tokens = 8192;
+  std::string_view source;
+};
+
+const EngineProfile& engine_profile(Engine engine);
+
+// --step-overhead when given, else the engine's.
+Seconds step_overhead(const Workload& workload);
+
+// What every step costs beyond its bytes, FLOPs and communication: the engine's step
+// overhead and its layers' fixed costs.
+Seconds fixed_step_cost(const Workload& workload);
+
+// The fraction of the bandwidth roofline a weight format's decode kernels reach, relative
+// to 16-bit weights (whose reach is Workload::bandwidth_efficiency): dequantising costs
+// instructions, and low-bit kernels are younger. It depends on the engine (gpt-fast's 4-bit
+// kernel is not Marlin) and the device: Marlin's kernels need Ampere or later, FP8 weights
+// are dequantised where the device computes no FP8.
+double weight_kernel_efficiency(const Workload& workload, const Device& device);
+
+// The engine's reach of the bandwidth relative to Workload::bandwidth_efficiency on a device:
+// 1, but 0.75 on CPUs and, for llama.cpp, 0.625 on HBM (its kernels keep too few bytes in
+// flight for it).
+double engine_bandwidth_factor(Engine engine, const Device& device);
+
+// The fraction of the compute-bound rate left where weights are dequantised in the matrix
+// products (weight-only formats at large batches): 1 for 16-bit weights and native FP8.
+double weight_only_compute_efficiency(WeightFormat format, const Device& device);
+
+}  // namespace mlsize
