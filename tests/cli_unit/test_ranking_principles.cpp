@@ -191,9 +191,10 @@ TEST_CASE("principles: inference without a load is sized per hour", "[principles
   for (const Json& plan : recommendations) {
     INFO(describe(plan));
     const Json& serving = plan["serving"];
-    CHECK(serving["tpot_seconds"].get<double>() <= 0.2);  // batch 1: one user, within MLPerf's bound
+    CHECK(serving["tpot_seconds_at_percentile"].get<double>() <= 0.2);  // one user alone, within MLPerf's bound
     CHECK(serving["output_tokens_per_s_per_sequence"].get<double>() ==
-          Approx(1 / serving["tpot_seconds"].get<double>()));
+          Approx(1 / serving["tpot_seconds_at_percentile"].get<double>()));
+    CHECK(serving["tpot_seconds_at_percentile"].get<double>() <= serving["tpot_seconds"].get<double>());
     CHECK(serving["batch_capacity"].get<int>() >= 8);
     CHECK(serving["fleet_output_tokens_per_s"].get<double>() > 1 / serving["tpot_seconds"].get<double>());
     CHECK(serving["usd_per_million_output_tokens"].is_number());
@@ -305,7 +306,7 @@ TEST_CASE("principles: each plan's advice names its rank", "[principles]") {
 TEST_CASE("principles: a fleet of --gpus ACC:N devices is exactly N", "[principles]") {
   for (const char* gpus : {"h200-sxm:8", "h200-sxm:16"}) {
     const Json report =
-        recommend_json({"--model", "llama-3-70b", "--task", "inference", "--rate", "20", "--gpus", gpus});
+        recommend_json({"--model", "llama-3-70b", "--task", "inference", "--rate", "10", "--gpus", gpus});
     const int count = std::stoi(std::string(gpus).substr(std::string(gpus).find(':') + 1));
     REQUIRE_FALSE(report["recommendations"].empty());
     for (const Json& plan : report["recommendations"]) {

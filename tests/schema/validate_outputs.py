@@ -83,7 +83,7 @@ CASES = [
     ("recommend serving tokens per day", ["recommend", "--model", "llama-3-8b", "--task", "inference",
                                           "--tokens-per-day", "1B", "--prompt-tokens", "2000", "--output-tokens", "500",
                                           "--max-batch", "64", "--replica-utilisation", "0.6", "--top", "2"], 0,
-     lambda j: j["workload"]["serving"]["ttft_seconds"] is None),
+     lambda j: j["workload"]["serving"]["ttft_seconds"] == 2.0),
     ("recommend offline job", ["recommend", "--model", "llama-3-8b", "--task", "inference", "--tokens", "100M",
                                "--prompt-tokens", "500", "--output-tokens", "100", "--top", "2"], 0,
      lambda j: j["recommendations"][0]["time"]["seconds"] is not None and "serving" in j["recommendations"][0]),

@@ -452,3 +452,49 @@ TEST_CASE("DeepSeek-V3 serves expert-parallel with attention data parallelism", 
                   [](const RankedPlan& e) { return e.plan.strategy.expert_parallel > 1; });
   CHECK(any_expert_parallel);
 }
+
+TEST_CASE("an engine runs only where it runs", "[serving][ranker]") {
+  // TensorRT-LLM is NVIDIA's; llama.cpp has no Neuron, TPU or Gaudi backend; vLLM has no Metal.
+  const Catalog& c = catalog();
+  CHECK(engine_runs_on(Engine::trtllm, *c.find_device("h100-sxm")));
+  CHECK_FALSE(engine_runs_on(Engine::trtllm, *c.find_device("mi300x")));
+  CHECK_FALSE(engine_runs_on(Engine::llamacpp, *c.find_device("inferentia2")));
+  CHECK_FALSE(engine_runs_on(Engine::llamacpp, *c.find_device("tpu-v5e")));
+  CHECK(engine_runs_on(Engine::llamacpp, *c.find_device("apple-m2-ultra")));
+  CHECK_FALSE(engine_runs_on(Engine::vllm, *c.find_device("apple-m2-ultra")));
+  static const RuleSet rules = load_default_rules();
+  Workload w = serving("llama-3-8b");
+  w.engine = Engine::trtllm;
+  ServingLoad load = lengths(1000, 200);
+  load.requests_per_s = 5;
+  w.serving = load;
+  w.context = 1200;
+  RecommendSettings settings;
+  settings.rules = &rules;
+  const Report report = recommend(w, c, settings);
+  REQUIRE_FALSE(report.recommendations.empty());
+  for (const RankedPlan& e : report.recommendations) CHECK(e.plan.device->vendor == "nvidia");
+  const bool rejected_others = std::any_of(report.rejected.begin(), report.rejected.end(), [&](const Rejection& r) {
+    return r.reason == RejectionReason::engine && c.find_device(r.offering->device_id)->vendor != "nvidia";
+  });
+  CHECK(rejected_others);
+}
+
+TEST_CASE("prompts queue for prefill at a busy replica, and the tail shows it", "[serving]") {
+  // 1,000-token prompts for 20-token answers: prefill is most of the work. At 70% of the
+  // replicas' prefill capacity the p99 first token waits well beyond the median.
+  const Workload w = serving("llama-3-8b");
+  ServingLoad load = lengths(1000, 20);
+  const Replica a40 = replica(w, "a40", 1);
+  const ChosenBatch most = choose_batch(w, load, a40);
+  const double per_replica = 0.7 / (most.replica.prefill.value + k_first_token_overhead_s);
+  load.requests_per_s = 4 * per_replica;
+  const ReplicaEstimate mean = estimate_at_load(w, load, a40, most.replica.batch, per_replica);
+  load.percentile = 50;
+  const TailLatency median = tail_latency(w, load, a40, most.replica.batch, mean, 4);
+  load.percentile = 99;
+  const TailLatency p99 = tail_latency(w, load, a40, most.replica.batch, mean, 4);
+  CHECK(p99.prefill_utilisation == Approx(0.7).epsilon(1e-6));
+  CHECK(p99.ttft.value > 2 * median.ttft.value);
+  CHECK(p99.queueing.value > 3 * (most.replica.prefill.value + k_first_token_overhead_s));
+}

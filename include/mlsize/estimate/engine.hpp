@@ -33,6 +33,11 @@ struct EngineProfile {
 
 const EngineProfile& engine_profile(Engine engine);
 
+// Whether the engine runs on the device's stack: TensorRT-LLM on NVIDIA GPUs; SGLang on NVIDIA
+// and AMD; llama.cpp on CUDA, ROCm, Metal and CPUs; vLLM on all but Apple GPUs (its TPU,
+// Neuron, Gaudi and CPU backends); TGI on all but Apple GPUs; gpt-fast on CUDA, ROCm and CPUs.
+bool engine_runs_on(Engine engine, const Device& device);
+
 // --step-overhead when given, else the engine's.
 Seconds step_overhead(const Workload& workload);
 

@@ -361,7 +361,9 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   output.stderr_text = warnings;
   if (!result.feasible()) {
     output.exit_code = k_exit_no_feasible;
-    output.stderr_text += "mlsize: the plan does not meet the constraints (memory, deadline or budget)\n";
+    output.stderr_text += !result.estimate.fits || result.serves()
+                              ? "mlsize: the plan does not meet the constraints (memory, deadline or budget)\n"
+                              : "mlsize: the plan does not serve the load (its throughput or the latency targets)\n";
   }
   return output;
 }

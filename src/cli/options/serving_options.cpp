@@ -2,6 +2,7 @@
 
 #include "cli/options/choice.hpp"
 
+#include <mlsize/estimate/engine.hpp>
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/quantity.hpp>
@@ -117,13 +118,22 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
     load.requests_per_s = 0;
   } else if (options.rate) {
     load.requests_per_s =
-        parse_flag("--rate", [&] { return parse_positive_number(*options.rate, "Requests per second"); });
+        parse_flag("--rate", [&] { return parse_positive_number(*options.rate, "a rate in requests per second"); });
   } else {
     const double tokens = parse_flag("--tokens-per-day", [&] { return parse_count(*options.tokens_per_day); });
     load.requests_per_s = tokens / k_seconds_per_day / load.output_tokens;
   }
   if (options.ttft) load.ttft = parse_flag("--ttft", [&] { return parse_latency(*options.ttft); });
   if (options.tpot) load.tpot = parse_flag("--tpot", [&] { return parse_latency(*options.tpot); });
+  // A service answers people: without targets, MLPerf Inference's server bounds hold (as when
+  // sizing without a load), so that a CPU taking 18 s to a first token is not a fleet.
+  if (!offline) {
+    if (!load.ttft) load.ttft = Seconds(k_sizing_ttft_seconds);
+    if (!load.tpot) load.tpot = Seconds(k_sizing_tpot_seconds);
+  }
+  const EngineProfile& engine = engine_profile(workload.engine);
+  load.max_batch = engine.max_batch;
+  load.max_step_tokens = engine.max_step_tokens;
   if (options.max_batch) load.max_batch = parse_int_flag(*options.max_batch, "--max-batch", 1, 1'000'000);
   if (options.max_step_tokens) {
     load.max_step_tokens = parse_int_flag(*options.max_step_tokens, "--max-step-tokens", 1, 10'000'000);

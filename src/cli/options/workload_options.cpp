@@ -231,6 +231,8 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
     workload.bytes_per_token = parse_flag(
         "--bytes-per-token", [&] { return parse_positive_number(*options.bytes_per_token, "a number of bytes"); });
   }
+  // The engine's defaults for the batch and the step's tokens apply to the load.
+  parse_choice_if_given(options.engine, "--engine", workload.engine);
   resolve_serving(options, workload);
   resolve_tokens(options, workload, require_data);
   check_context(options, workload);
@@ -265,7 +267,6 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   if (options.bandwidth_efficiency) {
     workload.bandwidth_efficiency = parse_fraction_flag(*options.bandwidth_efficiency, "--bandwidth-efficiency");
   }
-  parse_choice_if_given(options.engine, "--engine", workload.engine);
   if (options.step_overhead) {
     workload.step_overhead = parse_flag("--step-overhead", [&] {
       return *options.step_overhead == "0" ? Seconds(0) : parse_latency(*options.step_overhead);

@@ -159,6 +159,8 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
           "{} states no memory bandwidth in the catalogue, and every decode step is bound by it: no time is "
           "estimated without it (an overlay can add memory_bandwidth_gbs)",
           device.name);
+    case RejectionReason::engine:
+      return fmt::format("{} does not run on {} (--engine)", to_string(workload.engine), device.name);
     case RejectionReason::no_capacity:
       return fmt::format("neither {} nor the offering states a memory size", device.name);
     case RejectionReason::no_host_memory:

@@ -129,7 +129,7 @@ Json serving_json(const ServingEstimate& s, const Strategy& strategy) {
           {"queueing_seconds_at_percentile", finite(tail.queueing)},
           {"prefill_utilisation", tail.prefill_utilisation},
           {"tpot_seconds_single_stream", s.single_stream_tpot.value},
-          {"output_tokens_per_s_per_sequence", s.at_load.decode_step.value > 0 ? 1 / s.at_load.decode_step.value : 0.0},
+          {"output_tokens_per_s_per_sequence", s.tail.tpot.value > 0 ? 1 / s.tail.tpot.value : 0.0},
           {"ttft_seconds_at_batch", r.ttft.value},
           {"tpot_seconds_at_batch", r.decode_step.value},
           {"prefill_seconds", r.prefill.value},
@@ -367,6 +367,7 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
     case RejectionReason::cards_only:
     case RejectionReason::precision:
     case RejectionReason::no_bandwidth:
+    case RejectionReason::engine:
     case RejectionReason::no_capacity:
     case RejectionReason::no_host_memory:
     case RejectionReason::host_memory:

@@ -91,9 +91,9 @@ std::string serving_summary(const Report& report) {
         "replica of {} ({} sequences at most). One user gets {} tokens/s; its {} replica{} at batch {} give {} "
         "output tokens/s, {} per million",
         describe_hardware(best.plan), k_sizing_sequences, report.workload.context, format_usd(s.per_hour),
-        replica_layout(best.plan.strategy), s.replica.batch_capacity,
-        format_general(1 / s.at_load.decode_step.value, 3), s.replicas, s.replicas == 1 ? "" : "s", s.replica.batch,
-        format_count(s.fleet_output_tokens_per_s), format_usd(s.per_million_output_tokens));
+        replica_layout(best.plan.strategy), s.replica.batch_capacity, format_general(1 / s.tail.tpot.value, 3),
+        s.replicas, s.replicas == 1 ? "" : "s", s.replica.batch, format_count(s.fleet_output_tokens_per_s),
+        format_usd(s.per_million_output_tokens));
     return text + fmt::format(" ({} of {} offerings hold it).", report.recommendations.size(), offering_count(report));
   }
   std::string text = fmt::format(
@@ -151,9 +151,9 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
     const ServingEstimate& s = *e.serving;
     std::vector<std::string> row = fleet_cells(i + 1, e, style.wide);
     if (sizing) {
-      row.insert(row.end(), {format_general(1 / s.at_load.decode_step.value, 3),
-                             fmt::format("{} {}", s.replica.batch, to_string(s.limit)),
-                             format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
+      row.insert(row.end(),
+                 {format_general(1 / s.tail.tpot.value, 3), fmt::format("{} {}", s.replica.batch, to_string(s.limit)),
+                  format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
     } else if (offline) {
       row.insert(row.end(),
                  {fmt::format("{} {}", s.replica.batch, to_string(s.limit)), format_latency(s.replica.decode_step),
@@ -217,7 +217,8 @@ std::string serving_formulas(const PlanEstimate& e, const Workload& w) {
   const double per_sequence = r.batch > 0 ? m.kv_cache.value / r.batch : 0;
   std::string text = "Serving formulas (docs/methodology.md#serving):\n";
   text += fmt::format(
-      "  batch capacity = ⌊(capacity × (1 − headroom) − weights − activations − overhead) / KV per sequence⌋\n"
+      "  batch capacity = ⌊(capacity × (1 − headroom) − weights − activations − overhead) / KV per sequence at its "
+      "average length (prompt + output/2, in the engine's blocks)⌋\n"
       "                 = ⌊({} × {} − {} − {} − {}) GB / {} GB⌋ = {}\n",
       format_gb(e.capacity), format_general(1 - w.memory_headroom), format_gb(m.weights), format_gb(m.activations),
       format_gb(m.overhead), format_general(per_sequence / 1e9, 3), r.batch_capacity);
@@ -246,10 +247,10 @@ std::string serving_formulas(const PlanEstimate& e, const Workload& w) {
   text += fmt::format(
       "  prefill = max(FLOPs / (peak × MFU), weights / (bandwidth × efficiency)) + all-reduces = max({} / ({} "
       "TFLOP/s × {}), …) = {}\n"
-      "  TTFT = {} admission + prefill{} = {}\n",
+      "  TTFT = {} admission + max(prefill, the steps with prompt chunks it takes beside the batch){} = {}\n",
       format_general(r.prefill_flops, 3), format_general(e.peak_flops_per_s / 1e12, 4), format_percent(mfu),
-      format_latency(r.prefill), format_latency(Seconds(k_first_token_overhead_s)), r.batch > 1 ? " + TPOT / 2" : "",
-      format_latency(r.ttft));
+      format_latency(r.prefill), format_latency(Seconds(k_first_token_overhead_s)),
+      r.batch > 1 ? (load.batching == Batching::fixed ? " + a cycle / 2" : " + TPOT / 2") : "", format_latency(r.ttft));
   text += fmt::format(
       "  throughput = batch / TPOT = {} / {} = {} output tokens/s per replica = {} requests/s of {} tokens\n"
       "  replicas needed = ⌈rate / (utilisation × requests/s per replica)⌉ = ⌈{} / ({} × {})⌉ = {}\n",
@@ -310,6 +311,12 @@ std::string serving_lines(const PlanEstimate& e, const ServingLoad& load) {
       "of it.\n",
       format_count(r.output_tokens_per_s), format_general(r.requests_per_s, 3),
       format_count(s.fleet_output_tokens_per_s), format_general(load.requests_per_s, 4), format_percent(s.utilisation));
+  if (s.utilisation > 1 + 1e-9) {
+    text += fmt::format("The replicas cannot carry the load: it needs {} replicas at {} utilisation.\n",
+                        s.replicas_needed, format_percent(load.utilisation));
+  } else if (!std::isfinite(s.tail.ttft.value)) {
+    text += "Prompts arrive faster than the replicas prefill them: they queue without end.\n";
+  }
   if (e.cost) {
     text += fmt::format("Cost: {}/hour ({}/unit-hour × {} unit{}), {} per million output tokens.\n",
                         format_usd(s.per_hour), format_usd(*e.price_per_unit_hour), e.plan.units,

@@ -52,10 +52,12 @@ std::string workload_line(const Workload& workload) {
     std::vector<std::string> targets;
     if (load.ttft) targets.push_back("TTFT ≤ " + format_latency(*load.ttft));
     if (load.tpot) targets.push_back("TPOT ≤ " + format_latency(*load.tpot));
+    const std::string what = load.sizing ? fmt::format("sizing one replica for {} sequences", k_sizing_sequences)
+                                         : fmt::format("serving {} requests/s", format_general(load.requests_per_s, 4));
     text = fmt::format(
-        "Workload: {}{}, serving {} requests/s of {} prompt + {} output tokens{} with {} weights ({} bits), {} KV "
+        "Workload: {}{}, {} of {} prompt + {} output tokens{} with {} weights ({} bits), {} KV "
         "cache; at most {} sequences per replica, replicas sized for {} utilisation.\n",
-        model, params, format_general(load.requests_per_s, 4), load.prompt_tokens, load.output_tokens,
+        model, params, what, load.prompt_tokens, load.output_tokens,
         targets.empty() ? "" : " (" + join(targets, ", ") + ")", to_string(workload.weight_format),
         format_general(bits_per_weight(workload.weight_format)), to_string(workload.kv_format), load.max_batch,
         format_percent(load.utilisation));

@@ -37,7 +37,14 @@ struct EstimateResult {
   bool feasible() const {
     // An infinite time: on spot, interruptions outrun the checkpoints (docs/methodology.md#spot).
     return (!has_device() || estimate.fits) && estimate.host_fits.value_or(true) && meets_deadline.value_or(true) &&
-           within_budget.value_or(true) && std::isfinite(estimate.time.value);
+           within_budget.value_or(true) && std::isfinite(estimate.time.value) && serves();
+  }
+  // A served load: its replicas carry it, within the latency targets, prompts not queueing
+  // without end (an offline job and sizing are timed as runs).
+  bool serves() const {
+    if (!estimate.serving || estimate.serving->offline) return true;
+    const ServingEstimate& s = *estimate.serving;
+    return !s.miss && s.utilisation <= 1 + 1e-9 && std::isfinite(s.tail.ttft.value);
   }
 };
 

@@ -18,11 +18,15 @@ constexpr int k_largest_micro_batch_factor = 8;
 // Whether `tensor` ranks can split the model: Megatron-LM needs the query heads and the
 // key/value groups to divide evenly, and a device link to carry the per-layer collectives
 // (the offering's where it states one: interconnect_of).
-bool splits_tensors(const Architecture& model, const std::optional<Interconnect>& link, int tensor) {
+// Serving engines also split fewer key/value heads than ranks by repeating them (vLLM
+// replicates each KV head over tensor / kv_heads ranks; the memory counts the repeats).
+bool splits_tensors(const Architecture& model, const std::optional<Interconnect>& link, int tensor,
+                    bool repeats_kv_heads = false) {
   if (tensor == 1) return true;
   if (!link) return false;
   const int kv_heads = model.kv_heads > 0 ? model.kv_heads : model.heads;
-  return model.heads % tensor == 0 && kv_heads % tensor == 0;
+  const bool kv_split = kv_heads % tensor == 0 || (repeats_kv_heads && tensor % kv_heads == 0);
+  return model.heads % tensor == 0 && kv_split;
 }
 
 // Where a training plan's devices go: units of an offering, split into tensor and
@@ -111,7 +115,7 @@ void add_serving_plans(const Workload& workload, const Offering& offering, const
   for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, k_max_serving_tensor_parallel) &&
                        offering.devices_per_unit % tensor == 0;
        tensor *= 2) {
-    if (!splits_tensors(workload.model, interconnect_of(device, &offering), tensor)) break;
+    if (!splits_tensors(workload.model, interconnect_of(device, &offering), tensor, true)) break;
     Strategy strategy;
     strategy.tensor_parallel = tensor;
     plans.push_back(Plan{&offering, &device, units, units * offering.devices_per_unit, strategy});

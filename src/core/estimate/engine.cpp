@@ -35,15 +35,18 @@ constexpr EngineProfile k_trtllm{
 constexpr EngineProfile k_tgi{
     Seconds(1.0e-3), k_layer_overhead, Seconds(10e-6), 16, 256, 8192, "as vLLM (no published figure)"};
 // llama.cpp with CUDA graphs: its layers' costs are the whole of its overhead (51 µs each, above).
-// Each slot holds a contiguous cache of its full context. Its GPUs split layers, not tensors;
-// a split is timed as NCCL's all-reduce.
+// Each slot holds a contiguous cache of its full context; llama-server decodes one sequence
+// unless told more ("-np, --parallel N: number of parallel sequences to decode (default: 1)",
+// its README; --max-batch sets it). Its GPUs split layers, not tensors; a split is timed as
+// NCCL's all-reduce.
 constexpr EngineProfile k_llamacpp{
-    Seconds(0), k_layer_overhead, Seconds(23e-6), 0, 256, 8192, "XiongjieDai/GPU-Benchmarks-on-LLM-Inference"};
+    Seconds(0), k_layer_overhead, Seconds(23e-6), 0, 1, 8192, "XiongjieDai/GPU-Benchmarks-on-LLM-Inference"};
 // gpt-fast (torch.compile, CUDA graphs, no scheduler): nothing per step beyond its layers.
 // Its all-reduce is NCCL's, 10 µs on NVLink A100s (nccl-tests, NVIDIA/nccl issue #583). Its KV
-// cache is static, at the full context.
+// cache is static, at the full context. It is a generate script, not a server: one sequence
+// unless --max-batch says more.
 constexpr EngineProfile k_gptfast{
-    Seconds(0), k_layer_overhead, Seconds(10e-6), 0, 256, 8192, "gpt-fast README; PyTorch blog 2023-11-30"};
+    Seconds(0), k_layer_overhead, Seconds(10e-6), 0, 1, 8192, "gpt-fast README; PyTorch blog 2023-11-30"};
 
 // Weight-only kernels reach this fraction of 16-bit weights' bandwidth efficiency at small
 // batches, after the layers' fixed costs. Int8 weight-only: gpt-fast's Llama-2-7B at 155.58
@@ -100,6 +103,20 @@ const EngineProfile& engine_profile(Engine engine) {
     case Engine::gptfast: return k_gptfast;
   }
   return k_vllm;
+}
+
+bool engine_runs_on(Engine engine, const Device& device) {
+  const Stack stack = stack_of(device);
+  const bool nvidia = stack == Stack::cuda || stack == Stack::cuda_consumer;
+  switch (engine) {
+    case Engine::trtllm: return nvidia;
+    case Engine::sglang: return nvidia || stack == Stack::rocm;
+    case Engine::llamacpp: return nvidia || stack == Stack::rocm || stack == Stack::mps || stack == Stack::cpu;
+    case Engine::gptfast: return nvidia || stack == Stack::rocm || stack == Stack::cpu;
+    case Engine::vllm:
+    case Engine::tgi: return stack != Stack::mps;
+  }
+  return true;
 }
 
 Seconds step_overhead(const Workload& workload) {

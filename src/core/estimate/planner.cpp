@@ -334,15 +334,18 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
   const auto misses_tail = [&] {
     return (load.ttft && serving.tail.ttft > *load.ttft) || (load.tpot && serving.tail.tpot > *load.tpot);
   };
+  // A fleet that cannot carry the load is one the ranker rejects as `load` (too many units)
+  // and estimate calls infeasible: its tail is not a latency miss.
+  const auto carries = [&] { return per_replica > 0 && load.requests_per_s <= serving.replicas * per_replica; };
   constexpr int k_most_added_units = 64;
-  for (int added = 0; misses_tail() && !plan.fixed_units && m_offering != nullptr && estimate.fits && !serving.miss &&
-                      added < k_most_added_units;
+  for (int added = 0; misses_tail() && carries() && !plan.fixed_units && m_offering != nullptr && estimate.fits &&
+                      !serving.miss && added < k_most_added_units;
        ++added) {
     serving.replicas_needed += per_unit;
     size_fleet();
     at_load();
   }
-  if (!serving.miss && misses_tail()) {
+  if (!serving.miss && carries() && misses_tail()) {
     serving.miss = load.tpot && serving.tail.tpot > *load.tpot ? ServingMiss::tpot : ServingMiss::ttft;
   }
   serving.fleet_output_tokens_per_s = serving.replicas * chosen.replica.output_tokens_per_s;
@@ -404,7 +407,9 @@ void PlanEstimator::estimate_sizing(const ChosenBatch& chosen, const Replica& re
   serving.replicas_needed = 1;
   serving.spare_replicas = 0;
   serving.at_load = estimate.fits ? estimate_replica(workload, *workload.serving, replica, 1) : chosen.replica;
+  // One user alone: the single stream's decode step, no other prompt in it.
   serving.tail = untailed(*workload.serving, serving.at_load);
+  if (estimate.fits) serving.tail.tpot = serving.single_stream_tpot;
   serving.fleet_output_tokens_per_s = serving.replicas * chosen.replica.output_tokens_per_s;
   serving.utilisation = 0;
   if (m_offering != nullptr) {
@@ -418,8 +423,8 @@ void PlanEstimator::estimate_sizing(const ChosenBatch& chosen, const Replica& re
     }
   }
   // The ranking's time: one user's wait per token.
-  estimate.compute_time = serving.at_load.decode_step;
-  estimate.time = serving.at_load.decode_step;
+  estimate.compute_time = serving.tail.tpot;
+  estimate.time = serving.tail.tpot;
   estimate.serving = serving;
 }
 

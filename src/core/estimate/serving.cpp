@@ -184,15 +184,24 @@ class ReplicaModel {
     const double kv = m_kv_per_token * cached_tokens(average_context) * batch / m_sequence_devices;
     Step st;
     st.bytes = Bytes(weights + kv);
-    st.flops = (2.0 * w.parameters.active * tokens + attention_flops(w, average_context) * batch +
-                attention_flops(w, prompt / 2) * chunk) /
-               m_replica.devices();
-    const double memory_time = weights / m_weight_rate + kv / bandwidth_rate(w, m_replica);
-    const double expert_flops = 2.0 * m_routed_active * tokens / m_replica.devices();
-    const double compute_time = (st.flops + expert_flops * (1 / k_moe_expert_compute - 1)) / compute_rate(w, m_replica);
-    st.memory_bound = memory_time >= compute_time;
+    const double devices = m_replica.devices();
+    const double linear_flops = 2.0 * w.parameters.active * tokens / devices;
+    const double attention =
+        (attention_flops(w, average_context) * batch + attention_flops(w, prompt / 2) * chunk) / devices;
+    st.flops = linear_flops + attention;
+    // The linear layers and attention are separate kernels, one after the other: each is
+    // bound by its own bytes or FLOPs (the weights and their GEMMs; the KV cache and its
+    // dot products), and their times add.
+    const double expert_flops = 2.0 * m_routed_active * tokens / devices;
+    const double rate = compute_rate(w, m_replica);
+    const double linear_memory = weights / m_weight_rate;
+    const double linear_compute = (linear_flops + expert_flops * (1 / k_moe_expert_compute - 1)) / rate;
+    const double attention_memory = kv / bandwidth_rate(w, m_replica);
+    const double attention_compute = attention / rate;
+    st.memory_bound = linear_memory + attention_memory >= linear_compute + attention_compute;
     st.communication = communication(tokens);
-    st.time = Seconds(std::max(memory_time, compute_time) + st.communication.value + m_overhead.value);
+    st.time = Seconds(std::max(linear_memory, linear_compute) + std::max(attention_memory, attention_compute) +
+                      st.communication.value + m_overhead.value);
     return st;
   }
 
@@ -224,7 +233,7 @@ class ReplicaModel {
     const double output = m_load.output_tokens;
     ReplicaEstimate r = base(batch);
     const double demand = batch * prompt / output;  // prompt tokens per step
-    const double room = std::max(1.0, static_cast<double>(m_load.max_step_tokens - batch));
+    const double room = std::max(1.0, step_tokens() - batch);
     const double chunk = std::min(room, std::max(demand, prompt));
     const double mixed = std::min(1.0, demand / chunk);  // the share of steps carrying prompts
     const Step decode = step(batch, 0);
@@ -294,6 +303,20 @@ class ReplicaModel {
     return Seconds(2.0 * (w.model.layers + w.model.encoder_layers) * one);
   }
 
+  // The tokens a step of the replica takes: --max-step-tokens on each of its schedulers (each
+  // attention data-parallel rank of an expert-parallel replica runs its own).
+  double step_tokens() const { return static_cast<double>(m_load.max_step_tokens) * m_replica.expert_parallel; }
+
+ public:
+  // The sequences the replica's schedulers admit at most: --max-batch on each.
+  int admitted() const {
+    const double ranks = m_replica.expert_parallel;
+    return static_cast<int>(std::min(1e9, std::min<double>(m_load.max_batch, m_load.max_step_tokens) * ranks));
+  }
+  // Static batching: a batch's cycle, from its prompts to its last token.
+  static double cycle(const ReplicaEstimate& r) { return r.requests_per_s > 0 ? r.batch / r.requests_per_s : 0; }
+
+ private:
   // The tokens of a sequence of `tokens` that its KV cache holds: a sliding window keeps
   // the last `window` of them.
   double cached_tokens(double tokens) const {
@@ -380,7 +403,9 @@ ReplicaEstimate estimate_at_load(const Workload& w, const ServingLoad& load, con
   const ReplicaModel model(w, load, replica);
   // Steps only slow down as the batch grows, so once the load's sequences fit in flight
   // at b they do at every larger b: bisect between 1 and `largest`.
+  // Static batching: the batch that forms is what arrives during its cycle.
   const auto holds = [&](const ReplicaEstimate& r) {
+    if (load.batching == Batching::fixed) return requests_per_s <= r.requests_per_s;
     return requests_per_s * load.output_tokens * r.decode_step.value <= r.batch;
   };
   ReplicaEstimate low = model.at(1);
@@ -411,15 +436,22 @@ TailLatency tail_latency(const Workload& w, const ServingLoad& load, const Repli
   const double in_flight = std::ceil(mean + z * std::sqrt(mean) + (z * z - 1) / 6);
   const int batch = std::clamp(static_cast<int>(in_flight), at_load.batch, std::max(at_load.batch, largest));
   tail.tpot = batch == at_load.batch ? at_load.decode_step : model.at(batch).decode_step;
-  // Prompts wait for admission: the fleet is c servers of prompts, each replica taking as
-  // many at once as a step's room holds (⌊room / P⌋, at least one), each busy for the
-  // first token's time. An M/M/c queue (Erlang C; prompt lengths vary, so service times
-  // are taken exponential) gives P(W > t) = C·e^(−(cμ − λ)t).
-  const double room = std::max(1, load.max_step_tokens - at_load.batch);
-  const double per_replica = load.batching == Batching::fixed ? std::max(1.0, static_cast<double>(largest))
-                                                              : std::max(1.0, std::floor(room / load.prompt_tokens));
-  const double servers = replicas * per_replica;
-  const double service = at_load.ttft.value;
+  if (load.batching == Batching::fixed) {
+    // A request waits for the batch in progress to end, uniformly over its cycle: at p, p of
+    // a cycle (the mean, half of one, is in the TTFT).
+    const double cycle = model.cycle(at_load);
+    tail.queueing = Seconds(std::max(0.0, (p - 0.5) * cycle));
+    tail.ttft = Seconds(at_load.ttft.value + tail.queueing.value);
+    tail.prefill_utilisation = load.requests_per_s / replicas * at_load.prefill.value;
+    return tail;
+  }
+  // Prompts wait for admission: a replica prefills one prompt at a time at its full rate
+  // (prefill is compute-bound: prompts sharing a step share its FLOPs), busy for one
+  // prompt's prefill; every scheduler of the fleet is a server. An M/M/c queue (Erlang C;
+  // prompt lengths vary, so service times are taken exponential) gives P(W > t) =
+  // C·e^(−(cμ − λ)t).
+  const double servers = static_cast<double>(replicas) * replica.expert_parallel;
+  const double service = at_load.prefill.value + k_first_token_overhead_s;
   const double a = load.requests_per_s * service;
   tail.prefill_utilisation = a / servers;
   if (tail.prefill_utilisation >= 1) {
@@ -452,7 +484,7 @@ ChosenBatch choose_batch(const Workload& w, const ServingLoad& load, const Repli
     return chosen;
   }
   // A step cannot decode more sequences than it takes tokens.
-  const int admitted = std::min(load.max_batch, load.max_step_tokens);
+  const int admitted = model.admitted();
   int largest = std::min(admitted, model.capacity());
   chosen.limit = model.capacity() <= admitted ? BatchLimit::kv_memory : BatchLimit::max_batch;
   // In the steady state B/O sequences finish each step, and the P prompt tokens of those that
@@ -462,7 +494,8 @@ ChosenBatch choose_batch(const Workload& w, const ServingLoad& load, const Repli
   // sequences gave 4,571 tokens/s where 4,096 give 26,381). Static batching admits nothing
   // mid-batch.
   const double per_sequence = 1.0 + static_cast<double>(load.prompt_tokens) / load.output_tokens;
-  const int steady = std::max(1, static_cast<int>(load.max_step_tokens / per_sequence));
+  const int steady =
+      std::max(1, static_cast<int>(static_cast<double>(load.max_step_tokens) * replica.expert_parallel / per_sequence));
   if (load.batching == Batching::continuous && steady < largest) {
     largest = steady;
     chosen.limit = BatchLimit::step_tokens;

@@ -1,5 +1,7 @@
 #include <mlsize/rank/ranker.hpp>
 
+#include <mlsize/estimate/engine.hpp>
+
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/planner.hpp>
@@ -142,6 +144,9 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   // allows).
   if (workload.task == Task::inference && !device.memory_bandwidth_bytes_per_s) {
     return reject(RejectionReason::no_bandwidth, std::nullopt);
+  }
+  if (workload.task == Task::inference && !engine_runs_on(workload.engine, device)) {
+    return reject(RejectionReason::engine, std::nullopt);
   }
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   // The host loads what the accelerators then take (host_must_hold); a CPU's memory is the
