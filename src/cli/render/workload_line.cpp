@@ -1,0 +1,101 @@
+// The lines every report starts with: the workload and the model's shape
+// (docs/cli.md#output).
+
+#include "cli/render/format.hpp"
+#include "cli/render/renderers.hpp"
+
+#include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/estimate/gbdt.hpp>
+#include <mlsize/support/number_format.hpp>
+
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+namespace mlsize::cli {
+
+std::string workload_line(const Workload& workload) {
+  if (workload.task == Task::gbdt) {
+    const double rows = gbdt_rows(workload);
+    return fmt::format(
+        "Workload: gradient-boosted trees (XGBoost, LightGBM; histogram method) on {} GB of data: {} rows × {} "
+        "features, {} rounds of depth {}; working set 2 × data.\n",
+        format_gb(workload.dataset_bytes.value_or(Bytes(rows * workload.features * k_gbdt_bytes_per_value))),
+        format_count(rows), format_count(workload.features), workload.rounds, workload.max_depth);
+  }
+  const Architecture& m = workload.model;
+  std::string params = format_count(workload.parameters.total) + " parameters";
+  if (workload.parameters.active < workload.parameters.total) {
+    params += " (" + format_count(workload.parameters.active) + " active)";
+  }
+  const bool estimated_shape = m.name == k_estimated_model_name;
+  std::string model = estimated_shape ? "" : m.name + ", ";
+  std::string text;
+  if (workload.task == Task::inference && workload.serving && workload.serving->offline()) {
+    const ServingLoad& load = *workload.serving;
+    text = fmt::format(
+        "Workload: {}{}, an offline job: {} output tokens in requests of {} prompt + {} output tokens with {} weights "
+        "({} bits), {} KV cache; at most {} sequences per replica.\n",
+        model, params, format_count(workload.tokens), load.prompt_tokens, load.output_tokens,
+        to_string(workload.weight_format), format_general(bits_per_weight(workload.weight_format)),
+        to_string(workload.kv_format), load.max_batch);
+  } else if (workload.task == Task::inference && workload.serving) {
+    const ServingLoad& load = *workload.serving;
+    std::vector<std::string> targets;
+    if (load.ttft) targets.push_back("TTFT ≤ " + format_latency(*load.ttft));
+    if (load.tpot) targets.push_back("TPOT ≤ " + format_latency(*load.tpot));
+    const std::string what = load.sizing ? fmt::format("sizing one replica for {} sequences", k_sizing_sequences)
+                                         : fmt::format("serving {} requests/s", format_general(load.requests_per_s, 4));
+    text = fmt::format(
+        "Workload: {}{}, {} of {} prompt + {} output tokens{} with {} weights ({} bits), {} KV "
+        "cache; at most {} sequences per replica, replicas sized for {} utilisation.\n",
+        model, params, what, load.prompt_tokens, load.output_tokens,
+        targets.empty() ? "" : " (" + join(targets, ", ") + ")", to_string(workload.weight_format),
+        format_general(bits_per_weight(workload.weight_format)), to_string(workload.kv_format), load.max_batch,
+        format_percent(load.utilisation));
+  } else if (workload.task == Task::inference) {
+    text = fmt::format(
+        "Workload: {}{}, inference with {} weights ({} bits), {} KV cache; context {}, batch {}; "
+        "{} tokens to generate.\n",
+        model, params, to_string(workload.weight_format), format_general(bits_per_weight(workload.weight_format)),
+        to_string(workload.kv_format), workload.context, workload.batch, format_count(workload.tokens));
+  } else {
+    std::string data;
+    if (workload.dataset_bytes) {
+      data = fmt::format(" ({} GB at {} bytes/token", format_gb(*workload.dataset_bytes),
+                         format_general(workload.bytes_per_token));
+      data += workload.epochs == 1.0 ? ")" : fmt::format(", {} epochs)", format_general(workload.epochs));
+    } else if (workload.epochs != 1.0) {
+      data = fmt::format(" ({} epochs)", format_general(workload.epochs));
+    }
+    std::string task(to_string(workload.task));
+    if (workload.is_adapter_tuning()) {
+      task += fmt::format(" (rank {}, {} trainable)", workload.lora_rank,
+                          format_count(lora_parameters(m, workload.lora_rank, workload.lora_targets)));
+    }
+    const std::string tokens = workload.tokens > 0 ? format_count(workload.tokens) + " tokens" + data : "no data given";
+    text = fmt::format("Workload: {}{}, {}, {} {}, {}.\n", model, params, tokens, task, to_string(workload.precision),
+                       to_string(workload.optimizer));
+  }
+  // A shape guessed from --params says which released model it follows.
+  text += fmt::format("Model shape{}: {} layers, hidden {}, {} heads ({} KV), {} attention{}",
+                      estimated_shape ? " (" + m.source + ")" : "", m.layers + m.encoder_layers, m.hidden, m.heads,
+                      m.kv_heads, to_string(workload.attention), m.mla ? " (MLA)" : "");
+  if (workload.is_training()) {
+    text += fmt::format("; sequence {}, micro-batch {}", workload.sequence_length, workload.micro_batch);
+    if (workload.framework == Framework::hf) text += "; framework hf (autocast, fp32 weights)";
+  }
+  if (workload.task == Task::inference && !workload.mfu_pinned) {
+    // docs/methodology.md#serving
+    return text + fmt::format("; MFU {} (16-bit), {} (FP8) in a serving engine.\n", format_percent(k_serving_mfu_16bit),
+                              format_percent(k_serving_mfu_fp8));
+  }
+  if (workload.mfu_pinned || !workload.is_training())
+    return text + fmt::format("; MFU {}.\n", format_percent(workload.mfu));
+  return text + fmt::format("; MFU {} on datacenter NVIDIA GPUs, scaled per software stack and generation.\n",
+                            format_percent(workload.mfu));
+}
+
+}  // namespace mlsize::cli
