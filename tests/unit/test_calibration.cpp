@@ -86,6 +86,17 @@ TEST_CASE("bad logs are errors at their line and column", "[calibration]") {
         std::string::npos);
 }
 
+// fuzz_calibrate's first finding: a field missing from the overlay (its version here) made
+// yaml-cpp throw for the mark of a node that is not there, an "internal error".
+TEST_CASE("a calibration overlay without its version is an error at the mapping", "[calibration]") {
+  const std::string message = error_where([] {
+    parse_calibration("device: h200-sxm\nprecision: bf16-mixed\nmfu: 0.5\nsource: x\nmeasured: 2026-11-29\n",
+                      "c.yaml");
+  });
+  CHECK(message.rfind("c.yaml:1:1:", 0) == 0);
+  CHECK(message.find("\"calibration\": is missing") != std::string::npos);
+}
+
 TEST_CASE("the measured JSON reads PyTorch's figures and refuses unknown keys", "[calibration]") {
   const Measurement m = parse_measurement(
       R"({"device": "h200-sxm", "devices": 1, "max_memory_allocated_bytes": 19385149440,
