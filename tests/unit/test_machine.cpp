@@ -192,6 +192,10 @@ TEST_CASE("/proc/meminfo and sysctl give the RAM", "[machine]") {
   CHECK(mac.cpu.cores == 16);
   CHECK(mac.memory->value == 51539607552.0);
   CHECK(error_of([] { parse_sysctl("hw.memsize: lots\n", "sysctl.txt"); }) == "sysctl.txt:1: hw.memsize is not a whole number");
+  // fuzz_detect's finding: a count beyond an int was cast to one (undefined behaviour).
+  CHECK(error_of([] { parse_sysctl("hw.ncpu: 25769803776\n", "sysctl.txt"); }) ==
+        "sysctl.txt:1: hw.ncpu is more than a machine has");
+  CHECK_FALSE(parse_cpuinfo("processor: 0\nphysical id: 0\ncpu cores: 99999999999\n", "cpuinfo").cores > 1000000);
 }
 
 TEST_CASE("read_machine puts the readings together and when lenient notes what it cannot read", "[machine]") {

@@ -146,7 +146,7 @@ std::optional<MigInstance> mig_profile(std::string_view profile) {
     if (part.size() < 2 || digits == std::string_view::npos) return std::nullopt;
     const std::string unit = lower(part.substr(digits));
     const std::optional<double> value = whole_number(part.substr(0, part.size() - unit.size()));
-    if (!value) return std::nullopt;
+    if (!value || *value > 1e6) return std::nullopt;  // no GPU has a million slices (and an int holds it)
     if (unit == "g") instance.compute_slices = static_cast<int>(*value);
     if (unit == "gb") instance.memory_gb = *value;
   }

@@ -60,7 +60,8 @@ DetectedCpu parse_cpuinfo(std::string_view text, const std::string& name) {
       socket = std::string(entry->value);
       cores_per_socket.try_emplace(socket, 0);
     } else if (key == "cpu cores" && !socket.empty()) {
-      if (const std::optional<double> cores = whole_number(entry->value)) {
+      const std::optional<double> cores = whole_number(entry->value);
+      if (cores && *cores <= 1e6) {  // a million cores is no socket (and an int holds it)
         cores_per_socket[socket] = static_cast<int>(*cores);
       }
     }
@@ -110,17 +111,24 @@ SysctlFacts parse_sysctl(std::string_view text, const std::string& name) {
       any = true;
       return *value;
     };
+    // Cores, threads and packages become ints: beyond a million is no machine (and would not
+    // fit; fuzz_detect's finding).
+    const auto cpus = [&](std::string_view what) {
+      const double value = count(what);
+      if (value > 1e6) fail_at(name, number, line, std::string(what) + " is more than a machine has");
+      return static_cast<int>(value);
+    };
     if (entry->key == "machdep.cpu.brand_string") {
       facts.cpu.model = std::string(entry->value);
       any = true;
     } else if (entry->key == "hw.memsize") {
       facts.memory = Bytes(count("hw.memsize"));
     } else if (entry->key == "hw.ncpu" || entry->key == "hw.logicalcpu") {
-      facts.cpu.threads = static_cast<int>(count(entry->key));
+      facts.cpu.threads = cpus(entry->key);
     } else if (entry->key == "hw.physicalcpu") {
-      facts.cpu.cores = static_cast<int>(count("hw.physicalcpu"));
+      facts.cpu.cores = cpus("hw.physicalcpu");
     } else if (entry->key == "hw.packages") {
-      packages = count("hw.packages");
+      packages = cpus("hw.packages");
     }
   }
   if (!any) {
