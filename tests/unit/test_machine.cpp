@@ -156,6 +156,11 @@ TEST_CASE("rocm-smi's JSON gives each card in its number's order", "[machine]") 
   CHECK(parse_rocm_smi_json("{}", "rocm").empty());
   CHECK(error_of([] { parse_rocm_smi_json("Driver not initialized", "rocm"); }) ==
         "rocm: no JSON object in rocm-smi's output");
+  // Two product names for one card: which one is the card is not for mlsize to guess.
+  CHECK(error_of([] {
+          parse_rocm_smi_json("warning\n{\"card0\": {\"Card Series\": \"MI300X\",\n \"Card Series\": \"MI250\"}}",
+                              "rocm");
+        }) == "rocm:3: duplicate key \"Card Series\" (first at line 2)");
 }
 
 TEST_CASE("/proc/cpuinfo gives the model and the sockets and cores and threads", "[machine]") {

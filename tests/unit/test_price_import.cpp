@@ -359,4 +359,9 @@ TEST_CASE("a file that is not an Azure Retail Prices page is an error", "[price_
   const Error huge = error_of([&] { import_text("{\"Items\": [\n  {\"retailPrice\": 1e400}\n]}"); });
   CHECK(huge.where() == "page.json:2:19");
   CHECK(huge.message() == "a number too large for a price: 1e400");
+  // A key twice in one item: nlohmann keeps the last price silently (issue 31, must-have 5).
+  const Error twice = error_of(
+      [&] { import_text("{\"Items\": [{\"retailPrice\": 1.5,\n  \"armSkuName\": \"x\",\n  \"retailPrice\": 15}]}"); });
+  CHECK(twice.where() == "page.json:3:3");
+  CHECK(twice.message() == "duplicate key \"retailPrice\" (first at line 1)");
 }

@@ -16,8 +16,13 @@ std::size_t utf8_sequence_length(std::string_view text);
 bool is_printable_utf8(std::string_view text);
 
 // `text` with control characters and bytes that are not UTF-8 written as \xNN, and the
-// controls of more than one byte (C1, bidirectional overrides) as \u{XXXX}.
+// controls of more than one byte (C1, bidirectional overrides) as \uXXXX (JSON's spelling,
+// so the guard below keeps a JSON report valid).
 std::string escape_unprintable(std::string_view text);
+
+// A whole report or message as it goes to a terminal: escape_unprintable line by line, line
+// feeds kept. The CLI writes every text through it, the last guard behind the readers' own.
+std::string terminal_text(std::string_view text);
 
 // Columns `text` takes in a terminal: two for CJK and emoji (fmt's rule), one otherwise.
 std::size_t display_width(std::string_view text);

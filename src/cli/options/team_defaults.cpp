@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -122,8 +123,14 @@ std::vector<AppliedDefault> team_defaults(const CLI::App& command, const std::st
     const YAML::Node flags = root[section];
     if (!flags) continue;
     if (!flags.IsMap()) fail(flags.Mark(), "\"" + section + "\" must be a mapping of flags to values", "");
+    std::map<std::string, int> first_lines;  // flag -> its 1-based line, to refuse a repeat
     for (const auto& entry : flags) {
       const std::string key = entry.first.Scalar();
+      if (const auto [first, added] = first_lines.emplace(key, entry.first.Mark().line + 1); !added) {
+        fail(entry.first.Mark(),
+             "duplicate flag \"" + key + "\" in " + section + " (first at line " + std::to_string(first->second) + ")",
+             "keep one of them; a list gives a repeatable flag several values");
+      }
       const CLI::Option* option = option_named(command, key);
       if (option == nullptr) {
         // `defaults` holds flags for several commands: one that this command lacks is theirs.

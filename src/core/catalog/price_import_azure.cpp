@@ -8,6 +8,8 @@
 #include <mlsize/catalog/price_import.hpp>
 #include <mlsize/support/error.hpp>
 
+#include "core/support/json_keys.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -64,6 +66,13 @@ void PriceImporter::add_azure_retail_json(std::string_view json_text, std::strin
     throw Error(ErrorKind::input, literal.empty() ? "not valid JSON" : "a number too large for a price: " + literal,
                 "a page of https://prices.azure.com/api/retail/prices as the API returns it")
         .at(location_of(json_text, at == std::string_view::npos ? 0 : at, file_name));
+  }
+  if (const std::optional<RepeatedKey> repeated = find_repeated_key(json_text)) {
+    const int first_line = location_of(json_text, repeated->first, file_name).line;
+    throw Error(ErrorKind::input,
+                "duplicate key \"" + repeated->key + "\" (first at line " + std::to_string(first_line) + ")",
+                "the API writes each key once; keep the one that is right")
+        .at(location_of(json_text, repeated->second, file_name));
   }
   const auto items = page.is_object() ? page.find("Items") : page.end();
   if (!page.is_object() || items == page.end() || !items->is_array()) {

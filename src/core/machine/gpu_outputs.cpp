@@ -3,6 +3,7 @@
 
 #include <mlsize/machine/machine.hpp>
 
+#include "core/support/json_keys.hpp"
 #include "core/support/text_lines.hpp"
 
 #include <nlohmann/json.hpp>
@@ -240,6 +241,15 @@ std::vector<DetectedGpu> parse_rocm_smi_json(std::string_view text, const std::s
   } catch (const nlohmann::json::exception& failure) {
     fail_at(name, 0, {}, std::string("not JSON: ") + failure.what(),
             "record it with rocm-smi --showproductname --showmeminfo vram --json");
+  }
+  if (const std::optional<RepeatedKey> repeated = find_repeated_key(text.substr(start))) {
+    const auto line_of = [&](std::size_t offset) {
+      return 1 + static_cast<int>(
+                     std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(start + offset), '\n'));
+    };
+    fail_at(name, line_of(repeated->second), {},
+            "duplicate key \"" + repeated->key + "\" (first at line " + std::to_string(line_of(repeated->first)) + ")",
+            "rocm-smi writes each key once: record its output again");
   }
   if (!document.is_object()) fail_at(name, 0, {}, "rocm-smi's JSON is not an object of cards");
   // {"card0": {...}, "card1": {...}, "system": {...}}: the cards in their numbers' order.

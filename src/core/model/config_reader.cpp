@@ -1,9 +1,10 @@
 #include "core/model/config_reader.hpp"
 
+#include "core/support/json_keys.hpp"
+
 #include <algorithm>
 #include <atomic>
-#include <cctype>
-#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,38 +58,16 @@ std::string python_literals_as_null(std::string_view text, std::vector<std::size
   return out;
 }
 
-// Refuses a key given twice in one object, naming both places: nlohmann keeps the last
-// silently, and a config.json whose second hidden_size wins plans another model. Python's
-// json.load keeps the last too, so the file is most likely a bad merge; the user decides.
-// Runs on text that parsed, so strings and brackets are well formed.
+// Refuses a key given twice in one object, naming both places: a config.json whose second
+// hidden_size wins plans another model. Python's json.load keeps the last too, so the file
+// is most likely a bad merge; the user decides.
 void check_duplicate_keys(const ConfigText& source) {
-  const std::string_view text = source.text();
-  struct Container {
-    bool object;
-    std::map<std::string_view, std::size_t> keys;  // key -> offset of its opening quote
-  };
-  std::vector<Container> open;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '{' || c == '[') open.push_back({c == '{', {}});
-    if ((c == '}' || c == ']') && !open.empty()) open.pop_back();
-    if (c != '"') continue;
-    const std::size_t start = i;
-    for (++i; i < text.size() && text[i] != '"'; ++i) {
-      if (text[i] == '\\') ++i;
-    }
-    std::size_t after = i + 1;
-    while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after])) != 0) ++after;
-    if (open.empty() || !open.back().object || after >= text.size() || text[after] != ':') continue;
-    const std::string_view key = text.substr(start + 1, i - start - 1);
-    const auto [first, inserted] = open.back().keys.emplace(key, start);
-    if (!inserted) {
-      source.fail(source.at_offset(start),
-                  "duplicate key \"" + std::string(key) + "\" (first at line " +
-                      std::to_string(source.at_offset(first->second).line) + ")",
-                  "keep one of them: JSON readers keep the last silently, and the two disagree or repeat");
-    }
-  }
+  const std::optional<RepeatedKey> repeated = find_repeated_key(source.text());
+  if (!repeated) return;
+  source.fail(source.at_offset(repeated->second),
+              "duplicate key \"" + repeated->key + "\" (first at line " +
+                  std::to_string(source.at_offset(repeated->first).line) + ")",
+              "keep one of them: JSON readers keep the last silently, and the two disagree or repeat");
 }
 
 }  // namespace

@@ -35,11 +35,12 @@ bool is_wide(char32_t cp) {
 
 // A hidden control of more than one byte, written u{202e} after a backslash as Rust and
 // JavaScript write it.
+// Every hidden control of more than one byte is below U+10000: four digits suffice.
 std::string escaped_code_point(char32_t point) {
   static constexpr char k_hex[] = "0123456789abcdef";
-  std::string digits;
-  for (; point != 0; point >>= 4) digits.insert(digits.begin(), k_hex[point & 0xF]);
-  return "\\u{" + digits + "}";
+  std::string text = "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) text += k_hex[(point >> shift) & 0xF];
+  return text;
 }
 
 }  // namespace
@@ -101,6 +102,23 @@ std::string escape_unprintable(std::string_view text) {
       result += text.substr(0, length);
       text.remove_prefix(length);
     }
+  }
+  return result;
+}
+
+std::string terminal_text(std::string_view text) {
+  if (is_printable_utf8(text)) return std::string(text);  // no line feed either: one line
+  std::string result;
+  result.reserve(text.size() + 16);
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const std::string_view line =
+        text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    result += is_printable_utf8(line) ? std::string(line) : escape_unprintable(line);
+    if (end == std::string_view::npos) break;
+    result += '\n';
+    start = end + 1;
   }
   return result;
 }

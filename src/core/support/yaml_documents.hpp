@@ -82,8 +82,11 @@ std::map<std::string, YAML::Mark, std::less<>> checked_keys(const YAML::Node& no
     const YAML::Node& key = entry.first;
     if (!key.IsScalar()) fail(key.Mark(), "field names in " + what + " must be plain words", std::string());
     const std::string& name = key.Scalar();
-    if (!marks.emplace(name, key.Mark()).second) {
-      fail(key.Mark(), "duplicate field " + in_quotes(name) + " in " + what, std::string());
+    if (const auto [first, added] = marks.emplace(name, key.Mark()); !added) {
+      fail(key.Mark(),
+           "duplicate field " + in_quotes(name) + " in " + what + " (first at line " +
+               std::to_string(first->second.line + 1) + ")",
+           "keep one of them: YAML readers keep one silently, and the two disagree or repeat");
     }
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
       // yaml-cpp reads a merge key as a plain "<<" field; "did you mean" would offer "id".
