@@ -61,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)mlsize::cli::render_price_import_summary(imported, "fuzz.yaml");
   if (imported.offerings.empty()) return 0;
   const std::string yaml = mlsize::cli::render_price_import_yaml(imported, "fuzz");
-  if (yaml.size() > mlsize::k_max_catalog_file_bytes) return 0;  // refused before the check
+  if (yaml.size() > mlsize::k_max_overlay_bytes) return 0;  // refused before the check
   mlsize::Catalog check = references();
   try {
     mlsize::load_catalog_yaml(check, yaml, "fuzz.yaml");

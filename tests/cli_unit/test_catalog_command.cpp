@@ -322,6 +322,42 @@ TEST_CASE("overlays: --no-user-catalog skips a broken user overlay, whose error 
   CHECK(run_cli(skipped).exit_code == 0);
 }
 
+TEST_CASE("overlays: all files of a run together stop at k_max_overlay_bytes, before any is parsed",
+          "[overlays][security]") {
+  // Issue 31, must-have 7: yaml-cpp loads about 3,000 offerings a second, so a
+  // limit stated up front, not minutes of parsing. The first file is malformed past its
+  // padding: the refusal comes before the parser ever sees it.
+  const fs::path dir = fresh_directory("mlsize-overlay-total");
+  const std::string padding((k_max_overlay_bytes * 3) / 5, '#');
+  {
+    std::ofstream(dir / "a.yaml") << padding << "\nofferings: [unclosed\n";
+    std::ofstream(dir / "b.yaml") << padding << "\nofferings: []\n";
+  }
+  const std::string a = (dir / "a.yaml").string();
+  const std::string b = (dir / "b.yaml").string();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"catalog", "validate", a, b},
+        std::vector<std::string>{"recommend", "--params", "7B", "--data", "200GB", "--catalog", a, "--catalog", b,
+                                 "--no-user-catalog"}}) {
+    const auto result = run_cli(args);
+    INFO(result.err);
+    CHECK(result.exit_code == 1);
+    CHECK(result.out.empty());
+    CHECK(result.err.rfind("mlsize: error: " + b + ": the catalogue overlays come to 3.6 MiB with this file, over the 3 MiB one run reads; nothing was loaded\n", 0) == 0);
+  }
+  // One of them alone is read and parsed: its error is its own.
+  const auto alone = run_cli({"catalog", "validate", a});
+  CHECK(alone.exit_code == 1);
+  CHECK(alone.err.find(a + ":") != std::string::npos);
+  CHECK(alone.err.find("come to") == std::string::npos);
+  // A user overlay says where it came from and how to skip it.
+  const ScopedEnv list("MLSIZE_CATALOG", a + ":" + b);
+  const auto user = run_cli({"catalog", "list", "--kind", "tpu"});
+  CHECK(user.exit_code == 1);
+  CHECK(user.err.find("this one is named by the environment variable MLSIZE_CATALOG (--no-user-catalog skips it)") !=
+        std::string::npos);
+}
+
 TEST_CASE("estimate with --offload on an offering that states no host RAM is refused, not assumed to fit",
           "[providers]") {
   // The TPU v2 slices state no host RAM (docs/catalogue.md#host_memory_gib).

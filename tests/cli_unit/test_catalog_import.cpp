@@ -98,8 +98,8 @@ TEST_CASE("an imported overlay is ranked with its prices, regions and date", "[i
 }
 
 TEST_CASE("an overlay past a catalogue file's size stops the import at the row, before any rendering", "[import]") {
-  // 40,000 CPU instance types: at least 260 bytes each in the overlay, past its 8 MiB at row
-  // 32,265 (8 MiB / 260 bytes + the header line).
+  // 40,000 CPU instance types: at least 260 bytes each in the overlay, past its 3 MiB at row
+  // 12,100 (3 MiB / 260 bytes + the header line).
   const fs::path dir = fresh_directory("mlsize-import-large");
   fs::create_directories(dir / "aws");
   {
@@ -113,6 +113,6 @@ TEST_CASE("an overlay past a catalogue file's size stops the import at the row, 
                "--include-cpu", "xeon-8481c", "--output", overlay.string(), "--no-user-catalog"});
   CHECK(result.exit_code == 1);
   CHECK(result.out.empty());
-  CHECK(result.err.find("vms.csv:32265 the overlay passes 8 MiB") != std::string::npos);
+  CHECK(result.err.find("vms.csv:12100 the overlay passes 3 MiB") != std::string::npos);
   CHECK_FALSE(fs::exists(overlay));
 }

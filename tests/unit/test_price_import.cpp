@@ -262,6 +262,26 @@ TEST_CASE("a price of 0 or less, an impossible one, or 10^6 GPUs drops the row w
   CHECK(skipped(imported, "a spot price of 0 or less set aside") == 1);
 }
 
+TEST_CASE("a GCP accelerator row of an impossible count joins no host", "[price_import]") {
+  // fuzz_import's finding: the join keyed accelerator rows by their count cast to int, and
+  // 6.7e22 does not fit one (undefined behaviour; tests/data/fuzz-regressions/
+  // import-gcp-huge-count.bin, which the sanitizer build of fuzz_replay.import replays).
+  PriceImportSettings settings = dated();
+  settings.provider = "gcp";
+  PriceImporter importer(catalog(), settings);
+  importer.add_skypilot_csv(
+      "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice\n"
+      "a2-highgpu-8g,96.0,680.0,,,,us-central1,us-central1-a,7.58425,4.38056\n"
+      ",,,A100,8,,us-central1,us-central1-a,13.64686,14.332\n"
+      ",,,A100,6.66667e+22,,us-central1,us-central1-a,1.0,1.0\n",
+      "gcp/vms.csv");
+  const PriceImport imported = importer.result();
+  const Offering& a2 = offering(imported, "gcp-a2-highgpu-8g");
+  CHECK(a2.devices_per_unit == 8);
+  CHECK(prices_of(a2).size() == 1);
+  CHECK(prices_of(a2).front().on_demand->value == Approx(7.58425 + 13.64686));
+}
+
 TEST_CASE("the provider and the date must be known", "[price_import]") {
   const Error provider = error_of([] {
     PriceImporter importer(catalog(), dated());

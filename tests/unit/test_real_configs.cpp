@@ -191,6 +191,28 @@ TEST_CASE("a dual-tower image-text model is refused, not sized from its text tow
   CHECK(count_file("google--medgemma-27b-it.json").total == Approx(27.0e9).epsilon(0.01));
 }
 
+TEST_CASE("real Hub configs of a hybrid and a dual-tower model are refused with the architecture's name",
+          "[model_config][reference]") {
+  // Issue 31's done-when: Zyphra/Zamba-7B-v1 (76 layers, Mamba with a shared attention block
+  // every 6th) and openai/clip-vit-large-patch14 (about 428 M, its text tower a third),
+  // byte-exact as the Hub serves them (tests/data/hf-configs/README.md).
+  const auto refused = [](const char* file) {
+    try {
+      (void)read_config(file);
+    } catch (const Error& error) {
+      return error.where() + ": " + error.message();
+    }
+    return std::string("accepted");
+  };
+  CHECK(refused("Zyphra--Zamba-7B-v1.json") ==
+        "Zyphra--Zamba-7B-v1.json:22:17: model_type \"zamba\" is a hybrid of state-space and attention layers "
+        "(Zamba): not supported");
+  CHECK(refused("openai--clip-vit-large-patch14.json")
+            .starts_with("openai--clip-vit-large-patch14.json:"));
+  CHECK(refused("openai--clip-vit-large-patch14.json").find(": model_type \"clip\" is a dual-tower image-text model") !=
+        std::string::npos);
+}
+
 TEST_CASE("a pre-quantised checkpoint names its format from quantization_config", "[model_config]") {
   const auto format = [](const char* file) { return read_config(file).checkpoint_format; };
   CHECK(format("openai--gpt-oss-120b.json") == "mxfp4");

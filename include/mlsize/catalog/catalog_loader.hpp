@@ -8,8 +8,14 @@
 
 namespace mlsize {
 
-// Larger catalogue files are refused before parsing.
-inline constexpr std::size_t k_max_catalog_file_bytes = 8 * 1024 * 1024;
+// What one run reads of catalogue overlays, all files together (and so each one): about
+// 4,500 offerings as catalog import writes them (prices in several regions, 700 bytes
+// each), which yaml-cpp loads in about 1.5 s and 120 MB on a 2-core VM: under the 2 s and
+// 300 MB a run may take to start (bench/overlay_load.py, docs/performance.md, "Catalogue
+// overlays"). More is refused before any of it is parsed. Real overlays are smaller: every
+// SkyPilot v9 price file the tests hold imports to 190 KB, all of AWS's 4.6 MB vms.csv
+// with its CPU rows to about 1.7 MB, the whole catalogue exported is 360 KB.
+inline constexpr std::size_t k_max_overlay_bytes = 3 * 1024 * 1024;
 
 // Adds the devices and offerings of one YAML document to `catalog`; an entry whose id
 // already exists replaces it. `source_name` names the text in error messages.

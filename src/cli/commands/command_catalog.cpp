@@ -136,9 +136,9 @@ CommandOutput run_show(const CatalogOptions& options) {
 CommandOutput run_validate(const CatalogOptions& options) {
   Catalog catalog = load_default_catalog();
   std::string report;
-  for (const std::string& path : options.files) {
+  for (const auto& [path, text] : read_overlays(options.files, {})) {
     Catalog own;
-    load_catalog_yaml(own, read_input_file(path, k_max_catalog_file_bytes), path);
+    load_catalog_yaml(own, text, path);
     for (const Device& device : own.devices()) catalog.put(device);
     for (const Offering& offering : own.offerings()) catalog.put(offering);
     report += "ok: " + path + " (" + std::to_string(own.devices().size()) + " devices, " +
@@ -167,7 +167,7 @@ CommandOutput run_import(const CatalogOptions& options) {
                                    options.import_cpu_device,
                                    options.import_origin,
                                    {},
-                                   k_max_catalog_file_bytes});
+                                   k_max_overlay_bytes});
   for (const std::string& path : options.import_files) {
     importer.add(format, read_input_file(path, k_max_price_file_bytes), path);
   }
@@ -184,7 +184,7 @@ CommandOutput run_import(const CatalogOptions& options) {
   const auto too_large = [](std::size_t bytes) {
     return Error(ErrorKind::input,
                  "the overlay would be " + std::to_string(std::max<std::size_t>(bytes / (1024 * 1024), 1)) +
-                     " MiB, over the " + std::to_string(k_max_catalog_file_bytes / (1024 * 1024)) +
+                     " MiB, over the " + std::to_string(k_max_overlay_bytes / (1024 * 1024)) +
                      " MiB a catalogue file may have; nothing was written",
                  "import fewer files at a time (one cloud per overlay), or leave out CPU rows (--include-cpu)");
   };
@@ -197,7 +197,7 @@ CommandOutput run_import(const CatalogOptions& options) {
                     ".\nUse it with --catalog FILE; an entry replaces the catalogue's entry of "
                     "the same id. Schema: docs/catalogue.md.");
   // Refused before the check below parses it (seconds for a file this size): --catalog would refuse it.
-  if (yaml.size() > k_max_catalog_file_bytes) throw too_large(yaml.size());
+  if (yaml.size() > k_max_overlay_bytes) throw too_large(yaml.size());
   // The overlay must load over the catalogue it was made against: a failure here is a bug
   // of the importer, caught before a file the user would then be unable to use is written.
   Catalog check = catalog;

@@ -6,6 +6,8 @@
 #include <mlsize/catalog/catalog_loader.hpp>
 #include <mlsize/support/error.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -57,7 +59,7 @@ std::vector<std::string> catalog_d_files(const std::filesystem::path& directory)
 // Reads a catalogue file; `origin` explains in a hint where a user overlay's path came from.
 std::string read_catalog_file(const std::string& path, const std::string& origin) {
   try {
-    return read_input_file(path, k_max_catalog_file_bytes);
+    return read_input_file(path, k_max_overlay_bytes);
   } catch (const Error& error) {
     if (origin.empty() || !error.hint().empty()) throw;
     Error explained(error.kind(), error.message(), origin + "; --no-user-catalog skips it");
@@ -106,17 +108,45 @@ std::vector<std::string> user_catalog_files() {
   return paths;
 }
 
-Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog,
-                      std::vector<std::string>* applied) {
-  Catalog catalog = load_default_catalog();
-  if (use_user_catalog) {
-    for (const UserCatalogFile& file : user_catalog_sources()) {
-      load_catalog_yaml(catalog, read_catalog_file(file.path, file.origin), file.path);
-      if (applied != nullptr) applied->push_back(file.path);
+std::vector<OverlayText> read_overlays(const std::vector<std::string>& paths, const std::vector<std::string>& origins) {
+  std::vector<OverlayText> overlays;
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const std::string& origin = i < origins.size() ? origins[i] : std::string();
+    overlays.push_back({paths[i], read_catalog_file(paths[i], origin)});
+    total += overlays.back().text.size();
+    if (total > k_max_overlay_bytes) {
+      Error error(
+          ErrorKind::input,
+          "the catalogue overlays come to " + fmt::format("{:.1f}", static_cast<double>(total) / (1 << 20)) +
+              " MiB with this file, over the " + std::to_string(k_max_overlay_bytes >> 20) +
+              " MiB one run reads; nothing was loaded",
+          "about 4,500 offerings as catalog import writes them, 1.5 s to load (docs/reliability.md#limits); keep "
+          "overlays to the offerings you plan on" +
+              (origin.empty() ? std::string() : "; this one is " + origin + " (--no-user-catalog skips it)"));
+      error.at(SourceLocation{paths[i], 0, 0, {}});
+      throw error;
     }
   }
-  for (const std::string& path : catalog_files) load_catalog_yaml(catalog, read_catalog_file(path, ""), path);
-  if (applied != nullptr) applied->insert(applied->end(), catalog_files.begin(), catalog_files.end());
+  return overlays;
+}
+
+Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog,
+                      std::vector<std::string>* applied) {
+  std::vector<std::string> paths;
+  std::vector<std::string> origins;
+  if (use_user_catalog) {
+    for (UserCatalogFile& file : user_catalog_sources()) {
+      paths.push_back(std::move(file.path));
+      origins.push_back(std::move(file.origin));
+    }
+  }
+  paths.insert(paths.end(), catalog_files.begin(), catalog_files.end());
+  Catalog catalog = load_default_catalog();
+  for (const OverlayText& overlay : read_overlays(paths, origins)) {
+    load_catalog_yaml(catalog, overlay.text, overlay.path);
+  }
+  if (applied != nullptr) applied->insert(applied->end(), paths.begin(), paths.end());
   catalog.check_references();
   return catalog;
 }

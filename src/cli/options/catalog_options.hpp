@@ -27,6 +27,17 @@ std::vector<std::string> user_catalog_files();
 Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog,
                       std::vector<std::string>* applied = nullptr);
 
+// A catalogue overlay file's path and text.
+struct OverlayText {
+  std::string path;
+  std::string text;
+};
+
+// Reads overlay files, each with the reason it is read (`origins[i]`, for the hint when it
+// cannot be; empty for a path the user typed), all before any is parsed: together they may
+// not pass k_max_overlay_bytes, an error at the file that passes it.
+std::vector<OverlayText> read_overlays(const std::vector<std::string>& paths, const std::vector<std::string>& origins);
+
 // Adds --catalog and --no-user-catalog to a command.
 void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog);
 

@@ -341,9 +341,12 @@ void read_list(Catalog& catalog, const FieldReader& top, std::string_view key, R
 }  // namespace
 
 void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view source_name) {
-  if (text.size() > k_max_catalog_file_bytes) {
-    Error error(ErrorKind::input, "catalogue file is larger than the limit of 8 MiB",
-                "split it into several files given with --catalog");
+  if (text.size() > k_max_overlay_bytes) {
+    Error error(
+        ErrorKind::input,
+        "catalogue file is larger than the limit of " + std::to_string(k_max_overlay_bytes >> 20) + " MiB",
+        "about 4,500 offerings as catalog import writes them, 1.5 s to load; keep an overlay to the offerings you "
+        "plan on (docs/reliability.md#limits)");
     error.at(SourceLocation{std::string(source_name), 0, 0, {}});
     throw error;
   }
