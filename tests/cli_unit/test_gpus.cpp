@@ -48,7 +48,7 @@ TEST_CASE("recommend --gpus with several devices and counts keeps each device at
   }
 }
 
-TEST_CASE("a --gpus entry is ACC or ACC:N with N from 1; anything else names the flag", "[gpus]") {
+TEST_CASE("a --gpus entry is ACC or ACC:N with N from 1, anything else names the flag", "[gpus]") {
   const mlsize::Catalog catalog = mlsize::load_default_catalog();
   const mlsize::cli::GpuRequest bare = mlsize::cli::parse_gpu_request(catalog, "--gpus", "H100");
   CHECK(bare.device->id == "h100-sxm");

@@ -9,7 +9,7 @@
 
 #include <catch2/catch.hpp>
 
-TEST_CASE("recommend with the embedded data parses no YAML; a --catalog file is parsed", "[speed]") {
+TEST_CASE("recommend with the embedded data parses no YAML, a --catalog file is parsed", "[speed]") {
   const std::size_t before = mlsize::yaml_documents_parsed();
   const mlsize::testing::RunResult run =
       mlsize::testing::run_cli({"recommend", "--params", "7B", "--data", "200GB", "--no-user-catalog"});
@@ -22,7 +22,7 @@ TEST_CASE("recommend with the embedded data parses no YAML; a --catalog file is 
   CHECK(mlsize::yaml_documents_parsed() == before + 1);
 }
 
-TEST_CASE("recommend with a model preset parses no JSON; a --model-config file is parsed", "[speed]") {
+TEST_CASE("recommend with a model preset parses no JSON, a --model-config file is parsed", "[speed]") {
   const std::size_t before = mlsize::json_documents_parsed();
   const mlsize::testing::RunResult run =
       mlsize::testing::run_cli({"recommend", "--model", "llama-3-8b", "--data", "200GB", "--no-user-catalog"});

@@ -53,7 +53,7 @@ TEST_CASE("an nvidia-smi log gives each GPU's peak memory.used and its date", "[
   CHECK(m.samples == 6);
 }
 
-TEST_CASE("an index column names the GPUs; nounits values read too", "[calibration]") {
+TEST_CASE("an index column names the GPUs, nounits values read too", "[calibration]") {
   const std::string log =
       "timestamp, index, memory.used [MiB]\n"
       "2026/11/29 21:51:02.112, 1, 100\n"
@@ -181,7 +181,7 @@ TEST_CASE("a measurement of another device or count is refused", "[calibration]"
   CHECK(error_where([&] { calibrate(w, e, m); }).find("was on \"a100-80gb-sxm\"") != std::string::npos);
 }
 
-TEST_CASE("an overlay reads back; bad ones are errors at file:line:column", "[calibration]") {
+TEST_CASE("an overlay reads back, bad ones are errors at file:line:column", "[calibration]") {
   const std::string good =
       "# comment\ncalibration: 1\ndevice: h200-sxm\nstack: cuda\nprecision: bf16-mixed\ntask: lora\n"
       "mfu: 0.402483\noverhead_bytes: 945827430\nsource: \"run.json\"\nmeasured: 2026-11-29\nmlsize: \"0.1.0\"\n";

@@ -243,7 +243,7 @@ TEST_CASE("load_catalog_yaml lets cpu devices omit memory_gb", "[catalog]") {
   CHECK_FALSE(device->memory.has_value());
 }
 
-TEST_CASE("a cpu device states the cores its peak covers; accelerators may not", "[catalog]") {
+TEST_CASE("a cpu device states the cores its peak covers, accelerators may not", "[catalog]") {
   const std::string cpu = device_with("kind: gpu\n    vendor: acme\n    memory_gb: 80\n", "kind: cpu\n    vendor: acme\n");
   Catalog catalog;
   load_catalog_yaml(catalog, replaced(cpu, "    interconnect:", "    cores: 48\n    interconnect:"), "test.yaml");

@@ -77,7 +77,7 @@ TEST_CASE("per-step volumes follow the ZeRO paper: DP 2Ψ, ZeRO-1/2 2Ψ, ZeRO-3 
   CHECK(dp.bandwidth_bytes_per_s == Approx(300e9 * k_collective_efficiency));
 }
 
-TEST_CASE("DDP hides its all-reduce behind the last backward but its last bucket; the rest is exposed, step by step") {
+TEST_CASE("DDP hides its all-reduce behind the last backward but its last bucket, the rest is exposed, step by step") {
   Workload w = seven_billion(1e9);
   const Device device = nvlink_device();
   // 8 replicas, micro-batch 1, 2048 tokens: 4M-token steps are 256 micro-steps.
@@ -101,7 +101,7 @@ TEST_CASE("DDP hides its all-reduce behind the last backward but its last bucket
   CHECK(slow.exposed().value == Approx(steps * last_bucket));
 }
 
-TEST_CASE("across nodes the node's network bounds the collective; without a figure 100 Gbit/s is assumed") {
+TEST_CASE("across nodes the node's network bounds the collective, without a figure 100 Gbit/s is assumed") {
   const Workload w = seven_billion(1e9);
   const Device device = nvlink_device();
   // AWS p4d.24xlarge: 8 A100 per node, 400 Gbit/s EFA = 50 GB/s per node.

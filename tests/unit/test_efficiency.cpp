@@ -35,7 +35,7 @@ TEST_CASE("each catalogue device trains with the software stack its vendor ships
   }
 }
 
-TEST_CASE("MFU: the datacenter default scaled per stack, unless pinned; QLoRA pays its dequantisation",
+TEST_CASE("MFU: the datacenter default scaled per stack, unless pinned, QLoRA pays its dequantisation",
           "[efficiency]") {
   const Catalog catalog = load_default_catalog();
   const Device& h100 = *catalog.find_device("h100-sxm");
@@ -111,7 +111,7 @@ TEST_CASE("LoRA runs 1.25× faster than full fine-tuning, not 1.5×", "[efficien
 // TFLOP/s on 188 threads of a Sapphire Rapids host), against 73% for an H100's BF16 GEMMs, so
 // CPU training and prefill in bf16 run at 0.3 of the datacenter MFU; FP32 on AVX-512 or AVX2
 // runs near its FMA peak (oneDNN issue #1115: 73-96% on a Xeon 8180 core), undiscounted.
-TEST_CASE("a CPU computing on AMX reaches a fraction of the datacenter MFU; FP32 does not", "[efficiency]") {
+TEST_CASE("a CPU computing on AMX reaches a fraction of the datacenter MFU, FP32 does not", "[efficiency]") {
   const Catalog catalog = load_default_catalog();
   const Device& spr = *catalog.find_device("xeon-8481c");
   const Device& milan = *catalog.find_device("epyc-7763");

@@ -161,6 +161,9 @@ TEST_CASE("rocm-smi's JSON gives each card in its number's order", "[machine]") 
           parse_rocm_smi_json("warning\n{\"card0\": {\"Card Series\": \"MI300X\",\n \"Card Series\": \"MI250\"}}",
                               "rocm");
         }) == "rocm:3: duplicate key \"Card Series\" (first at line 2)");
+  CHECK(error_of([] { parse_rocm_smi_json("{\"card0\": {\n\"VRAM Total Memory (B)\": NaN}}", "rocm"); }) ==
+        "rocm:2: NaN is not a number JSON allows");
+  CHECK(error_of([] { parse_rocm_smi_json("{\"card0\": {\n\"VRAM\": }}", "rocm"); }) == "rocm:2: not JSON");
 }
 
 TEST_CASE("/proc/cpuinfo gives the model and the sockets and cores and threads", "[machine]") {

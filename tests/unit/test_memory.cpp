@@ -341,7 +341,7 @@ TEST_CASE("LLaMA-7B full fine-tuning fits 4× A100 80GB with ZeRO-2 and not one 
   CHECK(one.total().value > 24e9);
 }
 
-TEST_CASE("LoRA trains only the adapters; the frozen base has no gradients", "[memory]") {
+TEST_CASE("LoRA trains only the adapters, the frozen base has no gradients", "[memory]") {
   Workload llama = preset_workload("llama-2-7b");
   llama.task = Task::lora;
   llama.lora_rank = 8;
@@ -441,7 +441,7 @@ TEST_CASE("fp32 training stores 4-byte activations", "[memory]") {
   CHECK(training_activation_bytes(w, Strategy{}).value == Approx(2 * bf16));
 }
 
-TEST_CASE("framework hf: DDP's all-reduce buckets copy the gradients; ZeRO and Megatron's buffer do not",
+TEST_CASE("framework hf: DDP's all-reduce buckets copy the gradients, ZeRO and Megatron's buffer do not",
           "[memory]") {
   // PyTorch DDP docs, gradient_as_bucket_view: the view "can reduce peak memory usage,
   // where the saved memory size will be equal to the total gradients size" (default off).

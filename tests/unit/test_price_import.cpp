@@ -384,4 +384,10 @@ TEST_CASE("a file that is not an Azure Retail Prices page is an error", "[price_
       [&] { import_text("{\"Items\": [{\"retailPrice\": 1.5,\n  \"armSkuName\": \"x\",\n  \"retailPrice\": 15}]}"); });
   CHECK(twice.where() == "page.json:3:3");
   CHECK(twice.message() == "duplicate key \"retailPrice\" (first at line 1)");
+  // Python's words for the numbers JSON lacks are named as such, at their place.
+  const Error nan = error_of([&] { import_text("{\"Items\": [\n  {\"retailPrice\": NaN}\n]}"); });
+  CHECK(nan.where() == "page.json:2:19");
+  CHECK(nan.message() == "NaN is not a number JSON allows");
+  CHECK(error_of([&] { import_text("{\"Items\": [{\"retailPrice\": -Infinity}]}"); }).message() ==
+        "-Infinity is not a number JSON allows");
 }

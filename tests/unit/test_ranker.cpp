@@ -283,7 +283,7 @@ TEST_CASE("exact device counts give plans of exactly those counts, from any whol
   CHECK(max_plan_units(w, node, 4) == 0);
 }
 
-TEST_CASE("device counts asked for keep every plan of that device at them; others are rejected as device_count",
+TEST_CASE("device counts asked for keep every plan of that device at them, others are rejected as device_count",
           "[ranker]") {
   const Catalog catalog = test_catalog();
   RecommendSettings settings;
@@ -436,7 +436,7 @@ offerings:
     as_of: "2026-01-01"
 )";
 
-TEST_CASE("without a feasible rental a purchase has no break-even; cards only are no purchase", "[ranker][break_even]") {
+TEST_CASE("without a feasible rental a purchase has no break-even, cards only are no purchase", "[ranker][break_even]") {
   Catalog catalog;
   load_catalog_yaml(catalog, k_purchases_only, "purchases-only.yaml");
   catalog.check_references();

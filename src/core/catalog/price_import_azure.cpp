@@ -52,7 +52,8 @@ void PriceImporter::add_azure_retail_json(std::string_view json_text, std::strin
   } catch (const Json::parse_error& error) {
     // nlohmann's byte counts from 1 and points past the offending character.
     const std::size_t at = error.byte > 0 ? error.byte - 1 : 0;
-    throw Error(ErrorKind::input, "not valid JSON",
+    const std::string_view word = non_json_number_at(json_text, at);
+    throw Error(ErrorKind::input, word.empty() ? "not valid JSON" : std::string(word) + " is not a number JSON allows",
                 "a page of https://prices.azure.com/api/retail/prices as the API returns it")
         .at(location_of(json_text, at, file_name));
   } catch (const Json::exception& error) {

@@ -238,6 +238,15 @@ std::vector<DetectedGpu> parse_rocm_smi_json(std::string_view text, const std::s
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(text.substr(start));
+  } catch (const nlohmann::json::parse_error& failure) {
+    // `byte` counts from 1 and points past the offending character.
+    const std::size_t at = start + (failure.byte > 0 ? failure.byte - 1 : 0);
+    const std::string_view word = non_json_number_at(text, at);
+    const int line =
+        1 + static_cast<int>(
+                std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(at, text.size())), '\n'));
+    fail_at(name, line, {}, word.empty() ? std::string("not JSON") : std::string(word) + " is not a number JSON allows",
+            "record it with rocm-smi --showproductname --showmeminfo vram --json");
   } catch (const nlohmann::json::exception& failure) {
     fail_at(name, 0, {}, std::string("not JSON: ") + failure.what(),
             "record it with rocm-smi --showproductname --showmeminfo vram --json");

@@ -6,6 +6,15 @@
 
 namespace mlsize {
 
+std::string_view non_json_number_at(std::string_view text, std::size_t offset) {
+  if (offset > text.size()) return {};
+  const std::string_view rest = text.substr(offset);
+  if (rest.starts_with("NaN")) return "NaN";
+  if (rest.starts_with("-Infinity")) return "-Infinity";
+  if (rest.starts_with("Infinity")) return offset > 0 && text[offset - 1] == '-' ? "-Infinity" : "Infinity";
+  return {};
+}
+
 std::optional<RepeatedKey> find_repeated_key(std::string_view text) {
   struct Container {
     bool object;

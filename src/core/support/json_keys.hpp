@@ -16,6 +16,10 @@ struct RepeatedKey {
   std::size_t second = 0;  // offset of the repeat's
 };
 
+// "NaN", "Infinity" or "-Infinity" where a JSON parser stopped at `offset` (Python's
+// json.dumps writes them; JSON has none), else empty: so that an error names the word.
+std::string_view non_json_number_at(std::string_view text, std::size_t offset);
+
 // The first key that repeats within one object of `text`, which must be JSON that parsed
 // (so strings and brackets are well formed); none when every object's keys differ.
 std::optional<RepeatedKey> find_repeated_key(std::string_view text);
