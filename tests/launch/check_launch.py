@@ -456,6 +456,9 @@ def check_deepspeed(where, text, plan, schema):
     check(("offload_param" in zero) == (s["offload"] == "optimizer+params"), where, f"offload_param vs {s['offload']}")
     if s["offload"] == "optimizer+params":
         check(zero["stage"] == 3, where, "offload_param needs ZeRO-3 (DeepSpeed: stage 3 only)")
+    for section in ("offload_optimizer", "offload_param"):
+        if section in zero:
+            check(zero[section]["device"] == "cpu", where, f"{section} device {zero[section]['device']}: host RAM planned")
     precision = plan["precision"]
     check(("fp16" in config) == (precision == "fp16-mixed"), where, f"fp16 section vs precision {precision}")
     check(("bf16" in config) == (precision in ("bf16-mixed", "bf16", "fp8-mixed")), where,
@@ -487,12 +490,20 @@ def check_accelerate(where, text, plan, schema):
     check(("fsdp_config" in config) == (kind == "FSDP"), where, f"fsdp_config with distributed_type {kind}")
     check(("deepspeed_config" in config) == (kind == "DEEPSPEED"), where, f"deepspeed_config with {kind}")
     s = plan["strategy"]
+    # Offload plans are timed as DeepSpeed runs them (DeepSpeedCPUAdam): never FSDP's CPU offload.
+    check(s["offload"] == "none" or kind == "DEEPSPEED", where, f"offload {s['offload']} under {kind}")
     if kind == "FSDP":
         expected = "FULL_SHARD" if s["zero_stage"] == 3 else "SHARD_GRAD_OP"
         check(config["fsdp_config"]["fsdp_sharding_strategy"] == expected, where, f"sharding != {expected}")
+        check(config["fsdp_config"]["fsdp_offload_params"] is False, where, "FSDP offload")
     if kind == "DEEPSPEED":
         ds = config["deepspeed_config"]
         check(ds["zero_stage"] == s["zero_stage"], where, "zero_stage != plan's")
+        # accelerate's DeepSpeed plugin: offload_{optimizer,param}_device none|cpu|nvme.
+        check(ds["offload_optimizer_device"] == ("none" if s["offload"] == "none" else "cpu"), where,
+              f"offload_optimizer_device {ds['offload_optimizer_device']} vs {s['offload']}")
+        check(ds["offload_param_device"] == ("cpu" if s["offload"] == "optimizer+params" else "none"), where,
+              f"offload_param_device {ds['offload_param_device']} vs {s['offload']}")
         if micro_steps(plan) is not None:
             check(ds["gradient_accumulation_steps"] == micro_steps(plan), where, "accumulation != plan's")
         check(ds.get("deepspeed_multinode_launcher") is None or config["num_machines"] > 1, where, "launcher on 1 node")
@@ -547,8 +558,8 @@ def check_torchrun_command(where, line, plan, torch_options, megatron_options, m
         if "--fsdp" in opts:
             check(set(opts["--fsdp"].split()) <= FSDP_OPTIONS, where, f"--fsdp {opts['--fsdp']}")
             check(s["zero_stage"] >= 2, where, "FSDP for ZeRO < 2")
-        check(("--deepspeed" in opts) == (s["zero_stage"] == 1 or s["offload"] == "optimizer"), where,
-              "--deepspeed only for ZeRO-1 / optimizer offload")
+        check(("--deepspeed" in opts) == (s["zero_stage"] == 1 or s["offload"] != "none"), where,
+              "--deepspeed only for ZeRO-1 and offload (DeepSpeedCPUAdam)")
         if s.get("micro_batch"):
             check(int(opts["--per_device_train_batch_size"]) == s["micro_batch"], where, "micro-batch != plan's")
         if micro_steps(plan) is not None:
@@ -752,6 +763,9 @@ E1 = ["estimate", "--params", "1B", "--tokens", "1B"]
 H100x8 = ["--offering", "aws-p5.48xlarge", "--count", "8"]
 H100x16 = ["--offering", "aws-p5.48xlarge", "--count", "16"]
 SERVE = ["--model", "llama-2-70b", "--task", "inference", "--rate", "20", "--ttft", "500ms", "--tpot", "50ms"]
+OFFLOAD_8B = ["recommend", "--model", "llama-3-8b", "--task", "finetune", "--tokens", "50M", "--gpus", "h100:1"]
+OFFLOAD_70B = ["recommend", "--model", "llama-2-70b", "--task", "finetune", "--tokens", "50M", "--gpus",
+               "a100-40gb:8"]
 SERVE_AWQ = ["--model", "llama-3-70b", "--task", "inference", "--quant", "awq", "--rate", "5", "--tpot", "50ms"]
 
 EMITTED = [
@@ -806,6 +820,10 @@ EMITTED = [
     ["estimate", "--model", "llama-3-8b", "--task", "lora", "--data", "1GB", "--gpus", "h100:8", "--zero", "2",
      "--emit", "accelerate"],
     ["recommend", "--model", "llama-2-7b", "--task", "qlora", "--tokens", "100M", "--emit", "deepspeed"],
+    # Offload plans the search ranks first (docs/methodology.md#offload-in-the-search): one H100
+    # and an 8B full fine-tune (ZeRO-Offload), eight A100 40GB and 70B (ZeRO-Infinity).
+    *[OFFLOAD_8B + ["--emit", kind] for kind in ("deepspeed", "accelerate", "torchrun")],
+    *[OFFLOAD_70B + ["--emit", kind] for kind in ("deepspeed", "accelerate")],
     ["recommend", "--model", "llama-2-7b", "--task", "lora", "--tokens", "100M", "--emit", "skypilot"],
     # Serving
     ["recommend"] + SERVE + ["--quant", "awq", "--emit", "vllm"],

@@ -37,6 +37,8 @@ void check_same_plan(const PlanEstimate& a, const PlanEstimate& b) {
   CHECK(a.plan.strategy.tensor_parallel == b.plan.strategy.tensor_parallel);
   CHECK(a.plan.strategy.pipeline_parallel == b.plan.strategy.pipeline_parallel);
   CHECK(a.plan.strategy.micro_batch == b.plan.strategy.micro_batch);
+  CHECK(a.plan.strategy.offload == b.plan.strategy.offload);
+  CHECK(a.host_fits == b.host_fits);
   CHECK(a.precision == b.precision);
   CHECK(a.time.value == b.time.value);
   CHECK(a.cost.has_value() == b.cost.has_value());
@@ -134,6 +136,16 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
     w.micro_batch_pinned = true;
     w.global_batch = 4.0 * 1024 * 1024;
     Case* c = add("Llama-3-8B fine-tuning, micro-batch 4 pinned, 4M-token batches, for time", w);
+    c->settings.objective = Objective::time;
+  }
+  {
+    // Offload plans (docs/methodology.md#offload-in-the-search): the only ones that fit one
+    // H100, and on 8 A100s the only full fine-tune of 70B; some hosts are too small.
+    Case* c = add("Llama-3-8B full fine-tune on one H100 (ZeRO-Offload)", preset("llama-3-8b", 5e7, Task::finetune));
+    c->settings.device_counts["h100-sxm"] = {1};
+    c = add("Llama-2-70B full fine-tune on 8 A100 80GB", preset("llama-2-70b", 5e7, Task::finetune));
+    c->settings.device_counts["a100-80gb-sxm"] = {8};
+    c = add("Llama-2-70B full fine-tune, any hardware, for time", preset("llama-2-70b", 5e7, Task::finetune));
     c->settings.objective = Objective::time;
   }
   add("Llama-3-70B serving a billion tokens", preset("llama-3-70b", 1e9, Task::inference));

@@ -132,7 +132,7 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
     INFO(device->id << (device->interconnect ? " with a device link" : " without a device link"));
     CHECK(plans.front().device_count == 8);
     CHECK(plans.back().device_count == 32);
-    std::set<std::tuple<int, int, int, int, Recompute, int>> seen;
+    std::set<std::tuple<int, int, int, int, Recompute, int, Offload>> seen;
     for (const Plan& plan : plans) {
       const Strategy& st = plan.strategy;
       INFO(plan.device_count << " devices, t " << st.tensor_parallel << ", p " << st.pipeline_parallel << ", ZeRO "
@@ -154,6 +154,13 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
         CHECK(st.model_parallel() == 1);
         CHECK(st.shard_group == offering.devices_per_unit);
       }
+      // Offload: ZeRO-Offload (stage 2) and ZeRO-Infinity (stage 3), data parallel only, as
+      // DeepSpeed runs them.
+      if (st.offload != Offload::none) {
+        CHECK(st.model_parallel() == 1);
+        CHECK(st.zero_stage >= 2);
+        if (st.offload == Offload::optimizer_and_params) CHECK(st.zero_stage == 3);
+      }
       // Larger micro-batches only where they hide per-micro-step traffic (ZeRO-2/3, no
       // pipeline), and never past the global batch (the recipe stays the user's).
       if (st.micro_batch > 0) {
@@ -162,8 +169,8 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
         CHECK(static_cast<double>(st.data_parallel(plan.device_count)) * st.micro_batch * w.sequence_length <=
               global_batch_tokens(w, 0));
       } else {
-        seen.insert(
-            {plan.device_count, st.tensor_parallel, st.pipeline_parallel, st.zero_stage, st.recompute, st.shard_group});
+        seen.insert({plan.device_count, st.tensor_parallel, st.pipeline_parallel, st.zero_stage, st.recompute,
+                     st.shard_group, st.offload});
       }
     }
     CHECK(std::count_if(plans.begin(), plans.end(), [](const Plan& p) { return p.strategy.micro_batch == 0; }) ==
@@ -171,23 +178,41 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
     for (int devices : {8, 16, 32}) {
       for (int stage = 0; stage <= 3; ++stage) {
         for (Recompute recompute : {Recompute::none, Recompute::full}) {
-          CHECK(seen.contains({devices, 1, 1, stage, recompute, 0}));  // plain data parallel, every stage
+          CHECK(seen.contains({devices, 1, 1, stage, recompute, 0, Offload::none}));  // plain data parallel
         }
       }
+      // Every offload DeepSpeed runs over data parallelism.
+      CHECK(seen.contains({devices, 1, 1, 2, Recompute::none, 0, Offload::optimizer}));
+      CHECK(seen.contains({devices, 1, 1, 3, Recompute::none, 0, Offload::optimizer}));
+      CHECK(seen.contains({devices, 1, 1, 3, Recompute::full, 0, Offload::optimizer_and_params}));
       // HSDP in groups of one node wherever there are several nodes.
-      CHECK(seen.contains({devices, 1, 1, 3, Recompute::none, 8}) == (devices > 8));
-      CHECK(seen.contains({devices, 1, devices, 0, Recompute::none, 0}));  // one stage per device
+      CHECK(seen.contains({devices, 1, 1, 3, Recompute::none, 8, Offload::none}) == (devices > 8));
+      CHECK(seen.contains({devices, 1, devices, 0, Recompute::none, 0, Offload::none}));  // one stage per device
       if (device->interconnect) {
-        for (int tensor : {2, 4, 8}) CHECK(seen.contains({devices, tensor, 1, 0, Recompute::none, 0}));
+        for (int tensor : {2, 4, 8}) CHECK(seen.contains({devices, tensor, 1, 0, Recompute::none, 0, Offload::none}));
       }
     }
   }
-  // One device: DDP only, without recomputation, selective (standard attention: the s²
-  // scores are worth recomputing) and full.
-  CHECK(candidate_plans(w, *catalog.find_offering("cloud-big-1"), *catalog.find_device("big"), 1).size() == 3);
+  // One device: DDP without recomputation, selective (standard attention: the s² scores are
+  // worth recomputing) and full; then ZeRO-Offload (ZeRO-2, the optimizer on the host) and
+  // ZeRO-Infinity (ZeRO-3, the parameters too), each at micro-batches 1, 2, 4, ... 128 × the
+  // workload's (the global batch of 4M tokens allows them all).
+  const auto one_device = [&](const Workload& at) {
+    return candidate_plans(at, *catalog.find_offering("cloud-big-1"), *catalog.find_device("big"), 1);
+  };
+  const auto offloaded = [](const std::vector<Plan>& plans) {
+    return std::count_if(plans.begin(), plans.end(), [](const Plan& p) { return p.strategy.offload != Offload::none; });
+  };
+  CHECK(one_device(w).size() == 3 + 2 * 8 * 3);
+  CHECK(offloaded(one_device(w)) == 2 * 8 * 3);
   Workload flash = w;
   flash.attention = Attention::flash;  // nothing for selective recomputation to drop
-  CHECK(candidate_plans(flash, *catalog.find_offering("cloud-big-1"), *catalog.find_device("big"), 1).size() == 2);
+  CHECK(one_device(flash).size() == 2 + 2 * 8 * 2);
+  // Adapters offload nothing (too few trained weights), nor does a host of unknown RAM.
+  Workload lora = w;
+  lora.task = Task::lora;
+  CHECK(offloaded(one_device(lora)) == 0);
+  CHECK(offloaded(candidate_plans(w, *catalog.find_offering("box-big-4"), *catalog.find_device("big"), 4)) == 0);
   // QLoRA's 4-bit base has no tensor- or pipeline-parallel path in PEFT: data parallel only.
   Workload qlora = w;
   qlora.task = Task::qlora;
@@ -227,13 +252,15 @@ TEST_CASE("the cheapest plan that fits weighs memory, recomputation and communic
   CHECK(four_vms.cost->value > eight_vms.cost->value);
 
   // recommend does not assemble that cluster: separate VMs are no cluster without a stated
-  // fabric, so the one-GPU offering is rejected for memory (its nearest plan is one VM), and
-  // the 8-GPU node serves the run with ZeRO-1, which fits on 8.
+  // fabric, so the one-GPU offering plans one VM, which holds the run only with ZeRO-Offload
+  // (the optimizer states in its host RAM), and the 8-GPU node serves the run with ZeRO-1,
+  // which fits on 8.
   const Report report = recommend(w, catalog, RecommendSettings{});
-  const Rejection* vm_rejection = find_rejection(report, "cloud-big-1");
-  REQUIRE(vm_rejection != nullptr);
-  CHECK(vm_rejection->reason == RejectionReason::memory);
-  CHECK(vm_rejection->nearest->plan.units == 1);
+  const PlanEstimate* one_vm = find(report, "cloud-big-1");
+  REQUIRE(one_vm != nullptr);
+  CHECK(one_vm->plan.units == 1);
+  CHECK(one_vm->plan.strategy.offload != Offload::none);
+  CHECK(*one_vm->host_fits);
   const PlanEstimate* eight = find(report, "cloud-big-8");
   REQUIRE(eight != nullptr);
   CHECK(eight->plan.device_count == 8);
@@ -304,9 +331,11 @@ TEST_CASE("device counts asked for keep every plan of that device at them, other
     CHECK(rejection->max_units == 1);
     CHECK_FALSE(rejection->nearest);
   }
-  // A device not named: any count (24 GB is too little for 7B, whatever the count).
+  // A device not named: any count. 24 GB holds 7B only with its optimizer states in host RAM,
+  // too slow for 10B tokens within the run-time limit.
   REQUIRE(find_rejection(report, "cloud-small-1") != nullptr);
-  CHECK(find_rejection(report, "cloud-small-1")->reason == RejectionReason::memory);
+  CHECK(find_rejection(report, "cloud-small-1")->reason == RejectionReason::run_time);
+  CHECK(find_rejection(report, "cloud-small-1")->nearest->plan.strategy.offload != Offload::none);
 }
 
 TEST_CASE("an offering whose one unit is over max_devices is rejected as device_count", "[ranker]") {
@@ -486,12 +515,13 @@ TEST_CASE("a device without bf16 trains with fp16 mixed precision, unless the pr
 }
 
 TEST_CASE("a model that fits nowhere is rejected for memory with the least-memory plan", "[ranker]") {
-  Workload w = workload(1e9, 1e9);
-  w.precision = Precision::fp16_mixed;  // so the 24 GB card is considered
   RecommendSettings settings;
-  settings.max_devices = 1;             // no sharding: 16 GB of states + activations
-  w = workload(2e9, 1e9);               // 32 GB of model states: over 24 GB
-  w.precision = Precision::fp16_mixed;
+  settings.max_devices = 1;  // no sharding
+  // LoRA on 20B: 40 GB of frozen 16-bit weights over the 24 GB card, and adapters offload
+  // nothing.
+  Workload w = workload(20e9, 1e9);
+  w.task = Task::lora;
+  w.precision = Precision::fp16_mixed;  // so the 24 GB card is considered
   const Catalog catalog = test_catalog();
   const Report report = recommend(w, catalog, settings);
   const Rejection* rejection = find_rejection(report, "cloud-small-1");
@@ -500,6 +530,24 @@ TEST_CASE("a model that fits nowhere is rejected for memory with the least-memor
   REQUIRE(rejection->nearest.has_value());
   CHECK(rejection->nearest->plan.strategy.recompute == Recompute::full);  // least memory
   CHECK_FALSE(rejection->nearest->fits);
+}
+
+TEST_CASE("a model whose offloaded states outgrow the host is rejected as offload_host", "[ranker]") {
+  // Full training of 100B on one card: ZeRO-Infinity keeps two layers on the device, but
+  // the host would hold 16 bytes per parameter of states and the 16-bit weights, 1.8 TB,
+  // over the 1024 GiB (1.1 TB) unit.
+  RecommendSettings settings;
+  settings.max_devices = 1;
+  Workload w = workload(100e9, 1e9);
+  w.precision = Precision::fp16_mixed;
+  const Report report = recommend(w, test_catalog(), settings);
+  const Rejection* rejection = find_rejection(report, "cloud-small-1");
+  REQUIRE(rejection != nullptr);
+  CHECK(rejection->reason == RejectionReason::offload_host);
+  REQUIRE(rejection->nearest.has_value());
+  CHECK(rejection->nearest->fits);
+  CHECK_FALSE(*rejection->nearest->host_fits);
+  CHECK(rejection->nearest->plan.strategy.offload != Offload::none);
 }
 
 TEST_CASE("a deadline buys more devices, and an impossible one is rejected with the fastest plan", "[ranker]") {
@@ -660,11 +708,15 @@ TEST_CASE("offloaded states must fit in the unit's host RAM", "[planner]") {
   plan.strategy.zero_stage = 3;
   plan.strategy.offload = Offload::optimizer;
   // 70B × 16 bytes (fp32 gradients, master weights and moments) / 8 ranks = 140 GB per
-  // GPU, 1120 GB per node: fits.
+  // GPU, 1120 GB per node: over the 1113 GB usable with 10% kept free for the process, its
+  // data loader and pinned buffers, within the whole 1237 GB.
   PlanEstimate estimate = estimate_plan(w, plan, CostSettings{});
   REQUIRE(estimate.host_fits.has_value());
-  CHECK(*estimate.host_fits);
+  CHECK_FALSE(*estimate.host_fits);
   CHECK(estimate.memory.host.value == Approx(16 * 70e9 / 8));
+  w.memory_headroom = 0;
+  estimate = estimate_plan(w, plan, CostSettings{});
+  CHECK(*estimate.host_fits);
   // Twice the model no longer fits the node's 1152 GiB.
   w = workload(140e9, 1e9);
   estimate = estimate_plan(w, plan, CostSettings{});

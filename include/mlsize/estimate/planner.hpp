@@ -23,10 +23,17 @@ std::optional<Bytes> device_capacity(const Device& device, const Offering* offer
 // `max_devices` bounds it too, so it may be 0 when one unit is already too many.
 int max_plan_units(const Workload& workload, const Offering& offering, int max_devices);
 
+// The largest micro-batch the search tries for offload plans, as a multiple of the
+// workload's: every micro-step sends the gradients over PCIe, and practitioners run
+// ZeRO-Offload at the largest micro-batch that fits, up to the global batch (DeepSpeed's
+// ZeRO-Offload tutorial raises the batch size to the largest that fits).
+inline constexpr int k_largest_offload_micro_batch_factor = 128;
+
 // Plans for one offering: 1, 2, 4, 8, ... units (at most max_plan_units), or with
 // `device_counts` exactly those counts of devices, each made of whole units (a count no
 // allowed number of units makes gives no plan). Training: each as DDP and ZeRO-1/2/3 (one
-// device: DDP only), each with and without full recomputation. Inference: tensor parallel
+// device: DDP only), each with and without full recomputation, then ZeRO-Offload and
+// ZeRO-Infinity where the host's RAM is stated (docs/methodology.md#candidate-plans). Inference: tensor parallel
 // over 1, 2, 4, ... devices of a unit, the other devices serving as replicas.
 std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offering, const Device& device,
                                   int max_devices, std::span<const int> device_counts = {});
@@ -96,6 +103,10 @@ class PlanEstimator {
   // with the headroom free (PlanEstimate::fits).
   MemoryBreakdown memory(const Plan& plan) { return memory(workload_of(plan), plan); }
   bool fits(const Plan& plan);
+  // With offloading: whether a unit's host RAM, with the workload's headroom free, holds
+  // what its devices offload (PlanEstimate::host_fits); absent for a plan that offloads
+  // nothing or an estimator without an offering.
+  std::optional<bool> host_holds(const Plan& plan, const MemoryBreakdown& memory) const;
   Bytes capacity() const { return m_capacity; }
   // The least time a training plan can take: its compute and what of its communication
   // nothing hides (unhidden_communication), as estimate_into adds them up. Absent for

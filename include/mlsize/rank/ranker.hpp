@@ -73,6 +73,9 @@ struct RecommendSettings {
   // precision one of them measured use its MFU, bandwidth efficiency and overhead.
   std::vector<Calibration> calibrations;
   const RuleSet* rules = nullptr;  // applied to every plan when set; must outlive the report
+  // When nothing is ranked, search the request again with each way out (Report::ways_out);
+  // those searches do not look further.
+  bool ways_out = true;
 };
 
 // A training run starts from a 16-bit checkpoint, and the host of each machine reads it
@@ -96,5 +99,9 @@ Usd budget_cash(const PlanEstimate& e);
 // to fewer devices, lower ZeRO stage, no recomputation.
 // The report points into `catalog`, which must outlive it.
 Report recommend(const Workload& workload, const Catalog& catalog, const RecommendSettings& settings);
+
+// Of a report's rejections for memory (and for the host's RAM of an offload plan), the plan
+// nearest to fitting; none without such a rejection.
+std::optional<RankedPlan> nearest_to_fitting(const Report& report);
 
 }  // namespace mlsize

@@ -2,6 +2,7 @@
 // The result of `recommend`: ranked plans and the offerings that could not serve.
 
 #include <mlsize/estimate/cost.hpp>
+#include <mlsize/estimate/fit_changes.hpp>
 #include <mlsize/estimate/plan.hpp>
 #include <mlsize/model/architecture.hpp>
 #include <mlsize/model/workload.hpp>
@@ -38,6 +39,7 @@ enum class RejectionReason {
                    // that whole units of the offering cannot make
   rule,            // every plan was excluded by a rule (exclude, or require not met)
   memory,          // no plan fits in device memory
+  offload_host,    // the only plans that fit the devices offload more than the host's RAM holds
   ttft,            // serving: no replica meets --ttft, even one sequence at a time
   tpot,            // serving: no replica meets --tpot, even one sequence at a time
   load,            // serving: the load needs more units than the offering has (or --max-devices allows)
@@ -62,6 +64,7 @@ constexpr auto enum_names(RejectionReason) {
                                                    {device_count, "device_count"},
                                                    {rule, "rule"},
                                                    {memory, "memory"},
+                                                   {offload_host, "offload_host"},
                                                    {ttft, "ttft"},
                                                    {tpot, "tpot"},
                                                    {load, "load"},
@@ -132,6 +135,15 @@ struct Rejection {
   int max_units = 0;                      // for `device_count`: the most units one plan may use
 };
 
+// One change to a request that ranks nothing, and the plan the search then ranks first;
+// when it ranks none either, the plan that came nearest to fitting (`fits` false).
+struct WayOut {
+  FitChangeKind change = FitChangeKind::more_devices;
+  Workload workload;  // the request with the change (its precision the plan's)
+  RankedPlan plan;
+  bool fits = true;
+};
+
 struct Report {
   Workload workload;  // includes the model shape
   Objective objective = Objective::cost;
@@ -152,6 +164,9 @@ struct Report {
   // on the first RecommendSettings::advice_from recommendations, once per rule, in rank
   // order; messages of the first plan each fired on.
   std::vector<RuleMessage> advice;
+  // When nothing is ranked (RecommendSettings::ways_out): the request with one change each,
+  // searched again, and the plan each search ranks first (docs/methodology.md#ways-out).
+  std::vector<WayOut> ways_out;
 };
 
 }  // namespace mlsize

@@ -338,6 +338,9 @@ CommandOutput run_estimate(const EstimateOptions& options) {
       }
     }
     if (!result.estimate.fits) result.fit_changes = ways_to_fit(workload, plan, cost_settings, k_default_max_devices);
+    if (result.estimate.fits && result.timed()) {
+      result.faster_micro_batch = faster_offload_micro_batch(workload, plan, cost_settings);
+    }
     if (!result.timed()) result.estimate.cost.reset();
     if (workload.deadline && result.timed()) result.meets_deadline = result.estimate.time <= *workload.deadline;
     if (workload.budget && result.estimate.cost) result.within_budget = *result.estimate.cost <= *workload.budget;

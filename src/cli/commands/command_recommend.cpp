@@ -265,6 +265,7 @@ std::string next_command(const std::vector<std::string>& words, const Report& re
   if (st.zero_stage > 0) add("--zero", std::to_string(st.zero_stage));
   if (st.hybrid_sharded(e.plan.device_count)) add("--shard-group", std::to_string(st.shard_group));
   if (st.recompute != Recompute::none) add("--recompute", std::string(to_string(st.recompute)));
+  if (st.offload != Offload::none) add("--offload", std::string(to_string(st.offload)));
   if (st.tensor_parallel > 1) add("--tp", std::to_string(st.tensor_parallel));
   if (st.pipeline_parallel > 1) add("--pp", std::to_string(st.pipeline_parallel));
   if (st.sequence_parallel) kept.push_back("--sp");

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -205,6 +206,18 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
           format_gb(nearest.capacity), format_percent(workload.memory_headroom),
           headroom_only ? ": a smaller --memory-headroom would fit it" : "");
     }
+    case RejectionReason::offload_host: {
+      const PlanEstimate& nearest = *rejection.nearest;
+      const Offering& offering = *rejection.offering;
+      const int per_unit = std::min(nearest.plan.device_count, offering.devices_per_unit);
+      return fmt::format(
+          "only offloading fits the devices, and even {} on {} device{} puts {} GB of states in a unit's host RAM; {} "
+          "GB of its {} GB are usable ({} kept free)",
+          describe_strategy(nearest.plan.strategy, nearest.plan.device_count, workload.task), nearest.plan.device_count,
+          nearest.plan.device_count == 1 ? "" : "s", format_gb(nearest.memory.host * per_unit),
+          format_gb(*offering.host_memory * (1 - workload.memory_headroom)), format_gb(*offering.host_memory),
+          format_percent(workload.memory_headroom));
+    }
     case RejectionReason::ttft: {
       const PlanEstimate& nearest = *rejection.nearest;
       return fmt::format("a {}-token prompt takes {} to its first token on {}; --ttft is {}: {} would shorten it",
@@ -264,23 +277,50 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
   return {};
 }
 
-std::string fit_change_flags(const FitChange& change, const Plan& from) {
-  const Plan& to = change.estimate.plan;
-  switch (change.kind) {
-    case FitChangeKind::recompute_full: return "--recompute full";
-    case FitChangeKind::zero_3: return "--zero 3";
-    case FitChangeKind::offload:
-      return from.strategy.zero_stage == 0 ? "--offload optimizer --zero 1" : "--offload optimizer";
+namespace {
+
+// The flag of a change to the request (workload_changes); empty for a change to the plan.
+std::string request_change_flags(FitChangeKind kind) {
+  switch (kind) {
+    case FitChangeKind::adam_8bit: return "--optimizer adam-8bit";
     case FitChangeKind::lora: return "--task lora";
     case FitChangeKind::qlora: return "--task qlora";
     case FitChangeKind::int8_weights: return "--quant int8";
     case FitChangeKind::int4_weights: return "--quant int4";
+    default: return {};
+  }
+}
+
+}  // namespace
+
+std::string fit_change_flags(const FitChange& change, const Plan& from) {
+  const Plan& to = change.estimate.plan;
+  const auto stage = [&] {
+    return to.strategy.zero_stage != from.strategy.zero_stage ? fmt::format(" --zero {}", to.strategy.zero_stage)
+                                                              : std::string();
+  };
+  switch (change.kind) {
+    case FitChangeKind::recompute_full: return "--recompute full";
+    case FitChangeKind::zero_3: return "--zero 3";
+    case FitChangeKind::offload: return "--offload optimizer" + stage();
+    case FitChangeKind::offload_params: return "--offload optimizer+params" + stage();
     case FitChangeKind::more_devices:
       return to.strategy.tensor_parallel > 1 && to.strategy.tensor_parallel != from.strategy.tensor_parallel
                  ? fmt::format("--count {} --tp {}", to.device_count, to.strategy.tensor_parallel)
                  : fmt::format("--count {} --zero 3", to.device_count);
+    default: return request_change_flags(change.kind);
   }
-  return {};
+}
+
+std::string way_out_flags(const WayOut& way) {
+  const PlanEstimate& e = way.plan;
+  switch (way.change) {
+    case FitChangeKind::more_devices: return fmt::format("--gpus {}:{}", e.plan.device->id, e.plan.device_count);
+    // Whole dollars and hours, rounded up: the flag then admits the plan.
+    case FitChangeKind::budget: return fmt::format("--budget {}", std::ceil(budget_cash(e).value));
+    case FitChangeKind::deadline: return fmt::format("--deadline {}h", std::ceil(e.time.value / k_seconds_per_hour));
+    default: return request_change_flags(way.change);
+  }
 }
 
 std::string memory_cell(const PlanEstimate& e) {

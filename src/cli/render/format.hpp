@@ -25,6 +25,8 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
 // The flags that make the change of a plan that does not fit: "--recompute full",
 // "--count 16 --zero 3" (ways_to_fit).
 std::string fit_change_flags(const FitChange& change, const Plan& from);
+// The flags that select a way out (recommend with nothing ranked): "--task lora", "--gpus h100-sxm:16".
+std::string way_out_flags(const WayOut& way);
 
 std::string memory_cell(const PlanEstimate& e);
 // The hardware of a row: its device and provider by id (the offering id is in the next:

@@ -339,6 +339,11 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
       return {{"quantity", "memory_per_device_bytes"},
               {"value", whole(nearest.memory.total().value)},
               {"limit", whole(nearest.capacity.value)}};
+    case RejectionReason::offload_host:
+      return {{"quantity", "host_memory_per_unit_bytes"},
+              {"value", whole(nearest.memory.host.value *
+                              std::min(nearest.plan.device_count, rejection.offering->devices_per_unit))},
+              {"limit", whole(rejection.offering->host_memory->value)}};
     case RejectionReason::session_limit:
       return {{"quantity", "seconds"},
               {"value", nearest.time.value},
@@ -392,6 +397,7 @@ Json rejection_json(const Rejection& rejection, const Workload& workload) {
     json["nearest_plan"] = {{"device_count", nearest.plan.device_count},
                             {"zero_stage", nearest.plan.strategy.zero_stage},
                             {"recompute", to_string(nearest.plan.strategy.recompute)},
+                            {"offload", to_string(nearest.plan.strategy.offload)},
                             {"memory_total_bytes", whole(nearest.memory.total().value)},
                             {"capacity_bytes", whole(nearest.capacity.value)},
                             {"seconds", nearest.time.value},
@@ -439,6 +445,14 @@ std::string render_recommend_json(const Report& report, int top, const Provenanc
   Json rejected = Json::array();
   for (const Rejection& rejection : report.rejected) rejected.push_back(rejection_json(rejection, report.workload));
   json["rejected"] = std::move(rejected);
+  // docs/methodology.md#ways-out: empty unless nothing is ranked.
+  Json alternatives = Json::array();
+  for (const WayOut& way : report.ways_out) {
+    Json item = {{"change", to_string(way.change)}, {"flags", way_out_flags(way)}, {"fits", way.fits}};
+    item["plan"] = plan_json(way.plan, way.fits);
+    alternatives.push_back(std::move(item));
+  }
+  json["alternatives"] = std::move(alternatives);
   Json advice = Json::array();
   for (const RuleMessage& note : report.advice) {
     advice.push_back({{"rule", note.rule->id},
@@ -458,14 +472,25 @@ std::string render_estimate_json(const EstimateResult& result) {
   Json changes = Json::array();
   for (const FitChange& change : result.fit_changes) {
     const PlanEstimate& e = change.estimate;
-    changes.push_back({{"change", to_string(change.kind)},
-                       {"flags", fit_change_flags(change, result.estimate.plan)},
-                       {"device_count", e.plan.device_count},
-                       {"memory_per_device_bytes", whole(e.memory.total().value)},
-                       {"capacity_bytes", whole(e.capacity.value)},
-                       {"fits", change.fits}});
+    changes.push_back(
+        {{"change", to_string(change.kind)},
+         {"flags", fit_change_flags(change, result.estimate.plan)},
+         {"device_count", e.plan.device_count},
+         {"memory_per_device_bytes", whole(e.memory.total().value)},
+         {"capacity_bytes", whole(e.capacity.value)},
+         {"seconds", result.timed() && std::isfinite(e.time.value) ? Json(e.time.value) : Json(nullptr)},
+         {"cost_usd", result.timed() && e.cost && std::isfinite(e.cost->value) ? Json(e.cost->value) : Json(nullptr)},
+         {"fits", change.fits}});
   }
   json["ways_to_fit"] = std::move(changes);
+  if (const std::optional<PlanEstimate>& faster = result.faster_micro_batch) {
+    json["faster_micro_batch"] = {{"micro_batch", faster->plan.strategy.micro_batch},
+                                  {"memory_per_device_bytes", whole(faster->memory.total().value)},
+                                  {"seconds", faster->time.value},
+                                  {"cost_usd", faster->cost ? Json(faster->cost->value) : Json(nullptr)}};
+  } else {
+    json["faster_micro_batch"] = nullptr;
+  }
   if (!result.explanation.empty()) {
     Json terms = Json::array();
     for (const ExplainedTerm& term : result.explanation) {

@@ -152,6 +152,11 @@ LaunchText deepspeed_config(const LaunchSpec& s, const std::string& title) {
   return out;
 }
 
+// Whether a data-parallel plan runs under DeepSpeed rather than FSDP (add_script_args).
+bool uses_deepspeed(const LaunchSpec& s) {
+  return s.zero_stage == 1 || s.offload != Offload::none;
+}
+
 // The script's flags: Megatron-LM's pretrain_gpt.py for tensor or pipeline parallelism, else
 // a Hugging Face Trainer script (TrainingArguments).
 void add_script_args(const LaunchSpec& s, Command& command) {
@@ -184,9 +189,10 @@ void add_script_args(const LaunchSpec& s, Command& command) {
   if (runs_in_bf16(s.precision)) command.arg("--bf16");
   if (s.recompute != Recompute::none) command.arg("--gradient_checkpointing");
   command.arg("--max_grad_norm", format_general(k_gradient_clipping));
-  // FSDP has no optimizer-only sharding (ZeRO-1) and offloads parameters with the optimizer:
-  // DeepSpeed's config takes those plans (Trainer's --deepspeed).
-  if (s.zero_stage == 1 || s.offload == Offload::optimizer) {
+  // FSDP has no optimizer-only sharding (ZeRO-1), and its CPU offload steps the optimizer in
+  // torch's Adam on the CPU where the plan's time is DeepSpeedCPUAdam's (Ren et al. 2021,
+  // §5.1): DeepSpeed's config takes those plans (Trainer's --deepspeed).
+  if (uses_deepspeed(s)) {
     command.arg("--deepspeed", "ds_config.json");
   } else if (s.zero_stage >= 2) {
     // TrainingArguments' fsdp options (transformers trainer_utils.py, FSDPOption).
@@ -194,7 +200,6 @@ void add_script_args(const LaunchSpec& s, Command& command) {
                        : s.fsdp == FsdpSharding::hybrid_shard ? "hybrid_shard"
                                                               : "shard_grad_op";
     fsdp += " auto_wrap";
-    if (s.offload == Offload::optimizer_and_params) fsdp += " offload";
     command.arg("--fsdp", "'" + fsdp + "'");
   }
 }
@@ -229,7 +234,7 @@ LaunchText torchrun_script(const LaunchSpec& s, const std::string& title) {
   const bool megatron = s.tensor_parallel > 1 || s.pipeline_parallel > 1;
   out.text += megatron ? "# pretrain_gpt.py: Megatron-LM's (its data and model flags are yours to add)\n"
                        : "# train.py: your Hugging Face Trainer script; the flags are TrainingArguments'\n";
-  if (!megatron && (s.zero_stage == 1 || s.offload == Offload::optimizer)) {
+  if (!megatron && uses_deepspeed(s)) {
     out.text += "# ds_config.json: the same mlsize command with --emit deepspeed\n";
   }
   if (s.nodes > 1)
@@ -259,7 +264,7 @@ LaunchText accelerate_config(const LaunchSpec& s, const std::string& title) {
   out << YAML::Comment(layout_line(s));
   out << YAML::BeginMap;
   out << YAML::Key << "compute_environment" << YAML::Value << "LOCAL_MACHINE";
-  const bool deepspeed = s.zero_stage == 1 || s.offload == Offload::optimizer;
+  const bool deepspeed = uses_deepspeed(s);
   const char* type = deepspeed ? "DEEPSPEED" : s.zero_stage >= 2 ? "FSDP" : s.world_size() > 1 ? "MULTI_GPU" : "NO";
   out << YAML::Key << "distributed_type" << YAML::Value << type;
   const char* mixed = is_fp16(s.precision)                  ? "fp16"
@@ -288,7 +293,7 @@ LaunchText accelerate_config(const LaunchSpec& s, const std::string& title) {
   } else if (s.zero_stage >= 2) {
     out << YAML::Key << "fsdp_config" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "fsdp_sharding_strategy" << YAML::Value << std::string(to_string(s.fsdp));
-    out << YAML::Key << "fsdp_offload_params" << YAML::Value << (s.offload == Offload::optimizer_and_params);
+    out << YAML::Key << "fsdp_offload_params" << YAML::Value << false;  // offload plans run DeepSpeed
     out << YAML::Key << "fsdp_auto_wrap_policy" << YAML::Value << "TRANSFORMER_BASED_WRAP";
     out << YAML::Key << "fsdp_backward_prefetch" << YAML::Value << "BACKWARD_PRE";
     out << YAML::Key << "fsdp_state_dict_type" << YAML::Value << "SHARDED_STATE_DICT";

@@ -99,7 +99,26 @@ std::string no_plan_sentence(const Report& report, std::string_view none) {
           "electricity; --include-purchase weighs buying one.",
           none, report.rejected.front().offering->id);
     }
-    return std::string(none) + " fits in memory on the offerings considered (rejected ones and why: --format json).";
+    const std::optional<RankedPlan> nearest = nearest_to_fitting(report);
+    if (!nearest) {
+      return std::string(none) + " fits in memory on the offerings considered (rejected ones and why: --format json).";
+    }
+    const PlanEstimate& e = *nearest;
+    const std::string plan = fmt::format("{} with {}", describe_hardware(e.plan),
+                                         describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task));
+    if (e.fits) {
+      // It fits its devices: the host's RAM is short.
+      const Offering& offering = *e.plan.offering;
+      return fmt::format(
+          "{} fits on the offerings considered: the nearest, {}, offloads {} GB to a host with {} GB usable of {} GB "
+          "(rejected ones and why: --format json).",
+          none, plan, format_gb(e.memory.host * std::min(e.plan.device_count, offering.devices_per_unit)),
+          format_gb(*offering.host_memory * (1 - report.workload.memory_headroom)), format_gb(*offering.host_memory));
+    }
+    return fmt::format(
+        "{} fits in memory on the offerings considered: the nearest, {}, needs {} GB per device of {} GB usable "
+        "(rejected ones and why: --format json).",
+        none, plan, format_gb(e.memory.total()), format_gb(e.capacity * (1 - report.workload.memory_headroom)));
   }
   if (const std::vector<const Rejection*> nearest = over_budget(report); !nearest.empty() && report.workload.budget) {
     const PlanEstimate& cheapest = *nearest.front()->nearest;
@@ -127,6 +146,20 @@ std::string advice_text(const Report& report) {
                         note.rule->severity == Severity::warn ? "warning: " : "", note.message);
   }
   return text;
+}
+
+// What an offload plan asks of its host (docs/methodology.md#offload-in-the-search).
+std::string offload_sentence(const PlanEstimate& e, const Workload& workload) {
+  if (e.plan.strategy.offload == Offload::none || !e.host_fits || e.plan.offering == nullptr) return {};
+  const Offering& offering = *e.plan.offering;
+  const int per_unit = std::min(e.plan.device_count, offering.devices_per_unit);
+  return fmt::format(
+      " It offloads {} GB of {} to each unit's host RAM ({} GB usable of {} GB), whose optimizer steps and "
+      "transfers add {} (DeepSpeed ZeRO-{}).",
+      format_gb(e.memory.host * per_unit),
+      e.plan.strategy.offload == Offload::optimizer ? "optimizer states" : "optimizer states and weights",
+      format_gb(*offering.host_memory * (1 - workload.memory_headroom)), format_gb(*offering.host_memory),
+      format_duration(e.communication.offload), e.plan.strategy.offload == Offload::optimizer ? "Offload" : "Infinity");
 }
 
 }  // namespace
@@ -202,11 +235,36 @@ std::string summary_sentence(const Report& report) {
     text += fmt::format("; {}, {} output tokens/s, {} per million", fleet_text(best),
                         format_count(s.fleet_output_tokens_per_s), format_usd(s.per_million_output_tokens));
   }
-  return text + fmt::format(" ({} of {} offerings have a plan that meets the constraints).",
-                            report.recommendations.size(), offering_count(report));
+  text += fmt::format(" ({} of {} offerings have a plan that meets the constraints).", report.recommendations.size(),
+                      offering_count(report));
+  return text + offload_sentence(best, report.workload);
 }
 
 namespace {
+
+// Nothing ranked: each way out with the flags that select it, and the plan it ranks first
+// (docs/methodology.md#ways-out). `columns`: the ranking's, the first one the flags.
+std::string ways_out_table(const Report& report, std::vector<TableColumn> columns, const TableStyle& style) {
+  columns.front() = {"change", false};
+  std::vector<std::vector<std::string>> rows;
+  for (const WayOut& way : report.ways_out) {
+    // The nearest plans over the budget are above, and the sentence names the budget they need.
+    if (way.change == FitChangeKind::budget) continue;
+    const RankedPlan& e = way.plan;
+    std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, way.workload.task);
+    if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
+    if (!way.fits) strategy += e.fits ? " (host RAM short)" : " (does not fit)";
+    const std::string per_hour =
+        e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-";
+    rows.push_back({way_out_flags(way), hardware_cell(e.plan, style.wide, style.wide),
+                    std::to_string(e.plan.device_count), strategy, memory_cell(e),
+                    way.fits ? format_duration(e.time) : "-", per_hour,
+                    way.fits && e.cost ? format_usd(*e.cost) : "-"});
+  }
+  if (rows.empty()) return {};
+  return "Ways out, one change each (the plan that ranks first with it, or the nearest to fitting):\n" +
+         render_table(columns, rows, style) + "\n";
+}
 
 std::string recommend_table(const Report& report, int top, const Provenance& provenance, const TableStyle& style) {
   std::string text = workload_line(report.workload) + "\n";
@@ -297,6 +355,7 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
     if (!rows.empty()) text += "Nearest plans, over the budget:\n" + render_table(columns, rows, style) + "\n";
   }
   text += summary_sentence(report) + "\n";
+  text += ways_out_table(report, columns, style);
   text += fmt::format(
       "Ranked by {} (--optimize). GB = 10^9 bytes; memory is per device against its capacity, of which {} is kept "
       "free (--memory-headroom).\n",
@@ -318,11 +377,13 @@ std::string fit_changes_text(const EstimateResult& result) {
   for (const FitChange& change : result.fit_changes) {
     if (!change.fits) continue;
     const PlanEstimate& e = change.estimate;
-    text += fmt::format("  {}: {} GB per device ({} of capacity){}\n", fit_change_flags(change, from),
+    text += fmt::format("  {}: {} GB per device ({} of capacity){}, {}{}\n", fit_change_flags(change, from),
                         format_gb(e.memory.total()), format_percent(e.memory.total() / e.capacity),
                         e.memory.host.value > 0 && e.plan.strategy.offload != Offload::none
                             ? fmt::format(", {} GB offloaded per device", format_gb(e.memory.host))
-                            : "");
+                            : "",
+                        std::isfinite(e.time.value) ? format_duration(e.time) : "never finishes on spot",
+                        e.cost && std::isfinite(e.cost->value) ? ", " + format_usd(*e.cost) : "");
   }
   if (!text.empty()) return "It fits with any one of these changes:\n" + text;
   const auto nearest =
@@ -443,7 +504,7 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
                                 format_duration(c.tensor_parallel), format_gb(Bytes(c.tensor_bytes_per_step))));
   }
   if (c.pipeline.value > 0) parts.push_back("pipeline bubble and sends " + format_duration(c.pipeline));
-  if (c.offload.value > 0) parts.push_back("host optimizer steps " + format_duration(c.offload));
+  if (c.offload.value > 0) parts.push_back("host offload (optimizer steps, PCIe) " + format_duration(c.offload));
   if (e.setup.value > 0) parts.push_back("setup " + format_duration(e.setup));
   if (c.steps > 0) {
     parts.push_back(fmt::format("{} step{}", format_count(std::ceil(c.steps)), std::ceil(c.steps) == 1 ? "" : "s"));
@@ -451,6 +512,12 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
   if (parts.size() > 1) text += " (" + join(parts, ", ") + ")";
   if (result.meets_deadline) text += *result.meets_deadline ? " (meets the deadline)" : " (MISSES the deadline)";
   text += ".\n";
+  if (const std::optional<PlanEstimate>& faster = result.faster_micro_batch) {
+    text +=
+        fmt::format("Faster: --micro-batch {} sends the gradients to the host {}× less often: {} ({} of capacity).\n",
+                    faster->plan.strategy.micro_batch, faster->plan.strategy.micro_batch / result.workload.micro_batch,
+                    format_duration(faster->time), format_percent(faster->memory.total() / faster->capacity));
+  }
   if (e.cost) {
     text += fmt::format("Cost: {} ({}/unit-hour × {} unit{})", format_usd(*e.cost), format_usd(*e.price_per_unit_hour),
                         e.plan.units, e.plan.units == 1 ? "" : "s");

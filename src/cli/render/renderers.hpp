@@ -30,6 +30,9 @@ struct EstimateResult {
   // A plan on a device that does not fit: the single changes that would, each estimated
   // (ways_to_fit).
   std::vector<FitChange> fit_changes;
+  // An offload plan at the workload's micro-batch: a larger one that fits and is faster
+  // (faster_offload_micro_batch).
+  std::optional<PlanEstimate> faster_micro_batch;
   Provenance provenance;  // the version and catalogue behind the answer
   bool has_device() const { return estimate.plan.device != nullptr; }
   // Time and cost need a device and a number of tokens (--data or --tokens).

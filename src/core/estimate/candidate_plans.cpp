@@ -40,6 +40,16 @@ struct Layout {
   int pipeline;
 };
 
+// Whether a layout may offload (ZeRO-Offload, ZeRO-Infinity; docs/methodology.md#offload-in-the-search):
+// DeepSpeed moves the states of a ZeRO stage to host RAM through its CPU Adam, for NVIDIA
+// and AMD GPUs with plain data parallelism (the launchers mlsize emits run it so: DeepSpeed
+// and accelerate's DeepSpeed plugin). The host's RAM must be stated to be checked, and
+// adapters train too few weights for their states to matter.
+bool offloads(const Workload& workload, const Layout& layout) {
+  return workload.is_training() && !workload.is_adapter_tuning() && layout.device->kind == DeviceKind::gpu &&
+         layout.offering->host_memory.has_value() && layout.tensor == 1 && layout.pipeline == 1;
+}
+
 // The strategies of one layout: ZeRO 0-3 over the data-parallel ranks, only as far as a
 // launcher mlsize emits runs it (launch.hpp's unsupported(); docs/launch.md): 0-1 under
 // pipelining (DeepSpeed's pipeline engine and Megatron-LM's distributed optimizer shard no
@@ -49,12 +59,16 @@ struct Layout {
 // communicate every micro-step, so for them larger micro-batches (2, 4, 8 × the workload's, fewer micro-steps to the
 // same global batch, never past it) are tried too: they hide more of it for more activation memory. Pipelines want many
 // micro-batches.
+// Then, where the layout offloads (offloads()), ZeRO-Offload (ZeRO-2, the optimizer states on
+// the host) and ZeRO-Infinity (ZeRO-3 with the parameters too; over several ranks also ZeRO-3
+// with the optimizer states only), with micro-batches up to 128 × the workload's.
 void add_layout_plans(const Workload& workload, const Layout& layout, std::vector<Plan>& plans) {
   const int data = layout.devices / (layout.tensor * layout.pipeline);
   const int highest_stage = data == 1 ? 0 : layout.pipeline > 1 ? 1 : layout.tensor > 1 ? 2 : 3;
-  auto add_stage = [&](int stage, int shard_group) {
-    const bool grows = stage >= 2 && layout.pipeline == 1 && !workload.micro_batch_pinned;
-    for (int factor = 1; factor <= (grows ? k_largest_micro_batch_factor : 1); factor *= 2) {
+  auto add_stage = [&](int stage, int shard_group, Offload offload) {
+    const bool grows = (stage >= 2 || offload != Offload::none) && layout.pipeline == 1 && !workload.micro_batch_pinned;
+    const int largest = offload != Offload::none ? k_largest_offload_micro_batch_factor : k_largest_micro_batch_factor;
+    for (int factor = 1; factor <= (grows ? largest : 1); factor *= 2) {
       // Never past the global batch: a larger micro-batch would change the recipe (the
       // batch size a run converges with), not just the hardware plan.
       const double tokens = static_cast<double>(data) * workload.micro_batch * factor * workload.sequence_length;
@@ -68,20 +82,25 @@ void add_layout_plans(const Workload& workload, const Layout& layout, std::vecto
         strategy.pipeline_parallel = layout.pipeline;
         strategy.sequence_parallel = layout.tensor > 1;
         strategy.shard_group = shard_group;
+        strategy.offload = offload;
         if (factor > 1) strategy.micro_batch = workload.micro_batch * factor;
         plans.push_back(Plan{layout.offering, layout.device, layout.units, layout.devices, strategy});
       }
     }
   };
-  for (int stage = 0; stage <= highest_stage; ++stage) add_stage(stage, 0);
+  for (int stage = 0; stage <= highest_stage; ++stage) add_stage(stage, 0, Offload::none);
   // HSDP (docs/methodology.md#sharding-zero-fsdp-tensor-pipeline-and-expert-parallelism):
   // ZeRO-3 sharded within each node and replicated across nodes, only where it differs from
   // ZeRO-3 (several nodes) and without model parallelism. One node per group, as FSDP's
   // HYBRID_SHARD shards (pytorch/pytorch#117470); the launchers mlsize emits set no larger
   // device mesh.
   if (highest_stage == 3 && layout.units > 1 && layout.offering->devices_per_unit > 1) {
-    add_stage(3, layout.offering->devices_per_unit);
+    add_stage(3, layout.offering->devices_per_unit, Offload::none);
   }
+  if (!offloads(workload, layout)) return;
+  add_stage(2, 0, Offload::optimizer);
+  if (data > 1) add_stage(3, 0, Offload::optimizer);
+  add_stage(3, 0, Offload::optimizer_and_params);
 }
 
 // Training plans on `devices` devices of `units` units: tensor parallel within a unit (1,

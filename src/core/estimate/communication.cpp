@@ -356,6 +356,12 @@ Communication training_communication(const Workload& w, const Strategy& st, int 
                                      const Topology& topology, Seconds compute) {
   Communication c;
   c.offload = offload_seconds(w, st, device_count, topology, compute, c.steps);
+  if (c.offload.value > 0) {
+    // One device offloading has no schedule below, and still accumulates micro-steps.
+    const int dp = st.data_parallel(device_count);
+    c.micro_steps_per_step =
+        std::ceil(global_batch_tokens(w, dp) / (static_cast<double>(dp) * w.micro_batch * w.sequence_length));
+  }
   const std::optional<Schedule> s = schedule_of(w, st, device_count, device, topology, compute, c);
   if (!s) return c;
   if (s->data_parallel > 1) data_parallel_sync(w, st, s->data_parallel, s->links, s->micro_compute, c);

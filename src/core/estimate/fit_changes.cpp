@@ -24,6 +24,27 @@ std::optional<FitChange> try_change(FitChangeKind kind, const Workload& workload
 
 }  // namespace
 
+std::vector<std::pair<FitChangeKind, Workload>> workload_changes(const Workload& workload) {
+  std::vector<std::pair<FitChangeKind, Workload>> changes;
+  const auto change = [&](FitChangeKind kind) -> Workload& { return changes.emplace_back(kind, workload).second; };
+  if (workload.is_training()) {
+    // 8-bit Adam (Dettmers et al. 2022, bitsandbytes): the moments in 2 bytes instead of 8;
+    // adapters' states are too small to matter.
+    const bool adam = workload.optimizer == Optimizer::adam || workload.optimizer == Optimizer::adamw;
+    if (adam && !workload.is_adapter_tuning()) change(FitChangeKind::adam_8bit).optimizer = Optimizer::adam_8bit;
+    // Adapters change a fine-tuning run, not a pre-training one.
+    if (workload.task == Task::finetune) change(FitChangeKind::lora).task = Task::lora;
+    if (workload.task == Task::finetune || workload.task == Task::lora) change(FitChangeKind::qlora).task = Task::qlora;
+  } else if (workload.task == Task::inference) {
+    for (const auto& [kind, format] : {std::pair{FitChangeKind::int8_weights, WeightFormat::int8},
+                                       std::pair{FitChangeKind::int4_weights, WeightFormat::int4}}) {
+      if (bits_per_weight(workload.weight_format) <= bits_per_weight(format)) continue;
+      change(kind).weight_format = format;
+    }
+  }
+  return changes;
+}
+
 std::vector<FitChange> ways_to_fit(const Workload& workload, const Plan& plan, const CostSettings& cost,
                                    int most_devices) {
   std::vector<FitChange> changes;
@@ -32,7 +53,7 @@ std::vector<FitChange> ways_to_fit(const Workload& workload, const Plan& plan, c
     if (auto change = try_change(kind, w, p, cost)) changes.push_back(std::move(*change));
   };
   const Strategy& st = plan.strategy;
-  // DeepSpeed runs ZeRO-3 with neither tensor nor pipeline parallelism (launch.md).
+  // DeepSpeed runs ZeRO-3 and offloading with neither tensor nor pipeline parallelism (launch.md).
   const bool plain_data_parallel = st.tensor_parallel == 1 && st.pipeline_parallel == 1;
   if (workload.is_training()) {
     if (st.recompute != Recompute::full) {
@@ -45,32 +66,21 @@ std::vector<FitChange> ways_to_fit(const Workload& workload, const Plan& plan, c
       p.strategy.zero_stage = 3;
       add(FitChangeKind::zero_3, workload, p);
     }
-    if (st.offload == Offload::none) {
+    if (st.offload == Offload::none && plain_data_parallel) {
+      // ZeRO-Offload offloads a ZeRO stage's states: stage 2, as DeepSpeed's tutorial runs it.
       Plan p = plan;
       p.strategy.offload = Offload::optimizer;
-      if (p.strategy.zero_stage == 0) p.strategy.zero_stage = 1;  // ZeRO-Offload offloads a ZeRO stage's states
+      p.strategy.zero_stage = std::max(st.zero_stage, 2);
       add(FitChangeKind::offload, workload, p);
     }
-    // Adapters change a fine-tuning run, not a pre-training one.
-    if (workload.task == Task::finetune) {
-      Workload w = workload;
-      w.task = Task::lora;
-      add(FitChangeKind::lora, w, plan);
-    }
-    if (workload.task == Task::finetune || workload.task == Task::lora) {
-      Workload w = workload;
-      w.task = Task::qlora;
-      add(FitChangeKind::qlora, w, plan);
-    }
-  } else if (workload.task == Task::inference) {
-    for (const auto& [kind, format] : {std::pair{FitChangeKind::int8_weights, WeightFormat::int8},
-                                       std::pair{FitChangeKind::int4_weights, WeightFormat::int4}}) {
-      if (bits_per_weight(workload.weight_format) <= bits_per_weight(format)) continue;
-      Workload w = workload;
-      w.weight_format = format;
-      add(kind, w, plan);
+    if (st.offload != Offload::optimizer_and_params && plain_data_parallel && !workload.is_adapter_tuning()) {
+      Plan p = plan;
+      p.strategy.offload = Offload::optimizer_and_params;
+      p.strategy.zero_stage = 3;
+      add(FitChangeKind::offload_params, workload, p);
     }
   }
+  for (const auto& [kind, changed] : workload_changes(workload)) add(kind, changed, plan);
   // More devices: whole units, doubling, until a plan fits.
   const int per_unit = plan.offering != nullptr ? plan.offering->devices_per_unit : 1;
   const int most_units =
@@ -94,6 +104,29 @@ std::vector<FitChange> ways_to_fit(const Workload& workload, const Plan& plan, c
     }
   }
   return changes;
+}
+
+std::optional<PlanEstimate> faster_offload_micro_batch(const Workload& workload, const Plan& plan,
+                                                       const CostSettings& cost) {
+  const Strategy& st = plan.strategy;
+  if (st.offload == Offload::none || workload.micro_batch_pinned || !workload.is_training() || plan.device == nullptr) {
+    return std::nullopt;
+  }
+  const int base = st.micro_batch > 0 ? st.micro_batch : workload.micro_batch;
+  PlanEstimator estimator(workload, *plan.device, plan.offering, cost);
+  const PlanEstimate at = estimator.estimate(plan);
+  std::optional<PlanEstimate> fastest;
+  const int data = st.data_parallel(plan.device_count);
+  for (int factor = 2; factor <= k_largest_offload_micro_batch_factor; factor *= 2) {
+    const double tokens = static_cast<double>(data) * base * factor * workload.sequence_length;
+    if (tokens > global_batch_tokens(workload, 0)) break;
+    Plan larger = plan;
+    larger.strategy.micro_batch = base * factor;
+    if (!estimator.fits(larger)) break;  // memory only grows with the micro-batch
+    PlanEstimate e = estimator.estimate(larger);
+    if (e.time < (fastest ? fastest->time : at.time)) fastest = std::move(e);
+  }
+  return fastest;
 }
 
 }  // namespace mlsize

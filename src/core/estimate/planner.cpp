@@ -60,7 +60,14 @@ std::optional<Seconds> PlanEstimator::least_time(const Plan& plan) {
   // The same sums as estimate_network_time and estimate_into, with the data-parallel
   // communication at none (what hides behind compute may hide entirely).
   Seconds time = training_seconds(flops(plan.strategy.recompute), plan.device_count, *m_peak, m_mfu);
-  if (plan.strategy.model_parallel() > 1) time = time + least_unhidden_communication(plan);
+  if (plan.strategy.offload != Offload::none) {
+    // The host's optimizer steps and the transfers the plan's own compute leaves exposed:
+    // nothing else hides them (offload plans have no model parallelism).
+    time = time + unhidden_communication(workload_of(plan), plan.strategy, plan.device_count, m_device,
+                                         topology_of(plan), time);
+  } else if (plan.strategy.model_parallel() > 1) {
+    time = time + least_unhidden_communication(plan);
+  }
   if (time.value > 0) time = Seconds(time.value + workload.setup_time.value);
   return time;
 }
@@ -171,6 +178,14 @@ bool PlanEstimator::within_capacity(const Workload& workload, const MemoryBreakd
   return memory.total().value <= m_capacity.value * (1 - workload.memory_headroom);
 }
 
+std::optional<bool> PlanEstimator::host_holds(const Plan& plan, const MemoryBreakdown& memory) const {
+  if (plan.strategy.offload == Offload::none || m_offering == nullptr || !m_offering->host_memory) return std::nullopt;
+  // The host runs the process, its data loader and the pinned buffers too: the same share is
+  // kept free as on the devices (docs/methodology.md#offload-in-the-search).
+  const int devices_per_unit = std::min(plan.device_count, m_offering->devices_per_unit);
+  return memory.host * devices_per_unit <= *m_offering->host_memory * (1 - m_workload->memory_headroom);
+}
+
 bool PlanEstimator::fits(const Plan& plan) {
   const Workload& workload = workload_of(plan);
   return within_capacity(workload, memory(workload, plan));
@@ -219,8 +234,7 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
                   "choose another offering, drop --offload, or give host_memory_gib in an overlay (--catalog)")
           .at_flag("--offload");
     }
-    const int devices_per_unit = std::min(plan.device_count, m_offering->devices_per_unit);
-    estimate.host_fits = estimate.memory.host * devices_per_unit <= *m_offering->host_memory;
+    estimate.host_fits = host_holds(plan, estimate.memory);
   }
   if (workload.task == Task::gbdt) {
     const std::optional<GbdtThroughput> throughput = gbdt_throughput(m_device, m_offering, plan.device_count);

@@ -70,7 +70,9 @@ int compare_plans(const RankedPlan& a, const RankedPlan& b, Objective objective,
   if (a.plan.device_count != b.plan.device_count) return a.plan.device_count < b.plan.device_count ? -1 : 1;
   if (secondary != 0) return secondary;
   const auto strategy = [](const PlanEstimate& e) {
-    return std::make_tuple(e.plan.strategy.zero_stage, static_cast<int>(e.plan.strategy.recompute));
+    // Between equal plans, the one that keeps its states on the devices: no host to size.
+    return std::make_tuple(static_cast<int>(e.plan.strategy.offload), e.plan.strategy.zero_stage,
+                           static_cast<int>(e.plan.strategy.recompute));
   };
   if (strategy(a) != strategy(b)) return strategy(a) < strategy(b) ? -1 : 1;
   const std::string& id_a = a.plan.offering ? a.plan.offering->id : a.plan.device->id;

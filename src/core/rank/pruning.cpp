@@ -28,7 +28,7 @@ void ServingDominance::estimated(const Plan& plan, bool fits, bool idle) {
 }
 
 Slowness::Rank Slowness::rank(const Plan& plan) {
-  return {plan.strategy.zero_stage, static_cast<int>(plan.strategy.recompute)};
+  return {static_cast<int>(plan.strategy.offload), plan.strategy.zero_stage, static_cast<int>(plan.strategy.recompute)};
 }
 
 void Slowness::enter(int device_count) {
@@ -52,6 +52,14 @@ void Slowness::fits(const Plan& plan, Seconds time) {
   // Ties keep the plan the ranking puts first, so that a tie dominates only what it would.
   const int order = m_fastest ? ordering::compare_values(time.value, m_fastest->first) : -1;
   if (order < 0 || (order == 0 && rank(plan) < m_fastest->second)) m_fastest = {{time.value, rank(plan)}};
+}
+
+void Dominance::too_big(const Plan& plan, int micro_batch) {
+  const Strategy& st = plan.strategy;
+  if (st.offload == Offload::none) return;
+  int& least = m_too_big[static_cast<std::size_t>(st.offload)][static_cast<std::size_t>(st.zero_stage)]
+                        [static_cast<std::size_t>(st.recompute)];
+  if (least == 0 || micro_batch < least) least = micro_batch;
 }
 
 Pruner::Pruner(const std::vector<Plan>& plans, PlanEstimator& estimator, const std::optional<Recompute>& recompute,
@@ -98,7 +106,9 @@ void Pruner::estimated(std::size_t i, const PlanEstimate& e) {
     known = known || e.fits || layout_can_fit(i);
     m_layout = known ? Layout::fits : Layout::too_big;
   }
-  if (!e.fits) return;
+  if (!e.fits) m_dominance.too_big(plan, micro_batch_of(plan));
+  // An offload plan whose host cannot hold what it offloads fits nowhere.
+  if (!e.fits || !e.host_fits.value_or(true)) return;
   m_dominance.fits(plan, e.communication.micro_steps_hidden);
   m_slowness.fits(plan, e.time);
 }

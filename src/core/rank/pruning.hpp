@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -23,7 +24,10 @@ namespace mlsize::pruning {
 // communication (nothing is left to hide, and the tensor-parallel collectives never
 // shrink); the cost follows the time, and ties rank the lower stage and less
 // recomputation first, and the workload's micro-batch before larger ones. So once a plan
-// fits, those variants can neither rank above it nor be nearer a limit.
+// fits, those variants can neither rank above it nor be nearer a limit. Offload plans (after
+// the others of their layout) are weighed only against their own group, by recomputation:
+// a larger micro-batch shortens their transfers, so no other order holds for them (Slowness
+// prunes them once a plan on the devices alone is faster than their host's optimizer steps).
 class Dominance {
  public:
   // Whether a plan already seen dominates `plan`; a dominated plan counts as fitting for
@@ -32,6 +36,11 @@ class Dominance {
   // Records that `plan` fits, and whether its micro-steps' communication is all hidden
   // (Communication::micro_steps_hidden).
   void fits(const Plan& plan, bool micro_steps_hidden);
+  // Offload plans: memory grows with the micro-batch and nothing else changes with it, so
+  // once one does not fit its devices, neither does any larger micro-batch of its group and
+  // recomputation (none can be nearer fitting either). `micro_batch`: the plan's own.
+  void too_big(const Plan& plan, int micro_batch);
+  bool larger_than_too_big(const Plan& plan, int micro_batch) const;
 
  private:
   int m_devices = 0;
@@ -46,7 +55,11 @@ class Dominance {
   int m_group_micro_batch = -1;
   int m_group_stage = -1;
   int m_group_shard = -1;
+  Offload m_group_offload = Offload::none;
   bool m_group_fits = false;
+  // Offload plans, by offload, ZeRO stage and Recompute: the least micro-batch that did not
+  // fit its devices (0: none yet).
+  std::array<std::array<std::array<int, 3>, 4>, 3> m_too_big{};
 };
 
 // Serving plans an earlier one dominates. A serving plan's memory depends on its tensor
@@ -82,7 +95,7 @@ class Slowness {
   void fits(const Plan& plan, Seconds time);
 
  private:
-  using Rank = std::pair<int, int>;  // ZeRO stage and recomputation, as compare_plans ties them
+  using Rank = std::tuple<int, int, int>;  // offload, ZeRO stage and recomputation, as compare_plans ties them
   static Rank rank(const Plan& plan);
   void enter(int device_count);
 
@@ -113,6 +126,9 @@ class Pruner {
   // (layout_can_fit); the rest of one that cannot is skipped.
   enum class Layout { unknown, fits, too_big };
   bool layout_can_fit(std::size_t first) const;
+  int micro_batch_of(const Plan& plan) const {
+    return plan.strategy.micro_batch > 0 ? plan.strategy.micro_batch : m_workload.micro_batch;
+  }
 
   const std::vector<Plan>& m_plans;
   PlanEstimator& m_estimator;
@@ -144,20 +160,27 @@ inline bool Dominance::dominated(const Plan& plan) {
     m_pipeline = st.pipeline_parallel;
     m_fits = {};
     m_hidden = {};
+    m_too_big = {};
     m_group_micro_batch = -1;
     m_group_shard = -1;
   }
   // HSDP plans (a shard group) are a group of their own: the orders below compare plans of
   // one sharding.
-  if (st.micro_batch != m_group_micro_batch || st.zero_stage != m_group_stage || st.shard_group != m_group_shard) {
+  if (st.micro_batch != m_group_micro_batch || st.zero_stage != m_group_stage || st.shard_group != m_group_shard ||
+      st.offload != m_group_offload) {
     m_group_micro_batch = st.micro_batch;
     m_group_stage = st.zero_stage;
     m_group_shard = st.shard_group;
+    m_group_offload = st.offload;
     m_group_fits = false;
   }
   const auto recompute = static_cast<std::size_t>(st.recompute);
   const auto stage = static_cast<std::size_t>(st.zero_stage);
   bool dominated = m_group_fits;  // the same stage and micro-batch, less recomputation
+  if (st.offload != Offload::none) {
+    if (dominated) fits(plan, false);
+    return dominated;
+  }
   // A larger micro-batch than one that fits and hides its micro-steps, with as much
   // recomputation or more.
   if (st.micro_batch > 0 && st.shard_group == 0 && m_hidden[stage] && *m_hidden[stage] <= recompute) dominated = true;
@@ -177,11 +200,24 @@ inline void Dominance::fits(const Plan& plan, bool micro_steps_hidden) {
   // m_fits and m_hidden order the plans sharded over all data-parallel ranks; HSDP's
   // micro-steps never hide (their first gather and the copies show), and it is never a
   // lower stage.
-  if (plan.strategy.micro_batch != 0 || plan.strategy.shard_group != 0) return;
+  if (plan.strategy.micro_batch != 0 || plan.strategy.shard_group != 0 || plan.strategy.offload != Offload::none)
+    return;
   const auto stage = static_cast<std::size_t>(plan.strategy.zero_stage);
   const auto recompute = static_cast<std::size_t>(plan.strategy.recompute);
   m_fits[stage][recompute] = true;
   if (micro_steps_hidden && (!m_hidden[stage] || recompute < *m_hidden[stage])) m_hidden[stage] = recompute;
+}
+
+inline bool Dominance::larger_than_too_big(const Plan& plan, int micro_batch) const {
+  const Strategy& st = plan.strategy;
+  // Another layout's record says nothing (dominated() resets it on entering one).
+  if (st.offload == Offload::none || plan.device_count != m_devices || st.tensor_parallel != m_tensor ||
+      st.pipeline_parallel != m_pipeline) {
+    return false;
+  }
+  const int least = m_too_big[static_cast<std::size_t>(st.offload)][static_cast<std::size_t>(st.zero_stage)]
+                             [static_cast<std::size_t>(st.recompute)];
+  return least > 0 && micro_batch > least;
 }
 
 inline bool Pruner::skips(std::size_t i) {
@@ -195,6 +231,7 @@ inline bool Pruner::skips(std::size_t i) {
     m_skipped_layout = true;
     return true;
   }
+  if (m_dominance.larger_than_too_big(plan, micro_batch_of(plan))) return true;
   return m_dominance.dominated(plan) || m_slowness.dominated(plan, m_estimator);
 }
 

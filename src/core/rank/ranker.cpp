@@ -12,6 +12,7 @@
 #include "core/rank/ordering.hpp"
 #include "core/rank/pruning.hpp"
 #include "core/rank/purchases.hpp"
+#include "core/rank/ways_out.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -38,6 +39,14 @@ using ordering::Minima;
 // place, whatever the last bits of a sum (and whichever plans pruning skipped).
 bool lower_memory_fraction(const PlanEstimate& a, const PlanEstimate& b) {
   return compare_values(a.memory.total() / a.capacity, b.memory.total() / b.capacity) < 0;
+}
+// Offload plans whose host cannot hold the states: the share of its RAM they need.
+double host_fraction(const PlanEstimate& e) {
+  const Offering& offering = *e.plan.offering;
+  return e.memory.host.value * std::min(e.plan.device_count, offering.devices_per_unit) / offering.host_memory->value;
+}
+bool less_host_memory(const PlanEstimate& a, const PlanEstimate& b) {
+  return compare_values(host_fraction(a), host_fraction(b)) < 0;
 }
 bool faster(const PlanEstimate& a, const PlanEstimate& b) {
   return compare_values(a.time.value, b.time.value) < 0;
@@ -206,6 +215,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   std::optional<RankedPlan> excluded_fitting;    // the first plan a rule excluded, of those that fit
   std::optional<RankedPlan> excluded_too_big;    // ... of those that do not
   std::optional<RankedPlan> least_memory;        // not excluded, too big: the nearest to fitting
+  std::optional<RankedPlan> least_host;          // fits its devices, offloads more than the host holds
   std::optional<RankedPlan> fastest;             // fits, not excluded: nearest to the session limit
   std::optional<RankedPlan> fastest_in_session;  // within the session: nearest to the time limit
   std::optional<RankedPlan> least_cash;          // within the time limit: nearest to the budget
@@ -253,6 +263,10 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       improves(least_memory, e, lower_memory_fraction);
       continue;
     }
+    if (!e.host_fits.value_or(true)) {
+      improves(least_host, e, less_host_memory);
+      continue;
+    }
     if (!std::isfinite(e.time.value)) {
       preempted = true;
       continue;
@@ -278,7 +292,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     }
     contenders.offer(e);
   }
-  if (!fastest && pruner && pruner->skipped_a_layout()) {
+  if (!fastest && !least_host && pruner && pruner->skipped_a_layout()) {
     // Nothing fits: the plan nearest to fitting, over every plan (those of skipped layouts
     // too), from their memory alone, in plan order as improves() would find it; only that
     // one is estimated in full.
@@ -315,6 +329,8 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       return reject(reason, std::move(quickest_replica));
     }
     if (preempted) return reject(RejectionReason::preemption, std::nullopt);
+    // A plan that fits its devices but not its host's RAM is nearer than any that does not.
+    if (least_host) return reject(RejectionReason::offload_host, std::move(least_host));
     if (least_memory) return reject(RejectionReason::memory, std::move(least_memory));
     const std::optional<RankedPlan>& excluded = excluded_fitting ? excluded_fitting : excluded_too_big;
     if (!excluded) return reject(RejectionReason::device_count, std::nullopt);  // a `set` rule left no plan
@@ -575,6 +591,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
       if (reads_plan(*note.rule)) added.rank = rank;
     }
   }
+  if (settings.ways_out) report.ways_out = find_ways_out(workload, catalog, settings, report);
   return report;
 }
 
