@@ -86,6 +86,16 @@ TEST_CASE("recommend --top sets the plans marked in the html chart", "[html]") {
   CHECK(count(result.out, "<circle class=\"plan") > 20);  // every ranked offering is still plotted
 }
 
+TEST_CASE("recommend --format html shows the ways out when nothing is ranked", "[html]") {
+  // Llama-2-70B on one owned 4090: nothing fits; the table's ways out are in the page too.
+  const auto result = run_cli({"recommend", "--model", "llama-2-70b", "--task", "finetune", "--tokens", "50M", "--gpus",
+                               "rtx-4090:1", "--owned", "on-prem-rtx-4090", "--format", "html"});
+  CHECK(result.exit_code == 3);
+  CHECK(result.out.find("<h2>Ways out</h2>") != std::string::npos);
+  CHECK(result.out.find("--task qlora") != std::string::npos);
+  CHECK(result.out.find("(does not fit)") != std::string::npos);
+}
+
 TEST_CASE("markup in a catalogue overlay's offering name is text in the html page", "[html]") {
   const auto result = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--no-user-catalog", "--catalog",
                                MLSIZE_SOURCE_DIR "/tests/html/hostile-catalog.yaml", "--format", "html"});

@@ -5,7 +5,10 @@
 //   #1 of each training request is emitted by one of them;
 // - a GPU plan of gradient-boosted trees has a host that holds the data;
 // - every plan fits its devices' memory less the headroom, and no ranked device lacks the
-//   bandwidth an inference plan is timed by.
+//   bandwidth an inference plan is timed by;
+// - an offload plan is full training on GPUs, data parallel with ZeRO-2 or -3, its host
+//   holds what its devices offload (less the headroom), its time counts the offload, and
+//   DeepSpeed launches it.
 
 #include "run_capture.hpp"
 
@@ -37,6 +40,11 @@ const std::vector<Args> k_training{
     {"--model", "llama-3-70b", "--task", "qlora", "--tokens", "20M"},
     {"--model", "mixtral-8x7b", "--task", "finetune", "--tokens", "100M"},
     {"--model", "bert-base", "--task", "finetune", "--tokens", "100M"},
+    // One card or one node: offload plans (docs/methodology.md#offload-in-the-search).
+    {"--model", "llama-3-8b", "--task", "finetune", "--tokens", "50M", "--gpus", "h100:1"},
+    {"--model", "llama-3-8b", "--task", "finetune", "--tokens", "50M", "--max-devices", "1"},
+    {"--model", "llama-2-70b", "--task", "finetune", "--tokens", "50M", "--gpus", "a100-40gb:8"},
+    {"--params", "3B", "--task", "finetune", "--tokens", "100M", "--gpus", "t4:1"},
 };
 const std::vector<Args> k_inference{
     {"--model", "llama-3-70b", "--task", "inference", "--quant", "int4", "--batch", "1", "--tokens", "10M"},
@@ -92,6 +100,21 @@ void check_common(const Json& report, const Json& plan) {
     const double peak = compute["peak_flops_per_s_per_device"].get<double>() * plan["device_count"].get<double>();
     CHECK(compute["total_flops"].get<double>() / busy <= peak * 1.000001);
   }
+  const Json& strategy = plan["strategy"];
+  if (strategy["offload"] == "none") return;
+  const std::string task = report["workload"]["task"];
+  CHECK((task == "pretrain" || task == "finetune"));
+  CHECK(plan["device"]["kind"] == "gpu");
+  CHECK(strategy["tensor_parallel"] == 1);
+  CHECK(strategy["pipeline_parallel"] == 1);
+  CHECK(strategy["zero_stage"].get<int>() >= 2);
+  if (strategy["offload"] == "optimizer+params") CHECK(strategy["zero_stage"] == 3);
+  CHECK(memory["host_fits"] == true);
+  const int per_unit = std::min(plan["device_count"].get<int>(), plan["offering"]["devices_per_unit"].get<int>());
+  CHECK(memory["host_bytes"].get<double>() * per_unit <=
+        plan["offering"]["host_memory_bytes"].get<double>() * (1 - headroom));
+  CHECK(time["communication"]["offload_seconds"].get<double>() > 0);
+  CHECK(has_any(plan["launchers"], {"deepspeed"}));
 }
 
 }  // namespace

@@ -199,12 +199,13 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
       const bool headroom_only = nearest.memory.total() <= nearest.capacity;
       return fmt::format(
           "needs {} GB per device even with {} on {} device{}; {} GB of its {} GB are usable ({} kept "
-          "free{})",
+          "free{}){}",
           format_gb(nearest.memory.total()),
           describe_strategy(nearest.plan.strategy, nearest.plan.device_count, workload.task), nearest.plan.device_count,
           nearest.plan.device_count == 1 ? "" : "s", format_gb(nearest.capacity * (1 - workload.memory_headroom)),
           format_gb(nearest.capacity), format_percent(workload.memory_headroom),
-          headroom_only ? ": a smaller --memory-headroom would fit it" : "");
+          headroom_only ? ": a smaller --memory-headroom would fit it" : "",
+          unplanned_offload_note(nearest.plan, workload));
     }
     case RejectionReason::offload_host: {
       const PlanEstimate& nearest = *rejection.nearest;
@@ -293,6 +294,16 @@ std::string request_change_flags(FitChangeKind kind) {
 
 }  // namespace
 
+std::string unplanned_offload_note(const Plan& plan, const Workload& workload) {
+  const Offering* offering = plan.offering;
+  if (offering == nullptr || offering->host_memory || !workload.is_training() || workload.is_adapter_tuning() ||
+      plan.device->kind != DeviceKind::gpu) {
+    return {};
+  }
+  return "; offloading to host RAM was not planned, as the offering states none (host_memory_gib in an overlay, or "
+         "--here on the machine)";
+}
+
 std::string fit_change_flags(const FitChange& change, const Plan& from) {
   const Plan& to = change.estimate.plan;
   const auto stage = [&] {
@@ -321,6 +332,24 @@ std::string way_out_flags(const WayOut& way) {
     case FitChangeKind::deadline: return fmt::format("--deadline {}h", std::ceil(e.time.value / k_seconds_per_hour));
     default: return request_change_flags(way.change);
   }
+}
+
+std::vector<std::vector<std::string>> ways_out_rows(const Report& report, bool wide) {
+  std::vector<std::vector<std::string>> rows;
+  for (const WayOut& way : report.ways_out) {
+    // The nearest plans over the budget are shown apart, and the sentence names the budget.
+    if (way.change == FitChangeKind::budget) continue;
+    const RankedPlan& e = way.plan;
+    std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, way.workload.task);
+    if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
+    if (!way.fits) strategy += e.fits ? " (host RAM short)" : " (does not fit)";
+    const std::string per_hour =
+        e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-";
+    rows.push_back({way_out_flags(way), hardware_cell(e.plan, wide, wide), std::to_string(e.plan.device_count),
+                    strategy, memory_cell(e), way.fits ? format_duration(e.time) : "-", per_hour,
+                    way.fits && e.cost ? format_usd(*e.cost) : "-"});
+  }
+  return rows;
 }
 
 std::string memory_cell(const PlanEstimate& e) {

@@ -25,8 +25,14 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
 // The flags that make the change of a plan that does not fit: "--recompute full",
 // "--count 16 --zero 3" (ways_to_fit).
 std::string fit_change_flags(const FitChange& change, const Plan& from);
+// "; offloading to host RAM was not planned, ..." for a full-training GPU plan whose offering
+// states no host RAM (docs/methodology.md#offload-in-the-search); empty otherwise.
+std::string unplanned_offload_note(const Plan& plan, const Workload& workload);
 // The flags that select a way out (recommend with nothing ranked): "--task lora", "--gpus h100-sxm:16".
 std::string way_out_flags(const WayOut& way);
+// The rows of the ways-out table (change, hardware, devices, strategy, memory, time, $/hour,
+// cost), as the table and the HTML show them; `wide` as hardware_cell's.
+std::vector<std::vector<std::string>> ways_out_rows(const Report& report, bool wide);
 
 std::string memory_cell(const PlanEstimate& e);
 // The hardware of a row: its device and provider by id (the offering id is in the next:

@@ -224,6 +224,21 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
         "memory less {} kept free, --memory-headroom). Hover a segment for its size.</figcaption>\n</figure>\n",
         bars.size(), format_percent(workload.memory_headroom));
   }
+  if (const std::vector<std::vector<std::string>> ways = ways_out_rows(report, true); !ways.empty()) {
+    // docs/methodology.md#ways-out
+    body +=
+        "<h2>Ways out</h2>\n<p class=\"note\">One change each: the plan that ranks first with it, or the "
+        "nearest to fitting.</p>\n";
+    body += html_table({{"change", false},
+                        {"hardware", false},
+                        {"devices", true},
+                        {"strategy", false},
+                        {"memory GB", true},
+                        {"time", true},
+                        {"$/hour", true},
+                        {"cost USD", true}},
+                       ways);
+  }
   body += rejected_line(report);
   if (!report.advice.empty()) {
     body += "<h2>Rules and advice</h2>\n<ul>\n";

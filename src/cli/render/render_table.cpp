@@ -116,9 +116,10 @@ std::string no_plan_sentence(const Report& report, std::string_view none) {
           format_gb(*offering.host_memory * (1 - report.workload.memory_headroom)), format_gb(*offering.host_memory));
     }
     return fmt::format(
-        "{} fits in memory on the offerings considered: the nearest, {}, needs {} GB per device of {} GB usable "
+        "{} fits in memory on the offerings considered: the nearest, {}, needs {} GB per device of {} GB usable{} "
         "(rejected ones and why: --format json).",
-        none, plan, format_gb(e.memory.total()), format_gb(e.capacity * (1 - report.workload.memory_headroom)));
+        none, plan, format_gb(e.memory.total()), format_gb(e.capacity * (1 - report.workload.memory_headroom)),
+        unplanned_offload_note(e.plan, report.workload));
   }
   if (const std::vector<const Rejection*> nearest = over_budget(report); !nearest.empty() && report.workload.budget) {
     const PlanEstimate& cheapest = *nearest.front()->nearest;
@@ -246,21 +247,7 @@ namespace {
 // (docs/methodology.md#ways-out). `columns`: the ranking's, the first one the flags.
 std::string ways_out_table(const Report& report, std::vector<TableColumn> columns, const TableStyle& style) {
   columns.front() = {"change", false};
-  std::vector<std::vector<std::string>> rows;
-  for (const WayOut& way : report.ways_out) {
-    // The nearest plans over the budget are above, and the sentence names the budget they need.
-    if (way.change == FitChangeKind::budget) continue;
-    const RankedPlan& e = way.plan;
-    std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, way.workload.task);
-    if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
-    if (!way.fits) strategy += e.fits ? " (host RAM short)" : " (does not fit)";
-    const std::string per_hour =
-        e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-";
-    rows.push_back({way_out_flags(way), hardware_cell(e.plan, style.wide, style.wide),
-                    std::to_string(e.plan.device_count), strategy, memory_cell(e),
-                    way.fits ? format_duration(e.time) : "-", per_hour,
-                    way.fits && e.cost ? format_usd(*e.cost) : "-"});
-  }
+  const std::vector<std::vector<std::string>> rows = ways_out_rows(report, style.wide);
   if (rows.empty()) return {};
   return "Ways out, one change each (the plan that ranks first with it, or the nearest to fitting):\n" +
          render_table(columns, rows, style) + "\n";
