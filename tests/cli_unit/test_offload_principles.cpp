@@ -246,3 +246,14 @@ TEST_CASE("estimate lists the changes that make a plan fit, and an offload plan'
   CHECK(slow["faster_micro_batch"]["micro_batch"].get<int>() >= 4);
   CHECK(slow["faster_micro_batch"]["seconds"].get<double>() < 0.5 * slow["time"]["seconds"].get<double>());
 }
+
+// 8-bit Adam (bitsandbytes) steps on the GPU; DeepSpeed's host kernels are Adam, AdamW, Lion
+// and Adagrad. A plan offloading it is one no launcher runs: refused, naming the flag.
+TEST_CASE("estimate refuses to offload an optimizer DeepSpeed cannot step on the host", "[principles]") {
+  const auto result = run_cli({"estimate", "--params", "7B", "--task", "finetune", "--tokens", "50M", "--device",
+                               "h100-sxm", "--offload", "optimizer", "--optimizer", "adam-8bit"});
+  CHECK(result.exit_code == 2);
+  CHECK(result.out.empty());
+  CHECK(result.err.find("--offload") != std::string::npos);
+  CHECK(result.err.find("adam-8bit") != std::string::npos);
+}

@@ -212,6 +212,13 @@ TEST_CASE("candidate plans double the units and cover data, tensor and pipeline 
   Workload lora = w;
   lora.task = Task::lora;
   CHECK(offloaded(one_device(lora)) == 0);
+  // DeepSpeed steps offloaded states with CPU Adam, AdamW, Lion or Adagrad: 8-bit Adam and
+  // SGD step on the device, and offload nothing.
+  for (Optimizer optimizer : {Optimizer::adam_8bit, Optimizer::sgd, Optimizer::adafactor}) {
+    Workload other = w;
+    other.optimizer = optimizer;
+    CHECK(offloaded(one_device(other)) == 0);
+  }
   CHECK(offloaded(candidate_plans(w, *catalog.find_offering("box-big-4"), *catalog.find_device("big"), 4)) == 0);
   // QLoRA's 4-bit base has no tensor- or pipeline-parallel path in PEFT: data parallel only.
   Workload qlora = w;

@@ -17,6 +17,14 @@ constexpr auto enum_names(Offload) {
       {{none, "none"}, {optimizer, "optimizer"}, {optimizer_and_params, "optimizer+params"}});
 }
 
+// Whether DeepSpeed can step an optimizer's offloaded states on the host: its CPU kernels are
+// DeepSpeedCPUAdam (Adam and AdamW), DeepSpeedCPULion and DeepSpeedCPUAdagrad
+// (deepspeed/ops/adam, lion, adagrad). bitsandbytes' 8-bit Adam, Adafactor and SGD step on
+// the device only.
+constexpr bool steps_on_host(Optimizer optimizer) {
+  return optimizer == Optimizer::adam || optimizer == Optimizer::adamw || optimizer == Optimizer::lion;
+}
+
 struct Strategy {
   int zero_stage = 0;  // 0 = plain data parallel (DDP); 1-3 = ZeRO stages (3 ~ FSDP full shard)
   Recompute recompute = Recompute::none;

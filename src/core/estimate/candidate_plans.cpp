@@ -43,11 +43,13 @@ struct Layout {
 // Whether a layout may offload (ZeRO-Offload, ZeRO-Infinity; docs/methodology.md#offload-in-the-search):
 // DeepSpeed moves the states of a ZeRO stage to host RAM through its CPU Adam, for NVIDIA
 // and AMD GPUs with plain data parallelism (the launchers mlsize emits run it so: DeepSpeed
-// and accelerate's DeepSpeed plugin). The host's RAM must be stated to be checked, and
-// adapters train too few weights for their states to matter.
+// and accelerate's DeepSpeed plugin), for the optimizers it steps on the host (steps_on_host).
+// The host's RAM must be stated to be checked, and adapters train too few weights for their
+// states to matter.
 bool offloads(const Workload& workload, const Layout& layout) {
-  return workload.is_training() && !workload.is_adapter_tuning() && layout.device->kind == DeviceKind::gpu &&
-         layout.offering->host_memory.has_value() && layout.tensor == 1 && layout.pipeline == 1;
+  return workload.is_training() && !workload.is_adapter_tuning() && steps_on_host(workload.optimizer) &&
+         layout.device->kind == DeviceKind::gpu && layout.offering->host_memory.has_value() && layout.tensor == 1 &&
+         layout.pipeline == 1;
 }
 
 // The strategies of one layout: ZeRO 0-3 over the data-parallel ranks, only as far as a

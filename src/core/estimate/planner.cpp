@@ -225,6 +225,13 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
   // A plan must leave the headroom free: what max_memory_allocated reports is not all a
   // process needs (docs/methodology.md#capacity).
   estimate.fits = within_capacity(workload, estimate.memory);
+  if (plan.strategy.offload != Offload::none && !steps_on_host(workload.optimizer)) {
+    throw Error(ErrorKind::usage,
+                "DeepSpeed steps offloaded states with its CPU Adam, AdamW, Lion or Adagrad, not " +
+                    std::string(to_string(workload.optimizer)),
+                "drop --offload, or train with --optimizer adamw")
+        .at_flag("--offload");
+  }
   if (plan.strategy.offload != Offload::none && m_offering != nullptr) {
     // What is offloaded must fit the host: an offering that states no host RAM (TPU v2
     // slices) cannot be checked, and is refused rather than assumed to hold it.
