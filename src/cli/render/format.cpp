@@ -53,7 +53,14 @@ std::string describe_strategy(const Strategy& strategy, int device_count, Task t
   }
   const std::string recompute = fmt::format("{} recompute", to_string(strategy.recompute));
   std::string text;
-  if (device_count == 1) {
+  if (strategy.offload != Offload::none) {
+    // DeepSpeed's own names: ZeRO-Offload (Ren et al. 2021, on ZeRO-2), "ZeRO-3 Offload"
+    // (the optimizer of ZeRO-3), ZeRO-Infinity (the parameters too).
+    text = strategy.offload == Offload::optimizer_and_params ? std::string("ZeRO-Infinity")
+           : strategy.zero_stage == 2                        ? std::string("ZeRO-Offload")
+                                                             : fmt::format("ZeRO-{} Offload", strategy.zero_stage);
+    if (strategy.recompute != Recompute::none) text += " + " + recompute;
+  } else if (device_count == 1) {
     // One device synchronises with nobody: "DDP" would name a wrapper it does not need.
     text = strategy.recompute != Recompute::none ? recompute : "1 device";
   } else {
@@ -68,7 +75,6 @@ std::string describe_strategy(const Strategy& strategy, int device_count, Task t
   if (strategy.pipeline_parallel > 1) text += fmt::format(", PP {}", strategy.pipeline_parallel);
   if (strategy.sequence_parallel) text += ", SP";
   if (strategy.expert_parallel > 1) text += fmt::format(", EP {}", strategy.expert_parallel);
-  if (strategy.offload != Offload::none) text += fmt::format(", offload {}", to_string(strategy.offload));
   if (strategy.micro_batch > 0) text += fmt::format(", micro-batch {}", strategy.micro_batch);
   return text;
 }
