@@ -358,7 +358,7 @@ TEST_CASE("overlays: all files of a run together stop at k_max_overlay_bytes, be
         std::string::npos);
 }
 
-TEST_CASE("estimate with --offload on an offering that states no host RAM is refused, not assumed to fit",
+TEST_CASE("estimate with --offload on an offering that states no host RAM or vCPUs is refused, not assumed to fit",
           "[providers]") {
   // The TPU v2 slices state no host RAM (docs/catalogue.md#host_memory_gib).
   const auto none = run_cli({"estimate", "--params", "7B", "--tokens", "1B", "--offering", "gcp-tpu-v2-8", "--offload",
@@ -366,9 +366,17 @@ TEST_CASE("estimate with --offload on an offering that states no host RAM is ref
   CHECK(none.exit_code == 2);
   CHECK(none.out.empty());
   CHECK(none.err.find("--offload: offering \"gcp-tpu-v2-8\" states no host RAM") != std::string::npos);
-  // With the host's RAM stated, the offloaded states are checked against it.
-  const auto stated = run_cli({"estimate", "--params", "1B", "--tokens", "1B", "--offering", "google-colab-pro-t4",
+  // Nor are a host's vCPUs, which step the offloaded optimizer: Colab states none.
+  const auto untimed = run_cli({"estimate", "--params", "1B", "--tokens", "1B", "--offering", "google-colab-pro-t4",
+                                "--offload", "optimizer", "--zero", "2", "--no-user-catalog"});
+  CHECK(untimed.exit_code == 2);
+  CHECK(untimed.out.empty());
+  CHECK(untimed.err.find("--offload: offering \"google-colab-pro-t4\" states no vCPUs") != std::string::npos);
+  // With both stated, the offloaded states are checked against the RAM less the headroom:
+  // 1B × 18 bytes (with accumulation) on g4dn.xlarge's 16 GiB.
+  const auto stated = run_cli({"estimate", "--params", "1B", "--tokens", "1B", "--offering", "aws-g4dn.xlarge",
                                "--offload", "optimizer", "--zero", "2", "--no-user-catalog"});
   CHECK(stated.exit_code == 3);  // estimated, and it does not fit: the host is too small
-  CHECK(stated.out.find("Host RAM: 16.0 GB per unit for the offloaded states: DOES NOT FIT.") != std::string::npos);
+  CHECK(stated.out.find("Host RAM: 18.0 GB per unit for the offloaded states, of 15.5 GB usable (17.2 GB, 10% kept "
+                        "free): DOES NOT FIT.") != std::string::npos);
 }

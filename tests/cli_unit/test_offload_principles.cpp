@@ -32,8 +32,8 @@ Json run_json(const std::string& command, const Args& request, int expected_exit
   return Json::parse(result.out);
 }
 
-// One RTX 4090 in a workstation of one's own with `ram_gib` of RAM (an overlay, as a user
-// describes their machine).
+// One RTX 4090 in a workstation of one's own with `ram_gib` of RAM and 16 cores (an overlay,
+// as a user describes their machine).
 std::string workstation(const char* name, int ram_gib) {
   const std::filesystem::path dir = mlsize::testing::fresh_directory(name);
   const std::filesystem::path path = dir / "workstation.yaml";
@@ -46,6 +46,7 @@ std::string workstation(const char* name, int ram_gib) {
                          "    devices_per_unit: 1\n"
                          "    max_units: 1\n"
                       << "    host_memory_gib: " << ram_gib << "\n"
+                      << "    vcpus: 32\n"
                       << "    purchase_price_usd: 3500\n"
                          "    power_w: 700\n"
                          "    source: \"a test's own machine\"\n"
@@ -71,25 +72,29 @@ void check_host_holds(const Json& plan) {
 
 // DeepSpeed's ZeRO-Offload tutorial trains a 10B model on one V100 32GB, and the paper "up to
 // 13 billion parameters" on one GPU (Ren et al. 2021, §1): the 16-bit weights stay on the card,
-// 16 bytes per parameter of fp32 states go to the host. So a 7B full fine-tune fits one 24 GB
-// card, if the host has the 112 GB; with 64 GB of RAM it does not, and LoRA is the way out.
+// 16 bytes per parameter of fp32 states go to the host, and 2 more of 16-bit gradients between
+// micro-steps. So a 7B full fine-tune fits one 24 GB card if the host has the 126 GB (a 192 GB
+// workstation; DeepSpeed's estimator, with its 1.5 safety factor, asks 168 GB); with 64 GB of
+// RAM it does not, and LoRA is the way out.
 TEST_CASE("principles: one 24 GB card fine-tunes 7B in full with ZeRO-Offload, given the host RAM", "[principles]") {
   const Args request{"--params", "7B", "--task", "finetune", "--tokens", "50M", "--gpus", "rtx-4090:1", "--owned",
                      "lab-rtx-4090"};
   Args big = request;
-  big.insert(big.end(), {"--catalog", workstation("mlsize-offload-128", 128)});
+  big.insert(big.end(), {"--catalog", workstation("mlsize-offload-192", 192)});
   const Json ranked = run_json("recommend", big);
   const Json& plan = first(ranked);
   CHECK(plan["offering"]["id"] == "lab-rtx-4090");
-  CHECK(plan["strategy"]["offload"] == "optimizer");
+  // ZeRO-Offload, or ZeRO-Infinity with the weights streamed too: either holds 7B on 24 GB.
+  CHECK(plan["strategy"]["offload"] != "none");
   CHECK(plan["strategy"]["zero_stage"].get<int>() >= 2);  // DeepSpeed offloads a ZeRO stage's states
-  CHECK(plan["memory"]["host_bytes"].get<double>() == Approx(16 * 7e9).epsilon(0.02));
+  CHECK(plan["memory"]["host_bytes"].get<double>() == Approx(18 * 7e9).epsilon(0.02));
   check_host_holds(plan);
   // The micro-batch is searched: the gradients cross PCIe once per micro-step, so a larger
-  // one amortises them, and the host's share stays a small part of the run.
+  // one amortises them, and the host's share stays below half the compute (ZeRO-2 at
+  // micro-batch 1 would spend 10× the compute there).
   CHECK(plan["strategy"]["micro_batch"].is_number());
   const Json& time = plan["time"];
-  CHECK(time["communication"]["offload_seconds"].get<double>() < 0.25 * time["compute_seconds"].get<double>());
+  CHECK(time["communication"]["offload_seconds"].get<double>() < 0.5 * time["compute_seconds"].get<double>());
 
   Args small = request;
   small.insert(small.end(), {"--catalog", workstation("mlsize-offload-64", 64)});
@@ -115,24 +120,42 @@ TEST_CASE("principles: one 24 GB card fine-tunes 7B in full with ZeRO-Offload, g
 
 // Llama-3-8B in full needs 8B × 16 bytes = 128 GB of states, more than one H100's 80 GB:
 // on one H100 only ZeRO-Offload runs it (as the tutorial's 10B on one V100), at the largest
-// micro-batch that fits. 13B needs 208 GB on the host: only hosts with that RAM rank.
-TEST_CASE("principles: one H100 runs an 8B or 13B full fine-tune by offloading, on a host that holds it",
+// micro-batch that fits, on a host that holds 145 GB. Llama-2-13B would need 234 GB on the
+// host, more than any one-H100 VM's RAM less the headroom (DeepSpeed's estimator asks 312
+// GB): the ways out are more H100s or LoRA.
+TEST_CASE("principles: one H100 runs an 8B full fine-tune by offloading, and 13B needs more H100s or LoRA",
           "[principles]") {
-  for (const char* model : {"llama-3-8b", "llama-2-13b"}) {
-    INFO(model);
-    const Json report =
-        run_json("recommend", {"--model", model, "--task", "finetune", "--tokens", "50M", "--gpus", "h100:1"});
-    for (const Json& plan : report["recommendations"]) {
-      CHECK(plan["device_count"] == 1);
-      CHECK(plan["strategy"]["offload"] != "none");
-      check_host_holds(plan);
-      // Micro-batch 1 would send the gradients 128 times a step (17 of 19 h for 8B).
-      CHECK(plan["strategy"]["micro_batch"].get<int>() >= 8);
-    }
-    bool short_host = false;
-    for (const Json& rejection : report["rejected"]) short_host = short_host || rejection["reason"] == "offload_host";
-    CHECK(short_host);  // the small shapes of the same card (Cudo's 24 GB hosts)
+  const Json report =
+      run_json("recommend", {"--model", "llama-3-8b", "--task", "finetune", "--tokens", "50M", "--gpus", "h100:1"});
+  for (const Json& plan : report["recommendations"]) {
+    CHECK(plan["device_count"] == 1);
+    CHECK(plan["strategy"]["offload"] != "none");
+    check_host_holds(plan);
+    // Micro-batch 1 would send the gradients 128 times a step (17 of 19 h).
+    CHECK(plan["strategy"]["micro_batch"].get<int>() >= 8);
   }
+  bool short_host = false;
+  for (const Json& rejection : report["rejected"]) short_host = short_host || rejection["reason"] == "offload_host";
+  CHECK(short_host);  // the small shapes of the same card (Cudo's 24 GB hosts)
+  // A host with fewer cores steps the optimizer more slowly (docs/methodology.md#offload-time):
+  // the same plan on Nebius's 16-vCPU H100 VM and Lambda's 26-vCPU one.
+  const auto offload_seconds = [](const char* offering) {
+    const Json e = run_json("estimate", {"--model", "llama-3-8b", "--task", "finetune", "--tokens", "50M",
+                                         "--offering", offering, "--zero", "2", "--offload", "optimizer",
+                                         "--micro-batch", "16", "--recompute", "full"});
+    return e["time"]["communication"]["offload_seconds"].get<double>();
+  };
+  CHECK(offload_seconds("nebius-gpu-h100-sxm_1gpu-16vcpu-200gb") > offload_seconds("lambda-gpu_1x_h100_sxm5"));
+
+  const Json thirteen =
+      run_json("recommend", {"--model", "llama-2-13b", "--task", "finetune", "--tokens", "50M", "--gpus", "h100:1"}, 3);
+  for (const Json& rejection : thirteen["rejected"]) CHECK(rejection["reason"] != "memory");
+  std::vector<std::string> fitting;
+  for (const Json& way : thirteen["alternatives"]) {
+    if (way["fits"] == true) fitting.push_back(way["change"]);
+  }
+  CHECK(std::find(fitting.begin(), fitting.end(), "more-devices") != fitting.end());
+  CHECK(std::find(fitting.begin(), fitting.end(), "lora") != fitting.end());
   // The plan launches as DeepSpeed runs it: stage 2, the optimizer on the CPU, pinned.
   const auto emitted = run_cli({"recommend", "--model", "llama-3-8b", "--task", "finetune", "--tokens", "50M",
                                 "--gpus", "h100:1", "--emit", "deepspeed"});

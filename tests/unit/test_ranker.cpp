@@ -41,6 +41,7 @@ offerings:
     name: big x8
     device: big
     devices_per_unit: 8
+    vcpus: 96
     host_memory_gib: 1024
     network_gbps: 100
     price_per_hour_usd: 16
@@ -53,6 +54,7 @@ offerings:
     name: big x1
     device: big
     devices_per_unit: 1
+    vcpus: 12
     host_memory_gib: 1024
     price_per_hour_usd: 2.5
     source: test
@@ -63,6 +65,7 @@ offerings:
     name: small x1
     device: small
     devices_per_unit: 1
+    vcpus: 8
     host_memory_gib: 1024
     price_per_hour_usd: 0.5
     source: test
@@ -73,6 +76,7 @@ offerings:
     name: free big
     device: big
     devices_per_unit: 1
+    vcpus: 8
     host_memory_gib: 1024
     price_per_hour_usd: 0
     max_units: 1

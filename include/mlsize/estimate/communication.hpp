@@ -45,6 +45,11 @@ inline constexpr double k_zero_reduce_bucket_elements = 5e8;
 // PCIe together (docs/methodology.md#offload-time). The paper's CPU-Adam kernel alone
 // takes 2.57 s (Ren et al. 2021, Table 4).
 inline constexpr double k_offload_step_seconds_per_param = 0.64e-9;
+// The physical cores of that host, which the step is scaled by: a host with fewer steps
+// proportionally slower (a 16-vCPU slice of a cloud node, 8 cores: 6×), one with more no
+// faster (the step also streams 28 bytes per parameter through memory). NVIDIA's DGX-2
+// datasheet: two Xeon Platinum 8168, 24 cores each.
+inline constexpr double k_offload_reference_host_cores = 48;
 // What one device moves to and from host memory: 12.0 GB/s with one GPU of a DGX-2, 3.0
 // GB/s each with all 16 (Rajbhandari et al. 2021, ZeRO-Infinity, Figure 2b; "each GPU
 // achieves about 3GB/s", deepspeedai/DeepSpeed#1137): full speed for up to four devices
@@ -63,6 +68,9 @@ struct Topology {
   // The link between the node's devices where it is not the device's own (an offering's
   // `interconnect`, a VM slice without NVLink); absent: the device's.
   std::optional<Interconnect> interconnect = std::nullopt;
+  // The physical cores of a node's host that step offloaded states (an offering's vcpus
+  // over its threads per core); absent: the reference host's (a device without an offering).
+  std::optional<double> host_cores = std::nullopt;
 };
 
 // GeForce cards have no peer-to-peer access in NVIDIA's driver (the reason for

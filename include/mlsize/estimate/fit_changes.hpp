@@ -65,7 +65,8 @@ std::vector<FitChange> ways_to_fit(const Workload& workload, const Plan& plan, c
 
 // For a plan that offloads at the workload's micro-batch (--micro-batch not given): the
 // fastest larger one (2, 4, ... 128 ×, a micro-step of every replica within the global
-// batch) that still fits, when it is faster. Each micro-step sends the gradients over PCIe,
+// batch) that still fits, with the plan's recomputation or full recomputation, when it is
+// faster. Each micro-step sends the gradients over PCIe,
 // so fewer, larger ones amortise them, as recommend's search finds
 // (docs/methodology.md#offload-in-the-search).
 std::optional<PlanEstimate> faster_offload_micro_batch(const Workload& workload, const Plan& plan,

@@ -302,12 +302,14 @@ std::string request_change_flags(FitChangeKind kind) {
 
 std::string unplanned_offload_note(const Plan& plan, const Workload& workload) {
   const Offering* offering = plan.offering;
-  if (offering == nullptr || offering->host_memory || !workload.is_training() || workload.is_adapter_tuning() ||
-      plan.device->kind != DeviceKind::gpu) {
+  if (offering == nullptr || (offering->host_memory && offering->vcpus) || !workload.is_training() ||
+      workload.is_adapter_tuning() || plan.device->kind != DeviceKind::gpu || !steps_on_host(workload.optimizer)) {
     return {};
   }
-  return "; offloading to host RAM was not planned, as the offering states none (host_memory_gib in an overlay, or "
-         "--here on the machine)";
+  return !offering->host_memory ? "; offloading to host RAM was not planned, as the offering states none "
+                                  "(host_memory_gib in an overlay, or --here on the machine)"
+                                : "; offloading to host RAM was not planned, as the offering states no vCPUs to "
+                                  "time its optimizer steps (vcpus in an overlay, or --here on the machine)";
 }
 
 std::string fit_change_flags(const FitChange& change, const Plan& from) {

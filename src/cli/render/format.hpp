@@ -26,7 +26,7 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
 // "--count 16 --zero 3" (ways_to_fit).
 std::string fit_change_flags(const FitChange& change, const Plan& from);
 // "; offloading to host RAM was not planned, ..." for a full-training GPU plan whose offering
-// states no host RAM (docs/methodology.md#offload-in-the-search); empty otherwise.
+// states no host RAM or no vCPUs (docs/methodology.md#offload-in-the-search); empty otherwise.
 std::string unplanned_offload_note(const Plan& plan, const Workload& workload);
 // The flags that select a way out (recommend with nothing ranked): "--task lora", "--gpus h100-sxm:16".
 std::string way_out_flags(const WayOut& way);

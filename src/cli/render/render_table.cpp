@@ -427,9 +427,12 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
                       format_percent(m.total() / e.capacity), format_percent(result.workload.memory_headroom));
   text += fit_changes_text(result);
   if (e.host_fits) {
-    text += fmt::format("Host RAM: {} GB per unit for the offloaded states: {}.\n",
-                        format_gb(m.host * std::min(e.plan.device_count, e.plan.offering->devices_per_unit)),
-                        *e.host_fits ? "fits" : "DOES NOT FIT");
+    const Bytes host = *e.plan.offering->host_memory;
+    text +=
+        fmt::format("Host RAM: {} GB per unit for the offloaded states, of {} GB usable ({} GB, {} kept free): {}.\n",
+                    format_gb(m.host * std::min(e.plan.device_count, e.plan.offering->devices_per_unit)),
+                    format_gb(host * (1 - result.workload.memory_headroom)), format_gb(host),
+                    format_percent(result.workload.memory_headroom), *e.host_fits ? "fits" : "DOES NOT FIT");
   }
   if (e.serving) {
     text += serving_lines(e, *result.workload.serving);

@@ -44,12 +44,12 @@ struct Layout {
 // DeepSpeed moves the states of a ZeRO stage to host RAM through its CPU Adam, for NVIDIA
 // and AMD GPUs with plain data parallelism (the launchers mlsize emits run it so: DeepSpeed
 // and accelerate's DeepSpeed plugin), for the optimizers it steps on the host (steps_on_host).
-// The host's RAM must be stated to be checked, and adapters train too few weights for their
-// states to matter.
+// The host's RAM and vCPUs must be stated for it to be checked and its optimizer steps timed,
+// and adapters train too few weights for their states to matter.
 bool offloads(const Workload& workload, const Layout& layout) {
   return workload.is_training() && !workload.is_adapter_tuning() && steps_on_host(workload.optimizer) &&
-         layout.device->kind == DeviceKind::gpu && layout.offering->host_memory.has_value() && layout.tensor == 1 &&
-         layout.pipeline == 1;
+         layout.device->kind == DeviceKind::gpu && layout.offering->host_memory.has_value() &&
+         layout.offering->vcpus.has_value() && layout.tensor == 1 && layout.pipeline == 1;
 }
 
 // The strategies of one layout: ZeRO 0-3 over the data-parallel ranks, only as far as a

@@ -338,7 +338,10 @@ Seconds offload_seconds(const Workload& w, const Strategy& st, int device_count,
   const double batch = global_batch_tokens(w, dp);
   steps = w.tokens / batch;
   const double micro_steps = steps * std::ceil(batch / (static_cast<double>(dp) * w.micro_batch * w.sequence_length));
-  double seconds = steps * shard * sharing * k_offload_step_seconds_per_param;
+  // The node's CPUs step every device's shard, slower on a host with fewer cores.
+  const double cores = topology.host_cores.value_or(k_offload_reference_host_cores);
+  const double slowdown = std::max(1.0, k_offload_reference_host_cores / std::max(1.0, cores));
+  double seconds = steps * shard * sharing * k_offload_step_seconds_per_param * slowdown;
   // The node's host links: full speed for up to k_host_links_at_full_speed devices, shared beyond.
   const double link =
       k_host_link_bytes_per_s / std::max(1.0, static_cast<double>(sharing) / k_host_links_at_full_speed);
@@ -346,7 +349,9 @@ Seconds offload_seconds(const Workload& w, const Strategy& st, int device_count,
   const double gradients = 4.0 * shard / link;  // fp32 on the wire (DeepSpeed issue #899)
   seconds += micro_steps * std::max(0.0, gradients - micro_compute * 2.0 / 3.0);
   if (st.offload == Offload::optimizer_and_params && st.zero_stage >= 3) {
-    const double weights = 2.0 * 2.0 * shard / link;  // 16-bit, for forward and backward
+    // 16-bit, for forward and backward, and again for the recomputed forward.
+    const double fetches = st.recompute == Recompute::full ? 3.0 : 2.0;
+    const double weights = fetches * 2.0 * shard / link;
     seconds += micro_steps * std::max(0.0, weights - micro_compute);
   }
   return Seconds(seconds);

@@ -117,14 +117,20 @@ std::optional<PlanEstimate> faster_offload_micro_batch(const Workload& workload,
   const PlanEstimate at = estimator.estimate(plan);
   std::optional<PlanEstimate> fastest;
   const int data = st.data_parallel(plan.device_count);
-  for (int factor = 2; factor <= k_largest_offload_micro_batch_factor; factor *= 2) {
-    const double tokens = static_cast<double>(data) * base * factor * workload.sequence_length;
-    if (tokens > global_batch_tokens(workload, 0)) break;
-    Plan larger = plan;
-    larger.strategy.micro_batch = base * factor;
-    if (!estimator.fits(larger)) break;  // memory only grows with the micro-batch
-    PlanEstimate e = estimator.estimate(larger);
-    if (e.time < (fastest ? fastest->time : at.time)) fastest = std::move(e);
+  // With the plan's recomputation, and with full recomputation, whose smaller activations
+  // admit larger micro-batches (as the search weighs them).
+  for (Recompute recompute : {st.recompute, Recompute::full}) {
+    if (recompute == Recompute::full && st.recompute == Recompute::full) break;
+    for (int factor = 2; factor <= k_largest_offload_micro_batch_factor; factor *= 2) {
+      const double tokens = static_cast<double>(data) * base * factor * workload.sequence_length;
+      if (tokens > global_batch_tokens(workload, 0)) break;
+      Plan larger = plan;
+      larger.strategy.micro_batch = base * factor;
+      larger.strategy.recompute = recompute;
+      if (!estimator.fits(larger)) break;  // memory only grows with the micro-batch
+      PlanEstimate e = estimator.estimate(larger);
+      if (e.time < (fastest ? fastest->time : at.time)) fastest = std::move(e);
+    }
   }
   return fastest;
 }

@@ -3,6 +3,8 @@
 
 #include "core/estimate/memory_terms.hpp"
 
+#include <mlsize/estimate/communication.hpp>
+
 #include <algorithm>
 
 namespace mlsize::memory_detail {
@@ -198,10 +200,17 @@ void full_training_memory(const Workload& w, int device_count, const Strategy& s
     // copy of the gradient partition; the device keeps only its 16-bit weights.
     // DeepSpeed's estimate_zero2_model_states_mem_needs(cpu_offload=True): 2Ψ on the
     // device, 16Ψ on the host before its 1.5 safety factor.
-    const PerParamBytes<T> host_bytes{0.0, 0.0,
-                                      amount<T>(4.0, "fp32 gradients") +
-                                          amount<T>(std::max(bytes.master, 4.0), "master") +
-                                          amount<T>(bytes.states, "states")};
+    // With gradient accumulation, ZeRO-1/2 also keep each micro-step's 16-bit gradients in
+    // pinned host memory between micro-steps (stage_1_and_2.py,
+    // async_accumulate_grad_in_cpu_via_gpu: accumulated_grads_in_cpu, in the model's dtype).
+    const int dp = st.data_parallel(device_count);
+    const bool accumulates =
+        st.zero_stage <= 2 && global_batch_tokens(w, dp) > static_cast<double>(dp) * w.micro_batch * w.sequence_length;
+    const double accumulated = accumulates ? (w.precision == Precision::fp32 ? 4.0 : 2.0) : 0.0;
+    T host_per_param = amount<T>(4.0, "fp32 gradients") + amount<T>(std::max(bytes.master, 4.0), "master") +
+                       amount<T>(bytes.states, "states");
+    if (accumulates) host_per_param = host_per_param + amount<T>(accumulated, "accumulated gradients");
+    const PerParamBytes<T> host_bytes{0.0, 0.0, host_per_param};
     host = shard(parameters, experts, host_bytes, st, split).optimizer;
     gradients = st.zero_stage >= 3 ? gathered_gradients : noted(T(0.0), "streamed to the host");
     optimizer = noted(T(0.0), "on the host");

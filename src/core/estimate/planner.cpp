@@ -45,6 +45,7 @@ PlanEstimator::PlanEstimator(const Workload& workload, const Device& device, con
     m_topology.devices_per_node = offering->devices_per_unit;
     m_topology.network_gbps = offering->network_gbps;
     m_topology.interconnect = offering->interconnect;
+    if (const std::optional<int> cores = rented_cores(*offering)) m_topology.host_cores = *cores;
   }
 }
 
@@ -233,12 +234,19 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
         .at_flag("--offload");
   }
   if (plan.strategy.offload != Offload::none && m_offering != nullptr) {
-    // What is offloaded must fit the host: an offering that states no host RAM (TPU v2
-    // slices) cannot be checked, and is refused rather than assumed to hold it.
+    // What is offloaded must fit the host, whose cores step it: an offering that states no
+    // host RAM (TPU v2 slices) or no vCPUs cannot be checked or timed, and is refused rather
+    // than assumed to hold it.
     if (!m_offering->host_memory) {
       throw Error(ErrorKind::usage,
                   "offering \"" + m_offering->id + "\" states no host RAM: the offloaded states could not be checked",
                   "choose another offering, drop --offload, or give host_memory_gib in an overlay (--catalog)")
+          .at_flag("--offload");
+    }
+    if (!m_offering->vcpus) {
+      throw Error(ErrorKind::usage,
+                  "offering \"" + m_offering->id + "\" states no vCPUs: the host's optimizer steps could not be timed",
+                  "choose another offering, drop --offload, or give vcpus in an overlay (--catalog)")
           .at_flag("--offload");
     }
     estimate.host_fits = host_holds(plan, estimate.memory);
