@@ -41,6 +41,10 @@ std::vector<Plan> candidate_plans(const Workload& workload, const Offering& offe
 void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const Offering& offering, const Device& device,
                      int max_devices, std::span<const int> device_counts = {});
 
+// What a unit's host holds of an offload plan: each of the unit's devices offloads its
+// `memory.host` (a plan on fewer devices than a unit, those).
+Bytes offloaded_per_unit(const Plan& plan, const MemoryBreakdown& memory);
+
 // Inference: the replicas of `plan` that have sequences to serve (at least one); the
 // others idle, and still cost.
 int busy_replicas(const Workload& workload, const Plan& plan);

@@ -5,6 +5,7 @@
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
+#include <mlsize/estimate/planner.hpp>
 #include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/utf8.hpp>
@@ -216,12 +217,11 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
     case RejectionReason::offload_host: {
       const PlanEstimate& nearest = *rejection.nearest;
       const Offering& offering = *rejection.offering;
-      const int per_unit = std::min(nearest.plan.device_count, offering.devices_per_unit);
       return fmt::format(
           "only offloading fits the devices, and even {} on {} device{} puts {} GB of states in a unit's host RAM; {} "
           "GB of its {} GB are usable ({} kept free)",
           describe_strategy(nearest.plan.strategy, nearest.plan.device_count, workload.task), nearest.plan.device_count,
-          nearest.plan.device_count == 1 ? "" : "s", format_gb(nearest.memory.host * per_unit),
+          nearest.plan.device_count == 1 ? "" : "s", format_gb(offloaded_per_unit(nearest.plan, nearest.memory)),
           format_gb(*offering.host_memory * (1 - workload.memory_headroom)), format_gb(*offering.host_memory),
           format_percent(workload.memory_headroom));
     }

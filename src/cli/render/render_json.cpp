@@ -5,6 +5,7 @@
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/engine.hpp>
+#include <mlsize/estimate/planner.hpp>
 #include <mlsize/launch/launch.hpp>
 #include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/units.hpp>
@@ -341,8 +342,7 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
               {"limit", whole(nearest.capacity.value)}};
     case RejectionReason::offload_host:
       return {{"quantity", "host_memory_per_unit_bytes"},
-              {"value", whole(nearest.memory.host.value *
-                              std::min(nearest.plan.device_count, rejection.offering->devices_per_unit))},
+              {"value", whole(offloaded_per_unit(nearest.plan, nearest.memory).value)},
               {"limit", whole(rejection.offering->host_memory->value)}};
     case RejectionReason::session_limit:
       return {{"quantity", "seconds"},

@@ -8,6 +8,7 @@
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
+#include <mlsize/estimate/planner.hpp>
 #include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/number_format.hpp>
 
@@ -112,7 +113,7 @@ std::string no_plan_sentence(const Report& report, std::string_view none) {
       return fmt::format(
           "{} fits on the offerings considered: the nearest, {}, offloads {} GB to a host with {} GB usable of {} GB "
           "(rejected ones and why: --format json).",
-          none, plan, format_gb(e.memory.host * std::min(e.plan.device_count, offering.devices_per_unit)),
+          none, plan, format_gb(offloaded_per_unit(e.plan, e.memory)),
           format_gb(*offering.host_memory * (1 - report.workload.memory_headroom)), format_gb(*offering.host_memory));
     }
     return fmt::format(
@@ -153,14 +154,13 @@ std::string advice_text(const Report& report) {
 std::string offload_sentence(const PlanEstimate& e, const Workload& workload) {
   if (e.plan.strategy.offload == Offload::none || !e.host_fits || e.plan.offering == nullptr) return {};
   const Offering& offering = *e.plan.offering;
-  const int per_unit = std::min(e.plan.device_count, offering.devices_per_unit);
   return fmt::format(
       " It offloads {} GB of {} to each unit's host RAM ({} GB usable of {} GB), whose optimizer steps and "
-      "transfers add {} (DeepSpeed ZeRO-{}).",
-      format_gb(e.memory.host * per_unit),
+      "transfers add {}.",
+      format_gb(offloaded_per_unit(e.plan, e.memory)),
       e.plan.strategy.offload == Offload::optimizer ? "optimizer states" : "optimizer states and weights",
       format_gb(*offering.host_memory * (1 - workload.memory_headroom)), format_gb(*offering.host_memory),
-      format_duration(e.communication.offload), e.plan.strategy.offload == Offload::optimizer ? "Offload" : "Infinity");
+      format_duration(e.communication.offload));
 }
 
 }  // namespace
@@ -428,11 +428,10 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
   text += fit_changes_text(result);
   if (e.host_fits) {
     const Bytes host = *e.plan.offering->host_memory;
-    text +=
-        fmt::format("Host RAM: {} GB per unit for the offloaded states, of {} GB usable ({} GB, {} kept free): {}.\n",
-                    format_gb(m.host * std::min(e.plan.device_count, e.plan.offering->devices_per_unit)),
-                    format_gb(host * (1 - result.workload.memory_headroom)), format_gb(host),
-                    format_percent(result.workload.memory_headroom), *e.host_fits ? "fits" : "DOES NOT FIT");
+    text += fmt::format(
+        "Host RAM: {} GB per unit for the offloaded states, of {} GB usable ({} GB, {} kept free): {}.\n",
+        format_gb(offloaded_per_unit(e.plan, m)), format_gb(host * (1 - result.workload.memory_headroom)),
+        format_gb(host), format_percent(result.workload.memory_headroom), *e.host_fits ? "fits" : "DOES NOT FIT");
   }
   if (e.serving) {
     text += serving_lines(e, *result.workload.serving);

@@ -179,12 +179,16 @@ bool PlanEstimator::within_capacity(const Workload& workload, const MemoryBreakd
   return memory.total().value <= m_capacity.value * (1 - workload.memory_headroom);
 }
 
+Bytes offloaded_per_unit(const Plan& plan, const MemoryBreakdown& memory) {
+  const int per_unit = plan.offering != nullptr ? plan.offering->devices_per_unit : plan.device_count;
+  return memory.host * std::min(plan.device_count, per_unit);
+}
+
 std::optional<bool> PlanEstimator::host_holds(const Plan& plan, const MemoryBreakdown& memory) const {
   if (plan.strategy.offload == Offload::none || m_offering == nullptr || !m_offering->host_memory) return std::nullopt;
   // The host runs the process, its data loader and the pinned buffers too: the same share is
   // kept free as on the devices (docs/methodology.md#offload-in-the-search).
-  const int devices_per_unit = std::min(plan.device_count, m_offering->devices_per_unit);
-  return memory.host * devices_per_unit <= *m_offering->host_memory * (1 - m_workload->memory_headroom);
+  return offloaded_per_unit(plan, memory) <= *m_offering->host_memory * (1 - m_workload->memory_headroom);
 }
 
 bool PlanEstimator::fits(const Plan& plan) {

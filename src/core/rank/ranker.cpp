@@ -43,7 +43,7 @@ bool lower_memory_fraction(const PlanEstimate& a, const PlanEstimate& b) {
 // Offload plans whose host cannot hold the states: the share of its RAM they need.
 double host_fraction(const PlanEstimate& e) {
   const Offering& offering = *e.plan.offering;
-  return e.memory.host.value * std::min(e.plan.device_count, offering.devices_per_unit) / offering.host_memory->value;
+  return offloaded_per_unit(e.plan, e.memory) / *offering.host_memory;
 }
 bool less_host_memory(const PlanEstimate& a, const PlanEstimate& b) {
   return compare_values(host_fraction(a), host_fraction(b)) < 0;

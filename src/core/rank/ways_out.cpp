@@ -1,5 +1,7 @@
 #include "core/rank/ways_out.hpp"
 
+#include <mlsize/estimate/planner.hpp>
+
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -12,8 +14,7 @@ std::optional<RankedPlan> nearest_to_fitting(const Report& report) {
   const auto distance = [](const Rejection& r) {
     const PlanEstimate& e = *r.nearest;
     if (r.reason == RejectionReason::offload_host) {
-      const double held = e.memory.host.value * std::min(e.plan.device_count, r.offering->devices_per_unit);
-      return std::pair{0, held / r.offering->host_memory->value};
+      return std::pair{0, offloaded_per_unit(e.plan, e.memory) / *r.offering->host_memory};
     }
     return std::pair{1, e.memory.total() / e.capacity};
   };
