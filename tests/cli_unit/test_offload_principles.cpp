@@ -166,6 +166,9 @@ TEST_CASE("principles: one H100 runs an 8B full fine-tune by offloading, and 13B
   CHECK(config["zero_optimization"]["offload_optimizer"]["pin_memory"] == true);
   CHECK_FALSE(config["zero_optimization"].contains("offload_param"));
   CHECK(config["train_micro_batch_size_per_gpu"].get<int>() >= 8);
+  // DeepSpeed refuses a torch optimizer under offload (ZeRORuntimeException): the note says
+  // to name one in the config.
+  CHECK(emitted.err.find("DeepSpeed refuses a torch optimizer under offload") != std::string::npos);
 }
 
 // Eight A100 40GB: 30B in full is 480 GB of states, 60 GB per GPU even with ZeRO-3, so the

@@ -141,9 +141,12 @@ LaunchText deepspeed_config(const LaunchSpec& s, const std::string& title) {
                  ")\n";
   }
   if (s.offload != Offload::none) {
+    // DeepSpeed's engine raises ZeRORuntimeException ("You are using ZeRO-Offload with a client
+    // provided optimizer") for a torch optimizer under offload; the learning rate is the user's.
     out.notes +=
-        "mlsize: note: offloaded optimizer states step in DeepSpeedCPUAdam: name the optimizer in the config "
-        "(\"optimizer\": {\"type\": \"AdamW\", ...}) or pass a DeepSpeedCPUAdam\n";
+        "mlsize: note: offloaded optimizer states step in DeepSpeedCPUAdam, and DeepSpeed refuses a torch "
+        "optimizer under offload: add \"optimizer\": {\"type\": \"AdamW\", \"params\": {\"lr\": ...}} to this "
+        "config (\"lr\": \"auto\" with the Trainer), or pass a DeepSpeedCPUAdam\n";
   }
   // Several nodes: DeepSpeed's launcher reaches them through a hostfile ("hostname slots=N").
   out.notes += "mlsize: launch with: deepspeed" + std::string(s.nodes > 1 ? " --hostfile hostfile" : "") +
