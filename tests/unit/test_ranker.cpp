@@ -551,7 +551,8 @@ TEST_CASE("a model whose offloaded states outgrow the host is rejected as offloa
   settings.max_devices = 1;
   Workload w = workload(100e9, 1e9);
   w.precision = Precision::fp16_mixed;
-  const Report report = recommend(w, test_catalog(), settings);
+  const Catalog catalog = test_catalog();  // the report points into it
+  const Report report = recommend(w, catalog, settings);
   const Rejection* rejection = find_rejection(report, "cloud-small-1");
   REQUIRE(rejection != nullptr);
   CHECK(rejection->reason == RejectionReason::offload_host);
