@@ -103,6 +103,9 @@ struct Communication {
 // Tokens per optimizer step: --global-batch, else 4M tokens for pre-training (Llama 2)
 // and 128 sequences for fine-tuning (Alpaca); never fewer than one micro-batch per replica.
 double global_batch_tokens(const Workload& workload, int data_parallel);
+// Micro-steps (gradient accumulation) per optimizer step: the global batch over one
+// micro-batch of every data-parallel replica, rounded up.
+double micro_steps_per_step(const Workload& workload, int data_parallel);
 
 // Communication of training `workload` with `strategy` on `device_count` devices whose
 // compute alone takes `compute`. Nothing for inference; data parallel only with more than

@@ -351,13 +351,16 @@ std::vector<std::vector<std::string>> ways_out_rows(const Report& report, bool w
     std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, way.workload.task);
     if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
     if (!way.fits) strategy += e.fits ? " (host RAM short)" : " (does not fit)";
-    const std::string per_hour =
-        e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-";
+    const std::string per_hour = per_hour_cell(e);
     rows.push_back({way_out_flags(way), hardware_cell(e.plan, wide, wide), std::to_string(e.plan.device_count),
                     strategy, memory_cell(e), way.fits ? format_duration(e.time) : "-", per_hour,
                     way.fits && e.cost ? format_usd(*e.cost) : "-"});
   }
   return rows;
+}
+
+std::string per_hour_cell(const PlanEstimate& e) {
+  return e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-";
 }
 
 std::string memory_cell(const PlanEstimate& e) {

@@ -35,6 +35,8 @@ std::string way_out_flags(const WayOut& way);
 std::vector<std::vector<std::string>> ways_out_rows(const Report& report, bool wide);
 
 std::string memory_cell(const PlanEstimate& e);
+// What a plan's units cost an hour ("$15.32"), "-" without a price.
+std::string per_hour_cell(const PlanEstimate& e);
 // The hardware of a row: its device and provider by id (the offering id is in the next:
 // line and JSON), an on-premise system by its offering id, or with `wide` the device's and
 // offering's names.

@@ -170,8 +170,7 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
       const RankedPlan& e = plans[i];
       std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, workload.task);
       if (e.precision != workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
-      const std::string per_hour =
-          e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-";
+      const std::string per_hour = per_hour_cell(e);
       rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan, true),
                       std::to_string(e.plan.device_count), strategy, memory_cell(e),
                       load ? format_latency(e.time) : format_duration(e.time), per_hour,

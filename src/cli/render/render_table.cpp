@@ -313,8 +313,7 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
   for (std::size_t i = 0; i < shown; ++i) {
     const RankedPlan& e = report.recommendations[i];
     pareto_shown = pareto_shown || e.pareto;
-    const std::string per_hour =
-        e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-";
+    const std::string per_hour = per_hour_cell(e);
     // A device without the workload's precision trains at its best one: say which.
     std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task);
     if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
@@ -329,12 +328,9 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
     const std::vector<const Rejection*> over = over_budget(report);
     for (std::size_t i = 0; i < std::min({over.size(), static_cast<std::size_t>(top), k_nearest_over_budget}); ++i) {
       const PlanEstimate& e = *over[i]->nearest;
-      rows.push_back(
-          {"-", hardware_cell(e.plan, style.wide, style.wide), std::to_string(e.plan.device_count),
-           describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task), memory_cell(e),
-           format_duration(e.time),
-           e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-",
-           format_usd(*e.cost)});
+      rows.push_back({"-", hardware_cell(e.plan, style.wide, style.wide), std::to_string(e.plan.device_count),
+                      describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task), memory_cell(e),
+                      format_duration(e.time), per_hour_cell(e), format_usd(*e.cost)});
     }
     if (!rows.empty()) text += "Nearest plans, over the budget:\n" + render_table(columns, rows, style) + "\n";
   }

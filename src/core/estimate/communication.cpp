@@ -291,6 +291,11 @@ double global_batch_tokens(const Workload& w, int data_parallel) {
   return std::max(wanted, micro_step);
 }
 
+double micro_steps_per_step(const Workload& w, int data_parallel) {
+  return std::ceil(global_batch_tokens(w, data_parallel) /
+                   (static_cast<double>(data_parallel) * w.micro_batch * w.sequence_length));
+}
+
 namespace {
 
 // What every collective of a plan depends on; absent when the plan communicates nothing.
@@ -308,10 +313,8 @@ std::optional<Schedule> schedule_of(const Workload& w, const Strategy& st, int d
   if (!w.is_training() || dp < 1 || w.tokens <= 0 || compute.value <= 0) return std::nullopt;
   if (dp == 1 && st.model_parallel() == 1) return std::nullopt;
 
-  const double batch = global_batch_tokens(w, dp);
-  const double micro_tokens = static_cast<double>(dp) * w.micro_batch * w.sequence_length;
-  c.steps = w.tokens / batch;
-  c.micro_steps_per_step = std::ceil(batch / micro_tokens);
+  c.steps = w.tokens / global_batch_tokens(w, dp);
+  c.micro_steps_per_step = micro_steps_per_step(w, dp);
   Schedule schedule;
   schedule.data_parallel = dp;
   schedule.micro_batches = c.steps * c.micro_steps_per_step;
@@ -337,7 +340,7 @@ Seconds offload_seconds(const Workload& w, const Strategy& st, int device_count,
   const int sharing = std::min(device_count, std::max(1, topology.devices_per_node));
   const double batch = global_batch_tokens(w, dp);
   steps = w.tokens / batch;
-  const double micro_steps = steps * std::ceil(batch / (static_cast<double>(dp) * w.micro_batch * w.sequence_length));
+  const double micro_steps = steps * micro_steps_per_step(w, dp);
   // The node's CPUs step every device's shard, slower on a host with fewer cores.
   const double cores = topology.host_cores.value_or(k_offload_reference_host_cores);
   const double slowdown = std::max(1.0, k_offload_reference_host_cores / std::max(1.0, cores));
@@ -363,9 +366,7 @@ Communication training_communication(const Workload& w, const Strategy& st, int 
   c.offload = offload_seconds(w, st, device_count, topology, compute, c.steps);
   if (c.offload.value > 0) {
     // One device offloading has no schedule below, and still accumulates micro-steps.
-    const int dp = st.data_parallel(device_count);
-    c.micro_steps_per_step =
-        std::ceil(global_batch_tokens(w, dp) / (static_cast<double>(dp) * w.micro_batch * w.sequence_length));
+    c.micro_steps_per_step = micro_steps_per_step(w, st.data_parallel(device_count));
   }
   const std::optional<Schedule> s = schedule_of(w, st, device_count, device, topology, compute, c);
   if (!s) return c;

@@ -203,9 +203,7 @@ void full_training_memory(const Workload& w, int device_count, const Strategy& s
     // With gradient accumulation, ZeRO-1/2 also keep each micro-step's 16-bit gradients in
     // pinned host memory between micro-steps (stage_1_and_2.py,
     // async_accumulate_grad_in_cpu_via_gpu: accumulated_grads_in_cpu, in the model's dtype).
-    const int dp = st.data_parallel(device_count);
-    const bool accumulates =
-        st.zero_stage <= 2 && global_batch_tokens(w, dp) > static_cast<double>(dp) * w.micro_batch * w.sequence_length;
+    const bool accumulates = st.zero_stage <= 2 && micro_steps_per_step(w, st.data_parallel(device_count)) > 1;
     const double accumulated = accumulates ? (w.precision == Precision::fp32 ? 4.0 : 2.0) : 0.0;
     T host_per_param = amount<T>(4.0, "fp32 gradients") + amount<T>(std::max(bytes.master, 4.0), "master") +
                        amount<T>(bytes.states, "states");
