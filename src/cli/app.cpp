@@ -8,6 +8,7 @@
 #include "cli/io/output_file.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/render/error_message.hpp"
+#include "cli/render/format.hpp"
 #include "cli/render/provenance.hpp"
 
 #include <mlsize/support/error.hpp>
@@ -26,6 +27,7 @@
 #include <optional>
 #include <span>
 #include <sstream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -55,6 +57,8 @@ int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output) {
 
 constexpr std::array<std::string_view, 8> k_commands{"recommend", "estimate", "catalog",    "explain",
                                                      "rules",     "detect",   "completion", "calibrate"};
+// The commands that only group others (`catalog list`, `rules check`).
+constexpr std::array<std::string_view, 2> k_command_groups{"catalog", "rules"};
 
 // The habits of other tools, as the arguments CLI11 parses: `mlsize` alone and `mlsize
 // help [COMMAND]` print help, `mlsize version` and `-V` the version. A first word that is
@@ -67,6 +71,12 @@ std::vector<const char*> with_habits(int argc, const char* const* argv) {
     return args;
   }
   const std::string_view first = args[1] != nullptr ? std::string_view(args[1]) : std::string_view();
+  // A command group alone prints its help and exits 0, as `kubectl config` and `gh repo` do.
+  if (args.size() == 2 &&
+      std::find(k_command_groups.begin(), k_command_groups.end(), first) != k_command_groups.end()) {
+    args.push_back("--help");
+    return args;
+  }
   if (first == "help") {
     if (args.size() > 2) {
       args.erase(args.begin() + 1);
@@ -92,11 +102,86 @@ std::vector<const char*> with_habits(int argc, const char* const* argv) {
 
 int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err);
 
-// For CLI11's "The following argument(s) was/were not expected: --optimise ...": the
-// command's flag nearest the first one ("did you mean \"--optimize\"?"), or empty.
-std::string nearest_flag(const CLI::App& command, std::string_view message) {
+// Every command's options, which the parse fills, and the commands added for them.
+struct Commands {
+  RecommendOptions recommend_options;
+  EstimateOptions estimate_options;
+  CatalogOptions catalog_options;
+  ExplainOptions explain_options;
+  RulesOptions rules_options;
+  DetectOptions detect_options;
+  CompletionOptions completion_options;
+  CalibrateOptions calibrate_options;
+  CLI::App* recommend = nullptr;
+  CLI::App* estimate = nullptr;
+  CLI::App* catalog = nullptr;
+  CLI::App* explain = nullptr;
+  CLI::App* rules = nullptr;
+  CLI::App* detect = nullptr;
+  CLI::App* completion = nullptr;
+  CLI::App* calibrate = nullptr;
+};
+
+// The commands on `app`; those for which `full(name)` is false get their names only.
+template <class Full>
+void add_commands(CLI::App& app, Commands& c, Full full) {
+  c.recommend = add_recommend_command(app, c.recommend_options, full("recommend"));
+  c.estimate = add_estimate_command(app, c.estimate_options, full("estimate"));
+  c.catalog = add_catalog_command(app, c.catalog_options, full("catalog"));
+  c.explain = add_explain_command(app, c.explain_options, full("explain"));
+  c.rules = add_rules_command(app, c.rules_options, full("rules"));
+  c.detect = add_detect_command(app, c.detect_options, full("detect"));
+  c.completion = add_completion_command(app, c.completion_options, full("completion"));
+  c.calibrate = add_calibrate_command(app, c.calibrate_options, full("calibrate"));
+}
+
+// The command lines ("mlsize estimate", "mlsize catalog list") whose options include `flag`.
+std::vector<std::string> commands_with_flag(std::string_view flag) {
+  CLI::App app;
+  Commands commands;
+  add_commands(app, commands, [](std::string_view) { return true; });
+  std::vector<std::string> owners;
+  const auto visit = [&](const auto& self, const CLI::App& command, const std::string& line) -> void {
+    for (const CLI::Option* option : command.get_options()) {
+      for (const std::string& name : option->get_lnames()) {
+        if ("--" + name == flag) owners.push_back(line);
+      }
+    }
+    for (const CLI::App* sub : command.get_subcommands({})) self(self, *sub, line + " " + sub->get_name());
+  };
+  for (const CLI::App* command : app.get_subcommands({})) visit(visit, *command, "mlsize " + command->get_name());
+  return owners;
+}
+
+// The deepest command the parse reached: `catalog list`, not `catalog`.
+const CLI::App* deepest_command(const CLI::App& app) {
+  const CLI::App* command = &app;
+  while (!command->get_subcommands().empty()) command = command->get_subcommands().front();
+  return command == &app ? nullptr : command;
+}
+
+// "mlsize catalog list" for `catalog list`.
+std::string command_line(const CLI::App& command) {
+  std::string line = command.get_name();
+  for (const CLI::App* parent = command.get_parent(); parent != nullptr; parent = parent->get_parent()) {
+    line.insert(0, parent->get_name() + " ");
+  }
+  return line;
+}
+
+// A usage error's two lines, as written to stderr.
+struct UsageText {
+  std::string message;
+  std::string hint;
+};
+
+// For CLI11's "The following argument(s) was/were not expected: --optimise ...": where
+// another command takes the flag, says so ("mlsize recommend has no option --zero", with
+// the command that has it); else the command's flag nearest it ("did you mean
+// \"--optimize\"?"); else CLI11's message with no hint.
+UsageText nearest_flag(const CLI::App& command, std::string_view message, std::span<const char* const> args) {
   const std::size_t colon = message.find("not expected: ");
-  if (colon == std::string_view::npos) return {};
+  if (colon == std::string_view::npos) return {std::string(message), {}};
   // The extras are listed space-separated, values before their flags ("time --optimise").
   std::string_view rest = message.substr(colon + 14);
   std::string_view extra;
@@ -105,12 +190,30 @@ std::string nearest_flag(const CLI::App& command, std::string_view message) {
     if (word.starts_with("--")) extra = word.substr(0, word.find('='));
     rest.remove_prefix(std::min(rest.size(), word.size() + 1));
   }
-  if (extra.empty()) return {};
+  if (extra.empty()) return {std::string(message), {}};
+  if (const std::vector<std::string> owners = commands_with_flag(extra); !owners.empty()) {
+    // The flag with its value as given, for a line to copy.
+    std::string given(extra);
+    const auto at = std::find_if(args.begin(), args.end(), [&](const char* arg) {
+      return arg != nullptr && (std::string_view(arg) == extra || std::string_view(arg).starts_with(given + "="));
+    });
+    if (at != args.end()) {
+      given = *at;
+      if (given == extra && at + 1 != args.end() && *(at + 1) != nullptr && *(at + 1)[0] != '-') {
+        given += " " + std::string(*(at + 1));
+      }
+    }
+    std::string hint = std::string(extra) + " is an option of ";
+    for (std::size_t i = 0; i < owners.size(); ++i)
+      hint += (i == 0 ? "" : i + 1 == owners.size() ? " and " : ", ") + owners[i];
+    return {command_line(command) + " has no option " + std::string(extra),
+            hint + ": " + owners.front() + " ... " + given};
+  }
   std::vector<std::string> flags;
   for (const CLI::Option* option : command.get_options()) {
     for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
   }
-  return did_you_mean(extra, flags);
+  return {std::string(message), did_you_mean(extra, flags)};
 }
 
 }  // namespace
@@ -142,22 +245,11 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   const bool one = std::find(k_commands.begin(), k_commands.end(), first) != k_commands.end();
   // `completion` writes its scripts from every command's options.
   const auto full = [&](std::string_view name) { return !one || first == name || first == "completion"; };
-  RecommendOptions recommend_options;
-  EstimateOptions estimate_options;
-  CLI::App* recommend = add_recommend_command(app, recommend_options, full("recommend"));
-  CLI::App* estimate = add_estimate_command(app, estimate_options, full("estimate"));
-  CatalogOptions catalog_options;
-  CLI::App* catalog = add_catalog_command(app, catalog_options, full("catalog"));
-  ExplainOptions explain_options;
-  CLI::App* explain = add_explain_command(app, explain_options, full("explain"));
-  RulesOptions rules_options;
-  CLI::App* rules = add_rules_command(app, rules_options, full("rules"));
-  DetectOptions detect_options;
-  CLI::App* detect = add_detect_command(app, detect_options, full("detect"));
-  CompletionOptions completion_options;
-  CLI::App* completion = add_completion_command(app, completion_options, full("completion"));
-  CalibrateOptions calibrate_options;
-  CLI::App* calibrate = add_calibrate_command(app, calibrate_options, full("calibrate"));
+  Commands c;
+  add_commands(app, c, full);
+  RecommendOptions& recommend_options = c.recommend_options;
+  EstimateOptions& estimate_options = c.estimate_options;
+  ExplainOptions& explain_options = c.explain_options;
   make_last_wins(app);
   make_ids_case_insensitive(app);
   // After the commands are added: they would inherit it.
@@ -205,11 +297,30 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       return write_report(out, err, output);
     }
     // CLI11's own codes (100+) are mapped to our one usage code.
-    const CLI::App* sub = app.get_subcommands().empty() ? nullptr : app.get_subcommands().front();
-    const std::string command = sub == nullptr ? std::string("recommend") : sub->get_name();
-    std::string hint = sub == nullptr ? std::string() : nearest_flag(*sub, failure.what());
-    if (hint.empty()) hint = "run 'mlsize --help' or 'mlsize " + command + " --help'";
-    write(err, format_error(Error(ErrorKind::usage, failure.what(), hint)));
+    const CLI::App* sub = deepest_command(app);
+    const std::string command = sub == nullptr ? std::string("mlsize recommend") : command_line(*sub);
+    std::string message = failure.what();
+    std::string hint;
+    if (sub != nullptr && sub->get_require_subcommand_min() > 0 && sub->get_subcommands().empty()) {
+      // A group without a known subcommand (`mlsize catalog lst`): the nearest, or the list.
+      std::vector<std::string> names;
+      for (const CLI::App* action : sub->get_subcommands({})) names.push_back(action->get_name());
+      const auto word =
+          std::find_if(args.begin() + 2, args.end(), [](const char* arg) { return arg != nullptr && arg[0] != '-'; });
+      if (word != args.end()) {
+        message = "unknown " + command + " command \"" + escape_unprintable(*word) + "\"";
+        hint = did_you_mean(*word, names);
+      } else {
+        message = command + " needs a command";
+      }
+      if (hint.empty()) hint = command + " commands: " + join(names, ", ");
+    } else if (sub != nullptr) {
+      UsageText text = nearest_flag(*sub, failure.what(), std::span<const char* const>(args));
+      message = std::move(text.message);
+      hint = std::move(text.hint);
+    }
+    if (hint.empty()) hint = "run '" + command + " --help'";
+    write(err, format_error(Error(ErrorKind::usage, message, hint)));
     return k_exit_usage;
   }
 
@@ -217,24 +328,24 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
     CommandOutput output;
     std::optional<std::string> output_path;
     recommend_options.words.assign(argv + std::min(argc, 2), argv + argc);
-    if (recommend->parsed()) {
+    if (c.recommend->parsed()) {
       output = run_recommend(recommend_options);
       output_path = recommend_options.workload.output_path;
     }
-    if (estimate->parsed()) {
+    if (c.estimate->parsed()) {
       output = run_estimate(estimate_options);
       output_path = estimate_options.workload.output_path;
     }
-    if (catalog->parsed()) output = run_catalog(catalog_options);
-    if (explain->parsed()) {
+    if (c.catalog->parsed()) output = run_catalog(c.catalog_options);
+    if (c.explain->parsed()) {
       output = run_explain(explain_options);
       output_path = explain_options.recommend.workload.output_path;
     }
-    if (rules->parsed()) output = run_rules(rules_options);
-    if (detect->parsed()) output = run_detect(detect_options);
-    if (completion->parsed()) output = run_completion(completion_options, app);
+    if (c.rules->parsed()) output = run_rules(c.rules_options);
+    if (c.detect->parsed()) output = run_detect(c.detect_options);
+    if (c.completion->parsed()) output = run_completion(c.completion_options, app);
     // calibrate writes its own --output: the overlay there, the comparison on stdout.
-    if (calibrate->parsed()) output = run_calibrate(calibrate_options);
+    if (c.calibrate->parsed()) output = run_calibrate(c.calibrate_options);
     // The whole report at once: nothing partial on failure. `--output -` (or /dev/stdout)
     // is the stream stdout already is.
     if (output_path && !is_standard_output(*output_path)) {

@@ -33,6 +33,7 @@ enum class RuleField : std::size_t {
   device_kind,
   device_vendor,
   device_memory_bytes,
+  device_capacity_bytes,
   device_bf16,
   device_fp8,
   offering_id,

@@ -98,7 +98,7 @@ HardwareFilter::HardwareFilter(const HardwareOptions& options, const Catalog& ca
     }
   }
   if (options.kind) m_kind = parse_choice<DeviceKind>("--kind", *options.kind);
-  if (options.min_memory) m_min_memory = parse_flag("--min-memory", [&] { return parse_bytes(*options.min_memory); });
+  if (options.min_memory) m_min_memory = parse_size_flag(*options.min_memory, "--min-memory", "24GB or 80GiB");
 }
 
 bool HardwareFilter::keeps(const Device& device, std::optional<Bytes> memory) const {

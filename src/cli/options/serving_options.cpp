@@ -120,7 +120,7 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
     load.requests_per_s =
         parse_flag("--rate", [&] { return parse_positive_number(*options.rate, "a rate in requests per second"); });
   } else {
-    const double tokens = parse_flag("--tokens-per-day", [&] { return parse_count(*options.tokens_per_day); });
+    const double tokens = parse_count_flag(*options.tokens_per_day, "--tokens-per-day", "tokens a day", "B");
     load.requests_per_s = tokens / k_seconds_per_day / load.output_tokens;
   }
   if (options.ttft) load.ttft = parse_flag("--ttft", [&] { return parse_latency(*options.ttft); });

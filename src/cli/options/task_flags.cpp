@@ -2,6 +2,8 @@
 
 #include "cli/options/choice.hpp"
 
+#include <mlsize/support/number_format.hpp>
+
 #include <fmt/format.h>
 
 #include <optional>
@@ -76,6 +78,14 @@ std::string task_flag_warnings(const WorkloadOptions& options, const Workload& w
     warn(options.sequence_length, "--seq-len", "transformers");
     warn(options.attention, "--attention", "transformers");
     warn(options.framework, "--framework", "transformers");
+  }
+  // --tokens counts what is trained on; --data beside it only sizes the dataset.
+  if (options.tokens && options.data && workload.is_training() && workload.dataset_bytes) {
+    text += fmt::format(
+        "mlsize: note: --tokens {} sets the tokens trained on; --data {} only sizes the dataset (at {} bytes/token "
+        "it would be {} tokens)\n",
+        *options.tokens, *options.data, format_general(workload.bytes_per_token),
+        format_count(tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, 1.0)));
   }
   // Serving a load sizes its own batch and sequences: a --batch or --context beside it would
   // otherwise be dropped without a word.

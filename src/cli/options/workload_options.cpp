@@ -78,6 +78,48 @@ int parse_int_flag(const std::string& text, const std::string& flag, int minimum
 
 namespace {
 
+// Digits and at most a point, nothing else: the number a unit was left off.
+bool is_bare_decimal(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  const std::size_t last = text.find_last_not_of(" \t");
+  if (first == std::string_view::npos) return false;
+  const std::string_view body = text.substr(first, last - first + 1);
+  return std::all_of(body.begin(), body.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+}
+
+}  // namespace
+
+Bytes parse_size_flag(const std::string& text, const std::string& flag, const std::string& examples,
+                      bool zero_allowed) {
+  if (zero_allowed) {
+    const Bytes size = parse_flag(flag, [&] { return parse_bytes_or_zero(text); });
+    if (size.value == 0) return size;  // 0 needs no unit
+  }
+  if (is_bare_decimal(text)) {
+    flag_error(flag, "\"" + text + "\" has no unit", "a size such as " + examples + " (" + text + "B for bytes)");
+  }
+  return parse_flag(flag, [&] { return parse_bytes(text); });
+}
+
+double parse_count_flag(const std::string& text, const std::string& flag, const std::string& noun,
+                        const std::string& likely_unit) {
+  const double count = parse_flag(flag, [&] { return parse_count(text); });
+  if (count < k_min_bare_count && is_bare_decimal(text)) {
+    const std::string number(text.substr(text.find_first_not_of(" \t")));
+    const std::string trimmed = number.substr(0, number.find_last_not_of(" \t") + 1);
+    // The exact form a person would write: 8.192k for 8192, 7e0 for 7.
+    const std::string exact = count >= 1000 ? fmt::format("{:g}k or {}e0", count / 1000, trimmed) : trimmed + "e0";
+    flag_error(flag, fmt::format("\"{}\" has no unit: it would be {} {}", text, trimmed, noun),
+               fmt::format("did you mean {}{}? A count below 10^6 takes a unit (k, M, B, T) or an exponent: "
+                           "{} for exactly {}",
+                           trimmed, likely_unit, exact, trimmed));
+  }
+  return count;
+}
+
+namespace {
+
 // The model from exactly one of --params, --model and --model-config.
 void resolve_model(const WorkloadOptions& options, Workload& workload) {
   const int given = options.params.has_value() + options.model.has_value() + options.model_config.has_value();
@@ -91,7 +133,7 @@ void resolve_model(const WorkloadOptions& options, Workload& workload) {
                "e.g. --params 7B, --model llama-2-7b or --model-config config.json");
   }
   if (options.params) {
-    const double params = parse_flag("--params", [&] { return parse_count(*options.params); });
+    const double params = parse_count_flag(*options.params, "--params", "parameters", "B");
     workload.model = architecture_from_params(params);
     workload.parameters = parameter_count_from_params(params, workload.model);
     return;
@@ -148,14 +190,8 @@ void check_gbdt_flags(const WorkloadOptions& options, const Workload& workload) 
   }
 }
 
-// --data with its unit: a bare number would be bytes, and "--data 200" meant as 200 GB
-// gives a run of seconds and $0. The byte unit is B.
 Bytes parse_data(const std::string& text) {
-  const std::size_t last = text.find_last_not_of(" \t");
-  if (last != std::string::npos && (std::isdigit(static_cast<unsigned char>(text[last])) != 0 || text[last] == '.')) {
-    flag_error("--data", "\"" + text + "\" has no unit", "a size such as 200GB or 1.5TiB (" + text + "B for bytes)");
-  }
-  return parse_flag("--data", [&] { return parse_bytes(text); });
+  return parse_size_flag(text, "--data", "200GB or 1.5TiB");
 }
 
 // Training needs a dataset size; inference defaults to one full batch of contexts.
@@ -166,8 +202,16 @@ void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool req
     return;  // from --rows × --features
   }
   if (options.tokens) {
-    workload.tokens = parse_flag("--tokens", [&] { return parse_count(*options.tokens); }) * workload.epochs;
-    if (options.data) workload.dataset_bytes = parse_data(*options.data);
+    workload.tokens = parse_count_flag(*options.tokens, "--tokens", "tokens", "B") * workload.epochs;
+    if (options.data) {
+      // Both set the tokens: three would be one too many, and two say the dataset's size
+      // apart from the tokens trained on (the line and the note say which is which).
+      if (options.bytes_per_token) {
+        flag_error("--bytes-per-token", "--data, --tokens and --bytes-per-token all set the tokens",
+                   "give two of them: --data with --bytes-per-token, or --tokens (with --data for the dataset's size)");
+      }
+      workload.dataset_bytes = parse_data(*options.data);
+    }
   } else if (options.data) {
     workload.dataset_bytes = parse_data(*options.data);
     workload.tokens = tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, workload.epochs);
@@ -210,7 +254,7 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   if (options.context) workload.context = parse_int_flag(*options.context, "--context", 1, 100'000'000);
   if (options.batch) workload.batch = parse_int_flag(*options.batch, "--batch", 1, 1'000'000);
   if (options.overhead) {
-    workload.overhead = parse_flag("--overhead", [&] { return parse_bytes_or_zero(*options.overhead); });
+    workload.overhead = parse_size_flag(*options.overhead, "--overhead", "2GB or 512MiB", true);
   }
   if (options.memory_margin) {
     workload.allocator_margin =

@@ -145,6 +145,21 @@ auto parse_flag(const std::string& flag, Parse parse) {
 
 // A whole number within [minimum, maximum] given to `flag`.
 int parse_int_flag(const std::string& text, const std::string& flag, int minimum, int maximum);
+
+// A bare count below this is almost surely a unit left out (--params 7 meant as 7B): the
+// count flags refuse it (docs/cli.md#quantities).
+inline constexpr double k_min_bare_count = 1e6;
+
+// --params, --tokens, --tokens-per-day: a count (parse_count), refused when written as a bare
+// number below k_min_bare_count; the hint names `likely_unit` ("B": "did you mean 7B?").
+double parse_count_flag(const std::string& text, const std::string& flag, const std::string& noun,
+                        const std::string& likely_unit);
+
+// --data, --overhead, --min-memory: a size with its unit; a bare number would be bytes, and
+// "--data 200" meant as 200 GB gives a run of seconds and $0. The byte unit is B. Where
+// `zero_allowed`, 0 needs no unit (--overhead 0).
+Bytes parse_size_flag(const std::string& text, const std::string& flag, const std::string& examples,
+                      bool zero_allowed = false);
 // A fraction above 0 and at most 1 given to `flag`.
 double parse_fraction_flag(const std::string& text, const std::string& flag);
 

@@ -74,7 +74,10 @@ Json device_json(const Device& device) {
   json["memory_bytes"] = device.memory ? whole(device.memory->value) : Json(nullptr);
   // What a plan may use: the memory less the runtime's reserve (Device::usable_memory).
   const std::optional<Bytes> usable = device.usable_memory();
-  json["usable_memory_bytes"] = usable ? whole(usable->value) : Json(nullptr);
+  json["capacity_bytes"] = usable ? whole(usable->value) : Json(nullptr);
+  // The same figure under its first name, for scripts written before capacity_bytes: a plan
+  // may use all but --memory-headroom of it (docs/cli.md#catalog).
+  json["usable_memory_bytes"] = json["capacity_bytes"];
   json["memory_bandwidth_bytes_per_s"] = optional_json(device.memory_bandwidth_bytes_per_s, plain);
   Json peak = Json::object();
   for (std::size_t i = 0; i < k_dtype_count; ++i) {

@@ -25,13 +25,14 @@ namespace {
 // (docs/methodology.md#ways-to-fit).
 std::string fit_changes_text(const EstimateResult& result) {
   if (result.fit_changes.empty()) return {};
+  const double usable_share = 1 - result.workload.memory_headroom;
   const Plan& from = result.estimate.plan;
   std::string text;
   for (const FitChange& change : result.fit_changes) {
     if (!change.fits) continue;
     const PlanEstimate& e = change.estimate;
-    text += fmt::format("  {}: {} GB per device ({} of capacity){}, {}{}\n", fit_change_flags(change, from),
-                        format_gb(e.memory.total()), format_percent(e.memory.total() / e.capacity),
+    text += fmt::format("  {}: {} GB per device ({} of usable){}, {}{}\n", fit_change_flags(change, from),
+                        format_gb(e.memory.total()), format_percent(e.memory.total() / (e.capacity * usable_share)),
                         e.memory.host.value > 0 && e.plan.strategy.offload != Offload::none
                             ? fmt::format(", {} GB offloaded per device", format_gb(e.memory.host))
                             : "",
@@ -68,8 +69,13 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
   std::vector<std::vector<std::string>> rows;
   for (const auto& [name, bytes] : terms) rows.push_back({name, format_gb(bytes)});
   rows.push_back({"total", format_gb(m.total())});
-  // What the framework can allocate: the device's memory less the runtime's reserve.
-  if (has_device) rows.push_back({"capacity (usable)", format_gb(e.capacity)});
+  // What the framework can allocate (the device's memory less the runtime's reserve), and what
+  // a plan may use of it: the total fits exactly when it is at most "usable".
+  if (has_device) {
+    rows.push_back({"capacity", format_gb(e.capacity)});
+    rows.push_back({fmt::format("usable ({} kept free)", format_percent(result.workload.memory_headroom)),
+                    format_gb(e.capacity * (1 - result.workload.memory_headroom))});
+  }
   // Only training offloads (inference ignores --offload, with a warning).
   if (st.offload != Offload::none && result.workload.is_training()) {
     rows.push_back({"host RAM (offloaded)", format_gb(m.host)});
@@ -89,8 +95,9 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
     text += fmt::format("Compute: {} FLOPs.\nGB = 10^9 bytes.\n", format_general(e.flops.value, 3));
     return text;
   }
-  text += fmt::format("Memory: {} ({} of capacity, {} kept free).\n", e.fits ? "fits" : "DOES NOT FIT",
-                      format_percent(m.total() / e.capacity), format_percent(result.workload.memory_headroom));
+  text += fmt::format("Memory: {} ({} of usable, {} of capacity).\n", e.fits ? "fits" : "DOES NOT FIT",
+                      format_percent(m.total() / (e.capacity * (1 - result.workload.memory_headroom))),
+                      format_percent(m.total() / e.capacity));
   text += fit_changes_text(result);
   if (e.host_fits) {
     const Bytes host = *e.plan.offering->host_memory;
@@ -168,10 +175,11 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
   if (result.meets_deadline) text += *result.meets_deadline ? " (meets the deadline)" : " (MISSES the deadline)";
   text += ".\n";
   if (const std::optional<PlanEstimate>& faster = result.faster_micro_batch) {
-    text +=
-        fmt::format("Faster: --micro-batch {} sends the gradients to the host {}× less often: {} ({} of capacity).\n",
-                    faster->plan.strategy.micro_batch, faster->plan.strategy.micro_batch / result.workload.micro_batch,
-                    format_duration(faster->time), format_percent(faster->memory.total() / faster->capacity));
+    text += fmt::format(
+        "Faster: --micro-batch {} sends the gradients to the host {}× less often: {} ({} of usable).\n",
+        faster->plan.strategy.micro_batch, faster->plan.strategy.micro_batch / result.workload.micro_batch,
+        format_duration(faster->time),
+        format_percent(faster->memory.total() / (faster->capacity * (1 - result.workload.memory_headroom))));
   }
   if (e.cost) {
     text += fmt::format("Cost: {} ({}/unit-hour × {} unit{})", format_usd(*e.cost), format_usd(*e.price_per_unit_hour),

@@ -127,11 +127,12 @@ std::string latency_tick(double ms) {
 }
 
 // The memory bars of plans, each labelled with its rank and hardware.
-std::vector<MemoryBar> memory_bars(const std::vector<RankedPlan>& plans, std::size_t count) {
+std::vector<MemoryBar> memory_bars(const std::vector<RankedPlan>& plans, std::size_t count, double headroom) {
   std::vector<MemoryBar> bars;
   for (std::size_t i = 0; i < std::min(count, plans.size()); ++i) {
     const RankedPlan& e = plans[i];
-    bars.push_back({fmt::format("#{}  {}", i + 1, describe_hardware(e.plan)), e.memory, e.capacity});
+    bars.push_back(
+        {fmt::format("#{}  {}", i + 1, describe_hardware(e.plan)), e.memory, e.capacity, e.capacity * (1 - headroom)});
   }
   return bars;
 }
@@ -162,9 +163,9 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
   if (shown > 0) {
     body += fmt::format(
         "<h2>Ranking</h2>\n<p class=\"note\">Ranked by {} (--optimize); the top {} of {} offerings "
-        "that can do it. * on the time-cost Pareto front. Memory is per device against its usable "
-        "capacity; GB = 10^9 bytes.</p>\n",
-        to_string(report.objective), shown, plans.size());
+        "that can do it. * on the time-cost Pareto front. Memory is per device against its capacity, of which "
+        "{} is kept free (--memory-headroom); GB = 10^9 bytes.</p>\n",
+        to_string(report.objective), shown, plans.size(), format_percent(report.workload.memory_headroom));
     std::vector<std::vector<std::string>> rows;
     for (std::size_t i = 0; i < shown; ++i) {
       const RankedPlan& e = plans[i];
@@ -215,12 +216,13 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
         "are labelled with their rank. Hover a point for its plan.</figcaption>\n</figure>\n",
         points.size(), shown);
 
-    const std::vector<MemoryBar> bars = memory_bars(plans, std::min(shown, k_memory_bars));
+    const std::vector<MemoryBar> bars = memory_bars(plans, std::min(shown, k_memory_bars), workload.memory_headroom);
     body += "<h2>Memory per device</h2>\n<figure>\n";
     body += svg_memory_bars(bars);
     body += fmt::format(
-        "<figcaption>The top {} plans: what one device holds, by term, against its usable capacity (the device's "
-        "memory less {} kept free, --memory-headroom). Hover a segment for its size.</figcaption>\n</figure>\n",
+        "<figcaption>The top {} plans: what one device holds, by term, against its capacity (solid: the device's "
+        "memory less the runtime's reserve) and what a plan may use of it (dashed: {} kept free, "
+        "--memory-headroom). Hover a segment for its size.</figcaption>\n</figure>\n",
         bars.size(), format_percent(workload.memory_headroom));
   }
   if (const std::vector<std::vector<std::string>> ways = ways_out_rows(report, true); !ways.empty()) {
@@ -268,7 +270,11 @@ std::string render_estimate_html(const EstimateResult& result) {
 
   std::vector<std::vector<std::string>> rows;
   std::string memory = format_gb(e.memory.total()) + " GB";
-  if (result.has_device()) memory += fmt::format(" of {} usable", format_gb(e.capacity));
+  if (result.has_device()) {
+    memory += fmt::format(" of {} GB usable ({} GB capacity, {} kept free)",
+                          format_gb(e.capacity * (1 - result.workload.memory_headroom)), format_gb(e.capacity),
+                          format_percent(result.workload.memory_headroom));
+  }
   rows.push_back({"memory per device", memory});
   if (result.has_device()) rows.push_back({"fits", e.fits ? "yes" : "NO"});
   if (result.timed()) {
@@ -282,11 +288,11 @@ std::string render_estimate_html(const EstimateResult& result) {
 
   const MemoryBar bar{
       result.has_device() ? describe_hardware(e.plan) : fmt::format("{} device(s)", e.plan.device_count), e.memory,
-      result.has_device() ? e.capacity : Bytes(0)};
+      result.has_device() ? e.capacity : Bytes(0), e.capacity * (1 - result.workload.memory_headroom)};
   body += "<h2>Memory per device</h2>\n<figure>\n";
   body += svg_memory_bars({bar});
   body += "<figcaption>What one device holds, by term";
-  body += result.has_device() ? ", against its usable capacity" : "";
+  body += result.has_device() ? ", against its capacity (solid) and what a plan may use of it (dashed)" : "";
   body += ". Hover a segment for its size.</figcaption>\n</figure>\n";
   if (!result.explanation.empty()) {
     std::vector<std::vector<std::string>> explained;

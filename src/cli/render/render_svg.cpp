@@ -356,7 +356,13 @@ std::string svg_memory_bars(const std::vector<MemoryBar>& bars) {
   if (any_capacity) {
     svg += fmt::format("<line x1=\"{0}\" y1=\"12\" x2=\"{0}\" y2=\"28\" stroke=\"#000\" stroke-width=\"2\"/>\n",
                        px(lx + 4));
-    svg += text_element(lx + 12, 24, "start", "usable capacity per device");
+    svg += text_element(lx + 12, 24, "start", "capacity per device");
+    lx += 12 + text_width("capacity per device") + 22;
+    svg += fmt::format(
+        "<line x1=\"{0}\" y1=\"12\" x2=\"{0}\" y2=\"28\" stroke=\"#000\" stroke-width=\"2\" "
+        "stroke-dasharray=\"3 2\"/>\n",
+        px(lx + 4));
+    svg += text_element(lx + 12, 24, "start", "usable (less --memory-headroom)");
   }
 
   for (std::size_t i = 0; i < bars.size(); ++i) {
@@ -386,8 +392,12 @@ std::string svg_memory_bars(const std::vector<MemoryBar>& bars) {
       const double cx = x_of(bar.capacity.value / k_giga);
       svg += fmt::format(
           "<line class=\"capacity\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\" stroke-width=\"2\">"
-          "<title>usable capacity: {3} GB</title></line>\n",
+          "<title>capacity: {3} GB</title></line>\n",
           px(cx), px(y - 4), px(y + bar_height + 4), format_gb(bar.capacity));
+      svg += fmt::format(
+          "<line class=\"usable\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\" stroke-width=\"2\" "
+          "stroke-dasharray=\"3 2\"><title>usable: {3} GB</title></line>\n",
+          px(x_of(bar.usable.value / k_giga)), px(y - 4), px(y + bar_height + 4), format_gb(bar.usable));
       total += " / ";
       total += format_gb(bar.capacity);
     }

@@ -43,10 +43,12 @@ struct MemoryBar {
   std::string label;  // the plan, above its bar
   MemoryBreakdown memory;
   Bytes capacity;  // 0: no device, no capacity line
+  Bytes usable;    // what a plan may use: the capacity less --memory-headroom (a dashed line)
 };
 
 // A horizontal stack of the memory terms per bar on one GB axis, each bar with its
-// device's capacity as a line, and a legend of the terms shown.
+// device's capacity as a line and its usable part as a dashed one, and a legend of the
+// terms shown.
 std::string svg_memory_bars(const std::vector<MemoryBar>& bars);
 
 }  // namespace mlsize::cli

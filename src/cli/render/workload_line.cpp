@@ -63,10 +63,17 @@ std::string workload_line(const Workload& workload) {
         to_string(workload.kv_format), workload.context, workload.batch, format_count(workload.tokens));
   } else {
     std::string data;
-    if (workload.dataset_bytes) {
+    const bool tokens_from_data =
+        workload.dataset_bytes &&
+        tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, workload.epochs) == workload.tokens;
+    if (tokens_from_data) {
       data = fmt::format(" ({} GB at {} bytes/token", format_gb(*workload.dataset_bytes),
                          format_general(workload.bytes_per_token));
       data += workload.epochs == 1.0 ? ")" : fmt::format(", {} epochs)", format_general(workload.epochs));
+    } else if (workload.dataset_bytes) {
+      // --tokens beside --data: the tokens are not the data's at bytes_per_token.
+      data = fmt::format(" (given; the dataset is {} GB{})", format_gb(*workload.dataset_bytes),
+                         workload.epochs == 1.0 ? "" : fmt::format(", {} epochs", format_general(workload.epochs)));
     } else if (workload.epochs != 1.0) {
       data = fmt::format(" ({} epochs)", format_general(workload.epochs));
     }

@@ -56,6 +56,9 @@ std::vector<FieldSpec> make_fields() {
       text("device.kind", "the kind of device", values_of<DeviceKind>()),
       text("device.vendor", "the vendor, such as nvidia, amd, google, intel"),
       number("device.memory_bytes", U::bytes, "memory of one device in bytes; missing for CPUs"),
+      number("device.capacity_bytes", U::bytes,
+             "what a framework can allocate on one device: its memory less the runtime's reserve, the capacity "
+             "tables show (plans keep --memory-headroom of it free); missing for CPUs"),
       flag("device.bf16", "whether the catalogue gives the device a bf16 peak (Ampere and newer, TPUs)"),
       flag("device.fp8", "whether the catalogue gives the device an fp8 peak (Hopper, Ada and newer)"),
       text("offering.id", "the offering's catalogue id, such as aws-p4d.24xlarge"),
@@ -133,6 +136,7 @@ void fill_device(FieldValues& v, const Device& d) {
   put(v, F::device_kind, to_string(d.kind));
   put(v, F::device_vendor, d.vendor);
   put_optional(v, F::device_memory_bytes, d.memory);
+  put_optional(v, F::device_capacity_bytes, d.usable_memory());
   put(v, F::device_bf16, d.peak(DType::bf16).has_value());
   put(v, F::device_fp8, d.peak(DType::fp8).has_value());
 }
