@@ -232,7 +232,7 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
 namespace {
 
 int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
-  CLI::App app{"mlsize: what hardware a machine-learning workload needs, how long it takes, what it costs"};
+  CLI::App app{"mlsize: what hardware an ML workload needs, how long it takes, what it costs"};
   app.name("mlsize");
   app.set_version_flag("--version", version_line());
   app.require_subcommand(1);

@@ -12,6 +12,8 @@ trap 'rm -f "$actual_stdout" "$actual_stderr"; rmdir "$empty_config"' EXIT
 # The developer's own overlays (catalog.d, MLSIZE_CATALOG) must never change the output.
 export XDG_CONFIG_HOME="$empty_config"
 unset MLSIZE_CATALOG
+# Text is laid out at the default 80 columns, whatever the developer's shell exports.
+unset COLUMNS
 # The age of prices is measured to a fixed day, so the expected output holds on any day.
 export MLSIZE_TODAY=2026-12-01
 if [ -f env ]; then

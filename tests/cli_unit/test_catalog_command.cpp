@@ -375,7 +375,7 @@ TEST_CASE("estimate with --offload on an offering that states no host RAM or vCP
   // With both stated, the offloaded states are checked against the RAM less the headroom:
   // 1B × 18 bytes (with accumulation) on g4dn.xlarge's 16 GiB.
   const auto stated = run_cli({"estimate", "--params", "1B", "--tokens", "1B", "--offering", "aws-g4dn.xlarge",
-                               "--offload", "optimizer", "--zero", "2", "--no-user-catalog"});
+                               "--offload", "optimizer", "--zero", "2", "--no-user-catalog", "--wide"});
   CHECK(stated.exit_code == 3);  // estimated, and it does not fit: the host is too small
   CHECK(stated.out.find("Host RAM: 18.0 GB per unit for the offloaded states, of 15.5 GB usable (17.2 GB, 10% kept "
                         "free): DOES NOT FIT.") != std::string::npos);

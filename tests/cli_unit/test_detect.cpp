@@ -61,7 +61,7 @@ class TempDir {
 };
 
 // The text with each line break and the indent after it read as one space: the table wraps
-// its prose at 100 columns.
+// its prose at 80 columns.
 std::string unwrapped(const std::string& text) {
   std::string flat;
   for (std::size_t i = 0; i < text.size(); ++i) {

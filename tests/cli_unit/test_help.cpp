@@ -1,4 +1,4 @@
-// --help as a user reads it: every line within 100 columns, options grouped with value
+// --help as a user reads it: every line within 80 columns, options grouped with value
 // names, examples that run as written, and last-wins for a repeated single-value flag.
 
 #include "run_capture.hpp"
@@ -36,12 +36,12 @@ std::vector<std::string> words(const std::string& line) {
 
 }  // namespace
 
-TEST_CASE("every help page fits 100 columns", "[cli][help]") {
+TEST_CASE("every help page fits 80 columns", "[cli][help]") {
   for (const auto& command : k_help_pages) {
     std::istringstream lines(help_of(command));
     for (std::string line; std::getline(lines, line);) {
       INFO(line);
-      CHECK(mlsize::display_width(line) <= 100);
+      CHECK(mlsize::display_width(line) <= 80);
     }
   }
 }
@@ -71,6 +71,10 @@ TEST_CASE("the examples in --help run as written", "[cli][help]") {
     std::istringstream lines(help_of(command));
     bool in_examples = false;
     for (std::string line; std::getline(lines, line);) {
+      // A long example is broken as the shell reads it back: " \" then the rest, indented.
+      for (std::string rest; line.ends_with(" \\") && std::getline(lines, rest);) {
+        line = line.substr(0, line.size() - 2) + " " + rest.substr(rest.find_first_not_of(' '));
+      }
       if (line == "Examples:") in_examples = true;
       if (!in_examples || line.rfind("  mlsize ", 0) != 0) continue;
       // Those that need a file of the user's (a rules file) or redirect are shown, not run.

@@ -1,4 +1,5 @@
 #include "cli/io/output_file.hpp"
+#include "cli/io/output_width.hpp"
 #include "cli/render/text_table.hpp"
 #include "run_capture.hpp"
 #include "temp_files.hpp"
@@ -100,15 +101,15 @@ TEST_CASE("output: --output - is stdout", "[output]") {
   CHECK_FALSE(fs::exists("-"));
 }
 
-TEST_CASE("the main job's table fits 100 columns and ends with a runnable next: command", "[output]") {
-  // Not a terminal here: 100 columns (docs/cli.md#table-default).
+TEST_CASE("the main job's table fits 80 columns and ends with a runnable next: command", "[output]") {
+  // Not a terminal here, and no COLUMNS: 80 columns (docs/cli.md#width).
   const auto result = run_cli({"recommend", "--params", "7B", "--data", "200GB"});
   REQUIRE(result.exit_code == 0);
   std::istringstream lines(result.out);
   std::string last_start;
   for (std::string line; std::getline(lines, line);) {
     INFO(line);
-    CHECK(mlsize::display_width(line) <= 100);
+    CHECK(mlsize::display_width(line) <= 80);
     if (line.rfind("next: ", 0) == 0) last_start = line;
   }
   CHECK(last_start.rfind("next: mlsize estimate --params 7B --data 200GB --offering ", 0) == 0);
@@ -131,7 +132,7 @@ TEST_CASE("table columns line up past CJK and emoji, which take two columns", "[
   for (std::size_t width : widths) CHECK(width == widths.front());
 }
 
-TEST_CASE("serving, batch-inference and purchase tables fit 100 columns too", "[output]") {
+TEST_CASE("serving, batch-inference and purchase tables fit 80 columns too", "[output]") {
   const std::vector<std::vector<std::string>> commands{
       {"recommend", "--model", "llama-3-70b", "--task", "inference", "--rate", "20", "--tpot", "50ms"},
       {"recommend", "--model", "llama-3-8b", "--task", "inference", "--tokens", "100M", "--prompt-tokens", "500",
@@ -145,7 +146,45 @@ TEST_CASE("serving, batch-inference and purchase tables fit 100 columns too", "[
     std::istringstream lines(result.out);
     for (std::string line; std::getline(lines, line);) {
       INFO(line);
-      CHECK(mlsize::display_width(line) <= 100);
+      CHECK(mlsize::display_width(line) <= 80);
     }
   }
+}
+
+TEST_CASE("the width is the terminal's, else COLUMNS, else the default", "[output]") {
+  using mlsize::cli::choose_output_width;
+  CHECK(choose_output_width(120, "100", 80) == 120);  // a terminal says how wide it is now
+  CHECK(choose_output_width(std::nullopt, "100", 80) == 100);
+  CHECK(choose_output_width(std::nullopt, std::nullopt, 80) == 80);
+  CHECK(choose_output_width(std::nullopt, "wide", 80) == 80);  // not a number: ignored
+  CHECK(choose_output_width(std::nullopt, "100x", 80) == 80);
+  CHECK(choose_output_width(std::nullopt, "", 80) == 80);
+  CHECK(choose_output_width(std::nullopt, "10", 80) == mlsize::cli::k_min_width);
+  CHECK(choose_output_width(0, "90", 80) == 90);  // a terminal that reports no width
+}
+
+TEST_CASE("a table too wide leaves out columns by priority and says so, and --wide keeps them", "[output]") {
+  using mlsize::cli::TableColumn;
+  const std::vector<TableColumn> columns{{"id"}, {"price", true, 1}, {"note", false, 2}, {"time", true}};
+  const std::vector<std::vector<std::string>> rows{{"h100-sxm · cudo", "$15.32", "a long note here", "7.7 d"}};
+  // 15 + 6 + 16 + 5 + 3 gaps of 2 = 48 columns.
+  CHECK(mlsize::cli::render_table(columns, rows, {48}).find("(") == std::string::npos);
+  const std::string narrow = mlsize::cli::render_table(columns, rows, {40});
+  CHECK(narrow.find("a long note") == std::string::npos);  // the highest drop goes first
+  CHECK(narrow.find("$15.32") != std::string::npos);
+  CHECK(narrow.find("(note left out to fit 40 columns: --wide shows it)") != std::string::npos);
+  const std::string narrower = mlsize::cli::render_table(columns, rows, {20});
+  CHECK(narrower.find("(note and price left out to fit 20 columns: --wide shows them)") != std::string::npos);
+  CHECK(narrower.find("h100-sxm · cudo  7.7 d") != std::string::npos);  // never-dropped columns stay, row whole
+  const std::string wide = mlsize::cli::render_table(columns, rows, {20, true});
+  CHECK(wide.find("a long note here") != std::string::npos);
+  // A last column that wraps goes on lines under itself, not past the width.
+  const std::string wrapped = mlsize::cli::render_table({{"term"}, {"formula", false, 0, true}},
+                                                        {{"weights", "N × 2 / (t·p) [/ dp at ZeRO-3] + gathers"}}, {30});
+  std::istringstream lines(wrapped);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    CHECK(mlsize::display_width(line) <= 30);
+  }
+  CHECK(wrapped.find("weights  N × 2 / (t·p) [/ dp\n         at ZeRO-3] + gathers\n") != std::string::npos);
 }

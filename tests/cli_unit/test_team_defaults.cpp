@@ -73,7 +73,7 @@ TEST_CASE("flags beat MLSIZE_* variables, which beat the config file", "[default
   const auto none = run_cli(with(k_json, {"--no-defaults"}));
   CHECK(count_of(none.out, "\"pareto\": ") == 10);
   CHECK(none.out.find("\"defaults\": []") != std::string::npos);
-  const auto table = run_cli({"recommend", "--params", "7B", "--data", "200GB"});
+  const auto table = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--wide"});
   CHECK(table.out.find("Team defaults in force (--no-defaults ignores them): --top 2 (") != std::string::npos);
 }
 

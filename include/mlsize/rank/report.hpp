@@ -92,6 +92,9 @@ struct RankedPlan : PlanEstimate {
   // Ranked before the next recommendation by a tie-break: the objective's figures are
   // within k_near_tie of each other.
   bool tie_with_next = false;
+  // Ranked before the next although the objective alone puts the next first (it costs less,
+  // or is quicker, by at most k_near_tie): the tie-break decided (the table marks it).
+  bool ranked_by_tie_break = false;
   // More devices than the provider gives on demand without a reservation or quota request
   // (OnDemandLimit; the limit it is over).
   std::optional<int> beyond_on_demand;

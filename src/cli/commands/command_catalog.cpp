@@ -3,6 +3,7 @@
 #include "cli/commands/report_formats.hpp"
 #include "cli/io/input_file.hpp"
 #include "cli/io/output_file.hpp"
+#include "cli/io/output_width.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/hardware_filter.hpp"
 #include "cli/options/option_conventions.hpp"
@@ -23,7 +24,7 @@
 namespace mlsize::cli {
 namespace {
 
-constexpr std::size_t k_max_header_width = 100;
+constexpr std::size_t k_max_header_width = k_default_width;
 
 CatalogSelection select_entries(const CatalogOptions& options, const Catalog& catalog) {
   const HardwareFilter hardware(options.hardware, catalog);
@@ -65,7 +66,8 @@ SourcedCatalog sourced_catalog(const CatalogOptions& options) {
 
 // The entries as JSON, as YAML in the catalogue file's form (an overlay as it is), as
 // rows (CSV, TSV, Markdown), or as list's table.
-CommandOutput rendered(const CatalogSelection& selection, OutputFormat format, const JsonHeader& header) {
+CommandOutput rendered(const CatalogSelection& selection, OutputFormat format, const JsonHeader& header,
+                       bool wide = false) {
   CommandOutput output;
   switch (format) {
     case OutputFormat::json: output.stdout_text = render_catalog_json(selection, header); break;
@@ -74,7 +76,9 @@ CommandOutput rendered(const CatalogSelection& selection, OutputFormat format, c
           selection, "mlsize catalogue: " + std::to_string(selection.devices.size()) + " devices, " +
                          std::to_string(selection.offerings.size()) + " offerings. Schema: docs/catalogue.md.");
       break;
-    case OutputFormat::table: output.stdout_text = render_catalog_table(selection); break;
+    case OutputFormat::table:
+      output.stdout_text = render_catalog_table(selection, {output_width(k_default_width), wide, false});
+      break;
     default: output.stdout_text = render_rows(catalog_rows(selection), row_syntax(format)); break;
   }
   return output;
@@ -84,7 +88,7 @@ CommandOutput run_list(const CatalogOptions& options) {
   const OutputFormat format = parse_format(options.list_format, k_catalog_list_formats);
   const SourcedCatalog sourced = sourced_catalog(options);
   const CatalogSelection selection = select_entries(options, sourced.catalog);
-  return rendered(selection, format, {"catalog list", sourced.provenance});
+  return rendered(selection, format, {"catalog list", sourced.provenance}, options.wide);
 }
 
 // A device by id or alias, an offering by id, or both when they share an id.
@@ -117,7 +121,7 @@ CommandOutput run_show(const CatalogOptions& options) {
     std::string line = "device " + device->id + " is used by " + std::to_string(users.size()) + " offering(s)";
     for (std::size_t i = 0; i < users.size(); ++i) {
       // Wrapped, so that a popular device does not make one very long line.
-      if (line.size() + users[i].size() > k_max_header_width) {
+      if (line.size() + users[i].size() + 4 > k_max_header_width) {  // "# " before, ", " after
         header += line + (i == 0 ? ":" : ",") + "\n";
         line = "  " + users[i];
       } else {
@@ -126,7 +130,7 @@ CommandOutput run_show(const CatalogOptions& options) {
     }
     header += line + "\n";
   }
-  header += "Copy this into a file given with --catalog to override the entry (see docs/catalogue.md#overlays).";
+  header += "Copy this into a file given with --catalog to override the entry\n(docs/catalogue.md#overlays).";
   output.stdout_text = render_catalog_yaml(selection, header);
   return output;
 }
@@ -233,6 +237,7 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
       ->type_name("PROVIDER");
   list->option_defaults()->group(k_group_output);
   list->add_option("--format", options.list_format, format_help(k_catalog_list_formats))->type_name("FORMAT");
+  list->add_flag("--wide", options.wide, "Table: every column, lines not wrapped");
 
   CLI::App* show = add_action(CatalogAction::show, "Show every field of a device (id or alias) or an offering");
   add_catalog_options(*show, options.catalog_files, options.no_user_catalog);

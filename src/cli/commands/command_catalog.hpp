@@ -31,7 +31,8 @@ struct CatalogOptions {
   HardwareOptions hardware;  // list filters: --kind, --min-memory
   std::vector<std::string> providers;
   std::optional<std::string> list_format;
-  std::string id;  // show
+  bool wide = false;  // list: every column
+  std::string id;     // show
   std::optional<std::string> show_format;
   std::vector<std::string> files;  // validate
   std::optional<std::string> export_format;

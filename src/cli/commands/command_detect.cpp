@@ -1,11 +1,13 @@
 #include "cli/commands/command_detect.hpp"
 
+#include "cli/io/output_width.hpp"
 #include "cli/options/catalog_options.hpp"
 #include "cli/options/here_options.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/options/output_format.hpp"
 #include "cli/render/render_detect.hpp"
 #include "cli/render/render_rows.hpp"
+#include "cli/render/text_table.hpp"
 
 #include <mlsize/support/error.hpp>
 
@@ -20,7 +22,7 @@ CLI::App* add_detect_command(CLI::App& app, DetectOptions& options, bool with_op
   command->option_defaults()->group(k_group_output);
   command->add_option("--format", options.format, format_help(k_detect_formats))->type_name("FORMAT");
   command->footer(examples({"mlsize detect", "mlsize detect --format json"}) +
-                  "\n\nmlsize recommend --here and mlsize estimate --here plan on the machine detect lists.");
+                  "\n\nmlsize recommend --here and mlsize estimate --here plan on the machine that\ndetect lists.");
   return command;
 }
 
@@ -40,7 +42,7 @@ CommandOutput run_detect(const DetectOptions& options) {
   }
   CommandOutput output;
   if (format == OutputFormat::table) {
-    output.stdout_text = render_detect_table(result);
+    output.stdout_text = render_detect_table(result, output_width(k_default_width));
   } else {
     const std::string json = render_detect_json(result);
     output.stdout_text = format == OutputFormat::json ? json : render_yaml(nlohmann::ordered_json::parse(json));

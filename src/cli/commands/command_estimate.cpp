@@ -1,6 +1,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/commands/launch_output.hpp"
 #include "cli/commands/report_formats.hpp"
+#include "cli/io/output_width.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/options/task_flags.hpp"
@@ -256,6 +257,7 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
   add_here_options(*command, options.here);  // not calibrate's: a calibration names its device
   command->option_defaults()->group(k_group_output);
   command->add_flag("--explain", options.explain, "Show each memory term with its formula and inputs");
+  command->add_flag("--wide", options.wide, "Table: every column, lines not wrapped");
   add_emit_option(*command, options.emit);
   command->footer(examples({"mlsize estimate --params 7B --data 200GB --offering aws-p5.48xlarge --zero 3 --explain",
                             "mlsize estimate --model llama-3-8b --task qlora --data 1GB --gpus rtx-4090:1",
@@ -353,7 +355,9 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   if (format == OutputFormat::html) {
     output.stdout_text = render_estimate_html(result);
   } else if (format == OutputFormat::table || format == OutputFormat::markdown) {
-    output.stdout_text = render_estimate_table(result, {.markdown = format == OutputFormat::markdown});
+    const bool markdown = format == OutputFormat::markdown;
+    output.stdout_text =
+        render_estimate_table(result, {output_width(k_default_width), options.wide || markdown, markdown});
   } else {
     // The row of CSV and TSV: the plan's figures and the workload, as in JSON.
     output.stdout_text = format_document(render_estimate_json(result), format, [](nlohmann::ordered_json document) {

@@ -1,6 +1,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/commands/launch_output.hpp"
 #include "cli/commands/report_formats.hpp"
+#include "cli/io/output_width.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/options/providers.hpp"
@@ -13,9 +14,6 @@
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/quantity.hpp>
 #include <mlsize/support/text_distance.hpp>
-
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -287,15 +285,6 @@ std::string next_command(const std::vector<std::string>& words, const Report& re
   return text + "\n";
 }
 
-// The table's width: the terminal's when stdout is one, else 100 columns.
-std::size_t table_width() {
-  winsize size{};
-  if (::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col >= 40) {
-    return size.ws_col;
-  }
-  return 100;
-}
-
 }  // namespace
 
 CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options, bool with_options) {
@@ -342,7 +331,7 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   const Report& report = run->report;
   CommandOutput output;
   const bool markdown = run->format == OutputFormat::markdown;
-  const TableStyle style{table_width(), options.wide || markdown, markdown};
+  const TableStyle style{output_width(k_default_width), options.wide || markdown, markdown};
   if (run->format == OutputFormat::html) {
     output.stdout_text = render_recommend_html(report, run->top, run->provenance);
   } else if (run->format == OutputFormat::table || markdown) {
@@ -389,7 +378,8 @@ CommandOutput run_explain(const ExplainOptions& options) {
   }
   CommandOutput output;
   if (run->format == OutputFormat::table) {
-    output.stdout_text = render_explain_table(run->report, run->rules, options.offering, run->top);
+    output.stdout_text = render_explain_table(run->report, run->rules, options.offering, run->top,
+                                              {output_width(k_default_width), options.recommend.wide, false});
   } else {
     // The rows of CSV, TSV and Markdown: one per rule that fired on a plan shown.
     output.stdout_text =

@@ -68,6 +68,7 @@ struct EstimateOptions {
   bool sequence_parallel = false;
   std::optional<std::string> offload;
   bool explain = false;
+  bool wide = false;                // --wide: every column, lines not wrapped
   std::optional<std::string> emit;  // --emit KIND: the plan's launch config
 };
 

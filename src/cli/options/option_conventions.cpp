@@ -13,7 +13,7 @@
 namespace mlsize::cli {
 namespace {
 
-constexpr std::size_t k_help_width = 100;  // as the tables (docs/cli.md#output)
+constexpr std::size_t k_help_width = 80;   // the default width of text (docs/cli.md#width)
 constexpr std::size_t k_name_column = 30;  // where descriptions start
 
 // `text` broken at spaces into lines of at most `width` columns (a longer word stays whole).
@@ -134,7 +134,22 @@ void make_ids_case_insensitive(CLI::App& app) {
 
 std::string examples(std::initializer_list<std::string_view> command_lines) {
   std::string footer = "Examples:";
-  for (std::string_view line : command_lines) footer += "\n  " + std::string(line);
+  // Each within the help's width, broken as the shell reads it back: " \" at a break,
+  // the rest indented under the command; a flag keeps its value on its line.
+  for (std::string_view line : command_lines) {
+    std::string joined(line);
+    for (std::size_t at = joined.find(" -"); at != std::string::npos; at = joined.find(" -", at + 1)) {
+      const std::size_t value = joined.find(' ', at + 1);
+      if (value != std::string::npos && value + 1 < joined.size() && joined[value + 1] != '-') {
+        joined[value] = '\x1f';  // not a break
+      }
+    }
+    std::vector<std::string> parts = wrap_words(joined, k_help_width - 6 - 2);
+    for (std::string& part : parts) std::replace(part.begin(), part.end(), '\x1f', ' ');
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      footer += (i == 0 ? "\n  " : " \\\n      ") + parts[i];
+    }
+  }
   return footer;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The conventions every command's options follow: --help with options in named groups
-// and value names (BYTES, DURATION, USD), descriptions wrapped to 100 columns, examples
+// and value names (BYTES, DURATION, USD), descriptions wrapped to 80 columns, examples
 // at the end; the Unix habit that a repeated single-value flag takes its last value; and
 // ids read in any case.
 

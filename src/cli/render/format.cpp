@@ -364,7 +364,11 @@ std::string per_hour_cell(const PlanEstimate& e) {
 }
 
 std::string memory_cell(const PlanEstimate& e) {
-  return fmt::format("{} / {}", format_gb(e.memory.total()), format_gb(e.capacity));
+  return fmt::format("{}/{}", format_gb(e.memory.total()), format_gb(e.capacity));
+}
+
+std::string rank_cell(std::size_t rank, const RankedPlan& e, bool next_shown) {
+  return std::to_string(rank) + (e.pareto ? "*" : "") + (e.ranked_by_tie_break && next_shown ? "~" : "");
 }
 
 std::string hardware_cell(const Plan& plan, bool wide, bool units) {
@@ -376,6 +380,10 @@ std::string hardware_cell(const Plan& plan, bool wide, bool units) {
       text += fmt::format(" · {} {}", plan.offering->provider, plan.offering->name);
     } else if (plan.offering->kind == OfferingKind::on_prem) {
       text = plan.offering->id;
+    } else if (plan.device->kind == DeviceKind::tpu && plan.offering->id.starts_with(plan.offering->provider + "-")) {
+      // A TPU slice by its name, as Google names it (tpu-v6e-64, v4-8 counting cores):
+      // slices of one generation differ only there.
+      text = plan.offering->id.substr(plan.offering->provider.size() + 1) + " · " + plan.offering->provider;
     } else {
       text += " · " + plan.offering->provider;
     }

@@ -35,6 +35,10 @@ std::string way_out_flags(const WayOut& way);
 std::vector<std::vector<std::string>> ways_out_rows(const Report& report, bool wide);
 
 std::string memory_cell(const PlanEstimate& e);
+// A row's rank: "3", with "*" on the Pareto front and "~" where the tie-break, not the
+// objective, put it above the next row when that row is shown too (ranking_notes says so
+// under the table).
+std::string rank_cell(std::size_t rank, const RankedPlan& e, bool next_shown);
 // What a plan's units cost an hour ("$15.32"), "-" without a price.
 std::string per_hour_cell(const PlanEstimate& e);
 // The hardware of a row: its device and provider by id (the offering id is in the next:

@@ -78,6 +78,24 @@ std::string ranking_notes(const Report& report, int top) {
                               format_percent(k_near_tie));
   }
   text += variant_notes(report, top);
+  const std::size_t shown_rows = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  // Marked only above a row that is shown (rank_cell).
+  if (shown_rows > 1 &&
+      std::any_of(report.recommendations.begin(),
+                  report.recommendations.begin() + static_cast<std::ptrdiff_t>(shown_rows - 1),
+                  [](const RankedPlan& e) { return e.ranked_by_tie_break; }) &&
+      report.objective != Objective::balanced) {
+    text += report.objective == Objective::cost
+                ? fmt::format(
+                      "~ ranked above the next row, which costs less by at most {}: within {} the plan easier to "
+                      "get and run goes first (within the on-demand limit, on fewer machines, with no commitment), "
+                      "then the faster.\n",
+                      format_percent(k_near_tie), format_percent(k_near_tie))
+                : fmt::format(
+                      "~ ranked above the next row, which is quicker by at most {}: within {} the cheaper goes "
+                      "first.\n",
+                      format_percent(k_near_tie), format_percent(k_near_tie));
+  }
   const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
   for (std::size_t i = 0; i < shown; ++i) {
     const RankedPlan& e = report.recommendations[i];

@@ -28,9 +28,6 @@ std::string optional_text(const std::optional<T>& value, Convert convert, std::s
 }
 
 // Figures in the catalogue file's units (docs/catalogue.md), from the core's SI units.
-double gb(Bytes bytes) {
-  return bytes.value / k_giga;
-}
 double gib(Bytes bytes) {
   return bytes.value / k_gibi;
 }
@@ -340,47 +337,57 @@ CatalogSelection select_all(const Catalog& catalog) {
   return selection;
 }
 
-std::string render_catalog_table(const CatalogSelection& selection) {
+std::string render_catalog_table(const CatalogSelection& selection, const TableStyle& style) {
+  // Six digits: a price the importer multiplied (12 × $0.0408) reads 0.4896, not
+  // 0.48960000000000004 (export and JSON keep every digit).
+  const auto price_cell = [](const std::optional<Usd>& price) {
+    return price ? format_general(price->value, 6) : std::string("-");
+  };
   std::vector<std::vector<std::string>> device_rows;
   for (const Device* d : selection.devices) {
-    device_rows.push_back({d->id, std::string(to_string(d->kind)), d->vendor, optional_text(d->memory, gb, "-"),
+    device_rows.push_back({d->id, std::string(to_string(d->kind)), d->vendor,
+                           d->memory ? format_gb(*d->memory) : std::string("-"),
                            optional_text(d->memory_bandwidth_bytes_per_s, gbs, "-"),
                            optional_text(d->peak(DType::bf16), tflops, "-"), d->as_of, d->name});
   }
   std::vector<std::vector<std::string>> offering_rows;
   for (const Offering* o : selection.offerings) {
     offering_rows.push_back({o->id, o->provider, std::string(to_string(o->kind)), o->device_id,
-                             std::to_string(o->devices_per_unit), optional_text(o->price.on_demand, usd, "-"),
-                             optional_text(o->price.spot, usd, "-"), optional_text(o->purchase_price, usd, "-"),
-                             o->as_of});
+                             std::to_string(o->devices_per_unit), price_cell(o->price.on_demand),
+                             price_cell(o->price.spot), price_cell(o->purchase_price), o->as_of});
   }
   std::string text = "Devices (" + std::to_string(device_rows.size()) + "):\n";
   if (!device_rows.empty()) {
-    text += render_text_table({{"id"},
-                               {"kind"},
-                               {"vendor"},
-                               {"memory GB", true},
-                               {"bandwidth GB/s", true},
-                               {"bf16 TFLOPS", true},
-                               {"as_of"},
-                               {"name"}},
-                              device_rows);
+    // Too wide for the terminal: the name goes first (catalog show has it), then the date,
+    // the vendor and the kind; the id and the figures stay.
+    text += render_table({{"id"},
+                          {"kind", false, 1},
+                          {"vendor", false, 2},
+                          {"memory GB", true},
+                          {"bandwidth GB/s", true},
+                          {"bf16 TFLOPS", true},
+                          {"as_of", false, 3},
+                          {"name", false, 4}},
+                         device_rows, style);
   }
   text += "\nOfferings (" + std::to_string(offering_rows.size()) + "):\n";
   if (!offering_rows.empty()) {
-    text += render_text_table({{"id"},
-                               {"provider"},
-                               {"kind"},
-                               {"device"},
-                               {"devices/unit", true},
-                               {"USD/hour", true},
-                               {"spot USD/hour", true},
-                               {"purchase USD", true},
-                               {"as_of"}},
-                              offering_rows);
+    // Too wide: the kind goes first, then the purchase and spot prices, the provider (the
+    // id starts with it) and the device (long ids name it); the id, count, price and date stay
+    // if they can.
+    text += render_table({{"id"},
+                          {"provider", false, 3},
+                          {"kind", false, 6},
+                          {"device", false, 2},
+                          {"devices/unit", true},
+                          {"USD/hour", true},
+                          {"spot USD/hour", true, 4},
+                          {"purchase USD", true, 5},
+                          {"as_of", false, 1}},
+                         offering_rows, style);
   }
   text += "\nGB = 10^9 bytes; TFLOPS are dense; prices per unit. Every field of an entry: mlsize catalog show ID.\n";
-  return text;
+  return style.wide ? text : wrap_prose(text, style.width);
 }
 
 std::string render_catalog_json(const CatalogSelection& selection, const JsonHeader& header) {

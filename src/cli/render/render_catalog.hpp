@@ -3,6 +3,7 @@
 
 #include "cli/render/provenance.hpp"
 #include "cli/render/render_rows.hpp"
+#include "cli/render/text_table.hpp"
 
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/catalog/price_import.hpp>
@@ -22,7 +23,7 @@ struct CatalogSelection {
 CatalogSelection select_all(const Catalog& catalog);
 
 // Two tables (devices, offerings) with the main figures.
-std::string render_catalog_table(const CatalogSelection& selection);
+std::string render_catalog_table(const CatalogSelection& selection, const TableStyle& style);
 // {"schema_version": 1, "command", "provenance", "devices": [...], "offerings": [...]},
 // every field, SI units.
 std::string render_catalog_json(const CatalogSelection& selection, const JsonHeader& header);

@@ -19,8 +19,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::size_t k_width = 100;  // prose is wrapped here; table rows are kept whole
-
 std::string gib(Bytes bytes) {
   return format_fixed(bytes.value / k_gibi, 1);
 }
@@ -134,15 +132,15 @@ Json match_json(const DeviceMatch& match, Json json) {
 
 }  // namespace
 
-std::string render_detect_table(const DetectResult& result) {
+std::string render_detect_table(const DetectResult& result, std::size_t width) {
   const MachineMap& machine = result.machine;
   std::string text;
   if (machine.gpus.empty()) {
     text += "No GPU found on " + result.origin + ".\n";
   } else {
     const std::vector<TableColumn> columns{
-        {"gpu", true}, {"name", false}, {"memory GiB", true}, {"PCI bus", false}, {"catalogue", false}};
-    text += render_text_table(columns, gpu_rows(machine));
+        {"gpu", true}, {"name", false}, {"memory GiB", true}, {"PCI bus", false, 1}, {"catalogue", false}};
+    text += render_table(columns, gpu_rows(machine), {width});
     for (const std::string& note : gpu_notes(machine)) text += "  " + note + "\n";
   }
   text += '\n';
@@ -158,7 +156,7 @@ std::string render_detect_table(const DetectResult& result) {
   text += "\nGiB = 2^30 bytes, memory as the driver reports it. Read from " + result.origin + ".\n";
   const std::string footer = provenance_footer(result.provenance);
   if (!footer.empty()) text += footer;
-  return wrap_prose(text, k_width);
+  return wrap_prose(text, width);
 }
 
 std::string render_detect_json(const DetectResult& result) {

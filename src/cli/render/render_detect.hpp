@@ -20,7 +20,7 @@ struct DetectResult {
 };
 
 // One line per GPU (and per MIG instance), then the CPU, the RAM, --here and the notes.
-std::string render_detect_table(const DetectResult& result);
+std::string render_detect_table(const DetectResult& result, std::size_t width);
 // {"schema_version", "command": "detect", "provenance", "machine", "gpus", "cpu",
 // "memory_bytes", "here", "notes"} (docs/schema/detect.schema.json).
 std::string render_detect_json(const DetectResult& result);

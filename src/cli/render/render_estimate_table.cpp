@@ -86,7 +86,8 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
     for (const ExplainedTerm& term : result.explanation) {
       explained.push_back({term.term, format_gb(term.value), term.formula, term.inputs});
     }
-    text += render_table({{"term", false}, {"GB", true}, {"formula", false}, {"inputs", false}}, explained, style);
+    text += render_table({{"term", false}, {"GB", true}, {"formula", false, 0, true}, {"inputs", false, 1}}, explained,
+                         style);
     // Serving: one sequence's terms, from which the batch capacity follows (below).
     if (e.serving) text += "(one sequence of prompt + output tokens: the KV cache above is the batch's)\n";
     text += "\n";
@@ -197,7 +198,8 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
 
 std::string render_estimate_table(const EstimateResult& result, const TableStyle& style) {
   const std::string text = estimate_table(result, style) + provenance_footer(result.provenance);
-  return style.markdown ? markdown_paragraphs(text) : text;
+  if (style.markdown) return markdown_paragraphs(text);
+  return style.wide ? text : wrap_prose(text, style.width);
 }
 
 }  // namespace mlsize::cli

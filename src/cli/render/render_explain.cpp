@@ -30,7 +30,7 @@ std::string effect(const Rule& rule) {
 }  // namespace
 
 std::string render_explain_table(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,
-                                 int top) {
+                                 int top, const TableStyle& style) {
   std::string text = fmt::format("{} rules in force (mlsize rules list shows them).\n\n", rules.size());
   for (const RuleMessage& note : report.advice) {
     if (note.rule->action == RuleAction::set) text += fmt::format("[{}] set: {}\n\n", note.rule->id, note.message);
@@ -71,7 +71,7 @@ std::string render_explain_table(const Report& report, const RuleSet& rules, con
       }
     }
   }
-  return text;
+  return style.wide ? text : wrap_prose(text, style.width);
 }
 
 std::string render_explain_json(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,

@@ -172,7 +172,7 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
       std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, workload.task);
       if (e.precision != workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
       const std::string per_hour = per_hour_cell(e);
-      rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan, true),
+      rows.push_back({rank_cell(i + 1, e, i + 1 < shown), hardware_cell(e.plan, true),
                       std::to_string(e.plan.device_count), strategy, memory_cell(e),
                       load ? format_latency(e.time) : format_duration(e.time), per_hour,
                       load && e.serving ? format_usd(e.serving->per_million_output_tokens)

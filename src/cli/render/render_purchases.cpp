@@ -41,16 +41,16 @@ std::string purchases_table(const Report& report, int top, const TableStyle& sty
   if (report.purchases.empty()) {
     return "\nTo buy (--include-purchase): no on-premise purchase meets the constraints.\n" + cards_note;
   }
-  // 100 columns: the strategy (a purchase is about the hardware) only with --wide, and
-  // "USD" said once, below.
+  // The strategy (a purchase is about the hardware) only with --wide, and "USD" said once,
+  // below; too wide for the terminal, the power goes first, then the amortised share.
   const bool wide = style.wide;
   std::vector<TableColumn> columns{{"hardware", false},
                                    {"devices", true},
                                    {"strategy", false},
                                    {"time", true},
                                    {wide ? "purchase USD" : "purchase", true},
-                                   {wide ? "amortised USD" : "amortised", true},
-                                   {wide ? "power USD" : "power", true},
+                                   {wide ? "amortised USD" : "amortised", true, 1},
+                                   {wide ? "power USD" : "power", true, 2},
                                    {"break-even", true}};
   if (!wide) columns.erase(columns.begin() + 2);
   std::vector<std::vector<std::string>> rows;

@@ -30,15 +30,15 @@ std::string at_percentile(const char* what, int percentile) {
 }
 
 // The cells every serving row starts with: rank, hardware, devices, replicas.
-std::vector<std::string> fleet_cells(std::size_t rank, const RankedPlan& e, bool wide) {
-  // 100 columns: the units are in --wide; the replicas column says the fleet's size.
+std::vector<std::string> fleet_cells(std::size_t rank, const RankedPlan& e, bool wide, bool next_shown) {
+  // The units are in --wide; the replicas column says the fleet's size.
   // A load's spares after a +: "2+1 × TP 4".
   const ServingEstimate& s = *e.serving;
   const std::string replicas = s.spare_replicas > 0 && !s.offline
                                    ? fmt::format("{}+{}", s.replicas - s.spare_replicas, s.spare_replicas)
                                    : std::to_string(s.replicas);
-  return {std::to_string(rank) + (e.pareto ? "*" : ""), hardware_cell(e.plan, wide, wide),
-          std::to_string(e.plan.device_count), fmt::format("{} × {}", replicas, replica_layout(e.plan.strategy))};
+  return {rank_cell(rank, e, next_shown), hardware_cell(e.plan, wide, wide), std::to_string(e.plan.device_count),
+          fmt::format("{} × {}", replicas, replica_layout(e.plan.strategy))};
 }
 
 }  // namespace
@@ -119,7 +119,7 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
   const int percentile = report.workload.serving->percentile;
   const std::string ttft = at_percentile("TTFT", percentile);
   const std::string tpot = at_percentile("TPOT", percentile);
-  std::vector<TableColumn> columns{{"rank", true}, {"hardware", false}, {"devices", true}, {"replicas", false}};
+  std::vector<TableColumn> columns{{"#", true}, {"hardware", false}, {"devices", true}, {"replicas", false}};
   if (sizing) {
     columns.insert(columns.end(), {{"tokens/s at 1", true},
                                    {"batch", true},
@@ -149,7 +149,7 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
   for (std::size_t i = 0; i < shown; ++i) {
     const RankedPlan& e = report.recommendations[i];
     const ServingEstimate& s = *e.serving;
-    std::vector<std::string> row = fleet_cells(i + 1, e, style.wide);
+    std::vector<std::string> row = fleet_cells(i + 1, e, style.wide, i + 1 < shown);
     if (sizing) {
       row.insert(row.end(),
                  {format_general(1 / s.tail.tpot.value, 3), fmt::format("{} {}", s.replica.batch, to_string(s.limit)),
@@ -163,13 +163,13 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
                              format_latency(s.tail.ttft), format_latency(s.tail.tpot),
                              format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
     }
-    // 100 columns: the share of each device's memory the replica takes (GB in --wide).
+    // The share of each device's memory the replica takes (GB in --wide).
     row.insert(row.end(), {format_usd(s.per_million_output_tokens),
                            style.wide ? memory_cell(e) : format_percent(e.memory.total().value / e.capacity.value)});
     rows.push_back(std::move(row));
   }
   if (!style.wide) {
-    // 100 columns: devices is replicas × TP, the fleet's tokens/s is in --wide and JSON.
+    // Devices is replicas × TP, the fleet's tokens/s is in --wide and JSON.
     for (const char* dropped : {"devices", sizing ? "memory/device GB" : "tokens/s"}) {
       const auto at =
           std::find_if(columns.begin(), columns.end(), [&](const TableColumn& c) { return c.header == dropped; });
@@ -177,10 +177,13 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
       columns.erase(at);
       for (std::vector<std::string>& row : rows) row.erase(row.begin() + static_cast<std::ptrdiff_t>(index));
     }
+    // Too wide for the terminal: the memory share goes first (every ranked replica fits),
+    // then the $/M tokens (the $/hour gives the order), then the batch.
     for (TableColumn& column : columns) {
       if (column.header == "batch load/max") column.header = "batch";
-      if (column.header == "$/M tokens") column.header = "$/M tok";
-      if (column.header == "memory/device GB") column.header = "memory";
+      if (column.header == "$/M tokens") column = {"$/M tok", true, 2};
+      if (column.header == "memory/device GB") column = {"memory", true, 3};
+      if (column.header == "batch") column.drop = 1;
     }
   }
   return rows.empty() ? std::string() : render_table(columns, rows, style) + "\n";

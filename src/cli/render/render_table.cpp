@@ -298,14 +298,16 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
     text += rejected_summary(report);
     return text + advice_text(report);
   }
-  // 100 columns: "memory GB" (per device, as the note below says) unless --wide.
-  const std::vector<TableColumn> columns{{"rank", true},
+  // "memory GB" (per device, as the note below says) unless --wide. Too wide for the
+  // terminal, the $/hour goes first (the cost and time give it), then the memory (every
+  // ranked plan fits), then the strategy (#1's is in the next: line).
+  const std::vector<TableColumn> columns{{"#", true},
                                          {"hardware", false},
                                          {"devices", true},
-                                         {"strategy", false},
-                                         {style.wide ? "memory/device GB" : "memory GB", true},
+                                         {"strategy", false, 1},
+                                         {style.wide ? "memory/device GB" : "memory GB", true, 2},
                                          {"time", true},
-                                         {"$/hour", true},
+                                         {"$/hour", true, 3},
                                          {"cost USD", true}};
   std::vector<std::vector<std::string>> rows;
   const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
@@ -317,8 +319,8 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
     // A device without the workload's precision trains at its best one: say which.
     std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, report.workload.task);
     if (e.precision != report.workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
-    // 100 columns: the devices column gives the count, the units are in --wide and the summary.
-    rows.push_back({std::to_string(i + 1) + (e.pareto ? "*" : ""), hardware_cell(e.plan, style.wide, style.wide),
+    // The devices column gives the count, the units are in --wide and the summary.
+    rows.push_back({rank_cell(i + 1, e, i + 1 < shown), hardware_cell(e.plan, style.wide, style.wide),
                     std::to_string(e.plan.device_count), strategy, memory_cell(e), format_duration(e.time), per_hour,
                     format_usd(*e.cost)});
   }

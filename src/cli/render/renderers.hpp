@@ -65,7 +65,7 @@ std::string render_estimate_table(const EstimateResult& result, const TableStyle
 // `explain`: the rules in force, what fired on each shown recommendation (the top ones,
 // or only `offering`), and the offerings rules excluded.
 std::string render_explain_table(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,
-                                 int top);
+                                 int top, const TableStyle& style);
 std::string render_explain_json(const Report& report, const RuleSet& rules, const std::optional<std::string>& offering,
                                 int top, const Provenance& provenance);
 std::string render_estimate_json(const EstimateResult& result);

@@ -145,6 +145,7 @@ void mark_ties(std::vector<RankedPlan>& plans, Objective objective) {
         i + 1 < plans.size() ? objective_value(plans[i + 1], objective) : std::optional<double>();
     plans[i].tie_with_next = mine && next && compare_values(*next, *mine * (1 + k_near_tie)) <= 0 &&
                              compare_values(*mine, *next * (1 + k_near_tie)) <= 0;
+    plans[i].ranked_by_tie_break = plans[i].tie_with_next && compare_values(*mine, *next) > 0;
   }
 }
 
