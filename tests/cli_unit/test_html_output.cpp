@@ -8,8 +8,10 @@
 #include <catch2/catch.hpp>
 
 #include <cstddef>
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 using mlsize::testing::run_cli;
@@ -140,4 +142,89 @@ TEST_CASE("commands without charts refuse --format html, listing what they offer
     CHECK(result.out.empty());
     CHECK(count(result.err, "--format: \"html\" is not one of table, json, yaml, csv, tsv, markdown") == 1);
   }
+}
+
+namespace {
+
+// The page's text as a reader sees it: no tags, styles or charts, entities decoded,
+// whitespace runs as one space.
+std::string visible_text(std::string html) {
+  for (const auto& [open, close] : {std::pair{"<style>", "</style>"}, std::pair{"<svg", "</svg>"}}) {
+    for (std::size_t at = html.find(open); at != std::string::npos; at = html.find(open, at)) {
+      html.erase(at, html.find(close, at) + std::string_view(close).size() - at);
+    }
+  }
+  std::string text;
+  bool in_tag = false;
+  for (const char c : html) {
+    if (c == '<') in_tag = true;
+    if (!in_tag) text += c;
+    if (c == '>') {
+      in_tag = false;
+      text += ' ';
+    }
+  }
+  for (const auto& [entity, c] : {std::pair{"&lt;", "<"}, std::pair{"&gt;", ">"}, std::pair{"&quot;", "\""},
+                                  std::pair{"&#39;", "'"}, std::pair{"&amp;", "&"}}) {
+    for (std::size_t at = text.find(entity); at != std::string::npos; at = text.find(entity, at + 1)) {
+      text.replace(at, std::string_view(entity).size(), c);
+    }
+  }
+  std::string squeezed;
+  for (const char c : text) {
+    const bool space = c == ' ' || c == '\n' || c == '\t';
+    if (space && (squeezed.empty() || squeezed.back() == ' ')) continue;
+    squeezed += space ? ' ' : c;
+  }
+  return squeezed;
+}
+
+}  // namespace
+
+TEST_CASE("the html report carries every caveat the table prints", "[html]") {
+  // Each line of prose under the --wide table (unwrapped): the notes on ties, host shapes
+  // and on-demand limits, the price basis and its age warning, the rejections, the rules'
+  // advice and the next: command; estimate's fit, ways to fit, compute, time and cost. The ranking rows, and the lines the page words its own
+  // way (its legend, the advice heading), are the only ones left out.
+  const std::vector<std::vector<std::string>> commands{
+      {"recommend", "--params", "7B", "--data", "200GB", "--today", "2027-09-01"},  // prices 13 months old
+      {"recommend", "--model", "llama-3-70b", "--task", "inference", "--rate", "20", "--prompt-tokens", "1000",
+       "--output-tokens", "200", "--tpot", "50ms"},
+      {"recommend", "--params", "7B", "--data", "200GB", "--include-purchase", "--top", "3"},
+      {"recommend", "--model", "llama-3-8b", "--task", "inference", "--tokens", "100M", "--prompt-tokens", "500",
+       "--output-tokens", "100"},
+      {"estimate", "--params", "3.8B", "--tokens", "1B", "--device", "h100", "--count", "1"},  // the ways to fit
+      {"estimate", "--params", "7B", "--data", "200GB", "--offering", "aws-p5.48xlarge", "--zero", "3"}};
+  int checked = 0;
+  for (std::vector<std::string> args : commands) {
+    args.emplace_back("--wide");
+    const auto table = run_cli(args);
+    args.back() = "--format";
+    args.emplace_back("html");
+    const auto page = run_cli(args);
+    REQUIRE(table.exit_code != 2);
+    REQUIRE(page.exit_code == table.exit_code);
+    const std::string text = visible_text(page.out);
+    std::istringstream lines(table.out);
+    for (std::string line; std::getline(lines, line);) {
+      const std::size_t first = line.find_first_not_of(' ');
+      if (first == std::string::npos || line.find("  ", first) != std::string::npos) continue;  // a table row
+      std::string prose = line.substr(first);
+      if (prose.starts_with("Ranked by") || prose.starts_with("* on the") || prose.starts_with("Rules that shaped")) {
+        continue;
+      }
+      if (prose.starts_with("next: ")) prose.erase(0, 6);
+      if (prose.starts_with("[")) prose = prose.substr(1, prose.find(']') - 1) + prose.substr(prose.find(']') + 1);
+      INFO(args[1] << " ...: " << prose);
+      CHECK(text.find(prose) != std::string::npos);
+      ++checked;
+    }
+  }
+  CHECK(checked > 40);
+  // The done-when of issue 32, by name: the age warning and the next: command.
+  const auto stale =
+      run_cli({"recommend", "--params", "7B", "--data", "200GB", "--today", "2027-09-01", "--format", "html"});
+  CHECK(stale.out.find("<p class=\"warning\">warning: older than 12 months (--max-price-age)") != std::string::npos);
+  CHECK(stale.out.find("<pre><code>mlsize estimate --params 7B --data 200GB --today 2027-09-01 --offering ") !=
+        std::string::npos);
 }

@@ -332,13 +332,16 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   CommandOutput output;
   const bool markdown = run->format == OutputFormat::markdown;
   const TableStyle style{output_width(k_default_width), options.wide || markdown, markdown};
+  // Training and batch runs: the command that shows #1 term by term (a fleet for a load
+  // has no one-plan estimate).
+  const bool has_next = !(report.workload.serving && !report.workload.serving->offline());
   if (run->format == OutputFormat::html) {
-    output.stdout_text = render_recommend_html(report, run->top, run->provenance);
+    std::string next = has_next ? next_command(options.words, report, 0) : std::string();
+    if (next.starts_with("next: ")) next = next.substr(6, next.size() - 7);  // the command alone
+    output.stdout_text = render_recommend_html(report, run->top, run->provenance, next);
   } else if (run->format == OutputFormat::table || markdown) {
     output.stdout_text = render_recommend_table(report, run->top, run->provenance, style);
-    // Training and batch runs: the command that shows #1 term by term (a fleet for a load
-    // has no one-plan estimate).
-    if (!(report.workload.serving && !report.workload.serving->offline())) {
+    if (has_next) {
       const std::string next = next_command(options.words, report, style.wide ? 0 : style.width);
       // Markdown: the command in a code span, "next: `mlsize estimate ...`".
       output.stdout_text += !markdown || next.empty() ? next : "\nnext: `" + next.substr(6, next.size() - 7) + "`\n";

@@ -6,15 +6,10 @@
 
 namespace mlsize::cli {
 
-namespace {
-
-// Paths reach JSON and tables: bytes that are not printable UTF-8 are escaped.
 std::vector<std::string> printable(std::vector<std::string> paths) {
   for (std::string& path : paths) path = escape_unprintable(path);
   return paths;
 }
-
-}  // namespace
 
 std::string version_line() {
   return std::string("mlsize ") + MLSIZE_VERSION + " (commit " + build_commit() + ")";

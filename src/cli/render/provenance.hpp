@@ -68,4 +68,7 @@ nlohmann::ordered_json json_document(const JsonHeader& header);
 // The table's footer line naming the overlays and rules files in force; empty without any.
 std::string provenance_footer(const Provenance& provenance);
 
+// Paths reach JSON, tables and HTML: bytes that are not printable UTF-8 are escaped.
+std::vector<std::string> printable(std::vector<std::string> paths);
+
 }  // namespace mlsize::cli

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,20 @@ std::string variant_notes(const Report& report, int top) {
 }
 
 }  // namespace
+
+std::string rejected_summary(const Report& report) {
+  if (report.rejected.empty()) return {};
+  std::map<RejectionReason, std::vector<std::string>> by_reason;
+  for (const Rejection& rejection : report.rejected) by_reason[rejection.reason].push_back(rejection.offering->id);
+  std::string text = fmt::format("Rejected {} offerings:", report.rejected.size());
+  for (const auto& [reason, ids] : by_reason) {
+    text += fmt::format(" {} {}", ids.size(), to_string(reason));
+    text += fmt::format(" (e.g. {})", ids.front());
+    text += ";";
+  }
+  text.back() = '.';
+  return text + " Reasons per offering: --format json.\n";
+}
 
 // What the ranking decided beyond the objective, said under the table: #1's offering's
 // other plans, the tie-break, plans beyond the on-demand limit, spot interruptions.

@@ -14,4 +14,7 @@ std::string ranking_notes(const Report& report, int top);
 // A serving fleet's spares, and what spot means for a service.
 std::string serving_notes(const Report& report);
 
+// "Rejected 378 offerings: 18 purchase (e.g. on-prem-dgx-a100-320gb); ...", or empty.
+std::string rejected_summary(const Report& report);
+
 }  // namespace mlsize::cli

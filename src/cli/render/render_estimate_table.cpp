@@ -49,49 +49,13 @@ std::string fit_changes_text(const EstimateResult& result) {
                      format_percent(nearest->estimate.memory.total() / nearest->estimate.capacity));
 }
 
-std::string estimate_table(const EstimateResult& result, const TableStyle& style) {
+}  // namespace
+
+std::string estimate_findings(const EstimateResult& result) {
   const PlanEstimate& e = result.estimate;
   const MemoryBreakdown& m = e.memory;
   const bool has_device = result.has_device();
-  std::string text = workload_line(result.workload);
-  const Strategy& st = e.plan.strategy;
-  const std::string layout = describe_strategy(st, e.plan.device_count, result.workload.task);
-  text += has_device
-              ? fmt::format("Plan: {}, {}.\n\n", describe_hardware(e.plan), layout)
-              : fmt::format("Plan: {} device(s), {} (no device given: memory only).\n\n", e.plan.device_count, layout);
-  const std::vector<TableColumn> columns{{"memory per device", false}, {"GB", true}};
-  const std::array<std::pair<const char*, Bytes>, 6> terms{{{"weights", m.weights},
-                                                            {"gradients", m.gradients},
-                                                            {"optimizer states", m.optimizer},
-                                                            {"activations", m.activations},
-                                                            {"KV cache", m.kv_cache},
-                                                            {"overhead", m.overhead}}};
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& [name, bytes] : terms) rows.push_back({name, format_gb(bytes)});
-  rows.push_back({"total", format_gb(m.total())});
-  // What the framework can allocate (the device's memory less the runtime's reserve), and what
-  // a plan may use of it: the total fits exactly when it is at most "usable".
-  if (has_device) {
-    rows.push_back({"capacity", format_gb(e.capacity)});
-    rows.push_back({fmt::format("usable ({} kept free)", format_percent(result.workload.memory_headroom)),
-                    format_gb(e.capacity * (1 - result.workload.memory_headroom))});
-  }
-  // Only training offloads (inference ignores --offload, with a warning).
-  if (st.offload != Offload::none && result.workload.is_training()) {
-    rows.push_back({"host RAM (offloaded)", format_gb(m.host)});
-  }
-  text += render_table(columns, rows, style) + "\n";
-  if (!result.explanation.empty()) {
-    std::vector<std::vector<std::string>> explained;
-    for (const ExplainedTerm& term : result.explanation) {
-      explained.push_back({term.term, format_gb(term.value), term.formula, term.inputs});
-    }
-    text += render_table({{"term", false}, {"GB", true}, {"formula", false, 0, true}, {"inputs", false, 1}}, explained,
-                         style);
-    // Serving: one sequence's terms, from which the batch capacity follows (below).
-    if (e.serving) text += "(one sequence of prompt + output tokens: the KV cache above is the batch's)\n";
-    text += "\n";
-  }
+  std::string text;
   if (!has_device) {
     text += fmt::format("Compute: {} FLOPs.\nGB = 10^9 bytes.\n", format_general(e.flops.value, 3));
     return text;
@@ -192,6 +156,54 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
   }
   text += "GB = 10^9 bytes.\n";
   return text;
+}
+
+namespace {
+
+std::string estimate_table(const EstimateResult& result, const TableStyle& style) {
+  const PlanEstimate& e = result.estimate;
+  const MemoryBreakdown& m = e.memory;
+  const bool has_device = result.has_device();
+  std::string text = workload_line(result.workload);
+  const Strategy& st = e.plan.strategy;
+  const std::string layout = describe_strategy(st, e.plan.device_count, result.workload.task);
+  text += has_device
+              ? fmt::format("Plan: {}, {}.\n\n", describe_hardware(e.plan), layout)
+              : fmt::format("Plan: {} device(s), {} (no device given: memory only).\n\n", e.plan.device_count, layout);
+  const std::vector<TableColumn> columns{{"memory per device", false}, {"GB", true}};
+  const std::array<std::pair<const char*, Bytes>, 6> terms{{{"weights", m.weights},
+                                                            {"gradients", m.gradients},
+                                                            {"optimizer states", m.optimizer},
+                                                            {"activations", m.activations},
+                                                            {"KV cache", m.kv_cache},
+                                                            {"overhead", m.overhead}}};
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [name, bytes] : terms) rows.push_back({name, format_gb(bytes)});
+  rows.push_back({"total", format_gb(m.total())});
+  // What the framework can allocate (the device's memory less the runtime's reserve), and what
+  // a plan may use of it: the total fits exactly when it is at most "usable".
+  if (has_device) {
+    rows.push_back({"capacity", format_gb(e.capacity)});
+    rows.push_back({fmt::format("usable ({} kept free)", format_percent(result.workload.memory_headroom)),
+                    format_gb(e.capacity * (1 - result.workload.memory_headroom))});
+  }
+  // Only training offloads (inference ignores --offload, with a warning).
+  if (st.offload != Offload::none && result.workload.is_training()) {
+    rows.push_back({"host RAM (offloaded)", format_gb(m.host)});
+  }
+  text += render_table(columns, rows, style) + "\n";
+  if (!result.explanation.empty()) {
+    std::vector<std::vector<std::string>> explained;
+    for (const ExplainedTerm& term : result.explanation) {
+      explained.push_back({term.term, format_gb(term.value), term.formula, term.inputs});
+    }
+    text += render_table({{"term", false}, {"GB", true}, {"formula", false, 0, true}, {"inputs", false, 1}}, explained,
+                         style);
+    // Serving: one sequence's terms, from which the batch capacity follows (below).
+    if (e.serving) text += "(one sequence of prompt + output tokens: the KV cache above is the batch's)\n";
+    text += "\n";
+  }
+  return text + estimate_findings(result);
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 // since catalogue overlays and rules files are the user's YAML.
 
 #include "cli/render/format.hpp"
+#include "cli/render/price_note.hpp"
+#include "cli/render/ranking_notes.hpp"
+#include "cli/render/render_serving.hpp"
 #include "cli/render/render_svg.hpp"
 #include "cli/render/renderers.hpp"
 
@@ -41,6 +44,8 @@ svg { max-width: 100%; height: auto; }
 dl.provenance { display: grid; grid-template-columns: max-content auto; gap: 2px 16px; font-size: 0.9em; }
 dl.provenance dt { color: #555; }
 dl.provenance dd { margin: 0; }
+p.warning { color: #8a3b00; background: #fff4e5; border-left: 4px solid #e08a00; padding: 6px 12px; }
+pre { background: #f6f8fa; padding: 8px 12px; overflow-x: auto; font-size: 0.88em; }
 )";
 
 std::string page(std::string_view title, const std::string& body) {
@@ -67,6 +72,24 @@ std::string paragraphs(std::string_view text, std::string_view css = {}) {
   return html;
 }
 
+// The table's notes as paragraphs: a line that warns stands out (class warning), an
+// indented line (a hanging continuation, a warning under its line) is its own paragraph.
+std::string note_paragraphs(const std::string& text) {
+  std::string html;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    if (const std::size_t first = line.find_first_not_of(' '); first != std::string::npos) {
+      const std::string body = line.substr(first);
+      html += paragraphs(body, body.starts_with("warning:") ? "warning" : "note");
+    }
+    start = end + 1;
+  }
+  return html;
+}
+
 std::string provenance_list(const Provenance& p) {
   const auto item = [](std::string_view term, const std::string& value) {
     return fmt::format("<dt>{}</dt><dd>{}</dd>\n", term, escape_html(value));
@@ -79,6 +102,7 @@ std::string provenance_list(const Provenance& p) {
   }
   if (!p.catalog_overlays.empty()) html += item("catalogue overlays", join(p.catalog_overlays, ", "));
   if (!p.rules_files.empty()) html += item("rules files", join(p.rules_files, ", "));
+  if (!p.calibrations.empty()) html += item("calibrations", join(printable(p.calibrations), ", "));
   for (const DefaultSetting& d : p.defaults) {
     html += item("team default", fmt::format("{}{}{} ({})", d.flag, d.value.empty() ? "" : " ", d.value, d.origin));
   }
@@ -137,19 +161,10 @@ std::vector<MemoryBar> memory_bars(const std::vector<RankedPlan>& plans, std::si
   return bars;
 }
 
-std::string rejected_line(const Report& report) {
-  if (report.rejected.empty()) return {};
-  std::map<RejectionReason, std::size_t> by_reason;
-  for (const Rejection& rejection : report.rejected) ++by_reason[rejection.reason];
-  std::vector<std::string> counts;
-  for (const auto& [reason, count] : by_reason) counts.push_back(fmt::format("{} {}", count, to_string(reason)));
-  return fmt::format("<p class=\"note\">Rejected {} offerings: {} (reasons per offering: --format json).</p>\n",
-                     report.rejected.size(), escape_html(join(counts, ", ")));
-}
-
 }  // namespace
 
-std::string render_recommend_html(const Report& report, int top, const Provenance& provenance) {
+std::string render_recommend_html(const Report& report, int top, const Provenance& provenance,
+                                  const std::string& next) {
   const Workload& workload = report.workload;
   const bool load = workload.serving && !workload.serving->offline();
   std::string body = "<h1>mlsize recommend</h1>\n";
@@ -166,6 +181,13 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
         "that can do it. * on the time-cost Pareto front. Memory is per device against its capacity, of which "
         "{} is kept free (--memory-headroom); GB = 10^9 bytes.</p>\n",
         to_string(report.objective), shown, plans.size(), format_percent(report.workload.memory_headroom));
+    if (load) {
+      // As the table says: which latency, and whose engine.
+      const int percentile = workload.serving->percentile;
+      body += fmt::format(
+          "<p class=\"note\">TPOT at the load's {}, waits for admission included; engine {} (--engine).</p>\n",
+          percentile == 50 ? std::string("median") : fmt::format("p{}", percentile), to_string(workload.engine));
+    }
     std::vector<std::vector<std::string>> rows;
     for (std::size_t i = 0; i < shown; ++i) {
       const RankedPlan& e = plans[i];
@@ -188,6 +210,10 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
                         {"$/hour", true},
                         {load ? "$/M tokens" : "cost USD", true}},
                        rows);
+    // What the table's notes say: ties, host shapes, on-demand limits, spot, the serving
+    // fleet's figures, and the prices' kind, region and age (with its warning).
+    body += note_paragraphs((load ? serving_notes(report) : std::string()) + ranking_notes(report, top) +
+                            price_footer(report, top, provenance));
 
     // One point per ranked offering: its best plan. The ranker keeps no other plan, so
     // this is the front of the offerings' best plans (docs/cli.md#html---format-html).
@@ -240,7 +266,10 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
                         {"cost USD", true}},
                        ways);
   }
-  body += rejected_line(report);
+  body += note_paragraphs(rejected_summary(report));
+  if (const std::string purchases = purchases_table(report, top, TableStyle{.wide = true}); !purchases.empty()) {
+    body += "<h2>To buy</h2>\n<pre>" + escape_html(purchases.substr(purchases.find_first_not_of('\n'))) + "</pre>\n";
+  }
   if (!report.advice.empty()) {
     body += "<h2>Rules and advice</h2>\n<ul>\n";
     for (const RuleMessage& note : report.advice) {
@@ -250,6 +279,10 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
                           escape_html(note.message));
     }
     body += "</ul>\n";
+  }
+  if (!next.empty()) {
+    body += "<h2>Next</h2>\n<p>#1 term by term, with its formulas:</p>\n<pre><code>" + escape_html(next) +
+            "</code></pre>\n";
   }
   body += "<footer><p>Written by mlsize --format html: one file, no scripts, nothing fetched.</p></footer>\n";
   return page("mlsize recommend", body);
@@ -294,6 +327,7 @@ std::string render_estimate_html(const EstimateResult& result) {
   body += "<figcaption>What one device holds, by term";
   body += result.has_device() ? ", against its capacity (solid) and what a plan may use of it (dashed)" : "";
   body += ". Hover a segment for its size.</figcaption>\n</figure>\n";
+  body += "<h2>Findings</h2>\n" + note_paragraphs(estimate_findings(result));
   if (!result.explanation.empty()) {
     std::vector<std::vector<std::string>> explained;
     for (const ExplainedTerm& term : result.explanation) {

@@ -25,20 +25,6 @@ namespace {
 // Plans shown, at most, when none is within the budget.
 constexpr std::size_t k_nearest_over_budget = 5;
 
-std::string rejected_summary(const Report& report) {
-  if (report.rejected.empty()) return {};
-  std::map<RejectionReason, std::vector<std::string>> by_reason;
-  for (const Rejection& rejection : report.rejected) by_reason[rejection.reason].push_back(rejection.offering->id);
-  std::string text = fmt::format("Rejected {} offerings:", report.rejected.size());
-  for (const auto& [reason, ids] : by_reason) {
-    text += fmt::format(" {} {}", ids.size(), to_string(reason));
-    text += fmt::format(" (e.g. {})", ids.front());
-    text += ";";
-  }
-  text.back() = '.';
-  return text + " Reasons per offering: --format json.\n";
-}
-
 // The offerings rejected for the budget alone, cheapest first (by the cash the budget is
 // checked against).
 std::vector<const Rejection*> over_budget(const Report& report) {

@@ -61,6 +61,9 @@ std::string render_recommend_table(const Report& report, int top, const Provenan
                                    const TableStyle& style);
 std::string render_recommend_json(const Report& report, int top, const Provenance& provenance);
 std::string render_estimate_table(const EstimateResult& result, const TableStyle& style);
+// What the estimate table says under its memory terms: whether it fits (and what would
+// make it), compute, time, cost; the HTML page says the same.
+std::string estimate_findings(const EstimateResult& result);
 
 // `explain`: the rules in force, what fired on each shown recommendation (the top ones,
 // or only `offering`), and the offerings rules excluded.
@@ -73,7 +76,8 @@ std::string render_estimate_json(const EstimateResult& result);
 // --format html: one self-contained page (inline CSS and SVG, no script, no link out) with
 // the table, a time-cost chart of the ranked plans and the memory of the top ones
 // (render_html.cpp, charts in render_svg.cpp).
-std::string render_recommend_html(const Report& report, int top, const Provenance& provenance);
+// `next`: the command that shows #1 in full (training and batch runs), or empty.
+std::string render_recommend_html(const Report& report, int top, const Provenance& provenance, const std::string& next);
 std::string render_estimate_html(const EstimateResult& result);
 
 }  // namespace mlsize::cli
