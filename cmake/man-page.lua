@@ -15,6 +15,42 @@ function Link(link)
   return link.content
 end
 
+-- A table is a list in the man page: tbl lays a table out as wide as its longest cells, so
+-- the options' tables ran to 200 columns and wrapped in an 80-column terminal. Each row
+-- becomes a term (its first cell) and, indented under it, "header: cell" for the rest.
+function Table(tbl)
+  local simple = pandoc.utils.to_simple_table(tbl)
+  local headers = {}
+  for i, cell in ipairs(simple.headers) do headers[i] = pandoc.utils.stringify(cell) end
+  local items = pandoc.List()
+  for _, row in ipairs(simple.rows) do
+    local term = pandoc.List()
+    for _, block in ipairs(row[1]) do
+      if block.content then term:extend(block.content) end
+    end
+    local definition = pandoc.List()
+    for i = 2, #row do
+      local inlines = pandoc.List()
+      for _, block in ipairs(row[i]) do
+        if block.content then
+          if #inlines > 0 then inlines:insert(pandoc.Space()) end
+          inlines:extend(block.content)
+        end
+      end
+      -- An empty cell (no default) says nothing.
+      if #inlines > 0 then
+        if headers[i] and headers[i] ~= "" then
+          inlines:insert(1, pandoc.Space())
+          inlines:insert(1, pandoc.Emph(pandoc.Str(headers[i] .. ":")))
+        end
+        definition:insert(pandoc.Para(inlines))
+      end
+    end
+    items:insert({term, {definition}})
+  end
+  return pandoc.DefinitionList(items)
+end
+
 function Pandoc(doc)
   local blocks = pandoc.List({
     pandoc.Header(1, pandoc.Str("NAME")),

@@ -6,6 +6,7 @@
 #include "cli/commands/command_rules.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/io/output_file.hpp"
+#include "cli/io/output_width.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/render/error_message.hpp"
 #include "cli/render/format.hpp"
@@ -42,16 +43,23 @@ int write(std::FILE* stream, const std::string& text) {
   return errno != 0 ? errno : EIO;
 }
 
+// Messages on stderr: wrapped to the terminal's width when stderr is one, a line each
+// otherwise, so that logs and grep keep whole messages (docs/cli.md#width).
+int write_err(std::FILE* err, const std::string& text) {
+  const std::optional<std::size_t> columns = terminal_columns(::fileno(err));
+  return write(err, columns ? wrap_prose(text, std::max(*columns, k_min_width)) : text);
+}
+
 // The report on stdout. A reader that closed early (`mlsize ... | head`) ends the run
 // quietly, as it asked; any other failure (a full disk, a closed descriptor) loses the
 // report, which must not exit 0.
 int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output) {
   if (const int failure = write(out, terminal_text(output.stdout_text)); failure != 0) {
     if (failure == EPIPE) return k_exit_success;
-    write(err, std::string("mlsize: error: write error: ") + std::strerror(failure) + "\n");
+    write_err(err, std::string("mlsize: error: write error: ") + std::strerror(failure) + "\n");
     return k_exit_error;
   }
-  if (!output.stderr_text.empty()) write(err, terminal_text(output.stderr_text));
+  if (!output.stderr_text.empty()) write_err(err, terminal_text(output.stderr_text));
   return output.exit_code;
 }
 
@@ -223,7 +231,7 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
   try {
     args = with_habits(argc, argv);
   } catch (const Error& error) {
-    write(err, format_error(error));
+    write_err(err, format_error(error));
     return k_exit_usage;
   }
   return run_command(static_cast<int>(args.size()), args.data(), out, err);
@@ -271,7 +279,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       defaults =
           team_defaults(*app.get_subcommand(std::string(first)), std::string(first), words, read_default_sources());
     } catch (const Error& error) {
-      write(err, format_error(error));
+      write_err(err, format_error(error));
       return error.kind() == ErrorKind::usage ? k_exit_usage : k_exit_error;
     }
     default_args = default_arguments(defaults);
@@ -320,7 +328,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       hint = std::move(text.hint);
     }
     if (hint.empty()) hint = "run '" + command + " --help'";
-    write(err, format_error(Error(ErrorKind::usage, message, hint)));
+    write_err(err, format_error(Error(ErrorKind::usage, message, hint)));
     return k_exit_usage;
   }
 
@@ -358,7 +366,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
     const auto set_by = std::find_if(defaults.begin(), defaults.end(),
                                      [&](const AppliedDefault& d) { return d.flag == error.where(); });
     if (set_by == defaults.end()) {
-      write(err, format_error(error));
+      write_err(err, format_error(error));
     } else {
       std::string hint = error.hint();
       if (!hint.empty()) hint += "; ";
@@ -368,14 +376,14 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       hint += " (--no-defaults ignores the team's defaults)";
       Error sourced(error.kind(), error.message(), std::move(hint));
       sourced.at_flag(error.where());
-      write(err, format_error(sourced));
+      write_err(err, format_error(sourced));
     }
     return error.kind() == ErrorKind::usage ? k_exit_usage : k_exit_error;
   } catch (const std::bad_alloc&) {
-    write(err, "mlsize: error: out of memory\n");
+    write_err(err, "mlsize: error: out of memory\n");
     return k_exit_error;
   } catch (const std::exception& failure) {
-    write(err, std::string("mlsize: error: internal error: ") + failure.what() + "\n");
+    write_err(err, std::string("mlsize: error: internal error: ") + failure.what() + "\n");
     return k_exit_error;
   }
 }

@@ -24,10 +24,14 @@ std::size_t choose_output_width(std::optional<std::size_t> terminal, std::option
   return fallback;
 }
 
-std::size_t output_width(std::size_t fallback) {
-  std::optional<std::size_t> terminal;
+std::optional<std::size_t> terminal_columns(int fd) {
   winsize size{};
-  if (::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0) terminal = size.ws_col;
+  if (::isatty(fd) == 1 && ::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return std::nullopt;
+}
+
+std::size_t output_width(std::size_t fallback) {
+  const std::optional<std::size_t> terminal = terminal_columns(STDOUT_FILENO);
   std::optional<std::string_view> columns;
   if (const char* value = std::getenv("COLUMNS"); value != nullptr) columns = value;
   return choose_output_width(terminal, columns, fallback);

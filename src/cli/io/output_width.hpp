@@ -18,4 +18,7 @@ std::size_t choose_output_width(std::optional<std::size_t> terminal, std::option
 // The width for stdout: its terminal's, else COLUMNS, else `fallback` (k_default_width).
 std::size_t output_width(std::size_t fallback);
 
+// The columns of the terminal `fd` is, or nothing when it is none (a pipe, a file, a log).
+std::optional<std::size_t> terminal_columns(int fd);
+
 }  // namespace mlsize::cli
