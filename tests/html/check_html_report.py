@@ -5,7 +5,7 @@ for the charts' colours; and a catalogue overlay with markup in an offering's na
 as text, not run.
 
 Usage: check_html_report.py MLSIZE OUT_DIR [SOURCE_DIR]. Exits 77 (CTest's skip) when no
-chromium is installed; scripts/install-deps.sh installs it, so CI runs the test.
+chromium is installed; scripts/install-deps.sh --test installs it, so CI runs the test.
 """
 
 import os
@@ -153,7 +153,7 @@ def main():
     source_dir = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "..", "..")
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
-        print("SKIP: no chromium (apt-get install chromium, as scripts/install-deps.sh does)")
+        print("SKIP: no chromium (apt-get install chromium, as scripts/install-deps.sh --test does)")
         return SKIP
     os.makedirs(out_dir, exist_ok=True)
 

@@ -38,7 +38,7 @@ try:
     import yaml
 except ImportError as missing:
     sys.exit(f"{sys.argv[0]}: {missing}: run it with Debian's python3 (/usr/bin/python3) and its packages "
-             "python3-jsonschema and python3-yaml (scripts/install-deps.sh)")
+             "python3-jsonschema and python3-yaml (scripts/install-deps.sh --test)")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures")
@@ -224,77 +224,49 @@ def accelerate_schema():
 
 
 # ---------------------------------------------------------------------------------------------
-# SkyPilot. resources: get_resources_schema() of sky/utils/schemas.py (additionalProperties
-# False; the types of cloud, region, zone, infra (cloud[/region[/zone]], _get_infra_pattern),
-# cpus, memory, accelerators (string, {name: count} or a list), instance_type, use_spot,
-# disk_size (integer or a size string), disk_tier, ports (integer, string or a list),
-# image_id, labels ...). The task's top level: docs.skypilot.co "SkyPilot YAML" (name,
-# workdir, num_nodes, resources, envs, secrets, volumes, file_mounts, setup, run, config,
-# service), and get_task_schema: num_nodes an integer >= 1, setup and run strings.
+# SkyPilot: its own schemas (SkyPilotValidator, below), generated from sky/utils/schemas.py;
+# every emitted task also has workdir "." and a setup that installs what its run needs.
 # Accelerator names: `sky show-gpus -a` (fixture skypilot/show-gpus-all.txt).
 # ---------------------------------------------------------------------------------------------
-SIZE = {"anyOf": [{"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?[a-zA-Z]*\+?$"}, INT]}
 
 
-def skypilot_service_schema():
-    """The `service:` section (SkyServe): get_service_schema() of sky/utils/schemas.py
-    (skypilot-org/skypilot@aa1f97bac403a7472a4f3d72ccfd85d959046fcd), additionalProperties
-    False; readiness_probe required, a path or {path, initial_delay_seconds, timeout_seconds,
-    post_data, headers}; replicas or replica_policy (docs.skypilot.co, "Service YAML": one of
-    the two is required)."""
-    probe = {"anyOf": [{"type": "string"}, {
-        "type": "object", "required": ["path"], "additionalProperties": False,
-        "properties": {"path": {"type": "string"}, "initial_delay_seconds": NUM, "timeout_seconds": NUM,
-                       "post_data": {"anyOf": [{"type": "string"}, {"type": "object"}]},
-                       "headers": {"type": "object", "additionalProperties": {"type": "string"}}}}]}
-    count = {"type": "integer", "minimum": 0}
-    policy = {
-        "type": "object", "required": ["min_replicas"], "additionalProperties": False,
-        "properties": {"min_replicas": count, "max_replicas": count, "num_overprovision": count,
-                       "target_qps_per_replica": {"type": "number", "minimum": 0},
-                       "dynamic_ondemand_fallback": BOOL, "base_ondemand_fallback_replicas": count,
-                       "spot_placer": {"type": "string"}, "upscale_delay_seconds": NUM,
-                       "downscale_delay_seconds": NUM}}
-    return {
-        "type": "object", "required": ["readiness_probe"], "additionalProperties": False,
-        "anyOf": [{"required": ["replicas"]}, {"required": ["replica_policy"]}],
-        "properties": {"readiness_probe": probe, "replica_policy": policy, "ports": INT, "replicas": INT,
-                       "load_balancing_policy": {"type": "string"}, "tls": {"type": "object"}},
-    }
+class SkyPilotValidator:
+    """SkyPilot's own schemas, generated from sky/utils/schemas.py
+    (skypilot-org/skypilot@00052dfe0d132c5ad6aa9a175572b0695f747c80; tests/data/skypilot/README.md):
+    get_task_schema() for the task, then get_resources_schema() for its `resources:` and
+    get_service_schema() for its `service:`, which the task schema leaves as objects, as
+    SkyPilot checks them (Task.from_yaml_config, Resources.from_yaml_config,
+    SkyServiceSpec.from_yaml_config). Its validator is Draft 7 with the keyword
+    case_insensitive_enum (sky/utils/validator.py), whatever `$schema` says."""
+
+    def __init__(self):
+        def case_insensitive_enum(validator, enums, instance, schema):
+            del validator, schema
+            if not isinstance(instance, str) or instance.lower() not in [e.lower() for e in enums]:
+                yield jsonschema.ValidationError(f"{instance!r} is not one of {enums!r}")
+
+        cls = jsonschema.validators.extend(jsonschema.Draft7Validator,
+                                           {"case_insensitive_enum": case_insensitive_enum})
+
+        def load(name):
+            with open(os.path.join(HERE, "..", "data", "skypilot", name), encoding="utf-8") as f:
+                return cls(json.load(f))
+
+        self.task, self.resources, self.service = (load(f"{n}.schema.json") for n in ("task", "resources", "service"))
+
+    def iter_errors(self, doc):
+        yield from self.task.iter_errors(doc)
+        if not isinstance(doc, dict):
+            return
+        for key, validator in (("resources", self.resources), ("service", self.service)):
+            if isinstance(doc.get(key), dict):
+                for error in validator.iter_errors(doc[key]):
+                    error.path.appendleft(key)
+                    yield error
 
 
 def skypilot_schema():
-    str_or_num = {"anyOf": [{"type": "string"}, NUM]}
-    resources = {
-        "type": "object", "additionalProperties": False,
-        "properties": {
-            "cloud": {"type": "string"}, "region": {"type": "string"}, "zone": {"type": "string"},
-            "infra": {"type": "string", "pattern": r"^(?:[A-Za-z0-9]+(?:/[^/]+(?:/[^/]+)?)?|\*(?:/[^/]+(?:/[^/]+)?)?"
-                                                   r"|(?i:kubernetes|k8s)(?:/.+)?)$"},
-            "cpus": str_or_num, "memory": str_or_num,
-            "accelerators": {"anyOf": [{"type": "string"},
-                                       {"type": "object", "additionalProperties": {"type": ["null", "number"]}},
-                                       {"type": "array", "items": {"type": "string"}}]},
-            "instance_type": {"type": "string"}, "use_spot": BOOL, "job_recovery": {},
-            "volumes": {"type": "array"}, "disk_size": SIZE, "disk_tier": {"type": "string"},
-            "network_tier": {"type": "string"}, "local_disk": {"type": "string"},
-            "max_hourly_cost": {"type": "number", "exclusiveMinimum": 0},
-            "ports": {"anyOf": [{"type": "string"}, INT, {"type": "array", "items": {"type": ["string", "integer"]}},
-                                {"type": "null"}]},
-            "labels": {"type": "object", "additionalProperties": {"type": "string"}},
-            "accelerator_args": {"type": "object"}, "image_id": {}, "autostop": {}, "priority": INT,
-            "any_of": {"type": "array"}, "ordered": {"type": "array"},
-        },
-    }
-    return {
-        "type": "object", "additionalProperties": False,
-        "properties": {
-            "name": {"type": "string"}, "workdir": {}, "num_nodes": {"type": "integer", "minimum": 1},
-            "resources": resources, "envs": {"type": "object"}, "secrets": {"type": "object"},
-            "volumes": {}, "file_mounts": {"type": "object"}, "setup": {"type": "string"},
-            "run": {"type": "string"}, "config": {"type": "object"}, "service": skypilot_service_schema(),
-        },
-    }
+    return SkyPilotValidator()
 
 
 def skypilot_accelerators():
@@ -666,10 +638,20 @@ def check_skypilot(where, text, plan, schema, accelerators, torch_lists, vllm_li
     except yaml.YAMLError as e:
         check(False, where, f"not YAML: {e}")
         return
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(task), key=str)
+    errors = sorted(schema.iter_errors(task), key=str)
     check(not errors, where, "; ".join(f"at {'/'.join(map(str, e.absolute_path)) or '$'}: {e.message}"
                                        for e in errors[:3]))
     res = task["resources"]
+    # The script run calls is in the directory sky launch runs in, synced to every node, and
+    # setup installs what run needs (docs.skypilot.co, "SkyPilot YAML": workdir, setup).
+    check(task.get("workdir") == ".", where, f"workdir {task.get('workdir')!r}, not the launch directory")
+    setup = task.get("setup") or ""
+    needs = (["vllm"] if "vllm serve" in task["run"] else []) + \
+            (["torch"] if "torchrun" in task["run"] else []) + \
+            (["deepspeed"] if "--deepspeed" in task["run"] else [])
+    for package in needs:
+        check(re.search(rf"pip install [^\n]*\b{package}\b", setup) is not None, where,
+              f"run needs {package} but setup does not install it: {setup!r}")
     offering = plan["offering"]
     # A serving fleet is a SkyServe service: one node a replica, `replicas` of them behind its
     # load balancer (docs.skypilot.co "Service YAML"); training and single nodes are tasks
@@ -729,7 +711,7 @@ def check_fixtures(schemas, accelerators, torch_options):
         check(not errors, f"fixture accelerate/{name}.yaml", f"the Accelerate schema rejects it: {errors[:1]}")
     for name in ["train.yaml", "train-rdzv.yaml"]:
         doc = yaml.safe_load(fixture(f"skypilot/{name}"))
-        errors = list(jsonschema.Draft202012Validator(schemas["skypilot"]).iter_errors(doc))
+        errors = list(schemas["skypilot"].iter_errors(doc))
         check(not errors, f"fixture skypilot/{name}", f"the SkyPilot schema rejects it: {errors[:1]}")
         accel = str(doc["resources"]["accelerators"]).partition(":")[0]
         check(accel in accelerators, f"fixture skypilot/{name}", f"{accel} not in show-gpus-all.txt")
@@ -742,7 +724,7 @@ def check_fixtures(schemas, accelerators, torch_options):
     # SkyPilot's own vLLM services: the short and the long readiness probe.
     for name in ["service.yaml", "vllm.sky.yaml"]:
         doc = yaml.safe_load(fixture(f"skypilot/{name}"))
-        errors = list(jsonschema.Draft202012Validator(schemas["skypilot"]).iter_errors(doc))
+        errors = list(schemas["skypilot"].iter_errors(doc))
         check(not errors, f"fixture skypilot/{name}", f"the SkyPilot schema rejects it: {errors[:1]}")
         check("service" in doc, f"fixture skypilot/{name}", "no service section")
     for name in ("H100", "A100-80GB", "L4", "tpu-v5p-16", "H100-MEGA", "H100-SXM", "A6000"):
@@ -816,6 +798,9 @@ EMITTED = [
     # A plan named by its device alone
     E7 + ["--device", "h100-sxm", "--count", "16", "--zero", "2", "--emit", "deepspeed"],
     E7 + ["--device", "h100-sxm", "--count", "16", "--zero", "2", "--emit", "torchrun"],
+    # One device: Accelerate's NO and fp32's "no" stay strings (YAML 1.1 reads them plain as false)
+    ["estimate", "--params", "1B", "--tokens", "1B", "--gpus", "h100:1", "--emit", "accelerate"],
+    ["estimate", "--params", "1B", "--tokens", "1B", "--gpus", "h100:1", "--precision", "fp32", "--emit", "accelerate"],
     # LoRA / QLoRA
     ["estimate", "--model", "llama-3-8b", "--task", "lora", "--data", "1GB", "--gpus", "h100:8", "--zero", "2",
      "--emit", "accelerate"],
@@ -931,7 +916,11 @@ def main():
 
     schemas = {"deepspeed": deepspeed_schema(), "accelerate": accelerate_schema(), "skypilot": skypilot_schema()}
     for name, schema in schemas.items():
-        jsonschema.Draft202012Validator.check_schema(schema)
+        if isinstance(schema, SkyPilotValidator):
+            for validator in (schema.task, schema.resources, schema.service):
+                type(validator).check_schema(validator.schema)
+        else:
+            jsonschema.Draft202012Validator.check_schema(schema)
     accelerators = skypilot_accelerators()
     torch_options, _ = parse_argparse_list("torchrun/run_py_args.txt")
     megatron_options, megatron_choices = parse_argparse_list("megatron/arguments_flags.txt")

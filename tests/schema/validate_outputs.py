@@ -37,7 +37,7 @@ try:
     import yaml
 except ImportError as missing:
     sys.exit(f"{sys.argv[0]}: {missing}: run it with Debian's python3 (/usr/bin/python3) and its packages "
-             "python3-jsonschema and python3-yaml (scripts/install-deps.sh)")
+             "python3-jsonschema and python3-yaml (scripts/install-deps.sh --test)")
 
 Validator = jsonschema.Draft202012Validator
 

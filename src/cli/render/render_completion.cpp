@@ -6,7 +6,7 @@ namespace mlsize::cli {
 namespace {
 
 // `text` as one single-quoted word for sh, zsh and fish ('it'\''s').
-std::string quoted(std::string_view text) {
+std::string single_quoted(std::string_view text) {
   std::string result = "'";
   for (char c : text) result += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return result + "'";
@@ -46,9 +46,9 @@ std::string case_function(std::string_view shell, const std::string& name, const
     const std::vector<std::string> list = words(command);
     if (list.empty()) continue;
     if (fish) {
-      text += "    case " + quoted(command.path) + "\n      printf '%s\\n' " + joined(list) + "\n";
+      text += "    case " + single_quoted(command.path) + "\n      printf '%s\\n' " + joined(list) + "\n";
     } else {
-      text += "    " + quoted(command.path) + ") echo " + quoted(joined(list)) + " ;;\n";
+      text += "    " + single_quoted(command.path) + ") echo " + single_quoted(joined(list)) + " ;;\n";
     }
   }
   return text + (fish ? "  end\nend\n\n" : "  esac\n}\n\n");
@@ -87,7 +87,7 @@ std::string value_function(const std::string& name, const std::vector<ValueCase>
   std::string text = name + "() {\n  case \"$1 $2\" in\n";
   for (const ValueCase& value_case : cases) {
     std::vector<std::string> patterns;
-    for (const auto& [path, flag] : value_case.keys) patterns.push_back(quoted(path + " " + flag));
+    for (const auto& [path, flag] : value_case.keys) patterns.push_back(single_quoted(path + " " + flag));
     text += "    " + joined(patterns, " | ") + ")\n      " + value_case.action + " ;;\n";
   }
   return text + "  esac\n}\n\n";
@@ -129,8 +129,8 @@ std::string zsh_describe_function(const std::string& name, std::string_view tag,
   for (const CompletionCommand& command : tree) {
     const std::vector<std::pair<std::string, std::string>> list = entries(command);
     if (list.empty()) continue;
-    text += "    " + quoted(command.path) + ") specs=(\n";
-    for (const auto& [word, description] : list) text += "      " + quoted(word + ":" + description) + "\n";
+    text += "    " + single_quoted(command.path) + ") specs=(\n";
+    for (const auto& [word, description] : list) text += "      " + single_quoted(word + ":" + description) + "\n";
     text += "    ) ;;\n";
   }
   return text + "    *) return 1 ;;\n  esac\n  _describe -t " + std::string(tag) + " " + std::string(tag) +
@@ -226,8 +226,8 @@ complete -c mlsize -f
 std::string fish_value(const CompletionValue& value) {
   if (!value.takes_value) return {};
   if (value.file) return " -r -F";
-  if (!value.id_kinds.empty()) return " -x -a " + quoted("(__mlsize_ids " + joined(value.id_kinds) + ")");
-  if (!value.choices.empty()) return " -x -a " + quoted(joined(value.choices));
+  if (!value.id_kinds.empty()) return " -x -a " + single_quoted("(__mlsize_ids " + joined(value.id_kinds) + ")");
+  if (!value.choices.empty()) return " -x -a " + single_quoted(joined(value.choices));
   return " -x";
 }
 
@@ -262,7 +262,8 @@ std::string render_bash_completion(const CompletionTree& tree) {
                              return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$_mlsize_cur\"))";
                            if (!value.id_kinds.empty())
                              return "_mlsize_reply \"" + ids_words(value.id_kinds) + "\"" + list;
-                           if (!value.choices.empty()) return "_mlsize_reply " + quoted(joined(value.choices)) + list;
+                           if (!value.choices.empty())
+                             return "_mlsize_reply " + single_quoted(joined(value.choices)) + list;
                            return {};
                          }));
   text += "_mlsize() {\n";
@@ -335,18 +336,18 @@ std::string render_fish_completion(const CompletionTree& tree) {
   text += value_flags_function("fish", "__mlsize_value_flags", tree);
   text += k_fish_functions;
   for (const CompletionCommand& command : tree) {
-    const std::string condition = " -n " + quoted("__mlsize_is \"" + command.path + "\"");
+    const std::string condition = " -n " + single_quoted("__mlsize_is \"" + command.path + "\"");
     for (std::size_t i = 0; i < command.subcommands.size(); ++i) {
-      text += "complete -c mlsize" + condition + " -a " + quoted(command.subcommands[i]) + " -d " +
-              quoted(command.subcommand_descriptions[i]) + "\n";
+      text += "complete -c mlsize" + condition + " -a " + single_quoted(command.subcommands[i]) + " -d " +
+              single_quoted(command.subcommand_descriptions[i]) + "\n";
     }
     for (const CompletionFlag& flag : command.flags) {
       std::string names;
       for (const std::string& name : flag.names) {
         names += name.starts_with("--") ? " -l " + name.substr(2) : " -s " + name.substr(1);
       }
-      text +=
-          "complete -c mlsize" + condition + names + fish_value(flag.value) + " -d " + quoted(flag.description) + "\n";
+      text += "complete -c mlsize" + condition + names + fish_value(flag.value) + " -d " +
+              single_quoted(flag.description) + "\n";
     }
     if (command.positional.takes_value) {
       std::string value = fish_value(command.positional);

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -247,6 +249,32 @@ LaunchText torchrun_script(const LaunchSpec& s, const std::string& title) {
   return out;
 }
 
+// Whether YAML 1.1, as PyYAML reads it (Accelerate's and SkyPilot's loaders: yaml.safe_load),
+// takes this plain scalar for something other than a string: a boolean (NO, off, y), null,
+// or a number. yaml-cpp writes such strings plain; "distributed_type: NO" reads as False.
+bool retyped_by_yaml(std::string_view text) {
+  std::string lower(text);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  static constexpr std::array<std::string_view, 12> k_special{"y",  "yes", "n", "no",   "true", "false",
+                                                              "on", "off", "~", "null", "",     ".nan"};
+  if (std::find(k_special.begin(), k_special.end(), lower) != k_special.end()) return true;
+  // Numbers: ints, floats and sexagesimals start with a digit, perhaps after a sign or a
+  // point (.5, -1, +.inf); "." and "-" alone are strings.
+  std::string_view rest = lower;
+  if (rest.front() == '-' || rest.front() == '+') rest.remove_prefix(1);
+  if (!rest.empty() && rest.front() == '.') rest.remove_prefix(1);
+  return !rest.empty() &&
+         (std::isdigit(static_cast<unsigned char>(rest.front())) != 0 || rest == "inf" || rest == "nan");
+}
+
+// `key: value` for a string value, quoted where YAML would retype it (retyped_by_yaml), so
+// the tool reads the string mlsize wrote.
+void put_string(YAML::Emitter& out, std::string_view key, const std::string& value) {
+  out << YAML::Key << std::string(key) << YAML::Value;
+  if (retyped_by_yaml(value)) out << YAML::SingleQuoted;
+  out << value;
+}
+
 // The emitter's document, ending in one newline.
 std::string yaml_text(const YAML::Emitter& out) {
   std::string text = out.c_str();
@@ -266,40 +294,39 @@ LaunchText accelerate_config(const LaunchSpec& s, const std::string& title) {
   out << YAML::Comment("mlsize: " + title) << YAML::Newline;
   out << YAML::Comment(layout_line(s));
   out << YAML::BeginMap;
-  out << YAML::Key << "compute_environment" << YAML::Value << "LOCAL_MACHINE";
+  put_string(out, "compute_environment", "LOCAL_MACHINE");
   const bool deepspeed = uses_deepspeed(s);
   const char* type = deepspeed ? "DEEPSPEED" : s.zero_stage >= 2 ? "FSDP" : s.world_size() > 1 ? "MULTI_GPU" : "NO";
-  out << YAML::Key << "distributed_type" << YAML::Value << type;
+  put_string(out, "distributed_type", type);
   const char* mixed = is_fp16(s.precision)                  ? "fp16"
                       : s.precision == Precision::fp8_mixed ? "fp8"
                       : runs_in_bf16(s.precision)           ? "bf16"
                                                             : "no";
-  out << YAML::Key << "mixed_precision" << YAML::Value << mixed;
+  put_string(out, "mixed_precision", mixed);
   out << YAML::Key << "num_machines" << YAML::Value << s.nodes;
   out << YAML::Key << "num_processes" << YAML::Value << s.world_size();
   out << YAML::Key << "machine_rank" << YAML::Value << 0;
-  out << YAML::Key << "main_training_function" << YAML::Value << "main";
-  out << YAML::Key << "rdzv_backend" << YAML::Value << "static";
+  put_string(out, "main_training_function", "main");
+  put_string(out, "rdzv_backend", "static");
   out << YAML::Key << "same_network" << YAML::Value << true;
   out << YAML::Key << "use_cpu" << YAML::Value << false;
   if (deepspeed) {
     out << YAML::Key << "deepspeed_config" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "zero_stage" << YAML::Value << s.zero_stage;
-    out << YAML::Key << "offload_optimizer_device" << YAML::Value << offload_device(s.offload != Offload::none);
-    out << YAML::Key << "offload_param_device" << YAML::Value
-        << offload_device(s.offload == Offload::optimizer_and_params);
+    put_string(out, "offload_optimizer_device", offload_device(s.offload != Offload::none));
+    put_string(out, "offload_param_device", offload_device(s.offload == Offload::optimizer_and_params));
     out << YAML::Key << "gradient_accumulation_steps" << YAML::Value << s.gradient_accumulation;
     out << YAML::Key << "gradient_clipping" << YAML::Value << k_gradient_clipping;
     out << YAML::Key << "zero3_init_flag" << YAML::Value << (s.zero_stage == 3);
-    if (s.nodes > 1) out << YAML::Key << "deepspeed_multinode_launcher" << YAML::Value << "standard";
+    if (s.nodes > 1) put_string(out, "deepspeed_multinode_launcher", "standard");
     out << YAML::EndMap;
   } else if (s.zero_stage >= 2) {
     out << YAML::Key << "fsdp_config" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "fsdp_sharding_strategy" << YAML::Value << std::string(to_string(s.fsdp));
+    put_string(out, "fsdp_sharding_strategy", std::string(to_string(s.fsdp)));
     out << YAML::Key << "fsdp_offload_params" << YAML::Value << false;  // offload plans run DeepSpeed
-    out << YAML::Key << "fsdp_auto_wrap_policy" << YAML::Value << "TRANSFORMER_BASED_WRAP";
-    out << YAML::Key << "fsdp_backward_prefetch" << YAML::Value << "BACKWARD_PRE";
-    out << YAML::Key << "fsdp_state_dict_type" << YAML::Value << "SHARDED_STATE_DICT";
+    put_string(out, "fsdp_auto_wrap_policy", "TRANSFORMER_BASED_WRAP");
+    put_string(out, "fsdp_backward_prefetch", "BACKWARD_PRE");
+    put_string(out, "fsdp_state_dict_type", "SHARDED_STATE_DICT");
     out << YAML::Key << "fsdp_use_orig_params" << YAML::Value << true;
     out << YAML::Key << "fsdp_sync_module_states" << YAML::Value << true;
     out << YAML::Key << "fsdp_cpu_ram_efficient_loading" << YAML::Value << true;
@@ -347,17 +374,37 @@ bool is_service(const LaunchSpec& s) {
   return s.task == Task::inference && s.nodes > 1;
 }
 
+// What `run` needs installed on each node, once, before it (SkyPilot's `setup:`): the
+// serving engine, or the training stack of the launch line, then the project's own
+// requirements.txt from the workdir when it has one.
+std::string skypilot_setup(const LaunchSpec& s, bool serves) {
+  std::string packages;
+  if (serves) {
+    packages = "vllm";
+  } else if (s.task == Task::gbdt) {
+    packages = "xgboost";
+  } else if (s.tensor_parallel > 1 || s.pipeline_parallel > 1) {
+    packages = "torch megatron-core";  // pretrain_gpt.py: the workdir is a Megatron-LM checkout
+  } else {
+    packages = "torch transformers accelerate";  // the Trainer needs accelerate
+    if (uses_deepspeed(s)) packages += " deepspeed";
+    if (s.task == Task::lora || s.task == Task::qlora) packages += " peft";
+    if (s.task == Task::qlora) packages += " bitsandbytes";
+  }
+  return "pip install " + packages + "\nif [ -f requirements.txt ]; then pip install -r requirements.txt; fi";
+}
+
 LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   YAML::Emitter out;
   out.SetIndent(2);
   out << YAML::Comment("mlsize: " + title) << YAML::Newline;
   out << YAML::Comment(layout_line(s));
   out << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value << "mlsize-plan";
+  put_string(out, "name", "mlsize-plan");
   const bool serves = !unsupported(LaunchKind::vllm, s);
   if (is_service(s)) {
     out << YAML::Key << "service" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "readiness_probe" << YAML::Value << "/v1/models";
+    put_string(out, "readiness_probe", "/v1/models");
     out << YAML::Key << "replicas" << YAML::Value << s.nodes;
     out << YAML::EndMap;
   } else {
@@ -370,13 +417,16 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
     out << YAML::Key << "MODEL" << YAML::Value << YAML::Null;
     out << YAML::EndMap;
   }
+  // The directory `sky launch` runs in (train.py, requirements.txt) goes to every node's
+  // ~/sky_workdir, where setup and run start (docs.skypilot.co, "SkyPilot YAML": workdir).
+  put_string(out, "workdir", ".");
   out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "infra" << YAML::Value << (s.region.empty() ? s.cloud : s.cloud + "/" + s.region);
+  put_string(out, "infra", s.region.empty() ? s.cloud : s.cloud + "/" + s.region);
   if (!s.accelerator.empty()) {
-    out << YAML::Key << "accelerators" << YAML::Value << s.accelerator + ":" + std::to_string(s.accelerators_per_node);
+    put_string(out, "accelerators", s.accelerator + ":" + std::to_string(s.accelerators_per_node));
   }
   // A TPU slice is its accelerator; the other clouds' instances are named.
-  if (s.device_kind != DeviceKind::tpu) out << YAML::Key << "instance_type" << YAML::Value << s.instance_type;
+  if (s.device_kind != DeviceKind::tpu) put_string(out, "instance_type", s.instance_type);
   out << YAML::Key << "use_spot" << YAML::Value << s.spot;
   out << YAML::Key << "disk_size" << YAML::Value << static_cast<long long>(s.disk_gb);
   if (s.task == Task::inference) out << YAML::Key << "ports" << YAML::Value << k_vllm_port;
@@ -389,6 +439,7 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   } else {
     run = "python train.py\n";
   }
+  out << YAML::Key << "setup" << YAML::Value << YAML::Literal << skypilot_setup(s, serves);
   out << YAML::Key << "run" << YAML::Value << YAML::Literal << run;
   out << YAML::EndMap;
   LaunchText text;
@@ -397,6 +448,10 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
     text.notes = "mlsize: note: SkyPilot's name for " + s.device_id +
                  " is not known to mlsize; the instance type alone "
                  "picks it\n";
+  }
+  if (!serves && (s.tensor_parallel > 1 || s.pipeline_parallel > 1)) {
+    text.notes +=
+        "mlsize: note: run sky launch in a Megatron-LM checkout: run calls its pretrain_gpt.py (workdir: .)\n";
   }
   if (s.task != Task::inference) text.notes += precision_notes(s) + adapter_note(s);
   if (serves) text.notes += vllm_notes(s);
