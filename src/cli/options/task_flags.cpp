@@ -2,6 +2,7 @@
 
 #include "cli/options/choice.hpp"
 
+#include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/support/number_format.hpp>
 
 #include <fmt/format.h>
@@ -86,6 +87,18 @@ std::string task_flag_warnings(const WorkloadOptions& options, const Workload& w
         "it would be {} tokens)\n",
         *options.tokens, *options.data, format_general(workload.bytes_per_token),
         format_count(tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, 1.0)));
+  }
+  // Trees: --data sets the bytes the working set is made of; --rows × --features beside it
+  // only splits them, so say when the two disagree by more than a factor of 2.
+  if (options.rows && options.data && workload.task == Task::gbdt && workload.dataset_bytes) {
+    const double values_bytes = workload.rows * workload.features * k_gbdt_bytes_per_value;
+    const double ratio = workload.dataset_bytes->value / values_bytes;
+    if (ratio > 2 || ratio < 0.5) {
+      text += fmt::format(
+          "mlsize: note: --data {} sets the data's size (the working set is 2 × data); --rows {} × {} features "
+          "would be {} of float32 values\n",
+          *options.data, *options.rows, format_general(workload.features), format_bytes(Bytes(values_bytes)));
+    }
   }
   // Serving a load sizes its own batch and sequences: a --batch or --context beside it would
   // otherwise be dropped without a word.
