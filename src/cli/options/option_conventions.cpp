@@ -1,6 +1,7 @@
 #include "cli/options/option_conventions.hpp"
 
 #include "cli/options/choice.hpp"
+#include "core/support/text_lines.hpp"
 
 #include <mlsize/support/utf8.hpp>
 
@@ -15,27 +16,6 @@ namespace {
 
 constexpr std::size_t k_help_width = 80;   // the default width of text (docs/cli.md#width)
 constexpr std::size_t k_name_column = 30;  // where descriptions start
-
-// `text` broken at spaces into lines of at most `width` columns (a longer word stays whole).
-std::vector<std::string> wrap_words(std::string_view text, std::size_t width) {
-  std::vector<std::string> lines(1);
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t space = text.find(' ', at);
-    if (space == std::string_view::npos) space = text.size();
-    const std::string_view word = text.substr(at, space - at);
-    at = space + 1;
-    if (word.empty()) continue;
-    std::string& line = lines.back();
-    if (!line.empty() && display_width(line) + 1 + display_width(word) > width) {
-      lines.emplace_back(word);
-    } else {
-      if (!line.empty()) line += ' ';
-      line += word;
-    }
-  }
-  return lines;
-}
 
 // The groups in the order help lists them; a group not named here follows, as first used.
 constexpr std::array<std::string_view, 12> k_group_order{
@@ -70,7 +50,7 @@ class HelpFormatter : public CLI::Formatter {
     if (description.empty()) return out + "\n";
     const std::size_t width = display_width(out);
     out += width >= k_name_column ? "\n" + std::string(k_name_column, ' ') : std::string(k_name_column - width, ' ');
-    const std::vector<std::string> lines = wrap_words(description, k_help_width - k_name_column);
+    const std::vector<std::string> lines = text::wrap_words(description, k_help_width - k_name_column);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (i > 0) out += '\n' + std::string(k_name_column, ' ');
       out += lines[i];
@@ -144,7 +124,7 @@ std::string examples(std::initializer_list<std::string_view> command_lines) {
         joined[value] = '\x1f';  // not a break
       }
     }
-    std::vector<std::string> parts = wrap_words(joined, k_help_width - 6 - 2);
+    std::vector<std::string> parts = text::wrap_words(joined, k_help_width - 6 - 2);
     for (std::string& part : parts) std::replace(part.begin(), part.end(), '\x1f', ' ');
     for (std::size_t i = 0; i < parts.size(); ++i) {
       footer += (i == 0 ? "\n  " : " \\\n      ") + parts[i];

@@ -2,6 +2,7 @@
 
 #include "cli/render/render_vllm.hpp"
 #include "cli/render/shell_command.hpp"
+#include "core/support/text_lines.hpp"
 
 #include <mlsize/support/number_format.hpp>
 
@@ -253,8 +254,7 @@ LaunchText torchrun_script(const LaunchSpec& s, const std::string& title) {
 // takes this plain scalar for something other than a string: a boolean (NO, off, y), null,
 // or a number. yaml-cpp writes such strings plain; "distributed_type: NO" reads as False.
 bool retyped_by_yaml(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string lower = text::lower(text);
   static constexpr std::array<std::string_view, 12> k_special{"y",  "yes", "n", "no",   "true", "false",
                                                               "on", "off", "~", "null", "",     ".nan"};
   if (std::find(k_special.begin(), k_special.end(), lower) != k_special.end()) return true;

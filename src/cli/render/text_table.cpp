@@ -1,6 +1,7 @@
 #include "cli/render/text_table.hpp"
 
 #include "cli/render/render_rows.hpp"
+#include "core/support/text_lines.hpp"
 
 #include <mlsize/support/utf8.hpp>
 
@@ -26,44 +27,6 @@ std::vector<std::size_t> column_widths(const std::vector<TableColumn>& columns,
 
 // Narrower than this, a wrapped column would be a word a line.
 constexpr std::size_t k_min_wrapped = 20;
-
-// The lines of `text`, without their line feeds.
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
-// `text` broken at spaces into lines of at most `width` columns, joined by line feeds (a
-// longer word stays whole).
-std::string wrap_text(const std::string& text, std::size_t width) {
-  std::string out;
-  std::size_t column = 0;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t space = text.find(' ', at);
-    if (space == std::string::npos) space = text.size();
-    const std::string word = text.substr(at, space - at);
-    at = space + 1;
-    if (word.empty()) continue;
-    if (column > 0 && column + 1 + display_width(word) > width) {
-      out += '\n';
-      column = 0;
-    } else if (column > 0) {
-      out += ' ';
-      ++column;
-    }
-    out += word;
-    column += display_width(word);
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -111,15 +74,17 @@ std::string fitted_text_table(std::vector<TableColumn> columns, std::vector<std:
       std::accumulate(widths.begin(), widths.end() - 1, std::size_t{0}) + 2 * (widths.size() - 1);
   if (others + widths.back() > width && columns.back().wraps && others + k_min_wrapped < width) {
     // Each row's last cell on as many lines as it needs, under its column.
-    for (auto& row : rows) row.back() = wrap_text(row.back(), width - others);
-    std::vector<std::vector<std::string>> first_lines = rows;
-    for (auto& row : first_lines) row.back() = row.back().substr(0, row.back().find('\n'));
-    const std::vector<std::string> lines = split_lines(render_text_table(columns, first_lines));
-    text = lines.front() + "\n";
+    std::vector<std::vector<std::string>> wrapped;
+    for (auto& row : rows) {
+      wrapped.push_back(text::wrap_words(row.back(), width - others));
+      row.back() = wrapped.back().front();
+    }
+    const std::string first_lines = render_text_table(columns, rows);
+    const std::vector<std::string_view> lines = text::lines_of(first_lines);
+    text = std::string(lines.front()) + "\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      text += lines[i + 1] + "\n";
-      const std::vector<std::string> rest = split_lines(rows[i].back());
-      for (std::size_t j = 1; j < rest.size(); ++j) text += std::string(others, ' ') + rest[j] + "\n";
+      text += std::string(lines[i + 1]) + "\n";
+      for (std::size_t j = 1; j < wrapped[i].size(); ++j) text += std::string(others, ' ') + wrapped[i][j] + "\n";
     }
   }
   if (!dropped.empty()) {

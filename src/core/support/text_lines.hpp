@@ -1,8 +1,9 @@
 #pragma once
 // Line-oriented text as command-line tools write it (nvidia-smi, rocm-smi, /proc, sysctl):
-// lines, trimmed fields, errors at a line.
+// lines, trimmed fields, errors at a line; and text wrapped into lines (help, tables).
 
 #include <mlsize/support/error.hpp>
+#include <mlsize/support/utf8.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -37,6 +38,28 @@ inline std::vector<std::string_view> lines_of(std::string_view text) {
     if (end == std::string_view::npos) end = text.size();
     lines.push_back(text.substr(start, end - start));
     start = end + 1;
+  }
+  return lines;
+}
+
+// `text` broken at spaces into lines of at most `width` display columns (a longer word
+// stays whole); one empty line for an empty text.
+inline std::vector<std::string> wrap_words(std::string_view text, std::size_t width) {
+  std::vector<std::string> lines(1);
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t space = text.find(' ', at);
+    if (space == std::string_view::npos) space = text.size();
+    const std::string_view word = text.substr(at, space - at);
+    at = space + 1;
+    if (word.empty()) continue;
+    std::string& line = lines.back();
+    if (!line.empty() && display_width(line) + 1 + display_width(word) > width) {
+      lines.emplace_back(word);
+    } else {
+      if (!line.empty()) line += ' ';
+      line += word;
+    }
   }
   return lines;
 }
