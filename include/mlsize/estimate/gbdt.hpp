@@ -15,10 +15,18 @@ namespace mlsize {
 // Dataset read it. Rows from --data are dataset bytes / (features × this).
 inline constexpr double k_gbdt_bytes_per_value = 4.0;
 
-// Histogram cell visits (one row × one feature added to a histogram) per second on one
-// CPU core: LightGBM on Higgs (8.8M × 28, 255 leaves ≈ depth 8, 100 trees) in 300 s on
-// one thread (scikit-learn PR #14392, ogrisel, 2019-07-17): 8.8e6 × 28 × 4.5 × 100 / 300.
-inline constexpr double k_gbdt_cpu_visits_per_core_s = 3.7e8;
+// Histogram cell visits (one row × one feature added to a histogram) per second on one CPU
+// core, per library, fitted to the three published runs of XGBoost `hist` and LightGBM on the
+// same data and machine (docs/methodology.md#gbdt-libraries): Higgs 10.5M × 28, 500 rounds,
+// 16 threads (LightGBM docs/Experiments.rst, 2020-03-08: 165.6 s and 130.1 s); airline 10M ×
+// 8, 100 trees of depth 10 on 16 cores (szilard/GBM-perf #56, 2024: 22 s and 10 s) and on 48
+// (#59: 19 s and 9 s). Each run's rate under this file's Amdahl curve; the geometric mean.
+inline constexpr double k_xgboost_cpu_visits_per_core_s = 3.2e8;
+inline constexpr double k_lightgbm_cpu_visits_per_core_s = 5.8e8;
+// scikit-learn's HistGradientBoosting, a port of LightGBM's algorithm: its rate as a share of
+// LightGBM's on the same machine: scikit-learn PR #12807 (Higgs 5M rows, 50 trees, the same
+// machine: HistGradientBoosting 28.8 s, LightGBM 27.6 s): 27.6 / 28.8.
+inline constexpr double k_sklearn_lightgbm_share = 0.96;
 
 // Per-GPU visits per second: `device="cuda"` is bound by memory bandwidth on small GPUs
 // and by kernel latency on large ones. Fitted to szilard/GBM-perf (issue #57, 2024,
@@ -39,6 +47,46 @@ inline constexpr double k_gbdt_serial_fraction_rows = 8.8e6;
 // GBDT gains nothing from the second thread.
 inline constexpr int k_threads_per_core = 2;
 
+// Memory (docs/methodology.md#gbdt-memory). What one worker holds of its share of the rows:
+// the float values its process was given, their bin indices, per-row arrays and the
+// histograms of a tree's deepest level.
+//
+// A CPU's bin index is one byte while the bins fit in 256 (XGBoost's GHistIndexMatrix,
+// LightGBM's 8-bit dense bins, scikit-learn's X_BINNED_DTYPE uint8), else two; XGBoost also
+// builds a column-major copy (ColumnMatrix, src/data/gradient_index.cc).
+inline constexpr int k_gbdt_small_bin_limit = 256;
+// scikit-learn's HistGradientBoosting converts X to float64 (X_DTYPE) before binning, and
+// the caller still holds its own array: 4 + 8 bytes per value.
+inline constexpr double k_sklearn_input_bytes_per_value = 8.0;
+// Per row: the gradient pair (two float32: XGBoost's GradientPair, scikit-learn's G_H_DTYPE).
+inline constexpr double k_gbdt_gradient_bytes_per_row = 8.0;
+// Per row besides, on a CPU: the label and the prediction cache (float32 each), the row's
+// offset in the bin index and its place in the node partition (a size_t each).
+inline constexpr double k_gbdt_cpu_other_bytes_per_row = 24.0;
+// On a GPU: the label and prediction (4 + 4), the gradients quantised to two int64 (16) and
+// the row partitioner's two uint32 buffers (8): xgboost updater_gpu_hist.cu, row_partitioner.cuh.
+inline constexpr double k_gbdt_gpu_other_bytes_per_row = 32.0;
+// Per histogram bin: the sums of gradients and of hessians in double (XGBoost's
+// GradientPairPrecise, LightGBM's hist_t pair, scikit-learn's HISTOGRAM_DTYPE).
+inline constexpr double k_gbdt_bytes_per_bin = 16.0;
+
+// Bytes per value of XGBoost's ELLPACK page on a GPU: each value is a bin symbol packed into
+// ceil(log2(symbols)) bits (src/common/compressed_iterator.h SymbolBits). Since XGBoost 3.0
+// dense data stores a feature's own bin (CalcNumSymbols, src/data/ellpack_page.cu): the bins
+// per feature, and one more for a missing value.
+double ellpack_bytes_per_value(int bins);
+
+// What one worker holds, in bytes, for `workload` split over `workers` (GPUs, or machines
+// of one CPU process each); the input on the host for a GPU worker.
+struct GbdtMemory {
+  double input = 0;       // the float values the process holds (on the host for GPUs)
+  double quantised = 0;   // their bin indices: 1 or 2 bytes each on a CPU, ELLPACK on a GPU
+  double gradients = 0;   // the gradient pairs of its rows
+  double row_arrays = 0;  // labels, predictions, row partition
+  double histograms = 0;  // nodes of the deepest level × features × bins × 16 bytes
+};
+GbdtMemory gbdt_memory(const Workload& workload, bool on_gpu, int workers);
+
 // The examples of a gbdt workload: --rows, else the dataset bytes / (features × 4 bytes).
 double gbdt_rows(const Workload& workload);
 
@@ -58,22 +106,50 @@ double gbdt_cell_visits(const Workload& workload);
 // Speed-up of `workers` cores or GPUs over one: Amdahl with the serial fraction above.
 double gbdt_speedup(int workers, double rows);
 
-// What computes one plan: the workers (physical cores of a CPU offering, or its GPUs)
-// and the visits each does per second. Nothing when the device runs no GBDT library
-// (TPUs, NPUs, non-NVIDIA GPUs) or the figures are missing (a CPU offering without
-// vCPUs, a GPU without memory bandwidth).
+// Across machines (xgboost.dask, xgboost.spark, lightgbm.dask) each machine builds the
+// histograms of its own rows and, at every level of a tree, all-reduces those of the nodes it
+// built (docs/methodology.md#distributed-gbdt): a ring moves 2 (N − 1) / N of the bytes
+// through each machine's network link in 2 (N − 1) steps, each paying one message latency.
+// The latency: one TCP round trip within a cloud region (docs/methodology.md#distributed-gbdt).
+inline constexpr double k_gbdt_message_latency_s = 50e-6;
+
+// The histogram bytes a tree all-reduces: the root, then the smaller child of each split
+// (the other comes by subtraction), 2^(depth − 1) nodes in all, × features × bins × 16 bytes.
+double gbdt_histogram_bytes_per_tree(const Workload& workload);
+
+// What computes one plan: the workers (physical cores of a CPU offering's machines, or their
+// GPUs), the visits each does per second, and the machines and their network. Nothing when
+// the library does not run on the device (scikit-learn and LightGBM on GPUs, TPUs, NPUs,
+// non-NVIDIA GPUs) or the figures are missing (a CPU offering without vCPUs, a GPU without
+// memory bandwidth, machines without a stated network).
 struct GbdtThroughput {
   int workers = 1;
   double visits_per_s_per_worker = 0;
+  int machines = 1;
+  double network_bytes_per_s = 0;  // per machine; 0 on one machine
 };
-std::optional<GbdtThroughput> gbdt_throughput(const Device& device, const Offering* offering, int device_count);
+std::optional<GbdtThroughput> gbdt_throughput(const Workload& workload, const Device& device, const Offering* offering,
+                                              int device_count);
 
-// One plan's run: its throughput, the visits and the workers' speed-up.
+// Visits per second on one CPU core of `library`.
+double gbdt_cpu_visits_per_core_s(GbdtLibrary library);
+
+// What is sized, as a sentence part: the library and how it runs ("XGBoost hist on CPUs,
+// device=\"cuda\" on GPUs"); for scikit-learn, the estimators.
+const char* gbdt_library_text(GbdtLibrary library);
+
+// Whether `library` grows trees on `device` at all (before any figure is asked for).
+bool gbdt_runs_on(GbdtLibrary library, const Device& device);
+
+// One plan's run: its throughput, the visits, the workers' speed-up and the time the
+// machines spend all-reducing histograms.
 struct GbdtRun {
   GbdtThroughput throughput;
   double cell_visits = 0;
   double speedup = 1;
-  Seconds seconds() const { return Seconds(cell_visits / (throughput.visits_per_s_per_worker * speedup)); }
+  Seconds communication{0};
+  Seconds compute() const { return Seconds(cell_visits / (throughput.visits_per_s_per_worker * speedup)); }
+  Seconds seconds() const { return Seconds(compute().value + communication.value); }
 };
 GbdtRun gbdt_run(const Workload& workload, const GbdtThroughput& throughput);
 

@@ -12,10 +12,6 @@
 
 namespace mlsize {
 
-// Gradient-boosted trees hold the training data twice: the input and the quantised
-// histogram matrix with gradient pairs (docs/methodology.md#gradient-boosted-trees).
-inline constexpr double k_gbdt_working_set_factor = 2.0;
-
 struct MemoryBreakdown {
   Bytes weights;  // model weights held on the device (frozen base + adapters for LoRA)
   Bytes gradients;

@@ -38,6 +38,12 @@ struct Strategy {
   // replicating each other (hybrid sharding: PyTorch FSDP's HYBRID_SHARD, a 2-D device mesh
   // for fully_shard; DeepSpeed ZeRO++'s hpZ). 0: all of them (FULL_SHARD).
   int shard_group = 0;
+  // --task gbdt: the trees are grown on the plan's GPUs (XGBoost device="cuda", its data in
+  // ELLPACK pages) rather than on the CPU (hist); docs/methodology.md#gbdt-memory.
+  bool trees_on_gpu = false;
+  // --task gbdt: the machines that share the rows; past one, a Dask or Spark cluster
+  // (docs/methodology.md#distributed-gbdt).
+  int tree_machines = 1;
 
   int model_parallel() const { return tensor_parallel * pipeline_parallel; }
   int data_parallel(int device_count) const { return device_count / model_parallel(); }

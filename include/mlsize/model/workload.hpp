@@ -88,6 +88,14 @@ constexpr auto enum_names(Engine) {
                                           {llamacpp, "llama.cpp"},
                                           {gptfast, "gpt-fast"}});
 }
+// The library that grows the trees of --task gbdt (docs/methodology.md#gbdt-libraries):
+// XGBoost and LightGBM on CPUs, XGBoost also on NVIDIA GPUs, both across machines with Dask
+// or Spark; scikit-learn's HistGradientBoosting on the CPUs of one machine.
+enum class GbdtLibrary { xgboost, lightgbm, sklearn };
+constexpr auto enum_names(GbdtLibrary) {
+  using enum GbdtLibrary;
+  return std::to_array<EnumName<GbdtLibrary>>({{xgboost, "xgboost"}, {lightgbm, "lightgbm"}, {sklearn, "sklearn"}});
+}
 // How an engine batches requests (--batching): continuous batching admits a request whenever
 // one finishes (vLLM, Orca); static batching runs a batch from its prompts to its last token
 // before taking the next (Hugging Face generate, FasterTransformer, batch-size sweeps).
@@ -262,6 +270,8 @@ struct Workload {
   double features = 100;  // columns; only the rows-from-bytes split and memory depend on it
   int rounds = 500;       // boosting rounds (trees)
   int max_depth = 6;
+  int bins = 256;  // histogram bins per feature: XGBoost's max_bin (LightGBM's is 255)
+  GbdtLibrary library = GbdtLibrary::xgboost;
 
   // Per device: workspaces and buffers beyond the estimate
   // (docs/methodology.md#framework-overhead-and-allocator-margin); the CUDA context is taken off the capacity instead

@@ -295,7 +295,11 @@ CommandOutput run_estimate(const EstimateOptions& options) {
     drop_cloud_setup(workload, options.workload.setup_time.has_value());
     cost_settings.owned.insert(std::string(k_here_offering));
   }
-  const Plan plan = here ? here_plan(options, *here) : plan_from_options(options, catalog);
+  Plan plan = here ? here_plan(options, *here) : plan_from_options(options, catalog);
+  if (workload.task == Task::gbdt) {  // as candidate_plans lays out a gbdt plan
+    plan.strategy.trees_on_gpu = plan.device != nullptr && plan.device->kind == DeviceKind::gpu;
+    if (plan.offering) plan.strategy.tree_machines = plan.units * machines_per_unit(*plan.offering);
+  }
   // As in recommend: without --precision, the device trains at the best precision it has.
   if (plan.device != nullptr && !options.workload.precision) {
     workload.precision = precision_for(*plan.device, workload, workload.precision);

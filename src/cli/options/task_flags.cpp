@@ -95,10 +95,16 @@ std::string task_flag_warnings(const WorkloadOptions& options, const Workload& w
     const double ratio = workload.dataset_bytes->value / values_bytes;
     if (ratio > 2 || ratio < 0.5) {
       text += fmt::format(
-          "mlsize: note: --data {} sets the data's size (the working set is 2 × data); --rows {} × {} features "
+          "mlsize: note: --data {} sets the data's size (the memory is sized from it); --rows {} × {} features "
           "would be {} of float32 values\n",
           *options.data, *options.rows, format_general(workload.features), format_bytes(Bytes(values_bytes)));
     }
+  }
+  if (options.data_file && workload.task == Task::gbdt) {
+    text += fmt::format("mlsize: note: --data-file {}: {} rows, {} features{} ({} as float32)\n", *options.data_file,
+                        format_count(workload.rows), format_count(workload.features),
+                        options.features ? " (--features)" : " (every column but one, the label)",
+                        format_bytes(Bytes(workload.rows * workload.features * k_gbdt_bytes_per_value)));
   }
   // Serving a load sizes its own batch and sequences: a --batch or --context beside it would
   // otherwise be dropped without a word.

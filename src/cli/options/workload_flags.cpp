@@ -139,8 +139,19 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.add_option("--rounds", options.rounds, "Boosting rounds (default " + std::to_string(defaults.rounds) + ")")
       ->type_name("N");
   command
-      .add_option("--max-depth", options.max_depth, "Tree depth (default " + std::to_string(defaults.max_depth) + ")")
+      .add_option("--max-depth,--depth", options.max_depth,
+                  "Tree depth (default " + std::to_string(defaults.max_depth) + ")")
       ->type_name("N");
+  command
+      .add_option("--bins", options.bins,
+                  "Histogram bins per feature (default " + std::to_string(defaults.bins) + ", XGBoost's max_bin)")
+      ->type_name("N");
+  command.add_option("--library", options.library, "Tree library: " + choice_help(defaults.library))
+      ->type_name("LIBRARY");
+  command
+      .add_option("--data-file", options.data_file,
+                  "A CSV or Parquet file: its rows and features (and the data's size) are read from it")
+      ->type_name("FILE");
   command.option_defaults()->group(k_group_memory);
   command
       .add_option("--overhead", options.overhead,

@@ -1,6 +1,7 @@
 #include "cli/options/workload_options.hpp"
 
 #include "cli/io/input_file.hpp"
+#include "cli/io/tabular_file.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/options/providers.hpp"
@@ -159,6 +160,22 @@ void resolve_model(const WorkloadOptions& options, Workload& workload) {
 // Gradient-boosted trees: rows and features; the data bytes from them when --data is not
 // given (float32 values, docs/methodology.md#gbdt-run-time).
 void resolve_gbdt_shape(const WorkloadOptions& options, Workload& workload) {
+  if (options.data_file) {
+    if (options.rows) flag_error("--rows", "--data-file gives the rows", "drop --rows or --data-file");
+    if (options.data) flag_error("--data", "--data-file gives the data's size", "drop --data or --data-file");
+    const TabularFile file = read_tabular_file(*options.data_file);
+    if (file.rows < 1) {
+      throw Error(ErrorKind::input, "has no data rows", "give a file with a header line and rows")
+          .at(SourceLocation{*options.data_file, 0, 0, {}});
+    }
+    if (file.columns < 2 && !options.features) {
+      throw Error(ErrorKind::input, "has " + std::to_string(file.columns) + " column: no features beside a label",
+                  "give --features to count them yourself")
+          .at(SourceLocation{*options.data_file, 0, 0, {}});
+    }
+    workload.rows = file.rows;
+    workload.features = file.columns - 1;  // one column is the label
+  }
   if (options.features) {
     workload.features = parse_flag("--features", [&] { return parse_count(*options.features); });
     if (workload.features < 1) flag_error("--features", "\"" + *options.features + "\" is below 1", "e.g. 28, 100");
@@ -169,6 +186,14 @@ void resolve_gbdt_shape(const WorkloadOptions& options, Workload& workload) {
   }
   if (options.rounds) workload.rounds = parse_int_flag(*options.rounds, "--rounds", 1, 1'000'000);
   if (options.max_depth) workload.max_depth = parse_int_flag(*options.max_depth, "--max-depth", 1, 64);
+  parse_choice_if_given(options.library, "--library", workload.library);
+  // scikit-learn bins into uint8 with one bin kept for missing values: max_bins ≤ 255.
+  const int most_bins = workload.library == GbdtLibrary::sklearn ? 255 : 65536;
+  if (options.bins) {
+    workload.bins = parse_int_flag(*options.bins, "--bins", 2, most_bins);
+  } else if (workload.library != GbdtLibrary::xgboost) {
+    workload.bins = 255;  // LightGBM's max_bin and scikit-learn's max_bins default
+  }
   if (options.tokens) {
     flag_error("--tokens", "gradient-boosted trees are sized in rows, not tokens", "give --data or --rows");
   }
@@ -181,10 +206,10 @@ void resolve_gbdt_shape(const WorkloadOptions& options, Workload& workload) {
 // --rows, --features, --rounds and --max-depth describe gradient-boosted trees only.
 void check_gbdt_flags(const WorkloadOptions& options, const Workload& workload) {
   if (workload.task == Task::gbdt) return;
-  const std::pair<const std::optional<std::string>&, const char*> flags[] = {{options.rows, "--rows"},
-                                                                             {options.features, "--features"},
-                                                                             {options.rounds, "--rounds"},
-                                                                             {options.max_depth, "--max-depth"}};
+  const std::pair<const std::optional<std::string>&, const char*> flags[] = {
+      {options.rows, "--rows"},           {options.features, "--features"}, {options.rounds, "--rounds"},
+      {options.max_depth, "--max-depth"}, {options.bins, "--bins"},         {options.library, "--library"},
+      {options.data_file, "--data-file"}};
   for (const auto& [value, flag] : flags) {
     if (value) flag_error(flag, std::string(flag) + " describes gradient-boosted trees", "add --task gbdt");
   }

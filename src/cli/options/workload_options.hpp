@@ -66,6 +66,9 @@ struct WorkloadOptions {
   std::optional<std::string> features;
   std::optional<std::string> rounds;
   std::optional<std::string> max_depth;
+  std::optional<std::string> bins;
+  std::optional<std::string> library;
+  std::optional<std::string> data_file;  // CSV or Parquet: rows and features (io/tabular_file.hpp)
   std::optional<std::string> overhead;
   std::optional<std::string> memory_margin;
   std::optional<std::string> memory_headroom;

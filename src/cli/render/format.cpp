@@ -41,7 +41,10 @@ std::string describe_hardware(const Plan& plan) {
 }
 
 std::string describe_strategy(const Strategy& strategy, int device_count, Task task) {
-  if (task == Task::gbdt) return device_count > 1 ? "one machine" : "one device";
+  if (task == Task::gbdt) {
+    if (strategy.tree_machines > 1) return fmt::format("Dask/Spark ×{}", strategy.tree_machines);
+    return device_count > 1 ? "one machine" : "one device";
+  }
   if (task == Task::inference) {
     // An expert-parallel replica spans its EP devices (attention data-parallel within it).
     const int replicas = strategy.data_parallel(device_count) / strategy.expert_parallel;
@@ -179,6 +182,15 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
     case RejectionReason::host_memory: {
       const Offering& offering = *rejection.offering;
       const Bytes per_machine = *offering.host_memory / static_cast<double>(machines_per_unit(offering));
+      if (workload.task == Task::gbdt && rejection.nearest) {
+        const PlanEstimate& nearest = *rejection.nearest;
+        const Bytes loaded = offloaded_per_unit(nearest.plan, nearest.memory);
+        return fmt::format(
+            "each machine's {} GB of host RAM ({} kept free) cannot hold the {} GB of training data its GPUs' "
+            "workers load, even over {} machine{}",
+            format_gb(per_machine), format_percent(workload.memory_headroom), format_gb(loaded), nearest.plan.units,
+            nearest.plan.units == 1 ? "" : "s");
+      }
       return workload.task == Task::gbdt
                  ? fmt::format("the host's {} GB of RAM cannot hold the {} GB of training data it loads for the GPUs",
                                format_gb(per_machine), format_gb(*host_must_hold(workload)))

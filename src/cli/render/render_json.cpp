@@ -94,6 +94,11 @@ Json workload_json(const Workload& workload) {
                          {"batching", to_string(load.batching)}};
     }
   }
+  if (workload.task == Task::gbdt) {
+    json["gbdt"] = {{"rows", gbdt_rows(workload)}, {"features", workload.features},
+                    {"rounds", workload.rounds},   {"max_depth", workload.max_depth},
+                    {"bins", workload.bins},       {"library", to_string(workload.library)}};
+  }
   json["mfu"] = workload.mfu;
   json["mfu_pinned"] = workload.mfu_pinned;
   json["setup_seconds"] = workload.setup_time.value;
@@ -205,7 +210,7 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                    {"total_bytes", whole(m.total().value)}}},
                  {"capacity_bytes", has_device ? whole(e.capacity.value) : Json(nullptr)},
                  {"fits", has_device ? Json(e.fits) : Json(nullptr)}};
-  if (st.offload != Offload::none) {
+  if (st.offload != Offload::none || st.trees_on_gpu) {
     memory["host_bytes"] = whole(m.host.value);
     memory["host_fits"] = e.host_fits ? Json(*e.host_fits) : Json(nullptr);
   }
@@ -220,7 +225,9 @@ Json plan_json(const PlanEstimate& e, bool timed) {
     json["compute"]["gbdt"] = {{"cell_visits", e.gbdt->cell_visits},
                                {"workers", e.gbdt->throughput.workers},
                                {"visits_per_s_per_worker", e.gbdt->throughput.visits_per_s_per_worker},
-                               {"speedup", e.gbdt->speedup}};
+                               {"speedup", e.gbdt->speedup},
+                               {"machines", e.gbdt->throughput.machines},
+                               {"communication_seconds", e.gbdt->communication.value}};
   }
   json["time"] = has_device && timed ? Json{{"seconds", e.time.value},
                                             {"days", e.time.value / k_seconds_per_day},
@@ -341,6 +348,7 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
               {"value", whole(nearest.memory.total().value)},
               {"limit", whole(nearest.capacity.value)}};
     case RejectionReason::offload_host:
+    case RejectionReason::host_memory:  // with a plan: --task gbdt, the rows its GPU workers load
       return {{"quantity", "host_memory_per_unit_bytes"},
               {"value", whole(offloaded_per_unit(nearest.plan, nearest.memory).value)},
               {"limit", whole(rejection.offering->host_memory->value)}};
@@ -375,7 +383,6 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
     case RejectionReason::engine:
     case RejectionReason::no_capacity:
     case RejectionReason::no_host_memory:
-    case RejectionReason::host_memory:
     case RejectionReason::no_price:
     case RejectionReason::device_count:
     case RejectionReason::rule: break;

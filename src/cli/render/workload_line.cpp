@@ -20,10 +20,10 @@ std::string workload_line(const Workload& workload) {
   if (workload.task == Task::gbdt) {
     const double rows = gbdt_rows(workload);
     return fmt::format(
-        "Workload: gradient-boosted trees (XGBoost, LightGBM; histogram method) on {} GB of data: {} rows × {} "
-        "features, {} rounds of depth {}; working set 2 × data.\n",
-        format_gb(workload.dataset_bytes.value_or(Bytes(rows * workload.features * k_gbdt_bytes_per_value))),
-        format_count(rows), format_count(workload.features), workload.rounds, workload.max_depth);
+        "Workload: gradient-boosted trees, {}, on {} of data: {} rows × {} features, {} rounds of "
+        "depth {}, {} bins.\n",
+        gbdt_library_text(workload.library), format_bytes(gbdt_dataset_bytes(workload)), format_count(rows),
+        format_count(workload.features), workload.rounds, workload.max_depth, workload.bins);
   }
   const Architecture& m = workload.model;
   std::string params = format_count(workload.parameters.total) + " parameters";

@@ -2,6 +2,7 @@
 // layouts (tensor × pipeline × ZeRO × recomputation × micro-batch, HSDP on several nodes),
 // serving replicas by tensor degree, one plan per machine for gradient-boosted trees.
 
+#include <mlsize/estimate/cost.hpp>
 #include <mlsize/estimate/planner.hpp>
 
 #include <algorithm>
@@ -162,10 +163,11 @@ int max_plan_units(const Workload& workload, const Offering& offering, int max_d
   // Training across units needs a network between them: a unit of the catalogue is one
   // machine, and separate VMs are a cluster only where the offering states its fabric
   // (network_gbps). Inference replicas share nothing, so they may span any units.
-  // Gradient-boosted trees: one machine, its data split over its devices (no distributed
-  // boosting).
-  const bool clusters =
-      workload.task != Task::gbdt && (offering.network_gbps.has_value() || workload.task == Task::inference);
+  // Gradient-boosted trees: machines with a stated network, under Dask or Spark; scikit-learn
+  // runs on one machine.
+  const bool clusters = workload.task == Task::gbdt
+                            ? offering.network_gbps.has_value() && workload.library != GbdtLibrary::sklearn
+                            : offering.network_gbps.has_value() || workload.task == Task::inference;
   const int unit_limit = clusters ? offering.max_units.value_or(max_devices) : 1;
   return std::min(unit_limit, max_devices / offering.devices_per_unit);
 }
@@ -183,7 +185,10 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
   auto add_plans = [&](int units) {
     const int devices = units * offering.devices_per_unit;
     if (workload.task == Task::gbdt) {
-      plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
+      Strategy strategy;
+      strategy.trees_on_gpu = device.kind == DeviceKind::gpu;
+      strategy.tree_machines = units * machines_per_unit(offering);
+      plans.push_back(Plan{&offering, &device, units, devices, strategy});
     } else if (workload.task == Task::inference && workload.serving) {
       // Serving a load: one plan per tensor degree; the estimate sizes the fleet, so the
       // units here are a placeholder (docs/methodology.md#serving). An offline job tries

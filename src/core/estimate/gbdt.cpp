@@ -3,6 +3,7 @@
 #include <mlsize/estimate/compute.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace mlsize {
 
@@ -15,6 +16,27 @@ double gbdt_rows(const Workload& workload) {
 Bytes gbdt_dataset_bytes(const Workload& workload) {
   if (workload.dataset_bytes) return *workload.dataset_bytes;
   return Bytes(workload.rows * workload.features * k_gbdt_bytes_per_value);
+}
+
+double ellpack_bytes_per_value(int bins) {
+  return std::ceil(std::log2(bins + 1.0)) / 8.0;
+}
+
+GbdtMemory gbdt_memory(const Workload& workload, bool on_gpu, int workers) {
+  const double rows = gbdt_rows(workload) / std::max(workers, 1);
+  const double values = rows * workload.features;
+  GbdtMemory memory;
+  // The process holds the array it was given (--data is its size), split over the workers.
+  memory.input = gbdt_dataset_bytes(workload).value / std::max(workers, 1);
+  if (workload.library == GbdtLibrary::sklearn) memory.input += values * k_sklearn_input_bytes_per_value;
+  const double index_bytes =
+      (workload.bins <= k_gbdt_small_bin_limit ? 1.0 : 2.0) * (workload.library == GbdtLibrary::xgboost ? 2.0 : 1.0);
+  memory.quantised = values * (on_gpu ? ellpack_bytes_per_value(workload.bins) : index_bytes);
+  memory.gradients = rows * k_gbdt_gradient_bytes_per_row;
+  memory.row_arrays = rows * (on_gpu ? k_gbdt_gpu_other_bytes_per_row : k_gbdt_cpu_other_bytes_per_row);
+  memory.histograms =
+      std::ldexp(1.0, std::max(workload.max_depth, 1)) * workload.features * workload.bins * k_gbdt_bytes_per_bin;
+  return memory;
 }
 
 double gbdt_passes_per_tree(int depth) {
@@ -30,22 +52,72 @@ double gbdt_speedup(int workers, double rows) {
   return 1.0 / (serial + (1.0 - serial) / std::max(workers, 1));
 }
 
-std::optional<GbdtThroughput> gbdt_throughput(const Device& device, const Offering* offering, int device_count) {
+double gbdt_histogram_bytes_per_tree(const Workload& workload) {
+  return std::ldexp(1.0, std::max(workload.max_depth, 1) - 1) * workload.features * workload.bins *
+         k_gbdt_bytes_per_bin;
+}
+
+double gbdt_cpu_visits_per_core_s(GbdtLibrary library) {
+  switch (library) {
+    case GbdtLibrary::xgboost: return k_xgboost_cpu_visits_per_core_s;
+    case GbdtLibrary::lightgbm: return k_lightgbm_cpu_visits_per_core_s;
+    case GbdtLibrary::sklearn: return k_lightgbm_cpu_visits_per_core_s * k_sklearn_lightgbm_share;
+  }
+  return k_xgboost_cpu_visits_per_core_s;
+}
+
+const char* gbdt_library_text(GbdtLibrary library) {
+  switch (library) {
+    case GbdtLibrary::xgboost: return "XGBoost (hist on CPUs, device=\"cuda\" on GPUs; Dask or Spark across machines)";
+    case GbdtLibrary::lightgbm: return "LightGBM (CPUs; Dask or SynapseML on Spark across machines)";
+    case GbdtLibrary::sklearn:
+      return "scikit-learn HistGradientBoostingClassifier/Regressor (one machine's CPU cores; "
+             "GradientBoostingClassifier/Regressor, single-threaded exact trees, not sized)";
+  }
+  return "";
+}
+
+bool gbdt_runs_on(GbdtLibrary library, const Device& device) {
+  if (device.kind == DeviceKind::cpu) return true;
+  // XGBoost's GPU tree builder is CUDA (XGBoost GPU docs); LightGBM's CUDA learner is not in
+  // its pip wheel and has no sourced rate here, and scikit-learn runs on CPUs only.
+  return library == GbdtLibrary::xgboost && device.kind == DeviceKind::gpu && device.vendor == "nvidia";
+}
+
+std::optional<GbdtThroughput> gbdt_throughput(const Workload& workload, const Device& device, const Offering* offering,
+                                              int device_count) {
+  if (!gbdt_runs_on(workload.library, device)) return std::nullopt;
+  const int per_unit = offering != nullptr ? offering->devices_per_unit : device_count;
+  GbdtThroughput throughput;
+  throughput.machines = std::max(1, device_count / std::max(per_unit, 1));
+  if (throughput.machines > 1) {
+    if (offering == nullptr || !offering->network_gbps) return std::nullopt;
+    throughput.network_bytes_per_s = *offering->network_gbps * 1e9 / 8.0;
+  }
   if (device.kind == DeviceKind::cpu) {
     if (offering == nullptr || !offering->vcpus) return std::nullopt;
-    return GbdtThroughput{*rented_cores(*offering), k_gbdt_cpu_visits_per_core_s};
+    throughput.workers = *rented_cores(*offering) * throughput.machines;
+    throughput.visits_per_s_per_worker = gbdt_cpu_visits_per_core_s(workload.library);
+    return throughput;
   }
-  // XGBoost's and LightGBM's GPU tree builders are written in CUDA (XGBoost GPU docs).
-  if (device.kind != DeviceKind::gpu || device.vendor != "nvidia" || !device.memory_bandwidth_bytes_per_s) {
-    return std::nullopt;
-  }
-  const double visits =
+  if (!device.memory_bandwidth_bytes_per_s) return std::nullopt;
+  throughput.workers = device_count;
+  throughput.visits_per_s_per_worker =
       std::min(k_gbdt_gpu_visits_cap_per_s, *device.memory_bandwidth_bytes_per_s * k_gbdt_gpu_visits_per_byte);
-  return GbdtThroughput{device_count, visits};
+  return throughput;
 }
 
 GbdtRun gbdt_run(const Workload& workload, const GbdtThroughput& throughput) {
-  return GbdtRun{throughput, gbdt_cell_visits(workload), gbdt_speedup(throughput.workers, gbdt_rows(workload))};
+  GbdtRun run{throughput, gbdt_cell_visits(workload), gbdt_speedup(throughput.workers, gbdt_rows(workload)),
+              Seconds(0)};
+  const int n = throughput.machines;
+  if (n > 1) {
+    const double steps = 2.0 * (n - 1);
+    const double per_tree = steps / n * gbdt_histogram_bytes_per_tree(workload) / throughput.network_bytes_per_s +
+                            std::max(workload.max_depth, 1) * steps * k_gbdt_message_latency_s;
+    run.communication = Seconds(workload.rounds * per_tree);
+  }
+  return run;
 }
 
 }  // namespace mlsize

@@ -193,14 +193,30 @@ std::string layout_text(const Strategy& st, int device_count) {
 }
 
 template <class T>
-void gbdt_memory(const Workload& w, const Degrees<T>& split, MemoryBreakdown& memory, ExplainRows<T>& rows) {
-  // Gradient-boosted trees hold the training data twice: the float32 input and the
-  // quantised histogram matrix with gradient pairs (XGBoost hist). A rough rule, split
-  // evenly over the devices; documented in docs/methodology.md#gradient-boosted-trees.
-  const double data = gbdt_dataset_bytes(w).value;
-  memory.activations =
-      rows.term("activations", k_gbdt_working_set_factor * named<T>("dataset bytes", data) / split.devices,
-                [&] { return "dataset " + format_general(data) + " bytes"; });
+void trees_memory(const Workload& w, int device_count, const Strategy& st, MemoryBreakdown& memory,
+                  ExplainRows<T>& rows) {
+  // Each worker holds its share of the rows: the values its process was given, their bin
+  // indices (ELLPACK on a GPU), per-row arrays, and the histograms of a tree's deepest level
+  // (docs/methodology.md#gbdt-memory). A GPU worker's input stays on its host.
+  const int workers = std::max(device_count, 1);
+  const GbdtMemory m = gbdt_memory(w, st.trees_on_gpu, workers);
+  const double per_worker_rows = gbdt_rows(w) / workers;
+  memory.gradients = rows.term(
+      "gradients",
+      named<T>("rows", per_worker_rows) * named<T>("bytes per gradient pair", k_gbdt_gradient_bytes_per_row),
+      [&] { return "rows " + format_general(gbdt_rows(w)) + " over " + format_general(workers) + " workers"; });
+  const T held = st.trees_on_gpu ? named<T>("ELLPACK bytes", m.quantised)
+                                 : named<T>("input bytes", m.input) + named<T>("bin index bytes", m.quantised);
+  memory.activations = rows.term(
+      "activations", held + named<T>("row arrays", m.row_arrays) + named<T>("histogram bytes", m.histograms), [&] {
+        return "features " + format_general(w.features) + ", bins " + format_general(w.bins) + ", depth " +
+               format_general(w.max_depth) + ", " + (st.trees_on_gpu ? "GPU (ELLPACK)" : "CPU (hist)") + ", library " +
+               std::string(to_string(w.library));
+      });
+  if (st.trees_on_gpu) {
+    memory.host = rows.term("host", named<T>("input bytes", m.input),
+                            [&] { return "the rows' float values, on the worker's host"; });
+  }
 }
 
 template <class T>
@@ -247,7 +263,7 @@ MemoryBreakdown estimate(const Workload& w, int device_count, const Strategy& st
   const Degrees<T> split = degrees<T>(st, device_count);
   MemoryBreakdown memory;
   if (w.task == Task::gbdt) {
-    gbdt_memory(w, split, memory, rows);
+    trees_memory(w, device_count, st, memory, rows);
   } else if (w.task == Task::inference) {
     inference_memory(w, device_count, st, split, memory, rows);
   } else if (w.is_adapter_tuning()) {

@@ -82,7 +82,8 @@ std::string layout_text(const Strategy& st, int device_count);
 // Each part sets its terms of `memory` and adds their rows. The breakdown is filled in
 // place (not returned and copied) to keep the planner's path as fast as one function.
 template <class T>
-void gbdt_memory(const Workload& w, const Degrees<T>& split, MemoryBreakdown& memory, ExplainRows<T>& rows);
+void trees_memory(const Workload& w, int device_count, const Strategy& st, MemoryBreakdown& memory,
+                  ExplainRows<T>& rows);
 template <class T>
 void inference_memory(const Workload& w, int device_count, const Strategy& st, const Degrees<T>& split,
                       MemoryBreakdown& memory, ExplainRows<T>& rows);

@@ -185,7 +185,9 @@ Bytes offloaded_per_unit(const Plan& plan, const MemoryBreakdown& memory) {
 }
 
 std::optional<bool> PlanEstimator::host_holds(const Plan& plan, const MemoryBreakdown& memory) const {
-  if (plan.strategy.offload == Offload::none || m_offering == nullptr || !m_offering->host_memory) return std::nullopt;
+  // Offloaded states, or the rows a GPU worker of gradient-boosted trees was given.
+  const bool holds = plan.strategy.offload != Offload::none || plan.strategy.trees_on_gpu;
+  if (!holds || m_offering == nullptr || !m_offering->host_memory) return std::nullopt;
   // The host runs the process, its data loader and the pinned buffers too: the same share is
   // kept free as on the devices (docs/methodology.md#offload-in-the-search).
   return offloaded_per_unit(plan, memory) <= *m_offering->host_memory * (1 - m_workload->memory_headroom);
@@ -256,15 +258,18 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
     estimate.host_fits = host_holds(plan, estimate.memory);
   }
   if (workload.task == Task::gbdt) {
-    const std::optional<GbdtThroughput> throughput = gbdt_throughput(m_device, m_offering, plan.device_count);
+    const std::optional<GbdtThroughput> throughput = gbdt_throughput(workload, m_device, m_offering, plan.device_count);
     if (!throughput) {
-      throw Error(ErrorKind::usage, "device \"" + m_device.id + "\" has no gradient-boosting throughput",
-                  "XGBoost and LightGBM run on CPU offerings that state their vCPUs and on NVIDIA GPUs "
-                  "(docs/methodology.md#gbdt-run-time)");
+      throw Error(ErrorKind::usage,
+                  "device \"" + m_device.id + "\" has no " + std::string(to_string(workload.library)) +
+                      " throughput for these machines",
+                  "XGBoost, LightGBM and scikit-learn run on CPU offerings that state their vCPUs, XGBoost also on "
+                  "NVIDIA GPUs; several machines need a stated network (docs/methodology.md#gbdt-run-time)");
     }
+    estimate.host_fits = host_holds(plan, estimate.memory);
     estimate.gbdt = gbdt_run(workload, *throughput);
-    estimate.compute_time = estimate.gbdt->seconds();
-    estimate.time = estimate.compute_time;
+    estimate.compute_time = estimate.gbdt->compute();
+    estimate.time = estimate.gbdt->seconds();  // and the machines' histogram all-reduces
   } else {
     estimate_network_time(workload, plan, estimate);
   }

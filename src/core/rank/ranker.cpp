@@ -145,7 +145,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   if (to_buy && cards_only(offering)) return reject(RejectionReason::cards_only, std::nullopt);
   const bool serves = workload.task == Task::inference && workload.serving;
   const bool computes = workload.task == Task::gbdt
-                            ? gbdt_throughput(device, &offering, offering.devices_per_unit).has_value()
+                            ? gbdt_throughput(workload, device, &offering, offering.devices_per_unit).has_value()
                             : peak_flops_per_s(device, workload).has_value();
   if (!computes) return reject(RejectionReason::precision, std::nullopt);
   // Every decode step reads the weights: an inference plan is timed by the bandwidth it is
@@ -166,8 +166,9 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     if (!offering.host_memory && (workload.task == Task::gbdt || offering.kind != OfferingKind::on_prem)) {
       return reject(RejectionReason::no_host_memory, std::nullopt);
     }
-    // A unit of many machines (a TPU slice) has its RAM spread over them.
-    if (offering.host_memory) {
+    // A unit of many machines (a TPU slice) has its RAM spread over them. Trees' data is
+    // split over the machines of a plan, so each plan checks its own share (host_fits).
+    if (offering.host_memory && workload.task != Task::gbdt) {
       const Bytes per_machine = *offering.host_memory / static_cast<double>(machines_per_unit(offering));
       if (*held > per_machine) return reject(RejectionReason::host_memory, std::nullopt);
     }
@@ -330,7 +331,10 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     }
     if (preempted) return reject(RejectionReason::preemption, std::nullopt);
     // A plan that fits its devices but not its host's RAM is nearer than any that does not.
-    if (least_host) return reject(RejectionReason::offload_host, std::move(least_host));
+    if (least_host) {
+      const bool loads = workload.task == Task::gbdt;  // the rows GPU workers load, not offloaded states
+      return reject(loads ? RejectionReason::host_memory : RejectionReason::offload_host, std::move(least_host));
+    }
     if (least_memory) return reject(RejectionReason::memory, std::move(least_memory));
     const std::optional<RankedPlan>& excluded = excluded_fitting ? excluded_fitting : excluded_too_big;
     if (!excluded) return reject(RejectionReason::device_count, std::nullopt);  // a `set` rule left no plan
