@@ -24,6 +24,7 @@ launch.detects_errors). Exits 0 when everything holds, 1 if not.
 Needs Debian's python3-jsonschema and python3-yaml (/usr/bin/python3).
 """
 
+import ast
 import csv
 import json
 import os
@@ -648,7 +649,9 @@ def check_skypilot(where, text, plan, schema, accelerators, torch_lists, vllm_li
     setup = task.get("setup") or ""
     needs = (["vllm"] if "vllm serve" in task["run"] else []) + \
             (["torch"] if "torchrun" in task["run"] else []) + \
-            (["deepspeed"] if "--deepspeed" in task["run"] else [])
+            (["deepspeed"] if "--deepspeed" in task["run"] else []) + \
+            (["dask"] if re.search(r"^dask ", task["run"], re.M) else []) + \
+            (["dask-cuda"] if "dask cuda worker" in task["run"] else [])
     for package in needs:
         check(re.search(rf"pip install [^\n]*\b{package}\b", setup) is not None, where,
               f"run needs {package} but setup does not install it: {setup!r}")
@@ -674,6 +677,10 @@ def check_skypilot(where, text, plan, schema, accelerators, torch_lists, vllm_li
         if plan["device"]["kind"] != "tpu":
             check(nodes * count * (service or {}).get("replicas", 1) == plan["device_count"], where,
                   f"num_nodes {nodes} × {count} × replicas != {plan['device_count']} devices")
+    for name in ("DATA", "LABEL"):
+        if f"${name}" in task["run"]:
+            check(name in (task.get("envs") or {}) and task["envs"][name] is None, where,
+                  f"the run reads {name} but envs does not require it ({name}: null)")
     if "${MODEL" in task["run"]:
         check("MODEL" in (task.get("envs") or {}) and task["envs"]["MODEL"] is None, where,
               "the run reads MODEL but envs does not require it (MODEL: null)")
@@ -687,6 +694,108 @@ def check_skypilot(where, text, plan, schema, accelerators, torch_lists, vllm_li
         elif line.startswith("vllm serve"):
             check_vllm_command(where, line, plan, *vllm_lists, comments=task["run"])
     return task
+
+
+def trees_workers(plan):
+    """Dask workers or Spark executors of a gbdt plan: one per GPU, one per CPU machine."""
+    return plan["device_count"] if plan["device"]["kind"] == "gpu" else plan["compute"]["gbdt"]["machines"]
+
+
+def workers_per_machine(plan):
+    return trees_workers(plan) // plan["compute"]["gbdt"]["machines"]
+
+
+def check_dask(where, text, plan):
+    """A Python job for xgboost.dask or lightgbm.dask: it parses, asks for the plan's workers, and
+    its trees are the workload's (xgboost python-package/xgboost/dask/__init__.py: train,
+    DaskQuantileDMatrix; lightgbm python-package/lightgbm/dask.py: DaskLGBMRegressor)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as e:
+        check(False, where, f"not Python: {e}")
+        return
+    trees = plan["_workload"]["gbdt"]
+    calls = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            calls.setdefault(name, []).append(node)
+    keywords = {}
+    for nodes in calls.values():
+        for call in nodes:
+            for kw in call.keywords:
+                if isinstance(kw.value, ast.Constant):
+                    keywords[kw.arg] = kw.value.value
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            for k, v in zip(node.keys, node.values):
+                if isinstance(k, ast.Constant) and isinstance(v, ast.Constant):
+                    keywords[k.value] = v.value
+    waits = [c.args[0].value for c in calls.get("wait_for_workers", []) if c.args and isinstance(c.args[0], ast.Constant)]
+    check(waits == [trees_workers(plan)], where, f"waits for {waits} workers, the plan has {trees_workers(plan)}")
+    rounds = keywords.get("num_boost_round", keywords.get("n_estimators"))
+    check(rounds == trees["rounds"], where, f"{rounds} rounds, the workload has {trees['rounds']}")
+    check(keywords.get("max_depth") == trees["max_depth"], where, f"max_depth {keywords.get('max_depth')}")
+    check(keywords.get("max_bin") == trees["bins"], where, f"max_bin {keywords.get('max_bin')} != {trees['bins']}")
+    if trees["library"] == "xgboost":
+        device = "cuda" if plan["device"]["kind"] == "gpu" else "cpu"
+        check(keywords.get("device") == device, where, f"device {keywords.get('device')!r}, the plan runs on {device}")
+        check("DaskQuantileDMatrix" in calls and "train" in calls, where, "no xgb.dask.DaskQuantileDMatrix and train")
+    else:
+        check(plan["device"]["kind"] == "cpu", where, "LightGBM on a GPU plan")
+        check(keywords.get("tree_learner") == "data", where, "LightGBM's data-parallel learner not set")
+    check("shutdown" in calls, where, "the cluster is not shut down: the SkyPilot job would never end")
+    limits = re.findall(r"--memory-limit (\d+)GB", text)
+    host = plan["offering"].get("host_memory_bytes")
+    if host and limits:
+        check(int(limits[0]) * 1e9 * workers_per_machine(plan) <= host, where,
+              f"{workers_per_machine(plan)} workers × {limits[0]} GB > the machine's {host / 1e9:.0f} GB")
+
+
+# spark-submit's options used, and the Spark properties (spark.apache.org/docs/latest/
+# configuration.html; "Submitting Applications"); xgboost.spark's GPU settings
+# (xgboost doc/tutorials/spark_estimator.rst, "Submit the PySpark application").
+SPARK_SUBMIT_OPTIONS = {"--master": True, "--deploy-mode": True, "--conf": True, "--archives": True,
+                        "--py-files": True, "--name": True}
+SPARK_PROPERTIES = {"spark.executor.instances", "spark.executor.cores", "spark.task.cpus", "spark.executor.memory",
+                    "spark.executor.pyspark.memory", "spark.executor.resource.gpu.amount",
+                    "spark.task.resource.gpu.amount"}
+
+
+def check_spark(where, text, plan):
+    check_sh(where, text)
+    lines = [line for line in shell_words(text) if line.startswith("spark-submit")]
+    if not check(len(lines) == 1, where, f"{len(lines)} spark-submit commands"):
+        return
+    words = shlex.split(lines[0])[1:]
+    confs = {}
+    i = 0
+    while i < len(words) and words[i].startswith("--"):
+        check(words[i] in SPARK_SUBMIT_OPTIONS, where, f"{words[i]} is not a spark-submit option used here")
+        if words[i] == "--conf":
+            key, _, value = words[i + 1].partition("=")
+            check(key in SPARK_PROPERTIES, where, f"{key} is not a Spark property")
+            confs[key] = value
+        i += 2
+    check(words[i:] == ["job.py"], where, f"application {words[i:]}")
+    check(int(confs.get("spark.executor.instances", 0)) == trees_workers(plan), where,
+          f"{confs.get('spark.executor.instances')} executors, the plan has {trees_workers(plan)} workers")
+    cores = int(confs.get("spark.executor.cores", 0))
+    if cores:
+        task_cpus = int(confs["spark.task.cpus"])
+        check(task_cpus <= cores, where, "spark.task.cpus > spark.executor.cores: no task could run")
+        if plan["device"]["kind"] == "cpu":
+            check(task_cpus == cores, where, "a CPU executor's XGBoost task does not take its cores (nthread)")
+    gb = lambda key: float(confs.get(key, "0g").rstrip("g"))
+    per_executor = gb("spark.executor.memory") * 1.1 + gb("spark.executor.pyspark.memory")
+    host = plan["offering"].get("host_memory_bytes")
+    if host:
+        check(per_executor * 1e9 * workers_per_machine(plan) <= host, where,
+              f"{workers_per_machine(plan)} executors × {per_executor:.0f} GB > the machine's {host / 1e9:.0f} GB")
+    if plan["device"]["kind"] == "gpu":
+        check(confs.get("spark.executor.resource.gpu.amount") == "1", where, "an executor without its GPU")
+        check(confs.get("spark.task.resource.gpu.amount") == "1", where, "the training task without its GPU")
+    check(f"num_workers={trees_workers(plan)}" in text, where, "the estimator's num_workers is not the executors'")
 
 
 # sky/skylet/constants.py ALL_CLOUDS; the ones docs/launch.md names.
@@ -831,6 +940,17 @@ EMITTED = [
      "--offering", "aws-p5.48xlarge", "--emit", "vllm"],
     ["estimate", "--model-config", "data/models/mistral-7b.json", "--task", "inference", "--rate", "5",
      "--offering", "aws-p5.48xlarge", "--emit", "skypilot"],
+    # Issue 33: gradient-boosted trees as Dask and Spark jobs, across machines and on one
+    ["recommend", "--task", "gbdt", "--data", "2TB", "--emit", "dask"],
+    ["recommend", "--task", "gbdt", "--data", "2TB", "--emit", "spark"],
+    ["recommend", "--task", "gbdt", "--data", "2TB", "--emit", "skypilot"],
+    ["recommend", "--task", "gbdt", "--data", "2TB", "--provider", "aws", "--emit", "dask", "--rank", "3"],
+    ["recommend", "--task", "gbdt", "--data", "500GB", "--library", "lightgbm", "--emit", "dask"],
+    ["recommend", "--task", "gbdt", "--data", "500GB", "--library", "lightgbm", "--emit", "skypilot"],
+    ["recommend", "--task", "gbdt", "--data", "10GB", "--library", "sklearn", "--emit", "skypilot"],
+    ["estimate", "--task", "gbdt", "--data", "2TB", "--offering", "aws-x2idn.32xlarge", "--count", "2", "--emit", "spark"],
+    ["estimate", "--task", "gbdt", "--data", "2TB", "--offering", "aws-x2idn.32xlarge", "--count", "2", "--emit", "dask"],
+    ["estimate", "--task", "gbdt", "--data", "20GB", "--offering", "aws-g6e.12xlarge", "--emit", "dask"],
 ]
 
 # Each: (command, a kind the message must name as the alternative)
@@ -854,6 +974,11 @@ REFUSED = [
     (["recommend"] + FT + ["--emit", "deepspeed", "--format", "json"], "--format"),
     (["recommend"] + FT + ["--rank", "2"], "--emit"),
     (["recommend"] + FT + ["--emit", "slurm"], "deepspeed"),
+    (["recommend"] + FT + ["--emit", "dask"], "deepspeed"),
+    (["recommend", "--task", "gbdt", "--data", "20GB", "--emit", "deepspeed"], "dask"),
+    (["recommend", "--task", "gbdt", "--data", "20GB", "--emit", "vllm"], "spark"),
+    (["recommend", "--task", "gbdt", "--data", "20GB", "--library", "lightgbm", "--emit", "spark"], "dask"),
+    (["recommend", "--task", "gbdt", "--data", "20GB", "--library", "sklearn", "--emit", "dask"], "skypilot"),
 ]
 
 
@@ -976,7 +1101,11 @@ def main():
             check_vllm(where, out, plan, vllm_lists)
         elif kind == "skypilot":
             check_skypilot(where, out, plan, schemas["skypilot"], accelerators, torch_lists, vllm_lists)
-    check(kinds_seen == {"deepspeed", "torchrun", "accelerate", "skypilot", "vllm"}, "matrix",
+        elif kind == "dask":
+            check_dask(where, out, plan)
+        elif kind == "spark":
+            check_spark(where, out, plan)
+    check(kinds_seen == {"deepspeed", "torchrun", "accelerate", "skypilot", "vllm", "dask", "spark"}, "matrix",
           f"kinds covered: {sorted(kinds_seen)}")
 
     refused = list(REFUSED)

@@ -15,14 +15,16 @@
 namespace mlsize {
 
 // What --emit writes.
-enum class LaunchKind { deepspeed, torchrun, accelerate, skypilot, vllm };
+enum class LaunchKind { deepspeed, torchrun, accelerate, skypilot, vllm, dask, spark };
 constexpr auto enum_names(LaunchKind) {
   using enum LaunchKind;
   return std::to_array<EnumName<LaunchKind>>({{deepspeed, "deepspeed"},
                                               {torchrun, "torchrun"},
                                               {accelerate, "accelerate"},
                                               {skypilot, "skypilot"},
-                                              {vllm, "vllm"}});
+                                              {vllm, "vllm"},
+                                              {dask, "dask"},
+                                              {spark, "spark"}});
 }
 
 // How the data-parallel ranks shard model states in PyTorch FSDP, the ZeRO stage's
@@ -103,6 +105,17 @@ struct LaunchSpec {
   // The kernel `quantization` selects decodes below the bandwidth bound the plan assumes.
   bool slow_kernel = false;
   double memory_fraction = 0.9;  // of each device the engine may take: 1 - --memory-headroom
+
+  // Gradient-boosted trees: the library and its settings, and its workers (Dask workers or
+  // Spark executors): one per GPU, or one per machine of a CPU plan (docs/launch.md#dask).
+  GbdtLibrary library = GbdtLibrary::xgboost;
+  int rounds = 0;
+  int max_depth = 0;
+  int bins = 0;
+  int tree_workers = 0;
+  int worker_threads = 0;       // the vCPUs each worker is given; 0: the offering states none
+  double worker_memory_gb = 0;  // the host RAM each worker may take (less --memory-headroom)
+  double worker_data_gb = 0;    // what the estimate puts in each worker's host RAM
 
   // Cloud: the offering, for SkyPilot.
   OfferingKind offering_kind = OfferingKind::on_prem;

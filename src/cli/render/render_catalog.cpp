@@ -1,6 +1,7 @@
 #include "cli/render/render_catalog.hpp"
 
 #include "cli/render/format.hpp"
+#include "cli/render/json_whole.hpp"
 
 #include "cli/render/text_table.hpp"
 
@@ -50,12 +51,6 @@ double whole_number(int value) {
 // ---------------------------------------------------------------------------------------------
 // JSON
 
-// Whole numbers as JSON integers while they fit in 64 bits, otherwise as doubles.
-Json whole(double value) {
-  if (std::isfinite(value) && std::abs(value) < 9.0e18) return static_cast<std::int64_t>(std::llround(value));
-  return value;
-}
-
 template <class T, class Convert>
 Json optional_json(const std::optional<T>& value, Convert convert) {
   return value ? Json(convert(*value)) : Json(nullptr);
@@ -68,10 +63,10 @@ Json device_json(const Device& device) {
   json["name"] = device.name;
   json["kind"] = to_string(device.kind);
   json["vendor"] = device.vendor;
-  json["memory_bytes"] = device.memory ? whole(device.memory->value) : Json(nullptr);
+  json["memory_bytes"] = device.memory ? json_whole(device.memory->value) : Json(nullptr);
   // What a plan may use: the memory less the runtime's reserve (Device::usable_memory).
   const std::optional<Bytes> usable = device.usable_memory();
-  json["capacity_bytes"] = usable ? whole(usable->value) : Json(nullptr);
+  json["capacity_bytes"] = usable ? json_whole(usable->value) : Json(nullptr);
   // The same figure under its first name, for scripts written before capacity_bytes: a plan
   // may use all but --memory-headroom of it (docs/cli.md#catalog).
   json["usable_memory_bytes"] = json["capacity_bytes"];
@@ -117,7 +112,7 @@ Json offering_json(const Offering& offering) {
   json["device"] = offering.device_id;
   json["devices_per_unit"] = offering.devices_per_unit;
   json["vcpus"] = optional_json(offering.vcpus, [](int count) { return count; });
-  json["host_memory_bytes"] = offering.host_memory ? whole(offering.host_memory->value) : Json(nullptr);
+  json["host_memory_bytes"] = offering.host_memory ? json_whole(offering.host_memory->value) : Json(nullptr);
   json["price_per_hour_usd"] = optional_json(offering.price.on_demand, usd);
   json["spot_price_per_hour_usd"] = optional_json(offering.price.spot, usd);
   json["reserved_1y_price_per_hour_usd"] = optional_json(offering.price.reserved_1y, usd);

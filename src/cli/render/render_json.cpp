@@ -1,4 +1,5 @@
 #include "cli/render/format.hpp"
+#include "cli/render/json_whole.hpp"
 #include "cli/render/price_note.hpp"
 #include "cli/render/renderers.hpp"
 
@@ -19,12 +20,6 @@ namespace mlsize::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;  // keys in insertion order: deterministic, readable
-
-// Whole numbers as JSON integers while they fit in 64 bits, otherwise as doubles.
-Json whole(double value) {
-  if (std::isfinite(value) && std::abs(value) < 9.0e18) return static_cast<std::int64_t>(std::llround(value));
-  return value;
-}
 
 Json model_json(const Architecture& m) {
   Json json;
@@ -51,10 +46,10 @@ Json model_json(const Architecture& m) {
 
 Json workload_json(const Workload& workload) {
   Json json;
-  json["params"] = whole(workload.parameters.total);
-  json["active_params"] = whole(workload.parameters.active);
-  json["tokens"] = whole(workload.tokens);
-  json["dataset_bytes"] = workload.dataset_bytes ? whole(workload.dataset_bytes->value) : Json(nullptr);
+  json["params"] = json_whole(workload.parameters.total);
+  json["active_params"] = json_whole(workload.parameters.active);
+  json["tokens"] = json_whole(workload.tokens);
+  json["dataset_bytes"] = workload.dataset_bytes ? json_whole(workload.dataset_bytes->value) : Json(nullptr);
   json["epochs"] = workload.epochs;
   json["bytes_per_token"] = workload.bytes_per_token;
   json["task"] = to_string(workload.task);
@@ -69,7 +64,8 @@ Json workload_json(const Workload& workload) {
   }
   if (workload.is_adapter_tuning()) {
     json["lora_rank"] = workload.lora_rank;
-    json["lora_trainable_params"] = whole(lora_parameters(workload.model, workload.lora_rank, workload.lora_targets));
+    json["lora_trainable_params"] =
+        json_whole(lora_parameters(workload.model, workload.lora_rank, workload.lora_targets));
   }
   if (workload.task == Task::inference) {
     json["weight_format"] = to_string(workload.weight_format);
@@ -102,7 +98,7 @@ Json workload_json(const Workload& workload) {
   json["mfu"] = workload.mfu;
   json["mfu_pinned"] = workload.mfu_pinned;
   json["setup_seconds"] = workload.setup_time.value;
-  json["overhead_bytes"] = whole(workload.overhead.value);
+  json["overhead_bytes"] = json_whole(workload.overhead.value);
   json["allocator_margin"] = workload.allocator_margin;
   json["memory_headroom"] = workload.memory_headroom;
   json["budget_usd"] = workload.budget ? Json(workload.budget->value) : Json(nullptr);
@@ -172,7 +168,7 @@ Json plan_json(const PlanEstimate& e, bool timed) {
         {"kind", to_string(offering.kind)},
         {"units", plan.units},
         {"devices_per_unit", offering.devices_per_unit},
-        {"host_memory_bytes", offering.host_memory ? whole(offering.host_memory->value) : Json(nullptr)},
+        {"host_memory_bytes", offering.host_memory ? json_whole(offering.host_memory->value) : Json(nullptr)},
         {"network_gbps", offering.network_gbps ? Json(*offering.network_gbps) : Json(nullptr)},
         {"region", offering.price.region.empty() ? Json(nullptr) : Json(offering.price.region)},
         {"as_of", offering.as_of}};
@@ -201,17 +197,17 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   json["precision"] = to_string(e.precision);
   const MemoryBreakdown& m = e.memory;
   Json memory = {{"per_device",
-                  {{"weights_bytes", whole(m.weights.value)},
-                   {"gradients_bytes", whole(m.gradients.value)},
-                   {"optimizer_bytes", whole(m.optimizer.value)},
-                   {"activations_bytes", whole(m.activations.value)},
-                   {"kv_cache_bytes", whole(m.kv_cache.value)},
-                   {"overhead_bytes", whole(m.overhead.value)},
-                   {"total_bytes", whole(m.total().value)}}},
-                 {"capacity_bytes", has_device ? whole(e.capacity.value) : Json(nullptr)},
+                  {{"weights_bytes", json_whole(m.weights.value)},
+                   {"gradients_bytes", json_whole(m.gradients.value)},
+                   {"optimizer_bytes", json_whole(m.optimizer.value)},
+                   {"activations_bytes", json_whole(m.activations.value)},
+                   {"kv_cache_bytes", json_whole(m.kv_cache.value)},
+                   {"overhead_bytes", json_whole(m.overhead.value)},
+                   {"total_bytes", json_whole(m.total().value)}}},
+                 {"capacity_bytes", has_device ? json_whole(e.capacity.value) : Json(nullptr)},
                  {"fits", has_device ? Json(e.fits) : Json(nullptr)}};
   if (st.offload != Offload::none || st.trees_on_gpu) {
-    memory["host_bytes"] = whole(m.host.value);
+    memory["host_bytes"] = json_whole(m.host.value);
     memory["host_fits"] = e.host_fits ? Json(*e.host_fits) : Json(nullptr);
   }
   json["memory"] = std::move(memory);
@@ -345,13 +341,13 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
   switch (rejection.reason) {
     case RejectionReason::memory:
       return {{"quantity", "memory_per_device_bytes"},
-              {"value", whole(nearest.memory.total().value)},
-              {"limit", whole(nearest.capacity.value)}};
+              {"value", json_whole(nearest.memory.total().value)},
+              {"limit", json_whole(nearest.capacity.value)}};
     case RejectionReason::offload_host:
     case RejectionReason::host_memory:  // with a plan: --task gbdt, the rows its GPU workers load
       return {{"quantity", "host_memory_per_unit_bytes"},
-              {"value", whole(offloaded_per_unit(nearest.plan, nearest.memory).value)},
-              {"limit", whole(rejection.offering->host_memory->value)}};
+              {"value", json_whole(offloaded_per_unit(nearest.plan, nearest.memory).value)},
+              {"limit", json_whole(rejection.offering->host_memory->value)}};
     case RejectionReason::session_limit:
       return {{"quantity", "seconds"},
               {"value", nearest.time.value},
@@ -405,8 +401,8 @@ Json rejection_json(const Rejection& rejection, const Workload& workload) {
                             {"zero_stage", nearest.plan.strategy.zero_stage},
                             {"recompute", to_string(nearest.plan.strategy.recompute)},
                             {"offload", to_string(nearest.plan.strategy.offload)},
-                            {"memory_total_bytes", whole(nearest.memory.total().value)},
-                            {"capacity_bytes", whole(nearest.capacity.value)},
+                            {"memory_total_bytes", json_whole(nearest.memory.total().value)},
+                            {"capacity_bytes", json_whole(nearest.capacity.value)},
                             {"seconds", nearest.time.value},
                             {"cost_usd", nearest.cost ? Json(nearest.cost->value) : Json(nullptr)}};
   }
@@ -483,8 +479,8 @@ std::string render_estimate_json(const EstimateResult& result) {
         {{"change", to_string(change.kind)},
          {"flags", fit_change_flags(change, result.estimate.plan)},
          {"device_count", e.plan.device_count},
-         {"memory_per_device_bytes", whole(e.memory.total().value)},
-         {"capacity_bytes", whole(e.capacity.value)},
+         {"memory_per_device_bytes", json_whole(e.memory.total().value)},
+         {"capacity_bytes", json_whole(e.capacity.value)},
          {"seconds", result.timed() && std::isfinite(e.time.value) ? Json(e.time.value) : Json(nullptr)},
          {"cost_usd", result.timed() && e.cost && std::isfinite(e.cost->value) ? Json(e.cost->value) : Json(nullptr)},
          {"fits", change.fits}});
@@ -492,7 +488,7 @@ std::string render_estimate_json(const EstimateResult& result) {
   json["ways_to_fit"] = std::move(changes);
   if (const std::optional<PlanEstimate>& faster = result.faster_micro_batch) {
     json["faster_micro_batch"] = {{"micro_batch", faster->plan.strategy.micro_batch},
-                                  {"memory_per_device_bytes", whole(faster->memory.total().value)},
+                                  {"memory_per_device_bytes", json_whole(faster->memory.total().value)},
                                   {"seconds", faster->time.value},
                                   {"cost_usd", faster->cost ? Json(faster->cost->value) : Json(nullptr)}};
   } else {
@@ -504,7 +500,7 @@ std::string render_estimate_json(const EstimateResult& result) {
       terms.push_back({{"term", term.term},
                        {"formula", term.formula},
                        {"inputs", term.inputs},
-                       {"bytes", whole(term.value.value)}});
+                       {"bytes", json_whole(term.value.value)}});
     }
     json["explain"] = std::move(terms);
   }
@@ -512,7 +508,7 @@ std::string render_estimate_json(const EstimateResult& result) {
     const DecodeStep& d = *result.decode;
     json["decode"] = {{"step_seconds", d.step.value},
                       {"tokens_per_s_per_sequence", d.tokens_per_s_per_sequence()},
-                      {"bytes_per_device_per_step", whole(d.bytes.value)},
+                      {"bytes_per_device_per_step", json_whole(d.bytes.value)},
                       {"flops_per_device_per_step", d.flops},
                       {"bandwidth_efficiency", d.bandwidth_efficiency},
                       {"compute_efficiency", d.compute_efficiency},

@@ -1,5 +1,6 @@
 #include "cli/render/render_launch.hpp"
 
+#include "cli/render/render_trees_launch.hpp"
 #include "cli/render/render_vllm.hpp"
 #include "cli/render/shell_command.hpp"
 #include "core/support/text_lines.hpp"
@@ -45,6 +46,7 @@ std::string count_of(int count, std::string_view noun, std::string_view plural_s
 }
 
 std::string layout_line(const LaunchSpec& s) {
+  if (s.task == Task::gbdt) return trees_layout_line(s);
   std::string line = count_of(s.world_size(), "process", "es") + ": " + count_of(s.nodes, "node") + " × " +
                      count_of(s.processes_per_node, "device");
   if (s.task == Task::inference) {
@@ -381,8 +383,6 @@ std::string skypilot_setup(const LaunchSpec& s, bool serves) {
   std::string packages;
   if (serves) {
     packages = "vllm";
-  } else if (s.task == Task::gbdt) {
-    packages = "xgboost";
   } else if (s.tensor_parallel > 1 || s.pipeline_parallel > 1) {
     packages = "torch megatron-core";  // pretrain_gpt.py: the workdir is a Megatron-LM checkout
   } else {
@@ -417,6 +417,13 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
     out << YAML::Key << "MODEL" << YAML::Value << YAML::Null;
     out << YAML::EndMap;
   }
+  // The trees' data and label column, which only the user knows: required at launch.
+  if (s.task == Task::gbdt) {
+    out << YAML::Key << "envs" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "DATA" << YAML::Value << YAML::Null;
+    out << YAML::Key << "LABEL" << YAML::Value << YAML::Null;
+    out << YAML::EndMap;
+  }
   // The directory `sky launch` runs in (train.py, requirements.txt) goes to every node's
   // ~/sky_workdir, where setup and run start (docs.skypilot.co, "SkyPilot YAML": workdir).
   put_string(out, "workdir", ".");
@@ -432,14 +439,17 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   if (s.task == Task::inference) out << YAML::Key << "ports" << YAML::Value << k_vllm_port;
   out << YAML::EndMap;
   std::string run;
-  if (serves) {
+  if (s.task == Task::gbdt) {
+    run = trees_skypilot_run(s);
+  } else if (serves) {
     run = vllm_comments(s) + vllm_command(s).text();
   } else if (!unsupported(LaunchKind::torchrun, s)) {
     run = "MASTER_ADDR=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)\n" + torchrun_command(s, true).text();
   } else {
     run = "python train.py\n";
   }
-  out << YAML::Key << "setup" << YAML::Value << YAML::Literal << skypilot_setup(s, serves);
+  out << YAML::Key << "setup" << YAML::Value << YAML::Literal
+      << (s.task == Task::gbdt ? trees_skypilot_setup(s) : skypilot_setup(s, serves));
   out << YAML::Key << "run" << YAML::Value << YAML::Literal << run;
   out << YAML::EndMap;
   LaunchText text;
@@ -453,7 +463,11 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
     text.notes +=
         "mlsize: note: run sky launch in a Megatron-LM checkout: run calls its pretrain_gpt.py (workdir: .)\n";
   }
-  if (s.task != Task::inference) text.notes += precision_notes(s) + adapter_note(s);
+  if (s.task == Task::gbdt) {
+    text.notes += trees_skypilot_notes(s);
+  } else if (s.task != Task::inference) {
+    text.notes += precision_notes(s) + adapter_note(s);
+  }
   if (serves) text.notes += vllm_notes(s);
   if (serves && vllm_model_unnamed(s)) {
     text.notes += "mlsize: note: launch with: sky " + std::string(is_service(s) ? "serve up" : "launch") +
@@ -473,6 +487,8 @@ LaunchText render_launch(LaunchKind kind, const LaunchSpec& spec, const std::str
     case LaunchKind::accelerate: return accelerate_config(spec, title);
     case LaunchKind::skypilot: return skypilot_task(spec, title);
     case LaunchKind::vllm: return vllm_script(spec, title);
+    case LaunchKind::dask: return dask_job(spec, title);
+    case LaunchKind::spark: return spark_script(spec, title);
   }
   return {};
 }

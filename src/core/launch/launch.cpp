@@ -204,6 +204,25 @@ std::optional<std::string> hybrid_unsupported(LaunchKind kind, const LaunchSpec&
   return std::nullopt;
 }
 
+// Gradient-boosted trees: a worker per GPU (dask-cuda's one process per GPU, Spark's one GPU
+// per executor) or per CPU machine, each with its share of the machine's vCPUs and host RAM.
+void set_trees(const Workload& workload, const PlanEstimate& estimate, LaunchSpec& spec) {
+  const Plan& plan = estimate.plan;
+  spec.library = workload.library;
+  spec.rounds = workload.rounds;
+  spec.max_depth = workload.max_depth;
+  spec.bins = workload.bins;
+  const bool on_gpu = plan.strategy.trees_on_gpu;
+  const int per_machine = on_gpu ? std::max(1, spec.processes_per_node) : 1;
+  spec.tree_workers = on_gpu ? plan.device_count : std::max(1, plan.units);
+  spec.worker_data_gb = (on_gpu ? estimate.memory.host : estimate.memory.total()).value / 1e9;
+  if (plan.offering == nullptr) return;
+  if (plan.offering->vcpus) spec.worker_threads = std::max(1, *plan.offering->vcpus / per_machine);
+  if (plan.offering->host_memory) {
+    spec.worker_memory_gb = plan.offering->host_memory->value * (1 - workload.memory_headroom) / per_machine / 1e9;
+  }
+}
+
 }  // namespace
 
 std::string skypilot_cloud(const std::string& provider) {
@@ -287,6 +306,8 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
     set_model_length(workload, estimate, spec);
   }
 
+  if (workload.task == Task::gbdt) set_trees(workload, estimate, spec);
+
   if (plan.offering != nullptr) {
     spec.offering_kind = plan.offering->kind;
     spec.provider = plan.offering->provider;
@@ -304,6 +325,33 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
   return spec;
 }
 
+namespace {
+
+// Gradient-boosted trees run as a Dask or Spark job (or one Python process), never under the
+// deep-learning launchers.
+std::optional<std::string> trees_unsupported(LaunchKind kind, const LaunchSpec& spec) {
+  using enum LaunchKind;
+  if (kind == dask) {
+    if (spec.library == GbdtLibrary::sklearn) {
+      return "scikit-learn has no Dask trainer for its trees; the plan is one machine: --emit skypilot gives it";
+    }
+    return std::nullopt;
+  }
+  if (kind == spark) {
+    if (spec.library == GbdtLibrary::xgboost) return std::nullopt;
+    if (spec.library == GbdtLibrary::lightgbm) {
+      return "LightGBM on Spark is SynapseML's, which mlsize does not emit; --emit dask gives lightgbm.dask";
+    }
+    return "scikit-learn has no Spark trainer for its trees; the plan is one machine: --emit skypilot gives it";
+  }
+  return "gradient-boosted trees are a Dask or Spark job, not " + std::string(to_string(kind)) + "'s: --emit " +
+         std::string(spec.library == GbdtLibrary::sklearn   ? "skypilot"
+                     : spec.library == GbdtLibrary::xgboost ? "dask, spark or skypilot"
+                                                            : "dask or skypilot");
+}
+
+}  // namespace
+
 std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) {
   using enum LaunchKind;
   const bool trains = spec.task != Task::inference && spec.task != Task::gbdt;
@@ -316,9 +364,11 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
     }
     return std::nullopt;
   }
-  if (spec.task == Task::gbdt) {
-    return "gradient-boosted trees run in XGBoost or LightGBM on one machine, with no launcher; --emit skypilot "
-           "gives the machine";
+  if (spec.task == Task::gbdt) return trees_unsupported(kind, spec);
+  if (kind == dask || kind == spark) {
+    return "Dask and Spark jobs are emitted for gradient-boosted trees (--task gbdt); " +
+           std::string(trains ? "a training plan takes --emit deepspeed, torchrun, accelerate or skypilot"
+                              : "an inference plan takes --emit vllm or skypilot");
   }
   if (spec.device_kind == DeviceKind::tpu) {
     return "TPUs run JAX or PyTorch/XLA, which these launchers do not configure; --emit skypilot gives the slice";
@@ -380,7 +430,9 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
       }
       return std::nullopt;
     case skypilot:
-    case vllm: break;
+    case vllm:
+    case dask:
+    case spark: break;
   }
   return std::nullopt;
 }
