@@ -53,14 +53,13 @@ TEST_CASE("gbdt time is linear in rounds and in rows on one core", "[gbdt]") {
   twice_rows.rows = 2e7;
   CHECK(cpu_seconds(twice_rounds, 2).value == Approx(2 * cpu_seconds(base, 2).value));
   CHECK(cpu_seconds(twice_rows, 2).value == Approx(2 * cpu_seconds(base, 2).value));
-  // On many cores more rows also dilute the per-node serial part: under twice the time.
+  // On many cores too: a machine's cores share its memory, and 10x the rows took 10x the time
+  // on 48 cores (GBM-perf: airline 10M 19 s, 100M 190 s with XGBoost).
   Workload big = base;
   big.rows = 1e8;
   Workload twice_big = base;
   twice_big.rows = 2e8;
-  const double ratio = cpu_seconds(twice_big, 64) / cpu_seconds(big, 64);
-  CHECK(ratio < 2.0);
-  CHECK(ratio > 1.5);
+  CHECK(cpu_seconds(twice_big, 64).value == Approx(2 * cpu_seconds(big, 64).value));
 }
 
 TEST_CASE("gbdt rows come from the data bytes at float32 values", "[gbdt]") {
@@ -73,12 +72,19 @@ TEST_CASE("gbdt rows come from the data bytes at float32 values", "[gbdt]") {
   CHECK(gbdt_passes_per_tree(8) == 4.5);
 }
 
-TEST_CASE("gbdt scales sub-linearly across cores, less so with more rows", "[gbdt]") {
-  // Higgs (8.8M rows): LightGBM 300 s on 1 thread, 35 s on 44 (scikit-learn PR #14392).
-  CHECK(gbdt_speedup(44, 8.8e6) == Approx(300.0 / 35.0).epsilon(0.1));
-  CHECK(gbdt_speedup(11, 8.8e6) == Approx(300.0 / 51.0).epsilon(0.1));
-  CHECK(gbdt_speedup(64, 1e9) > 0.9 * 64);
-  CHECK(gbdt_speedup(1, 1e6) == 1.0);
+TEST_CASE("gbdt scales sub-linearly across one machine's cores, linearly across machines and GPUs", "[gbdt]") {
+  // Higgs (8.8M rows): LightGBM 300 s on 1 thread, 51 s on 11, 35 s on 44 (scikit-learn PR #14392).
+  CHECK(gbdt_core_speedup(44) == Approx(300.0 / 35.0).epsilon(0.1));
+  CHECK(gbdt_core_speedup(11) == Approx(300.0 / 51.0).epsilon(0.1));
+  CHECK(gbdt_core_speedup(1) == 1.0);
+  GbdtThroughput cluster;
+  cluster.workers = 4 * 16;
+  cluster.machines = 4;
+  CHECK(cluster.speedup() == Approx(4 * gbdt_core_speedup(16)));
+  GbdtThroughput gpus;
+  gpus.on_gpu = true;
+  gpus.workers = 8;
+  CHECK(gpus.speedup() == 8);
 }
 
 TEST_CASE("gbdt: each library's CPU time within 2x of the published runs", "[gbdt]") {
@@ -106,6 +112,11 @@ TEST_CASE("gbdt: each library's CPU time within 2x of the published runs", "[gbd
   within_2x(seconds(GbdtLibrary::lightgbm, airline, 32), 10);
   within_2x(seconds(GbdtLibrary::xgboost, airline, 96), 19);
   within_2x(seconds(GbdtLibrary::lightgbm, airline, 96), 9);
+  // GBM-perf README ("100M records", 2024 update): airline 100M on the same 48 cores, XGBoost
+  // 190 s, LightGBM 55 s.
+  const Workload airline100m = gbdt_workload(1e8, 8, 100, 10);
+  within_2x(seconds(GbdtLibrary::xgboost, airline100m, 96), 190);
+  within_2x(seconds(GbdtLibrary::lightgbm, airline100m, 96), 55);
   // LightGBM is the faster on CPUs in every one of them; scikit-learn's port sits beside it
   // (scikit-learn PR #12807: Higgs 5M, HistGradientBoosting 28.8 s, LightGBM 27.6 s,
   // XGBoost 41.7 s on the same machine).

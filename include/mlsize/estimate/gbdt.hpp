@@ -16,13 +16,14 @@ namespace mlsize {
 inline constexpr double k_gbdt_bytes_per_value = 4.0;
 
 // Histogram cell visits (one row × one feature added to a histogram) per second on one CPU
-// core, per library, fitted to the three published runs of XGBoost `hist` and LightGBM on the
+// core, per library, fitted to the four published runs of XGBoost `hist` and LightGBM on the
 // same data and machine (docs/methodology.md#gbdt-libraries): Higgs 10.5M × 28, 500 rounds,
 // 16 threads (LightGBM docs/Experiments.rst, 2020-03-08: 165.6 s and 130.1 s); airline 10M ×
 // 8, 100 trees of depth 10 on 16 cores (szilard/GBM-perf #56, 2024: 22 s and 10 s) and on 48
-// (#59: 19 s and 9 s). Each run's rate under this file's Amdahl curve; the geometric mean.
+// (#59: 19 s and 9 s); airline 100M on the same 48 (GBM-perf README, 2024 update: 190 s and
+// 55 s). Each run's rate under this file's speed-up; the geometric mean.
 inline constexpr double k_xgboost_cpu_visits_per_core_s = 3.2e8;
-inline constexpr double k_lightgbm_cpu_visits_per_core_s = 5.8e8;
+inline constexpr double k_lightgbm_cpu_visits_per_core_s = 6.9e8;
 // scikit-learn's HistGradientBoosting, a port of LightGBM's algorithm: its rate as a share of
 // LightGBM's on the same machine: scikit-learn PR #12807 (Higgs 5M rows, 50 trees, the same
 // machine: HistGradientBoosting 28.8 s, LightGBM 27.6 s): 27.6 / 28.8.
@@ -35,12 +36,14 @@ inline constexpr double k_sklearn_lightgbm_share = 0.96;
 inline constexpr double k_gbdt_gpu_visits_per_byte = 0.0244;
 inline constexpr double k_gbdt_gpu_visits_cap_per_s = 1.2e10;
 
-// Amdahl's serial fraction of a histogram GBDT, fitted to LightGBM on Higgs on 5 to 44
-// cores (speed-ups 3.4, 5.9, 7.7, 8.6; scikit-learn PR #14392) at 8.8M rows. The serial
-// part is per tree node (split search over features × bins, merging the threads'
-// histograms), which does not grow with the rows, so the fraction shrinks as 1/rows.
+// Amdahl's serial fraction of a histogram GBDT on one machine's cores, fitted to LightGBM on
+// Higgs (8.8M rows) on 5 to 44 cores (speed-ups 3.4, 5.9, 7.7, 8.6; scikit-learn PR #14392).
+// It does not shrink with the rows: on 48 cores airline 10M → 100M took 10× the time with
+// XGBoost (19 → 190 s) and 6.1× with LightGBM (9 → 55 s) (GBM-perf #59 and README): a
+// machine's cores share its memory and caches. Machines and GPUs, each with its own memory,
+// divide the work: the speed-up across them is linear (LightGBM's Criteo run, 1 → 16
+// machines: 14.95×), less the histograms' all-reduce.
 inline constexpr double k_gbdt_serial_fraction = 0.09;
-inline constexpr double k_gbdt_serial_fraction_rows = 8.8e6;
 
 // Hardware threads per physical core on the x86 clouds (AWS EC2 CPU options:
 // ThreadsPerCore defaults to 2), for an offering that states no threads_per_core; histogram
@@ -103,8 +106,8 @@ double gbdt_passes_per_tree(int depth);
 // rounds × rows × features × passes per tree.
 double gbdt_cell_visits(const Workload& workload);
 
-// Speed-up of `workers` cores or GPUs over one: Amdahl with the serial fraction above.
-double gbdt_speedup(int workers, double rows);
+// Speed-up of `cores` of one machine over one core: Amdahl with the serial fraction above.
+double gbdt_core_speedup(int cores);
 
 // Across machines (xgboost.dask, xgboost.spark, lightgbm.dask) each machine builds the
 // histograms of its own rows and, at every level of a tree, all-reduces those of the nodes it
@@ -125,8 +128,12 @@ double gbdt_histogram_bytes_per_tree(const Workload& workload);
 struct GbdtThroughput {
   int workers = 1;
   double visits_per_s_per_worker = 0;
+  bool on_gpu = false;
   int machines = 1;
   double network_bytes_per_s = 0;  // per machine; 0 on one machine
+  // Over one worker: the GPUs, each on its own memory; or the machines × one machine's cores
+  // under Amdahl (gbdt_core_speedup).
+  double speedup() const;
 };
 std::optional<GbdtThroughput> gbdt_throughput(const Workload& workload, const Device& device, const Offering* offering,
                                               int device_count);

@@ -47,9 +47,14 @@ double gbdt_cell_visits(const Workload& workload) {
   return workload.rounds * gbdt_rows(workload) * workload.features * gbdt_passes_per_tree(workload.max_depth);
 }
 
-double gbdt_speedup(int workers, double rows) {
-  const double serial = rows > 0 ? std::min(1.0, k_gbdt_serial_fraction * k_gbdt_serial_fraction_rows / rows) : 1.0;
-  return 1.0 / (serial + (1.0 - serial) / std::max(workers, 1));
+double gbdt_core_speedup(int cores) {
+  return 1.0 / (k_gbdt_serial_fraction + (1.0 - k_gbdt_serial_fraction) / std::max(cores, 1));
+}
+
+double GbdtThroughput::speedup() const {
+  if (on_gpu) return workers;
+  const int machine_count = std::max(machines, 1);
+  return machine_count * gbdt_core_speedup(workers / machine_count);
 }
 
 double gbdt_histogram_bytes_per_tree(const Workload& workload) {
@@ -101,6 +106,7 @@ std::optional<GbdtThroughput> gbdt_throughput(const Workload& workload, const De
     return throughput;
   }
   if (!device.memory_bandwidth_bytes_per_s) return std::nullopt;
+  throughput.on_gpu = true;
   throughput.workers = device_count;
   throughput.visits_per_s_per_worker =
       std::min(k_gbdt_gpu_visits_cap_per_s, *device.memory_bandwidth_bytes_per_s * k_gbdt_gpu_visits_per_byte);
@@ -108,8 +114,7 @@ std::optional<GbdtThroughput> gbdt_throughput(const Workload& workload, const De
 }
 
 GbdtRun gbdt_run(const Workload& workload, const GbdtThroughput& throughput) {
-  GbdtRun run{throughput, gbdt_cell_visits(workload), gbdt_speedup(throughput.workers, gbdt_rows(workload)),
-              Seconds(0)};
+  GbdtRun run{throughput, gbdt_cell_visits(workload), throughput.speedup(), Seconds(0)};
   const int n = throughput.machines;
   if (n > 1) {
     const double steps = 2.0 * (n - 1);
