@@ -171,7 +171,7 @@ TEST_CASE("catalog list --format json holds every device and offering with its p
   const auto json = nlohmann::json::parse(result.out);
   CHECK(json["schema_version"] == 1);
   CHECK(json["devices"].size() == 85);
-  CHECK(json["offerings"].size() == 510);
+  CHECK(json["offerings"].size() == 514);
   for (const auto& entry : json["devices"]) {
     CHECK_FALSE(entry["source"].get<std::string>().empty());
     CHECK(entry["as_of"].get<std::string>().size() == 10);

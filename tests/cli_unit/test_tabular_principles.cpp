@@ -169,14 +169,19 @@ TEST_CASE("tabular: 2 TB spans machines or a multi-TB box, and --emit writes its
 }
 
 // 10 TB: a cluster of GPU nodes, each machine holding its share and the histograms'
-// all-reduce a small part of the run (LightGBM's Criteo run: 14.95x on 16 machines).
+// all-reduce a small part of the run (LightGBM's Criteo run: 14.95x on 16 machines). A
+// 16-32 TB box holds it too, but one machine's cores (Amdahl, GBM-perf's 100M rows) take
+// weeks: ranked, far below the cluster.
 TEST_CASE("tabular: 10 TB is a cluster whose machines each hold their share", "[tabular-principles]") {
   const Json report = recommend_json({"--data", "10TB"});
   const Json& recommendations = report["recommendations"];
   REQUIRE_FALSE(recommendations.empty());
+  CHECK(machines(recommendations[0]) > 1);
+  const double fastest = recommendations[0]["time"]["seconds"];
   for (const Json& plan : recommendations) {
     INFO(describe(plan));
-    CHECK(machines(plan) > 1);
+    CHECK((machines(plan) > 1 || host_bytes(plan) >= 10e12));
+    if (machines(plan) == 1) CHECK(plan["time"]["seconds"].get<double>() > 10 * fastest);
     const double communication = plan["compute"]["gbdt"]["communication_seconds"];
     CHECK(communication < 0.2 * plan["time"]["seconds"].get<double>());
     if (on_gpu(plan)) CHECK(loaded_per_machine(plan) <= host_bytes(plan) * 0.9);
