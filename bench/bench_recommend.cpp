@@ -37,6 +37,15 @@ mlsize::Workload serving_job() {
   return workload;
 }
 
+// `mlsize recommend --task gbdt --data 2TB`: trees across machines (issue 33), every CPU and
+// NVIDIA GPU offering tried on 1 to 512 devices.
+mlsize::Workload trees_job() {
+  mlsize::Workload workload;
+  workload.task = mlsize::Task::gbdt;
+  workload.dataset_bytes = mlsize::Bytes(2e12);
+  return workload;
+}
+
 double max_rss_mb() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -94,6 +103,12 @@ void recommend_serving_with_rules(benchmark::State& state) {
   run(state, serving_job(), mlsize::load_default_catalog(), &rules);
 }
 BENCHMARK(recommend_serving_with_rules)->Unit(benchmark::kMillisecond);
+
+void recommend_trees_with_rules(benchmark::State& state) {
+  const mlsize::RuleSet rules = mlsize::load_default_rules();
+  run(state, trees_job(), mlsize::load_default_catalog(), &rules);
+}
+BENCHMARK(recommend_trees_with_rules)->Unit(benchmark::kMillisecond);
 
 // A catalogue of `count` offerings: the default catalogue's devices and providers, and
 // its offerings copied in turn under new ids, each copy at another price (1.00 to 1.96

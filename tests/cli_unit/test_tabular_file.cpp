@@ -54,7 +54,12 @@ std::string leaf(int physical_type, const std::string& column) {
 std::string file_metadata(std::int64_t rows, const std::vector<int>& types) {
   std::string schema = name(4, "schema") + header(1, 5) + zigzag(static_cast<std::int64_t>(types.size())) +
                        std::string(1, '\0');
-  for (std::size_t i = 0; i < types.size(); ++i) schema += leaf(types[i], "c" + std::to_string(i));
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    // Appended, not "c" + to_string(i): GCC 12 at -O3 reports a false -Wrestrict on that operator+.
+    std::string column = "c";
+    column += std::to_string(i);
+    schema += leaf(types[i], column);
+  }
   const std::size_t elements = types.size() + 1;
   std::string list = elements < 15 ? std::string(1, static_cast<char>((elements << 4) | 12))
                                    : std::string(1, static_cast<char>(0xf0 | 12)) + varint(elements);
@@ -64,7 +69,7 @@ std::string file_metadata(std::int64_t rows, const std::vector<int>& types) {
 
 std::string parquet_file(const std::string& metadata) {
   std::string length(4, '\0');
-  for (int i = 0; i < 4; ++i) length[i] = static_cast<char>((metadata.size() >> (8 * i)) & 0xff);
+  for (std::size_t i = 0; i < 4; ++i) length[i] = static_cast<char>((metadata.size() >> (8 * i)) & 0xff);
   return "PAR1" + std::string(16, 'x') + metadata + length + "PAR1";
 }
 

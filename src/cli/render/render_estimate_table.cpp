@@ -66,10 +66,11 @@ std::string estimate_findings(const EstimateResult& result) {
   text += fit_changes_text(result);
   if (e.host_fits) {
     const Bytes host = *e.plan.offering->host_memory;
-    text += fmt::format(
-        "Host RAM: {} GB per unit for the offloaded states, of {} GB usable ({} GB, {} kept free): {}.\n",
-        format_gb(offloaded_per_unit(e.plan, m)), format_gb(host * (1 - result.workload.memory_headroom)),
-        format_gb(host), format_percent(result.workload.memory_headroom), *e.host_fits ? "fits" : "DOES NOT FIT");
+    text += fmt::format("Host RAM: {} GB per unit for {}, of {} GB usable ({} GB, {} kept free): {}.\n",
+                        format_gb(offloaded_per_unit(e.plan, m)),
+                        e.plan.strategy.trees_on_gpu ? "the rows its GPUs load" : "the offloaded states",
+                        format_gb(host * (1 - result.workload.memory_headroom)), format_gb(host),
+                        format_percent(result.workload.memory_headroom), *e.host_fits ? "fits" : "DOES NOT FIT");
   }
   if (e.serving) {
     text += serving_lines(e, *result.workload.serving);
@@ -120,6 +121,11 @@ std::string estimate_findings(const EstimateResult& result) {
   text += fmt::format("Time: {}", format_duration(e.time));
   const Communication& c = e.communication;
   std::vector<std::string> parts{"compute " + format_duration(e.compute_time)};
+  if (e.gbdt && e.gbdt->throughput.machines > 1) {
+    parts.push_back(fmt::format("histogram all-reduce over {} machines at {} Gbit/s {}", e.gbdt->throughput.machines,
+                                format_general(e.gbdt->throughput.network_bytes_per_s * 8 / 1e9, 3),
+                                format_duration(e.gbdt->communication)));
+  }
   if (c.bandwidth_bytes_per_s > 0) {
     parts.push_back(fmt::format(
         "data-parallel communication not hidden {}: {} GB per device per step at {} GB/s{}",
