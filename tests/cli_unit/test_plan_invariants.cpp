@@ -3,7 +3,8 @@
 // - decode is no faster than the memory-bandwidth roofline, compute no faster than peak;
 // - a GPU training plan has a launcher mlsize emits (deepspeed, torchrun or accelerate), and
 //   #1 of each training request is emitted by one of them;
-// - a GPU plan of gradient-boosted trees has a host that holds the data;
+// - a GPU plan of gradient-boosted trees has a host that holds the data (external memory: its
+//   cache's host part and an input batch);
 // - every plan fits its devices' memory less the headroom, and no ranked device lacks the
 //   bandwidth an inference plan is timed by;
 // - an offload plan is full training on GPUs, data parallel with ZeRO-2 or -3, its host
@@ -59,6 +60,9 @@ const std::vector<Args> k_gbdt{
     {"--task", "gbdt", "--data", "2GB"},
     {"--task", "gbdt", "--data", "20GB"},
     {"--task", "gbdt", "--data", "200GB"},
+    // One GPU short of memory: XGBoost's external memory ranks.
+    {"--task", "gbdt", "--data", "50GB"},
+    {"--task", "gbdt", "--data", "200GB", "--max-devices", "1"},
 };
 
 Json recommend_json(const Args& request) {
@@ -186,7 +190,18 @@ TEST_CASE("invariants: a GPU plan of gradient-boosted trees has a host that hold
       if (plan["device"]["kind"] == "cpu") continue;  // the CPU's memory is the host's: checked above
       const Json& host = plan["offering"]["host_memory_bytes"];
       REQUIRE(host.is_number());
-      CHECK(host.get<double>() >= data);
+      const Json& extmem = plan["compute"]["gbdt"]["external_memory"];
+      if (extmem.is_null()) {
+        CHECK(host.get<double>() >= data);
+        continue;
+      }
+      // XGBoost's external memory: one GPU, whose host holds the cache's host part and an
+      // input batch, never less than the data beyond what the GPU keeps.
+      CHECK(plan["device_count"] == 1);
+      const double held = plan["memory"]["host_bytes"];
+      CHECK(held >= extmem["host_cache_bytes"].get<double>());
+      CHECK(host.get<double>() >= held);
+      CHECK(extmem["host_cache_bytes"].get<double>() + extmem["device_cache_bytes"].get<double>() > 0);
     }
   }
 }

@@ -148,6 +148,46 @@ TEST_CASE("tabular: 500 GB is one GPU node, the fastest", "[tabular-principles]"
   }
 }
 
+// One GPU, short of memory for 200 GB (a team capped at one GPU, --max-devices 1): its
+// quantised cache is 56 GB, beyond a 48 GB card's share, and 200 GB of float32 beyond most
+// single-GPU hosts. An expert streams XGBoost's external memory from host RAM (the XGBoost
+// tutorial trains 1 TB on one GH200 so; over PCIe the link bounds it) rather than give up the
+// GPU for a CPU box ten times slower; where the in-core plan fits, it runs in-core.
+TEST_CASE("tabular: one GPU short of memory streams XGBoost's external memory", "[tabular-principles]") {
+  const double data = 200e9;
+  const Json report = recommend_json({"--data", "200GB", "--max-devices", "1"});
+  const Json& recommendations = report["recommendations"];
+  REQUIRE_FALSE(recommendations.empty());
+  CHECK(on_gpu(recommendations[0]));
+  int streamed = 0;
+  for (const Json& plan : recommendations) {
+    INFO(describe(plan));
+    const Json& extmem = plan["compute"]["gbdt"]["external_memory"];
+    if (extmem.is_null()) continue;
+    ++streamed;
+    CHECK(plan["device_count"] == 1);
+    CHECK(plan["memory"]["fits"] == true);
+    CHECK(plan["memory"]["host_fits"] == true);
+    // Only where in-core cannot run: the GPU cannot hold the whole cache with its rows, or
+    // the host cannot hold the float input an in-core QuantileDMatrix is built from.
+    const double total = plan["memory"]["per_device"]["total_bytes"];
+    const double in_core = total - extmem["pages_in_flight_bytes"].get<double>() + extmem["host_cache_bytes"].get<double>();
+    const double usable = plan["memory"]["capacity_bytes"].get<double>() * 0.9;
+    CHECK((in_core > usable || host_bytes(plan) * 0.9 < data));
+    CHECK(extmem["host_cache_bytes"].get<double>() > 0);
+    // The link is PCIe or a GH200's NVLink-C2C, never faster than the latter's 450 GB/s.
+    CHECK(extmem["link_bytes_per_s"].get<double>() < 450e9);
+    CHECK(plan["time"]["seconds"].get<double>() >= extmem["transfer_seconds"].get<double>());
+  }
+  CHECK(streamed > 0);
+  // mlsize writes no job for it: neither xgboost.dask nor Spark takes an ExtMemQuantileDMatrix.
+  const auto emitted = run_cli({"estimate", "--task", "gbdt", "--data", "200GB", "--offering",
+                                "runpod-1x_a100-80gb_secure", "--count", "1", "--external-memory", "--emit", "dask"});
+  CHECK(emitted.exit_code != 0);
+  CHECK(emitted.out.empty());
+  CHECK(emitted.err.find("external memory") != std::string::npos);
+}
+
 // 2 TB: no GPU host loads it whole and a CPU box of that size is days of work on its cores:
 // the plans span machines (xgboost.dask, Spark) or sit on a multi-TB box, and --emit writes
 // the job.
@@ -206,4 +246,27 @@ TEST_CASE("tabular: LightGBM and scikit-learn run, and say what they size", "[ta
   REQUIRE(table.exit_code == 0);
   CHECK_THAT(table.out, Catch::Contains("HistGradientBoostingClassifier"));
   CHECK_THAT(table.out, Catch::Contains("single-threaded"));
+}
+
+// --external-memory asks estimate for it; what cannot run it is a usage error naming the flag.
+TEST_CASE("tabular: --external-memory is refused where XGBoost cannot stream the cache", "[tabular-principles]") {
+  const auto refused = [](const Args& args, const std::string& why) {
+    Args command{"estimate", "--task", "gbdt", "--data", "200GB", "--external-memory"};
+    command.insert(command.end(), args.begin(), args.end());
+    const auto result = run_cli(command);
+    INFO(result.err);
+    CHECK(result.exit_code == 2);
+    CHECK(result.out.empty());
+    CHECK(result.err.find("--external-memory") != std::string::npos);
+    CHECK(result.err.find(why) != std::string::npos);
+  };
+  refused({"--offering", "lambda-gpu_1x_h100_sxm5", "--count", "1"}, "host link");  // SXM: NVLink only stated
+  refused({"--offering", "aws-p4d.24xlarge"}, "one GPU");
+  refused({"--offering", "aws-c5.4xlarge"}, "NVIDIA GPU");
+  const auto ok = run_cli({"estimate", "--task", "gbdt", "--data", "200GB", "--offering", "runpod-1x_a100-80gb_secure",
+                           "--count", "1", "--external-memory", "--format", "json"});
+  INFO(ok.err);
+  REQUIRE(ok.exit_code == 0);
+  const Json estimate = Json::parse(ok.out);
+  CHECK(estimate["compute"]["gbdt"]["external_memory"].is_object());
 }

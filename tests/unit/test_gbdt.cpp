@@ -319,3 +319,82 @@ TEST_CASE("recommend --task gbdt at scale: multi-machine plans, hosts that hold 
     }
   }
 }
+
+TEST_CASE("gbdt external memory: the cache lies where XGBoost's DftPageSizeHostRatio puts it", "[gbdt]") {
+  // xgboost src/data/batch_utils.cc (3.1 and later): full NVLink-C2C keeps the whole cache on
+  // the host in pages of 1/8 of the GPU's memory; PCIe gives the cache half the GPU's memory,
+  // 85% of it used once the cache is larger, in pages of 1/16; two pages in flight.
+  const ExtMemCache c2c = extmem_cache(300e9, 144e9, true);
+  CHECK(c2c.on_host == 300e9);
+  CHECK(c2c.on_device == 0);
+  CHECK(c2c.page == Approx(18e9));
+  CHECK(c2c.pages == Approx(36e9));
+  const ExtMemCache small = extmem_cache(10e9, 24e9, false);  // within half the GPU: in-core
+  CHECK(small.on_device == 10e9);
+  CHECK(small.on_host == 0);
+  CHECK(small.pages == 0);
+  const ExtMemCache large = extmem_cache(56e9, 80e9, false);
+  CHECK(large.on_device == Approx(0.85 * 40e9));
+  CHECK(large.on_host == Approx(56e9 - 34e9));
+  CHECK(large.page == Approx(5e9));
+  CHECK(large.pages == Approx(10e9));
+  // The tutorial: 128 GB of dense float32, 512 features, on a 48 GB RTX A6000 put "about 30
+  // percent" of the cache on the host. Read as GiB with 7-bit symbols (up to 127 bins): 27%.
+  const double gib = 1024.0 * 1024 * 1024;
+  const double cache = 128 * gib / k_gbdt_bytes_per_value * ellpack_bytes_per_value(127);
+  const ExtMemCache a6000 = extmem_cache(cache, 48 * gib, false);
+  CHECK(a6000.on_host / cache == Approx(0.30).margin(0.05));
+}
+
+TEST_CASE("gbdt external memory: the host link's rate within 12% of XGBoost's measured rates", "[gbdt]") {
+  // XGBoost doc/tutorials/external_memory.rst: "about 24GB/s" over PCIe 4 x16, "about 42GB/s
+  // with PCIe5", "about 350GB/s bandwidth for host to device transfer" on a GH200.
+  const Catalog catalog = load_default_catalog();
+  const auto rate = [&](std::string_view id) { return extmem_link_bytes_per_s(*catalog.find_device(id), nullptr); };
+  REQUIRE(rate("a100-80gb-pcie"));
+  CHECK(*rate("a100-80gb-pcie") == Approx(24e9).epsilon(0.05));
+  REQUIRE(rate("h100-pcie"));
+  CHECK(*rate("h100-pcie") == Approx(42e9).epsilon(0.12));
+  REQUIRE(rate("gh200"));
+  CHECK(*rate("gh200") == Approx(350e9).epsilon(0.08));
+  CHECK(extmem_full_c2c(*catalog.find_device("gh200"), nullptr));
+  // An SXM board states its NVLink, not its host link: no external-memory plan is timed on it.
+  CHECK_FALSE(rate("h100-sxm"));
+}
+
+TEST_CASE("gbdt external memory: a GH200 hides the transfer, PCIe pays for what it streams", "[gbdt]") {
+  const Catalog catalog = load_default_catalog();
+  CostSettings cost;
+  // XGBoost's own benchmark (the tutorial): 2^29 float32 rows of 512 features, 1 TB, on one
+  // GH200, "minimal to no performance loss for training" with the cache on the host.
+  const Workload terabyte = gbdt_workload(536870912.0, 512, 500, 6);
+  const Device& gh200 = *catalog.find_device("gh200");
+  Plan plan{nullptr, &gh200, 1, 1, {}};
+  plan.strategy.trees_on_gpu = true;
+  const PlanEstimate in_core = PlanEstimator(terabyte, gh200, nullptr, cost).estimate(plan);
+  CHECK_FALSE(in_core.fits);  // 309 GB of ELLPACK on a 144 GB GPU
+  plan.strategy.trees_extmem_gpu_bytes = gh200.memory->value;
+  plan.strategy.trees_extmem_c2c = true;
+  const PlanEstimate streamed = PlanEstimator(terabyte, gh200, nullptr, cost).estimate(plan);
+  CHECK(streamed.fits);
+  REQUIRE(streamed.gbdt);
+  REQUIRE(streamed.gbdt->extmem);
+  CHECK(streamed.gbdt->extmem->on_host == Approx(terabyte.rows * 512 * 9.0 / 8));
+  CHECK(streamed.gbdt->transfer < streamed.gbdt->compute());
+  CHECK(streamed.gbdt->seconds().value == Approx(in_core.gbdt->seconds().value));
+
+  // Over PCIe 4 a cache streamed whole costs more than the compute: rounds × 2 × depth passes
+  // of the host part at 23.2 GB/s.
+  const Workload big = gbdt_workload(5e8, 100, 500, 6);  // 200 GB of float32, a 56 GB cache
+  const Device& a100 = *catalog.find_device("a100-40gb-pcie");
+  Plan pcie{nullptr, &a100, 1, 1, {}};
+  pcie.strategy.trees_on_gpu = true;
+  pcie.strategy.trees_extmem_gpu_bytes = a100.memory->value;
+  const PlanEstimate e = PlanEstimator(big, a100, nullptr, cost).estimate(pcie);
+  REQUIRE(e.gbdt->extmem);
+  const double host_part = e.gbdt->extmem->on_host;
+  CHECK(host_part == Approx(5e8 * 100 * 9.0 / 8 - 0.85 * a100.memory->value / 2));
+  CHECK(e.gbdt->transfer.value == Approx(500 * 12 * host_part / *extmem_link_bytes_per_s(a100, nullptr)));
+  CHECK(e.gbdt->transfer > e.gbdt->compute());
+  CHECK(e.time.value >= e.gbdt->transfer.value);
+}

@@ -7,6 +7,7 @@
 #include <mlsize/model/workload.hpp>
 #include <mlsize/support/units.hpp>
 
+#include <algorithm>
 #include <optional>
 
 namespace mlsize {
@@ -148,6 +149,50 @@ const char* gbdt_library_text(GbdtLibrary library);
 // Whether `library` grows trees on `device` at all (before any figure is asked for).
 bool gbdt_runs_on(GbdtLibrary library, const Device& device);
 
+// External memory (docs/methodology.md#gbdt-external-memory): XGBoost's
+// ExtMemQuantileDMatrix on one GPU keeps the ELLPACK cache in host memory, or part of it, and
+// streams it to the GPU at every level of a tree. The split is XGBoost's own (3.1 and later,
+// src/data/batch_utils.cc DftPageSizeHostRatio, src/data/batch_utils.h): with a full
+// NVLink-C2C link the whole cache stays on the host, in pages of 1/8 of the GPU's memory;
+// over PCIe half the GPU's memory is for the cache: a cache within it stays on the GPU, a
+// larger one leaves 85% of that half on the GPU and the rest on the host, in pages of 1/16.
+// Two pages are in flight (DftPrefetchBatches: one worked on, one in transfer).
+inline constexpr double k_extmem_page_share = 0.125;
+inline constexpr double k_extmem_device_cache_share = 0.5;
+inline constexpr double k_extmem_device_cache_fill = 0.85;
+inline constexpr int k_extmem_pages_in_flight = 2;
+// What a transfer of the cache gets of the host link's one-way rate, fitted to XGBoost's
+// measurements (doc/tutorials/external_memory.rst): about 24 GB/s over PCIe 4 x16 (of 32),
+// 42 over PCIe 5 (of 64) and 350 from a GH200's host (of 450 on NVLink-C2C): the geometric
+// mean of 0.75, 0.66 and 0.78.
+inline constexpr double k_extmem_link_efficiency = 0.726;
+
+// Where one GPU's external-memory run keeps the cache of `cache_bytes`, on a GPU of
+// `gpu_bytes`, over a full NVLink-C2C link (`c2c`) or PCIe.
+struct ExtMemCache {
+  double on_host = 0;    // streamed at every pass
+  double on_device = 0;  // kept on the GPU
+  double page = 0;       // one page's bytes (min_cache_page_bytes)
+  double pages = 0;      // the pages in flight on the GPU
+};
+ExtMemCache extmem_cache(double cache_bytes, double gpu_bytes, bool c2c);
+
+// The float input of one batch the DataIter hands XGBoost, which the host reads before the GPU
+// takes it: the tutorial's example divides 1 TB into 128 batches of 8 GB for a GH200 (and
+// advises 10 GB batches for a CPU with 64 GB); small batches "can severely hurt performance".
+inline constexpr double k_extmem_input_batch_bytes = 8e9;
+
+// The rate at which the cache streams to `device`: its host link's one-way rate × the
+// efficiency above. The host link is the interconnect of a PCIe card (its slot) or a
+// Grace Hopper's NVLink-C2C; nothing for boards whose host link the catalogue does not state
+// (SXM boards: their interconnect is NVLink between GPUs).
+std::optional<double> extmem_link_bytes_per_s(const Device& device, const Offering* offering);
+bool extmem_full_c2c(const Device& device, const Offering* offering);
+
+// Passes over the cache per tree: two per level (the tutorial: "A tree with depth 8 needs at
+// least 16 iterations through the data").
+double gbdt_extmem_passes_per_tree(int depth);
+
 // One plan's run: its throughput, the visits, the workers' speed-up and the time the
 // machines spend all-reducing histograms.
 struct GbdtRun {
@@ -155,8 +200,13 @@ struct GbdtRun {
   double cell_visits = 0;
   double speedup = 1;
   Seconds communication{0};
+  // External memory: the cache's host part streamed at every pass, overlapped with the
+  // compute ("the actual computation should overlap with memory copy as much as possible").
+  Seconds transfer{0};
+  std::optional<ExtMemCache> extmem;  // where the cache is; external memory only
+  double link_bytes_per_s = 0;        // the rate it streams at
   Seconds compute() const { return Seconds(cell_visits / (throughput.visits_per_s_per_worker * speedup)); }
-  Seconds seconds() const { return Seconds(compute().value + communication.value); }
+  Seconds seconds() const { return Seconds(std::max(compute().value, transfer.value) + communication.value); }
 };
 GbdtRun gbdt_run(const Workload& workload, const GbdtThroughput& throughput);
 

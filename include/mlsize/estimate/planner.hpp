@@ -129,6 +129,8 @@ class PlanEstimator {
   void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate);
   void estimate_serving(const Plan& plan, PlanEstimate& estimate);
   void add_setup_and_cost(const Plan& plan, PlanEstimate& estimate);
+  // External memory: the cache's host part streamed at every pass over the host link.
+  void add_extmem_transfer(const Workload& workload, const Strategy& strategy, PlanEstimate& estimate) const;
   void estimate_offline(const Plan& plan, const ChosenBatch& chosen, ServingEstimate& serving, PlanEstimate& estimate);
   void estimate_sizing(const ChosenBatch& chosen, const Replica& replica, ServingEstimate& serving,
                        PlanEstimate& estimate);

@@ -44,6 +44,13 @@ struct Strategy {
   // --task gbdt: the machines that share the rows; past one, a Dask or Spark cluster
   // (docs/methodology.md#distributed-gbdt).
   int tree_machines = 1;
+  // --task gbdt on one GPU: XGBoost's external memory (ExtMemQuantileDMatrix), its ELLPACK
+  // cache split between the GPU and the host as XGBoost splits it for a GPU of this many
+  // bytes (0: in-core), over a full NVLink-C2C link or over PCIe
+  // (docs/methodology.md#gbdt-external-memory).
+  double trees_extmem_gpu_bytes = 0;
+  bool trees_extmem_c2c = false;
+  bool trees_external_memory() const { return trees_extmem_gpu_bytes > 0; }
 
   int model_parallel() const { return tensor_parallel * pipeline_parallel; }
   int data_parallel(int device_count) const { return device_count / model_parallel(); }

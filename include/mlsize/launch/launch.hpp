@@ -113,9 +113,10 @@ struct LaunchSpec {
   int max_depth = 0;
   int bins = 0;
   int tree_workers = 0;
-  int worker_threads = 0;       // the vCPUs each worker is given; 0: the offering states none
-  double worker_memory_gb = 0;  // the host RAM each worker may take (less --memory-headroom)
-  double worker_data_gb = 0;    // what the estimate puts in each worker's host RAM
+  int worker_threads = 0;        // the vCPUs each worker is given; 0: the offering states none
+  double worker_memory_gb = 0;   // the host RAM each worker may take (less --memory-headroom)
+  double worker_data_gb = 0;     // what the estimate puts in each worker's host RAM
+  bool external_memory = false;  // XGBoost's ExtMemQuantileDMatrix on one GPU: not emitted
 
   // Cloud: the offering, for SkyPilot.
   OfferingKind offering_kind = OfferingKind::on_prem;

@@ -9,6 +9,7 @@
 
 #include <mlsize/estimate/calibration.hpp>
 #include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/planner.hpp>
 #include <mlsize/rank/ranker.hpp>
@@ -165,6 +166,30 @@ Plan here_plan(const EstimateOptions& options, const HereRun& here) {
 
 namespace {
 
+// --external-memory: the plan as candidate_plans lays out XGBoost's external memory, or why it
+// cannot be (docs/methodology.md#gbdt-external-memory).
+void set_external_memory(const Workload& workload, Plan& plan) {
+  const auto refuse = [](const std::string& what, const std::string& hint) {
+    flag_error("--external-memory", what, hint);
+  };
+  if (workload.task != Task::gbdt) refuse("external memory is XGBoost's, for --task gbdt", "drop --external-memory");
+  if (!plan.strategy.trees_on_gpu || plan.device->vendor != "nvidia" || workload.library != GbdtLibrary::xgboost) {
+    refuse("external memory is planned for XGBoost on an NVIDIA GPU",
+           "choose a GPU offering (--offering, --gpus), --library xgboost, or drop --external-memory");
+  }
+  if (plan.device_count != 1) {
+    refuse("external memory is planned on one GPU: xgboost.dask does not take an ExtMemQuantileDMatrix",
+           "use --count 1, or drop --external-memory for in-core GPUs across machines");
+  }
+  if (!plan.device->memory || !extmem_link_bytes_per_s(*plan.device, plan.offering)) {
+    refuse(
+        "device \"" + plan.device->id + "\" states no host link (a PCIe or NVLink-C2C interconnect) in the catalogue",
+        "the cache streams over it: choose a PCIe card or a GH200 (SXM boards state only their NVLink)");
+  }
+  plan.strategy.trees_extmem_gpu_bytes = plan.device->memory->value;
+  plan.strategy.trees_extmem_c2c = extmem_full_c2c(*plan.device, plan.offering);
+}
+
 // ZeRO, recomputation and offloading are training's: inference (split by --tp and --pp)
 // and gradient-boosted trees ignore them, and say so.
 std::string plan_flag_warnings(const EstimateOptions& options, const Workload& workload) {
@@ -256,6 +281,8 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
   command->option_defaults()->group(k_group_hardware);
   add_here_options(*command, options.here);  // not calibrate's: a calibration names its device
   command->option_defaults()->group(k_group_output);
+  command->add_flag("--external-memory", options.external_memory,
+                    "--task gbdt on one GPU: XGBoost's external memory, its quantised cache in host RAM");
   command->add_flag("--explain", options.explain, "Show each memory term with its formula and inputs");
   command->add_flag("--wide", options.wide, "Table: every column, lines not wrapped");
   add_emit_option(*command, options.emit);
@@ -300,6 +327,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
     plan.strategy.trees_on_gpu = plan.device != nullptr && plan.device->kind == DeviceKind::gpu;
     if (plan.offering) plan.strategy.tree_machines = plan.units * machines_per_unit(*plan.offering);
   }
+  if (options.external_memory) set_external_memory(workload, plan);
   // As in recommend: without --precision, the device trains at the best precision it has.
   if (plan.device != nullptr && !options.workload.precision) {
     workload.precision = precision_for(*plan.device, workload, workload.precision);

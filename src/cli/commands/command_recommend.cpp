@@ -269,6 +269,7 @@ std::string next_command(const std::vector<std::string>& words, const Report& re
   if (st.sequence_parallel) kept.push_back("--sp");
   if (st.expert_parallel > 1) add("--ep", std::to_string(st.expert_parallel));
   if (st.micro_batch > 0) add("--micro-batch", std::to_string(st.micro_batch));
+  if (st.trees_external_memory()) kept.push_back("--external-memory");
   if (e.precision != report.workload.precision) add("--precision", std::string(to_string(e.precision)));
   kept.push_back("--explain");
   // Wrapped as the shell reads it back: a backslash before each line break.

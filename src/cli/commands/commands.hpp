@@ -67,6 +67,7 @@ struct EstimateOptions {
   std::optional<std::string> shard_group;
   bool sequence_parallel = false;
   std::optional<std::string> offload;
+  bool external_memory = false;  // --task gbdt on one GPU: XGBoost's ExtMemQuantileDMatrix
   bool explain = false;
   bool wide = false;                // --wide: every column, lines not wrapped
   std::optional<std::string> emit;  // --emit KIND: the plan's launch config

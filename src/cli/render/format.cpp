@@ -43,6 +43,7 @@ std::string describe_hardware(const Plan& plan) {
 std::string describe_strategy(const Strategy& strategy, int device_count, Task task) {
   if (task == Task::gbdt) {
     if (strategy.tree_machines > 1) return fmt::format("Dask/Spark ×{}", strategy.tree_machines);
+    if (strategy.trees_external_memory()) return "one device, external memory";
     return device_count > 1 ? "one machine" : "one device";
   }
   if (task == Task::inference) {

@@ -68,7 +68,9 @@ std::string estimate_findings(const EstimateResult& result) {
     const Bytes host = *e.plan.offering->host_memory;
     text += fmt::format("Host RAM: {} GB per unit for {}, of {} GB usable ({} GB, {} kept free): {}.\n",
                         format_gb(offloaded_per_unit(e.plan, m)),
-                        e.plan.strategy.trees_on_gpu ? "the rows its GPUs load" : "the offloaded states",
+                        e.plan.strategy.trees_external_memory() ? "the cache's host part and an input batch"
+                        : e.plan.strategy.trees_on_gpu          ? "the rows its GPUs load"
+                                                                : "the offloaded states",
                         format_gb(host * (1 - result.workload.memory_headroom)), format_gb(host),
                         format_percent(result.workload.memory_headroom), *e.host_fits ? "fits" : "DOES NOT FIT");
   }
@@ -125,6 +127,15 @@ std::string estimate_findings(const EstimateResult& result) {
     parts.push_back(fmt::format("histogram all-reduce over {} machines at {} Gbit/s {}", e.gbdt->throughput.machines,
                                 format_general(e.gbdt->throughput.network_bytes_per_s * 8 / 1e9, 3),
                                 format_duration(e.gbdt->communication)));
+  }
+  if (e.gbdt && e.gbdt->extmem) {
+    parts.push_back(fmt::format(
+        "the cache's {} GB from the host over {} at {} GB/s, {} a tree: {}{}",
+        format_gb(Bytes(e.gbdt->extmem->on_host)), e.plan.strategy.trees_extmem_c2c ? "NVLink-C2C" : "PCIe",
+        format_general(e.gbdt->link_bytes_per_s / 1e9, 3),
+        format_general(gbdt_extmem_passes_per_tree(result.workload.max_depth), 3), format_duration(e.gbdt->transfer),
+        e.gbdt->transfer > e.gbdt->compute() ? ", longer than the compute, which it overlaps"
+                                             : ", overlapped with the compute"));
   }
   if (c.bandwidth_bytes_per_s > 0) {
     parts.push_back(fmt::format(

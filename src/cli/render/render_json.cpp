@@ -224,6 +224,13 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                                {"speedup", e.gbdt->speedup},
                                {"machines", e.gbdt->throughput.machines},
                                {"communication_seconds", e.gbdt->communication.value}};
+    const std::optional<ExtMemCache>& extmem = e.gbdt->extmem;
+    json["compute"]["gbdt"]["external_memory"] = extmem ? Json{{"host_cache_bytes", json_whole(extmem->on_host)},
+                                                               {"device_cache_bytes", json_whole(extmem->on_device)},
+                                                               {"pages_in_flight_bytes", json_whole(extmem->pages)},
+                                                               {"link_bytes_per_s", e.gbdt->link_bytes_per_s},
+                                                               {"transfer_seconds", e.gbdt->transfer.value}}
+                                                        : Json(nullptr);
   }
   json["time"] = has_device && timed ? Json{{"seconds", e.time.value},
                                             {"days", e.time.value / k_seconds_per_day},

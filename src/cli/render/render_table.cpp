@@ -5,6 +5,7 @@
 #include "cli/render/renderers.hpp"
 #include "cli/render/text_table.hpp"
 
+#include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/planner.hpp>
 #include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/number_format.hpp>
@@ -146,6 +147,21 @@ std::string offload_sentence(const PlanEstimate& e, const Workload& workload) {
       format_duration(e.communication.offload));
 }
 
+// Gradient-boosted trees on XGBoost's external memory: where the cache is and what streaming
+// it costs (docs/methodology.md#gbdt-external-memory).
+std::string external_memory_sentence(const PlanEstimate& e, const Workload& workload) {
+  if (!e.gbdt || !e.gbdt->extmem) return {};
+  const ExtMemCache& cache = *e.gbdt->extmem;
+  return fmt::format(
+      " It runs XGBoost's external memory (ExtMemQuantileDMatrix, fed by a DataIter): {} GB of the quantised "
+      "cache in host RAM, streamed over {} at {} GB/s {} times a tree ({} in all, {} the compute), {} GB on the "
+      "GPU.",
+      format_gb(Bytes(cache.on_host)), e.plan.strategy.trees_extmem_c2c ? "NVLink-C2C" : "PCIe",
+      format_general(e.gbdt->link_bytes_per_s / 1e9, 3),
+      format_general(gbdt_extmem_passes_per_tree(workload.max_depth), 3), format_duration(e.gbdt->transfer),
+      e.gbdt->transfer > e.gbdt->compute() ? "longer than" : "hidden under", format_gb(Bytes(cache.on_device)));
+}
+
 }  // namespace
 
 std::string summary_sentence(const Report& report) {
@@ -221,7 +237,7 @@ std::string summary_sentence(const Report& report) {
   }
   text += fmt::format(" ({} of {} offerings have a plan that meets the constraints).", report.recommendations.size(),
                       offering_count(report));
-  return text + offload_sentence(best, report.workload);
+  return text + offload_sentence(best, report.workload) + external_memory_sentence(best, report.workload);
 }
 
 namespace {

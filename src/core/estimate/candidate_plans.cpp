@@ -3,6 +3,7 @@
 // serving replicas by tensor degree, one plan per machine for gradient-boosted trees.
 
 #include <mlsize/estimate/cost.hpp>
+#include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/planner.hpp>
 
 #include <algorithm>
@@ -189,6 +190,16 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
       strategy.trees_on_gpu = device.kind == DeviceKind::gpu;
       strategy.tree_machines = units * machines_per_unit(offering);
       plans.push_back(Plan{&offering, &device, units, devices, strategy});
+      // One GPU whose memory is short of the ELLPACK cache: XGBoost's external memory, where
+      // the host link is stated (docs/methodology.md#gbdt-external-memory). Across GPUs it
+      // is not yet in xgboost.dask (XGBoost doc/tutorials/external_memory.rst).
+      if (strategy.trees_on_gpu && devices == 1 && strategy.tree_machines == 1 && device.memory &&
+          extmem_link_bytes_per_s(device, &offering) &&
+          gbdt_memory(workload, true, 1).quantised > k_extmem_device_cache_share * device.memory->value) {
+        strategy.trees_extmem_gpu_bytes = device.memory->value;
+        strategy.trees_extmem_c2c = extmem_full_c2c(device, &offering);
+        plans.push_back(Plan{&offering, &device, units, devices, strategy});
+      }
     } else if (workload.task == Task::inference && workload.serving) {
       // Serving a load: one plan per tensor degree; the estimate sizes the fleet, so the
       // units here are a placeholder (docs/methodology.md#serving). An offline job tries

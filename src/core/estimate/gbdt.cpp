@@ -113,8 +113,44 @@ std::optional<GbdtThroughput> gbdt_throughput(const Workload& workload, const De
   return throughput;
 }
 
+ExtMemCache extmem_cache(double cache_bytes, double gpu_bytes, bool c2c) {
+  ExtMemCache cache;
+  if (c2c) {
+    cache.on_host = cache_bytes;
+    cache.page = k_extmem_page_share * gpu_bytes;
+  } else {
+    // Half the GPU's memory holds the cache, so the pages are half as large.
+    const double device_share = k_extmem_device_cache_share * gpu_bytes;
+    cache.page = k_extmem_page_share / 2 * gpu_bytes;
+    cache.on_device = cache_bytes <= device_share ? cache_bytes : k_extmem_device_cache_fill * device_share;
+    cache.on_host = cache_bytes - cache.on_device;
+  }
+  cache.pages = std::min(cache.on_host, k_extmem_pages_in_flight * cache.page);
+  return cache;
+}
+
+std::optional<double> extmem_link_bytes_per_s(const Device& device, const Offering* offering) {
+  const std::optional<Interconnect>& link = interconnect_of(device, offering);
+  if (!link || (link->kind != "pcie" && link->kind != "nvlink-c2c") || link->bandwidth_bytes_per_s <= 0) {
+    return std::nullopt;
+  }
+  return link->bandwidth_bytes_per_s / 2 * k_extmem_link_efficiency;  // both directions → one
+}
+
+bool extmem_full_c2c(const Device& device, const Offering* offering) {
+  const std::optional<Interconnect>& link = interconnect_of(device, offering);
+  return link && link->kind == "nvlink-c2c";
+}
+
+double gbdt_extmem_passes_per_tree(int depth) {
+  return 2.0 * std::max(depth, 1);
+}
+
 GbdtRun gbdt_run(const Workload& workload, const GbdtThroughput& throughput) {
-  GbdtRun run{throughput, gbdt_cell_visits(workload), throughput.speedup(), Seconds(0)};
+  GbdtRun run;
+  run.throughput = throughput;
+  run.cell_visits = gbdt_cell_visits(workload);
+  run.speedup = throughput.speedup();
   const int n = throughput.machines;
   if (n > 1) {
     const double steps = 2.0 * (n - 1);

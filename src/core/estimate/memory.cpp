@@ -205,15 +205,34 @@ void trees_memory(const Workload& w, int device_count, const Strategy& st, Memor
       "gradients",
       named<T>("rows", per_worker_rows) * named<T>("bytes per gradient pair", k_gbdt_gradient_bytes_per_row),
       [&] { return "rows " + format_general(gbdt_rows(w)) + " over " + format_general(workers) + " workers"; });
-  const T held = st.trees_on_gpu ? named<T>("ELLPACK bytes", m.quantised)
-                                 : named<T>("input bytes", m.input) + named<T>("bin index bytes", m.quantised);
+  // External memory: the GPU keeps XGBoost's share of the cache and the pages in flight; the
+  // host holds the rest, and never the whole float input (a DataIter feeds it in batches).
+  const ExtMemCache cache = st.trees_external_memory()
+                                ? extmem_cache(m.quantised, st.trees_extmem_gpu_bytes, st.trees_extmem_c2c)
+                                : ExtMemCache{};
+  const T held = st.trees_external_memory()
+                     ? named<T>("ELLPACK bytes on the GPU", cache.on_device) + named<T>("pages in flight", cache.pages)
+                 : st.trees_on_gpu ? named<T>("ELLPACK bytes", m.quantised)
+                                   : named<T>("input bytes", m.input) + named<T>("bin index bytes", m.quantised);
   memory.activations = rows.term(
       "activations", held + named<T>("row arrays", m.row_arrays) + named<T>("histogram bytes", m.histograms), [&] {
         return "features " + format_general(w.features) + ", bins " + format_general(w.bins) + ", depth " +
-               format_general(w.max_depth) + ", " + (st.trees_on_gpu ? "GPU (ELLPACK)" : "CPU (hist)") + ", library " +
-               std::string(to_string(w.library));
+               format_general(w.max_depth) + ", " +
+               (st.trees_external_memory() ? "GPU (ELLPACK, external memory)"
+                : st.trees_on_gpu          ? "GPU (ELLPACK)"
+                                           : "CPU (hist)") +
+               ", library " + std::string(to_string(w.library));
       });
-  if (st.trees_on_gpu) {
+  if (st.trees_external_memory()) {
+    memory.host = rows.term("host",
+                            named<T>("ELLPACK bytes on the host", cache.on_host) +
+                                named<T>("input batch bytes", std::min(k_extmem_input_batch_bytes, m.input)),
+                            [&] {
+                              return "the cache XGBoost keeps on the host of a " +
+                                     format_general(st.trees_extmem_gpu_bytes) + "-byte GPU over " +
+                                     (st.trees_extmem_c2c ? "NVLink-C2C" : "PCIe");
+                            });
+  } else if (st.trees_on_gpu) {
     memory.host = rows.term("host", named<T>("input bytes", m.input),
                             [&] { return "the rows' float values, on the worker's host"; });
   }

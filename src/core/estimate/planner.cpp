@@ -268,12 +268,29 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
     }
     estimate.host_fits = host_holds(plan, estimate.memory);
     estimate.gbdt = gbdt_run(workload, *throughput);
+    if (plan.strategy.trees_external_memory()) add_extmem_transfer(workload, plan.strategy, estimate);
     estimate.compute_time = estimate.gbdt->compute();
     estimate.time = estimate.gbdt->seconds();  // and the machines' histogram all-reduces
   } else {
     estimate_network_time(workload, plan, estimate);
   }
   add_setup_and_cost(plan, estimate);
+}
+
+void PlanEstimator::add_extmem_transfer(const Workload& workload, const Strategy& strategy,
+                                        PlanEstimate& estimate) const {
+  const std::optional<double> link = extmem_link_bytes_per_s(m_device, m_offering);
+  if (!link) {
+    throw Error(ErrorKind::usage, "device \"" + m_device.id + "\" states no host link in the catalogue",
+                "external memory streams the cache over it: give a PCIe or NVLink-C2C interconnect in an overlay "
+                "(--catalog)");
+  }
+  GbdtRun& run = *estimate.gbdt;
+  run.extmem = extmem_cache(gbdt_memory(workload, true, 1).quantised, strategy.trees_extmem_gpu_bytes,
+                            strategy.trees_extmem_c2c);
+  run.link_bytes_per_s = *link;
+  run.transfer =
+      Seconds(workload.rounds * gbdt_extmem_passes_per_tree(workload.max_depth) * run.extmem->on_host / *link);
 }
 
 void PlanEstimator::add_setup_and_cost(const Plan& plan, PlanEstimate& estimate) {

@@ -212,6 +212,7 @@ void set_trees(const Workload& workload, const PlanEstimate& estimate, LaunchSpe
   spec.rounds = workload.rounds;
   spec.max_depth = workload.max_depth;
   spec.bins = workload.bins;
+  spec.external_memory = plan.strategy.trees_external_memory();
   const bool on_gpu = plan.strategy.trees_on_gpu;
   const int per_machine = on_gpu ? std::max(1, spec.processes_per_node) : 1;
   spec.tree_workers = on_gpu ? plan.device_count : std::max(1, plan.units);
@@ -331,6 +332,11 @@ namespace {
 // deep-learning launchers.
 std::optional<std::string> trees_unsupported(LaunchKind kind, const LaunchSpec& spec) {
   using enum LaunchKind;
+  if (spec.external_memory) {
+    return "XGBoost's external memory is one process fed by a DataIter over your data's batches (XGBoost "
+           "doc/tutorials/external_memory.rst), which neither xgboost.dask, xgboost.spark nor SkyPilot's Dask "
+           "cluster runs: --emit writes in-core plans (more GPUs, or a GPU with more memory)";
+  }
   if (kind == dask) {
     if (spec.library == GbdtLibrary::sklearn) {
       return "scikit-learn has no Dask trainer for its trees; the plan is one machine: --emit skypilot gives it";
@@ -356,6 +362,7 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
   using enum LaunchKind;
   const bool trains = spec.task != Task::inference && spec.task != Task::gbdt;
   if (kind == skypilot) {
+    if (spec.task == Task::gbdt && spec.external_memory) return trees_unsupported(kind, spec);
     if (spec.provider.empty()) return "SkyPilot launches cloud offerings; give --offering";
     if (spec.offering_kind != OfferingKind::cloud || spec.cloud.empty()) {
       return "SkyPilot launches on aws, gcp, azure, lambda, runpod, nebius, cudo, paperspace and digitalocean, "

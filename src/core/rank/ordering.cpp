@@ -96,13 +96,15 @@ std::optional<double> objective_value(const RankedPlan& e, Objective objective) 
 // What a practitioner weighs between plans of equal cost, easiest to get and run first:
 // within the on-demand limit (no reservation or quota request to wait for), fewer machines
 // (fewer to find and to fail, less of the scaling the model does not see), and no
-// commitment. Between as many machines of equal cost the faster is better (below); last,
+// commitment, and in-core trees before XGBoost's external memory (experimental in XGBoost 3,
+// and it takes a data iterator of the user's own). Between as many machines of equal cost
+// the faster is better (below); last,
 // fewer devices and the smaller tensor-parallel degree (serving: more replicas on them).
 // Beyond the limit both plans take a reservation, and the machines count for no more.
 auto availability_order(const RankedPlan& e) {
   const bool beyond = e.beyond_on_demand.has_value();
   const int machines = e.plan.offering != nullptr && !beyond ? e.plan.units * machines_per_unit(*e.plan.offering) : 1;
-  return std::make_tuple(beyond, machines, e.commitment.has_value());
+  return std::make_tuple(beyond, machines, e.commitment.has_value(), e.plan.strategy.trees_external_memory());
 }
 auto size_order(const RankedPlan& e) {
   return std::make_tuple(e.plan.device_count, e.plan.strategy.tensor_parallel);
