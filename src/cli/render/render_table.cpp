@@ -153,7 +153,8 @@ std::string external_memory_sentence(const PlanEstimate& e, const Workload& work
   if (!e.gbdt || !e.gbdt->extmem) return {};
   const ExtMemCache& cache = *e.gbdt->extmem;
   return fmt::format(
-      " It runs XGBoost's external memory (ExtMemQuantileDMatrix, fed by a DataIter): {} GB of the quantised "
+      " It runs XGBoost's external memory (ExtMemQuantileDMatrix fed by a DataIter of yours; experimental in "
+      "XGBoost 3): {} GB of the quantised "
       "cache in host RAM, streamed over {} at {} GB/s {} times a tree ({} in all, {} the compute), {} GB on the "
       "GPU.",
       format_gb(Bytes(cache.on_host)), e.plan.strategy.trees_extmem_c2c ? "NVLink-C2C" : "PCIe",
