@@ -357,7 +357,9 @@ TEST_CASE("gbdt external memory: the host link's rate within 12% of XGBoost's me
   CHECK(*rate("h100-pcie") == Approx(42e9).epsilon(0.12));
   REQUIRE(rate("gh200"));
   CHECK(*rate("gh200") == Approx(350e9).epsilon(0.08));
-  CHECK(extmem_full_c2c(*catalog.find_device("gh200"), nullptr));
+  Strategy gh200;
+  REQUIRE(lay_out_external_memory(gh200, *catalog.find_device("gh200"), nullptr));
+  CHECK(gh200.trees_extmem_c2c);
   // An SXM board states its NVLink, not its host link: no external-memory plan is timed on it.
   CHECK_FALSE(rate("h100-sxm"));
 }

@@ -4,6 +4,7 @@
 // docs/methodology.md#gbdt-run-time.
 
 #include <mlsize/catalog/catalog.hpp>
+#include <mlsize/estimate/strategy.hpp>
 #include <mlsize/model/workload.hpp>
 #include <mlsize/support/units.hpp>
 
@@ -187,7 +188,11 @@ inline constexpr double k_extmem_input_batch_bytes = 8e9;
 // Grace Hopper's NVLink-C2C; nothing for boards whose host link the catalogue does not state
 // (SXM boards: their interconnect is NVLink between GPUs).
 std::optional<double> extmem_link_bytes_per_s(const Device& device, const Offering* offering);
-bool extmem_full_c2c(const Device& device, const Offering* offering);
+
+// Lays `strategy` out for external memory on `device`, as candidate_plans and `estimate
+// --external-memory` both do: the GPU's bytes and whether its host link is NVLink-C2C. False,
+// and `strategy` unchanged, where the catalogue states no memory or no host link for it.
+bool lay_out_external_memory(Strategy& strategy, const Device& device, const Offering* offering);
 
 // Passes over the cache per tree: two per level (the tutorial: "A tree with depth 8 needs at
 // least 16 iterations through the data").

@@ -181,13 +181,11 @@ void set_external_memory(const Workload& workload, Plan& plan) {
     refuse("external memory is planned on one GPU: xgboost.dask does not take an ExtMemQuantileDMatrix",
            "use --count 1, or drop --external-memory for in-core GPUs across machines");
   }
-  if (!plan.device->memory || !extmem_link_bytes_per_s(*plan.device, plan.offering)) {
+  if (!lay_out_external_memory(plan.strategy, *plan.device, plan.offering)) {
     refuse(
         "device \"" + plan.device->id + "\" states no host link (a PCIe or NVLink-C2C interconnect) in the catalogue",
         "the cache streams over it: choose a PCIe card or a GH200 (SXM boards state only their NVLink)");
   }
-  plan.strategy.trees_extmem_gpu_bytes = plan.device->memory->value;
-  plan.strategy.trees_extmem_c2c = extmem_full_c2c(*plan.device, plan.offering);
 }
 
 // ZeRO, recomputation and offloading are training's: inference (split by --tp and --pp)

@@ -193,11 +193,9 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
       // One GPU whose memory is short of the ELLPACK cache: XGBoost's external memory, where
       // the host link is stated (docs/methodology.md#gbdt-external-memory). Across GPUs it
       // is not yet in xgboost.dask (XGBoost doc/tutorials/external_memory.rst).
-      if (strategy.trees_on_gpu && devices == 1 && strategy.tree_machines == 1 && device.memory &&
-          extmem_link_bytes_per_s(device, &offering) &&
-          gbdt_memory(workload, true, 1).quantised > k_extmem_device_cache_share * device.memory->value) {
-        strategy.trees_extmem_gpu_bytes = device.memory->value;
-        strategy.trees_extmem_c2c = extmem_full_c2c(device, &offering);
+      if (strategy.trees_on_gpu && devices == 1 && strategy.tree_machines == 1 &&
+          lay_out_external_memory(strategy, device, &offering) &&
+          gbdt_memory(workload, true, 1).quantised > k_extmem_device_cache_share * strategy.trees_extmem_gpu_bytes) {
         plans.push_back(Plan{&offering, &device, units, devices, strategy});
       }
     } else if (workload.task == Task::inference && workload.serving) {

@@ -137,9 +137,11 @@ std::optional<double> extmem_link_bytes_per_s(const Device& device, const Offeri
   return link->bandwidth_bytes_per_s / 2 * k_extmem_link_efficiency;  // both directions → one
 }
 
-bool extmem_full_c2c(const Device& device, const Offering* offering) {
-  const std::optional<Interconnect>& link = interconnect_of(device, offering);
-  return link && link->kind == "nvlink-c2c";
+bool lay_out_external_memory(Strategy& strategy, const Device& device, const Offering* offering) {
+  if (!device.memory || !extmem_link_bytes_per_s(device, offering)) return false;
+  strategy.trees_extmem_gpu_bytes = device.memory->value;
+  strategy.trees_extmem_c2c = interconnect_of(device, offering)->kind == "nvlink-c2c";
+  return true;
 }
 
 double gbdt_extmem_passes_per_tree(int depth) {
