@@ -4,10 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/stat.h>
 #include <vector>
 
 using mlsize::testing::run_cli;
@@ -39,14 +39,15 @@ fs::path write_temp(const char* name, const std::string& text) {
 }  // namespace
 
 TEST_CASE("NaN, inf, negative, zero and huge values are refused in every numeric flag", "[hostile]") {
-  const std::vector<std::string> flags{"--params", "--data",    "--tokens",      "--epochs",  "--bytes-per-token",
-                                       "--mfu",    "--budget",  "--deadline",    "--seq-len", "--micro-batch",
-                                       "--top",    "--context", "--batch",       "--lora-rank", "--max-devices"};
-  const std::vector<std::string> values{"nan", "NaN", "inf", "-inf", "-1", "0", "1e308", "1e400", "", " ", "0x10",
-                                        "1e-400", "7B7", "\x1b[31m"};
+  const std::vector<std::string> flags{"--params", "--data",    "--tokens",   "--epochs",    "--bytes-per-token",
+                                       "--mfu",    "--budget",  "--deadline", "--seq-len",   "--micro-batch",
+                                       "--top",    "--context", "--batch",    "--lora-rank", "--max-devices"};
+  const std::vector<std::string> values{"nan",   "NaN", "inf", "-inf", "-1",     "0",   "1e308",
+                                        "1e400", "",    " ",   "0x10", "1e-400", "7B7", "\x1b[31m"};
   for (const std::string& flag : flags) {
     for (const std::string& value : values) {
-      if (flag == "--budget" && value == "0") continue;  // a budget of nothing: the free tiers (test_ranking_principles)
+      if (flag == "--budget" && value == "0")
+        continue;  // a budget of nothing: the free tiers (test_ranking_principles)
       const auto result = run_cli(with(k_base, flag, value));
       INFO(flag << " " << value << " -> " << result.err);
       CHECK(result.exit_code == 2);
@@ -58,8 +59,8 @@ TEST_CASE("NaN, inf, negative, zero and huge values are refused in every numeric
 }
 
 TEST_CASE("7T parameters on 1e15 tokens neither wraps nor gives inf", "[hostile]") {
-  const auto result = run_cli({"estimate", "--params", "7T", "--tokens", "1e15", "--device", "h100", "--count",
-                               "1024", "--zero", "3", "--format", "json"});
+  const auto result = run_cli({"estimate", "--params", "7T", "--tokens", "1e15", "--device", "h100", "--count", "1024",
+                               "--zero", "3", "--format", "json"});
   CHECK(result.exit_code == 3);  // does not fit, but the numbers are finite
   CHECK(result.out.find("\"total_flops\": 4.2e+28") != std::string::npos);
   CHECK(result.out.find("inf") == std::string::npos);
@@ -87,10 +88,12 @@ TEST_CASE("a FIFO, a directory and an empty file given as a catalogue are clear 
   CHECK(result.err.find("catalogue file is empty") != std::string::npos);
 }
 
-TEST_CASE("invalid UTF-8 and control characters in catalogue text are refused, and escaped in the message", "[hostile]") {
-  const fs::path file = write_temp("mlsize-bad-utf8.yaml",
-                                   "devices:\n  - id: g\n    name: \"bad \xff\xfe name\"\n    kind: gpu\n    vendor: a\n"
-                                   "    memory_gb: 8\n    source: s\n    as_of: \"2026-01-01\"\n");
+TEST_CASE("invalid UTF-8 and control characters in catalogue text are refused, and escaped in the message",
+          "[hostile]") {
+  const fs::path file =
+      write_temp("mlsize-bad-utf8.yaml",
+                 "devices:\n  - id: g\n    name: \"bad \xff\xfe name\"\n    kind: gpu\n    vendor: a\n"
+                 "    memory_gb: 8\n    source: s\n    as_of: \"2026-01-01\"\n");
   const auto result = run_cli(with(k_base, "--catalog", file.string()));
   CHECK(result.exit_code == 1);
   CHECK(result.out.empty());
@@ -103,9 +106,10 @@ TEST_CASE("bidirectional overrides and C1 controls in catalogue text are refused
   // U+202E RIGHT-TO-LEFT OVERRIDE would reorder the rest of a table row ("Trojan Source");
   // U+0085 NEXT LINE is a C1 control some terminals act on.
   for (const std::string& bad : {std::string("evil \xe2\x80\xae name"), std::string("evil \xc2\x85 name")}) {
-    const fs::path file = write_temp("mlsize-bidi.yaml", "devices:\n  - id: g\n    name: \"" + bad +
-                                                            "\"\n    kind: gpu\n    vendor: a\n"
-                                                            "    memory_gb: 8\n    source: s\n    as_of: \"2026-01-01\"\n");
+    const fs::path file =
+        write_temp("mlsize-bidi.yaml", "devices:\n  - id: g\n    name: \"" + bad +
+                                           "\"\n    kind: gpu\n    vendor: a\n"
+                                           "    memory_gb: 8\n    source: s\n    as_of: \"2026-01-01\"\n");
     const auto result = run_cli(with(k_base, "--catalog", file.string()));
     INFO(result.err);
     CHECK(result.exit_code == 1);
@@ -117,10 +121,11 @@ TEST_CASE("bidirectional overrides and C1 controls in catalogue text are refused
 }
 
 TEST_CASE("a config.json with control characters in a name is refused", "[hostile]") {
-  const fs::path file = write_temp("mlsize-ctrl.json",
-                                   "{\"_name_or_path\": \"evil\\u001b[2J\", \"model_type\": \"llama\", \"hidden_size\": 64,"
-                                   " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"intermediate_size\": 128,"
-                                   " \"vocab_size\": 100}");
+  const fs::path file =
+      write_temp("mlsize-ctrl.json",
+                 "{\"_name_or_path\": \"evil\\u001b[2J\", \"model_type\": \"llama\", \"hidden_size\": 64,"
+                 " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"intermediate_size\": 128,"
+                 " \"vocab_size\": 100}");
   const auto result = run_cli({"estimate", "--model-config", file.string(), "--device", "h100"});
   CHECK(result.exit_code == 1);
   CHECK(result.out.empty());
@@ -130,9 +135,10 @@ TEST_CASE("a config.json with control characters in a name is refused", "[hostil
 TEST_CASE("a YAML alias bomb in a catalogue is refused without expanding it", "[hostile]") {
   std::string bomb = "a: &a [\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\"]\n";
   for (int level = 1; level < 12; ++level) {
-    bomb += std::string(1, static_cast<char>('a' + level)) + ": &" + std::string(1, static_cast<char>('a' + level)) +
-            " [";
-    for (int i = 0; i < 9; ++i) bomb += std::string(i ? "," : "") + "*" + std::string(1, static_cast<char>('a' + level - 1));
+    bomb +=
+        std::string(1, static_cast<char>('a' + level)) + ": &" + std::string(1, static_cast<char>('a' + level)) + " [";
+    for (int i = 0; i < 9; ++i)
+      bomb += std::string(i ? "," : "") + "*" + std::string(1, static_cast<char>('a' + level - 1));
     bomb += "]\n";
   }
   bomb += "devices: *l\n";
@@ -141,4 +147,72 @@ TEST_CASE("a YAML alias bomb in a catalogue is refused without expanding it", "[
   CHECK(result.exit_code == 1);
   CHECK(result.out.empty());
   CHECK(result.err.find(file.string() + ":1:1: unknown field \"a\" in the catalogue file") != std::string::npos);
+}
+
+// Issue 46: U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR are line breaks to PyYAML,
+// which reads the SkyPilot tasks mlsize writes: a name or region holding one followed by
+// `image_id:` or `file_mounts:` lines added keys to the task. Such text is refused where it
+// enters, naming the file, the line and the code point.
+TEST_CASE("line separators with injected keys are refused in overlays and imports", "[hostile]") {
+  const std::vector<std::string> separators{"\xe2\x80\xa8", "\xe2\x80\xa9"};
+  const std::vector<std::string> payloads{"  image_id: docker:attacker/evil", "file_mounts:"};
+  for (const std::string& separator : separators) {
+    for (const std::string& payload : payloads) {
+      const std::string hostile = "us-east-1" + separator + payload;
+      INFO(payload);
+      for (const char* field : {"name", "region"}) {
+        const std::string name = std::string(field) == "name" ? hostile : "8x GPU";
+        const std::string region = std::string(field) == "region" ? hostile : "us-east-1";
+        const fs::path file = write_temp(
+            "mlsize-separator.yaml",
+            "offerings:\n  - id: evil-8x\n    provider: aws\n    kind: cloud\n    name: \"" + name +
+                "\"\n    device: h100-sxm\n    devices_per_unit: 8\n    price_per_hour_usd: 1\n    region: \"" +
+                region + "\"\n    source: s\n    as_of: \"2026-01-01\"\n");
+        for (const std::vector<std::string>& args : {with(k_base, "--catalog", file.string()),
+                                                     std::vector<std::string>{"catalog", "validate", file.string()}}) {
+          const auto result = run_cli(args);
+          INFO(result.err);
+          CHECK(result.exit_code == 1);
+          CHECK(result.out.empty());
+          CHECK(result.err.find("mlsize-separator.yaml:") != std::string::npos);
+          CHECK(result.err.find(separator == "\xe2\x80\xa8" ? "U+2028" : "U+2029") != std::string::npos);
+          CHECK(result.err.find(separator) == std::string::npos);  // escaped in the message
+        }
+      }
+      // The same region from a SkyPilot price file.
+      const fs::path csv =
+          write_temp("mlsize-separator.csv",
+                     "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
+                     "AvailabilityZone\np4d.24xlarge,A100,8.0,96.0,1152.0,,39.32,,\"" +
+                         hostile + "\",aps1-az1\n");
+      const fs::path overlay = fs::temp_directory_path() / "mlsize-separator-overlay.yaml";
+      fs::remove(overlay);
+      const auto imported = run_cli({"catalog", "import", "--from", "skypilot", csv.string(), "--provider", "aws",
+                                     "--as-of", "2026-01-01", "--no-user-catalog", "--output", overlay.string()});
+      INFO(imported.err);
+      CHECK(imported.exit_code == 1);
+      CHECK(imported.out.empty());
+      CHECK(imported.err.find("mlsize-separator.csv:2") != std::string::npos);
+      CHECK(imported.err.find(separator == "\xe2\x80\xa8" ? "U+2028" : "U+2029") != std::string::npos);
+      CHECK(!fs::exists(overlay));
+    }
+  }
+}
+
+TEST_CASE("a region with a non-ASCII letter or an outer space is not a region", "[hostile]") {
+  for (const char* region : {"us-\xd0\xb5"
+                             "ast-1" /* Cyrillic e */,
+                             " us-east-1"}) {
+    const fs::path file =
+        write_temp("mlsize-region.yaml", std::string("offerings:\n  - id: r-8x\n    provider: aws\n"
+                                                     "    kind: cloud\n    name: n\n    device: h100-sxm\n"
+                                                     "    devices_per_unit: 8\n    price_per_hour_usd: 1\n"
+                                                     "    region: \"") +
+                                             region + "\"\n    source: s\n    as_of: \"2026-01-01\"\n");
+    const auto result = run_cli({"catalog", "validate", file.string()});
+    INFO(result.err);
+    CHECK(result.exit_code == 1);
+    CHECK(result.err.find("mlsize-region.yaml:9:") != std::string::npos);
+    CHECK(result.err.find("region as providers spell it") != std::string::npos);
+  }
 }

@@ -52,8 +52,8 @@ std::string leaf(int physical_type, const std::string& column) {
 
 // FileMetaData: version 1, a schema of a root and `columns` leaves, num_rows, no row groups.
 std::string file_metadata(std::int64_t rows, const std::vector<int>& types) {
-  std::string schema = name(4, "schema") + header(1, 5) + zigzag(static_cast<std::int64_t>(types.size())) +
-                       std::string(1, '\0');
+  std::string schema =
+      name(4, "schema") + header(1, 5) + zigzag(static_cast<std::int64_t>(types.size())) + std::string(1, '\0');
   for (std::size_t i = 0; i < types.size(); ++i) {
     // Appended, not "c" + to_string(i): GCC 12 at -O3 reports a false -Wrestrict on that operator+.
     std::string column = "c";
@@ -139,8 +139,8 @@ TEST_CASE("data file: what it cannot read is an error at the path", "[tabular]")
 }
 
 TEST_CASE("recommend --data-file examples/tabular-sample.csv sizes the file's rows and features", "[tabular]") {
-  const auto result = testing::run_cli(
-      {"recommend", "--task", "gbdt", "--data-file", MLSIZE_SOURCE_DIR "/examples/tabular-sample.csv", "--format", "json"});
+  const auto result = testing::run_cli({"recommend", "--task", "gbdt", "--data-file",
+                                        MLSIZE_SOURCE_DIR "/examples/tabular-sample.csv", "--format", "json"});
   REQUIRE(result.exit_code == 0);
   const auto json = nlohmann::json::parse(result.out);
   CHECK(json["workload"]["gbdt"]["rows"] == 200);
@@ -150,4 +150,34 @@ TEST_CASE("recommend --data-file examples/tabular-sample.csv sizes the file's ro
                                       MLSIZE_SOURCE_DIR "/examples/tabular-sample.csv", "--rows", "10M"});
   CHECK(both.exit_code == 2);
   CHECK_THAT(both.err, Catch::Contains("--rows"));
+}
+
+// Issue 46: a 24-byte file whose map claims 2^62 boolean entries hung --data-file (a map's
+// count was not checked against the bytes left, and a boolean read as a field consumed none).
+TEST_CASE("data file: Parquet counts are bounded by the bytes left (the 24-byte hang)", "[tabular]") {
+  const auto dir = testing::fresh_directory("mlsize-tabular-hostile");
+  const std::string hang("PAR1\x1b\x80\x80\x80\x80\x80\x80\x80\x80\x40\x11\x00\x0c\x00\x00\x00PAR1", 24);
+  write(dir / "hang.parquet", hang);
+  CHECK_THAT(error_of((dir / "hang.parquet").string()), Catch::Contains("a map claims more entries"));
+  // The same map with a small count still reads its booleans as one byte each.
+  const std::string map_of_bools = std::string("\x1b\x02\x11\x01\x02\x01\x02", 7);
+  CHECK_THAT(
+      [&] {
+        try {
+          parquet_shape(map_of_bools + header(2, 6) + zigzag(5) + std::string(1, '\0'));
+        } catch (const Error& error) {
+          return std::string(error.what());
+        }
+        return std::string();
+      }(),
+      Catch::Contains("no schema"));
+  // A list or set of booleans claiming more than the bytes left.
+  CHECK_THROWS_WITH(parquet_shape(std::string("\x19\xf1\xff\xff\x03", 5)), Catch::Contains("a list claims more"));
+  // A field id past Thrift's 16 bits (was a signed overflow under UBSan).
+  CHECK_THROWS_WITH(parquet_shape(header(0, 5) + zigzag(2147483647) + zigzag(7) + header(15, 5) + zigzag(1)),
+                    Catch::Contains("field id outside"));
+  const auto result = testing::run_cli({"recommend", "--task", "gbdt", "--data-file", (dir / "hang.parquet").string()});
+  CHECK(result.exit_code != 0);
+  CHECK(result.out.empty());
+  CHECK_THAT(result.err, Catch::Contains("hang.parquet"));
 }

@@ -203,7 +203,7 @@ TEST_CASE("a malformed vms.csv is an error at its line and column", "[price_impo
   const Error control =
       error_of([&] { import_text(header + "p5.48xlarge,H100,8.0,192.0,2048.0,98.32,us-east\x01-1\n"); });
   CHECK(control.where() == "bad.csv:2:41");
-  CHECK(control.message().find("column \"Region\" holds a control character") == 0);
+  CHECK(control.message().find("column \"Region\" holds U+0001, a control character") == 0);
 
   const Error count = error_of([&] { import_text(header + "p5.48xlarge,H100,-8,192.0,2048.0,98.32,us-east-1\n"); });
   CHECK(count.message() == "column \"AcceleratorCount\" must not be negative (got \"-8\")");

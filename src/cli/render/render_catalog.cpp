@@ -4,6 +4,7 @@
 #include "cli/render/json_whole.hpp"
 
 #include "cli/render/text_table.hpp"
+#include "cli/render/yaml_scalar.hpp"
 
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/units.hpp>
@@ -220,25 +221,38 @@ std::vector<std::string> csv_cells(const std::vector<CsvColumn>& columns, const 
 // ---------------------------------------------------------------------------------------------
 // YAML
 
+// Text from the catalogue (names, sources, notes): always quoted, so that no YAML reader takes
+// a name for a number, a date or a boolean; escaped where it must be (yaml_scalar.hpp).
 void yaml_text(YAML::Emitter& out, std::string_view key, const std::string& value) {
   if (value.empty()) return;
-  // Quoted, so that no YAML reader takes a name for a number, a date or a boolean.
-  out << YAML::Key << std::string(key) << YAML::Value << YAML::DoubleQuoted << value;
+  out << YAML::Key << std::string(key) << YAML::Value;
+  put_yaml_string(out, value, YamlQuote::always);
 }
 
+// An id, a kind or a region: plain unless YAML would retype it (an id "4090").
 void yaml_word(YAML::Emitter& out, std::string_view key, const std::string& value) {
+  out << YAML::Key << std::string(key) << YAML::Value;
+  put_yaml_string(out, value);
+}
+
+// A number in its shortest spelling, plain.
+void yaml_plain_number(YAML::Emitter& out, std::string_view key, const std::string& value) {
   out << YAML::Key << std::string(key) << YAML::Value << value;
 }
 
 template <class T, class Convert>
 void yaml_number(YAML::Emitter& out, std::string_view key, const std::optional<T>& value, Convert convert) {
-  if (value) yaml_word(out, key, format_shortest(convert(*value)));
+  if (value) yaml_plain_number(out, key, format_shortest(convert(*value)));
 }
 
 void emit_device(YAML::Emitter& out, const Device& device) {
   out << YAML::BeginMap;
   yaml_word(out, "id", device.id);
-  if (!device.aliases.empty()) out << YAML::Key << "aliases" << YAML::Value << YAML::Flow << device.aliases;
+  if (!device.aliases.empty()) {
+    out << YAML::Key << "aliases" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const std::string& alias : device.aliases) put_yaml_string(out, alias);
+    out << YAML::EndSeq;
+  }
   yaml_text(out, "name", device.name);
   yaml_word(out, "kind", std::string(to_string(device.kind)));
   yaml_text(out, "vendor", device.vendor);
@@ -258,7 +272,7 @@ void emit_device(YAML::Emitter& out, const Device& device) {
   if (device.interconnect) {
     out << YAML::Key << "interconnect" << YAML::Value << YAML::BeginMap;
     yaml_text(out, "kind", device.interconnect->kind);
-    yaml_word(out, "bandwidth_gbs", format_shortest(gbs(device.interconnect->bandwidth_bytes_per_s)));
+    yaml_plain_number(out, "bandwidth_gbs", format_shortest(gbs(device.interconnect->bandwidth_bytes_per_s)));
     out << YAML::EndMap;
   }
   yaml_number(out, "tdp_w", device.tdp_w, plain);
@@ -286,7 +300,7 @@ void emit_offering(YAML::Emitter& out, const Offering& offering) {
   yaml_word(out, "kind", std::string(to_string(offering.kind)));
   yaml_text(out, "name", offering.name);
   yaml_word(out, "device", offering.device_id);
-  yaml_word(out, "devices_per_unit", std::to_string(offering.devices_per_unit));
+  yaml_plain_number(out, "devices_per_unit", std::to_string(offering.devices_per_unit));
   yaml_number(out, "vcpus", offering.vcpus, whole_number);
   yaml_number(out, "host_memory_gib", offering.host_memory, gib);
   if (offering.other_regions.empty()) {
@@ -307,7 +321,7 @@ void emit_offering(YAML::Emitter& out, const Offering& offering) {
   if (offering.interconnect) {
     out << YAML::Key << "interconnect" << YAML::Value << YAML::BeginMap;
     yaml_text(out, "kind", offering.interconnect->kind);
-    yaml_word(out, "bandwidth_gbs", format_shortest(gbs(offering.interconnect->bandwidth_bytes_per_s)));
+    yaml_plain_number(out, "bandwidth_gbs", format_shortest(gbs(offering.interconnect->bandwidth_bytes_per_s)));
     out << YAML::EndMap;
   }
   const FreeTierLimits& limits = offering.limits;
@@ -418,7 +432,7 @@ std::string with_header(const std::string& header, const YAML::Emitter& out) {
   while (start < header.size()) {
     const std::size_t end = std::min(header.find('\n', start), header.size());
     text += "# ";
-    text.append(header, start, end - start);
+    text += yaml_comment(std::string_view(header).substr(start, end - start));
     text += '\n';
     start = end + 1;
   }

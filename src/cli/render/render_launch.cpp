@@ -3,6 +3,7 @@
 #include "cli/render/render_trees_launch.hpp"
 #include "cli/render/render_vllm.hpp"
 #include "cli/render/shell_command.hpp"
+#include "cli/render/yaml_scalar.hpp"
 #include "core/support/text_lines.hpp"
 
 #include <mlsize/support/number_format.hpp>
@@ -252,29 +253,11 @@ LaunchText torchrun_script(const LaunchSpec& s, const std::string& title) {
   return out;
 }
 
-// Whether YAML 1.1, as PyYAML reads it (Accelerate's and SkyPilot's loaders: yaml.safe_load),
-// takes this plain scalar for something other than a string: a boolean (NO, off, y), null,
-// or a number. yaml-cpp writes such strings plain; "distributed_type: NO" reads as False.
-bool retyped_by_yaml(std::string_view text) {
-  const std::string lower = text::lower(text);
-  static constexpr std::array<std::string_view, 12> k_special{"y",  "yes", "n", "no",   "true", "false",
-                                                              "on", "off", "~", "null", "",     ".nan"};
-  if (std::find(k_special.begin(), k_special.end(), lower) != k_special.end()) return true;
-  // Numbers: ints, floats and sexagesimals start with a digit, perhaps after a sign or a
-  // point (.5, -1, +.inf); "." and "-" alone are strings.
-  std::string_view rest = lower;
-  if (rest.front() == '-' || rest.front() == '+') rest.remove_prefix(1);
-  if (!rest.empty() && rest.front() == '.') rest.remove_prefix(1);
-  return !rest.empty() &&
-         (std::isdigit(static_cast<unsigned char>(rest.front())) != 0 || rest == "inf" || rest == "nan");
-}
-
 // `key: value` for a string value, quoted where YAML would retype it (retyped_by_yaml), so
 // the tool reads the string mlsize wrote.
 void put_string(YAML::Emitter& out, std::string_view key, const std::string& value) {
   out << YAML::Key << std::string(key) << YAML::Value;
-  if (retyped_by_yaml(value)) out << YAML::SingleQuoted;
-  out << value;
+  put_yaml_string(out, value);
 }
 
 // The emitter's document, ending in one newline.
@@ -293,8 +276,8 @@ std::string offload_device(bool offloaded) {
 LaunchText accelerate_config(const LaunchSpec& s, const std::string& title) {
   YAML::Emitter out;
   out.SetIndent(2);
-  out << YAML::Comment("mlsize: " + title) << YAML::Newline;
-  out << YAML::Comment(layout_line(s));
+  out << YAML::Comment(yaml_comment("mlsize: " + title)) << YAML::Newline;
+  out << YAML::Comment(yaml_comment(layout_line(s)));
   out << YAML::BeginMap;
   put_string(out, "compute_environment", "LOCAL_MACHINE");
   const bool deepspeed = uses_deepspeed(s);
@@ -397,8 +380,8 @@ std::string skypilot_setup(const LaunchSpec& s, bool serves) {
 LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   YAML::Emitter out;
   out.SetIndent(2);
-  out << YAML::Comment("mlsize: " + title) << YAML::Newline;
-  out << YAML::Comment(layout_line(s));
+  out << YAML::Comment(yaml_comment("mlsize: " + title)) << YAML::Newline;
+  out << YAML::Comment(yaml_comment(layout_line(s)));
   out << YAML::BeginMap;
   put_string(out, "name", "mlsize-plan");
   const bool serves = !unsupported(LaunchKind::vllm, s);
@@ -449,8 +432,8 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
     run = "python train.py\n";
   }
   out << YAML::Key << "setup" << YAML::Value << YAML::Literal
-      << (s.task == Task::gbdt ? trees_skypilot_setup(s) : skypilot_setup(s, serves));
-  out << YAML::Key << "run" << YAML::Value << YAML::Literal << run;
+      << yaml_block(s.task == Task::gbdt ? trees_skypilot_setup(s) : skypilot_setup(s, serves));
+  out << YAML::Key << "run" << YAML::Value << YAML::Literal << yaml_block(run);
   out << YAML::EndMap;
   LaunchText text;
   text.text = yaml_text(out);

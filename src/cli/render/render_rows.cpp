@@ -1,5 +1,7 @@
 #include "cli/render/render_rows.hpp"
 
+#include "cli/render/yaml_scalar.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -67,30 +69,13 @@ void flatten(const Json& value, const std::string& prefix, std::vector<std::pair
   }
 }
 
-// A string YAML would read as another type (a number, a boolean, null) or as nothing:
-// it is written in quotes.
-bool reads_as_other_type(const std::string& text) {
-  if (text.empty()) return true;
-  std::string lower = text;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const char* word : {"null", "~", "true", "false", "yes", "no", "on", "off", ".inf", "-.inf", ".nan"}) {
-    if (lower == word) return true;
-  }
-  // A date (2025-04-28) reads as a timestamp in YAML 1.1 (PyYAML).
-  const bool date = text.size() == 10 && text[4] == '-' && text[7] == '-' &&
-                    std::all_of(text.begin(), text.end(),
-                                [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '-'; });
-  if (date) return true;
-  char* end = nullptr;
-  std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size();
-}
-
 void emit_yaml(YAML::Emitter& out, const Json& value) {
   if (value.is_object()) {
     out << YAML::BeginMap;
     for (const auto& [key, item] : value.items()) {
-      out << YAML::Key << key << YAML::Value;
+      out << YAML::Key;
+      put_yaml_string(out, key);
+      out << YAML::Value;
       emit_yaml(out, item);
     }
     out << YAML::EndMap;
@@ -102,9 +87,7 @@ void emit_yaml(YAML::Emitter& out, const Json& value) {
   } else if (value.is_null()) {
     out << YAML::Null;
   } else if (value.is_string()) {
-    const std::string& text = value.get_ref<const std::string&>();
-    if (reads_as_other_type(text)) out << YAML::DoubleQuoted;
-    out << text;
+    put_yaml_string(out, value.get_ref<const std::string&>());
   } else {
     out << value.dump();  // a number or boolean in JSON's spelling, which YAML 1.2 reads alike
   }

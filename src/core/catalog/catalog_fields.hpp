@@ -156,8 +156,9 @@ class FieldReader {
     const YAML::Node value = node(key);
     if (!value.IsScalar() || value.Scalar().empty()) fail_value(key, "must be a non-empty text", "a text value");
     // Text reaches tables and JSON: it must be valid UTF-8 without control characters.
-    if (!is_printable_utf8(value.Scalar())) {
-      fail_value(key, "must be UTF-8 text without control characters", "plain text (tabs are allowed)");
+    if (const std::string bad = first_unprintable(value.Scalar()); !bad.empty()) {
+      fail_value(key, "holds " + bad + ": it must be UTF-8 text without control characters or line separators",
+                 "plain text (tabs are allowed)");
     }
     return value.Scalar();
   }

@@ -148,6 +148,10 @@ constexpr std::array<std::string_view, 5> k_price_fields{"price_per_hour_usd", "
 RegionalPrice read_price(const FieldReader& fields) {
   RegionalPrice price;
   price.region = fields.optional_string("region");
+  if (!price.region.empty() && !is_region_name(price.region)) {
+    fields.fail_value("region", "must be a region as providers spell it",
+                      "1 to 128 printable ASCII characters, e.g. us-east-1");
+  }
   if (auto usd = fields.optional_non_negative("price_per_hour_usd")) price.on_demand = Usd(*usd);
   if (auto usd = fields.optional_non_negative("spot_price_per_hour_usd")) price.spot = Usd(*usd);
   if (auto usd = fields.optional_non_negative("reserved_1y_price_per_hour_usd")) price.reserved_1y = Usd(*usd);

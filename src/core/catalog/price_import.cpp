@@ -5,6 +5,7 @@
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/text_distance.hpp>
+#include <mlsize/support/utf8.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -179,6 +180,18 @@ std::string usd_text(double usd) {
 
 void PriceImporter::add_row(Offering offering, const PriceRow& row) {
   const std::string at = row.file + ":" + std::to_string(row.line);
+  // A region reaches launch files (SkyPilot's `region:`) and every report: it is refused here,
+  // where it enters, unless it is a plain ASCII word (issue 46: U+2028 in a region read as
+  // a line break by PyYAML).
+  if (!is_region_name(row.region)) {
+    const std::string bad = first_unprintable(row.region);
+    Error error(ErrorKind::input,
+                "the region " + in_quotes(escape_unprintable(row.region)) + " is not a region name" +
+                    (bad.empty() ? std::string() : " (it holds " + bad + ")"),
+                "regions are 1 to 128 printable ASCII characters, e.g. us-east-1");
+    error.at(SourceLocation{row.file, row.line, 0, {}});
+    throw error;
+  }
   const PriceSanity& sanity = m_settings.sanity;
   const double on_demand = *row.on_demand;
   // A price of 0 or less is a placeholder: only a free tier, declared as one, costs nothing.

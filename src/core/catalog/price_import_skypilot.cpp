@@ -153,9 +153,11 @@ class Rows {
   // Text that reaches the overlay, tables and JSON: UTF-8 without control characters.
   void check_text(const CsvRecord& record, int index, std::string_view column) const {
     const CsvField& field = record.fields[static_cast<std::size_t>(index)];
-    if (is_printable_utf8(field.text)) return;
+    const std::string bad = first_unprintable(field.text);
+    if (bad.empty()) return;
     fail(record.line, field.column,
-         "column \"" + std::string(column) + "\" holds a control character or bytes that are not UTF-8 (got \"" +
+         "column \"" + std::string(column) + "\" holds " + bad +
+             ", a control character, line separator or bytes that are not UTF-8 (got \"" +
              escape_unprintable(field.text) + "\")",
          "plain UTF-8 text");
   }

@@ -2,6 +2,7 @@
 
 #include <mlsize/support/error.hpp>
 
+#include <cstdint>
 #include <tuple>
 #include <utility>
 
@@ -90,22 +91,35 @@ class CompactReader {
     m_at += length;
     return text;
   }
-  // The next field of a struct: its id and type, or type stop.
+  // The next field of a struct: its id and type, or type stop. Thrift's field ids are i16:
+  // one outside that range is refused (a run of deltas or a long varint must not overflow).
   std::pair<int, int> field(int& last_id) {
     const std::uint8_t header = byte();
     const int type = header & 0x0f;
     if (type == stop) return {0, stop};
     const int delta = header >> 4;
-    last_id = delta != 0 ? last_id + delta : static_cast<int>(zigzag());
+    const std::int64_t id = delta != 0 ? std::int64_t{last_id} + delta : zigzag();
+    if (id < INT16_MIN || id > INT16_MAX) fail("a field id outside Thrift's 16 bits");
+    last_id = static_cast<int>(id);
     return {last_id, type};
   }
-  // A list's element type and size.
+  // A list's element type and size. Every element takes at least one byte (a container's
+  // booleans are bytes, an empty struct its stop byte), so a count above the bytes left is a
+  // lie: refusing it bounds every loop below by the metadata's length.
   std::pair<int, std::uint64_t> list_header() {
     const std::uint8_t header = byte();
     std::uint64_t size = header >> 4;
     if (size == 15) size = varint();
-    if (size > m_bytes.size()) fail("a list claims more elements than there are bytes");
+    if (size > left()) fail("a list claims more elements than there are bytes left");
     return {header & 0x0f, size};
+  }
+  // A map's size and its key and value types: each entry takes at least two bytes.
+  std::pair<std::uint64_t, std::uint8_t> map_header() {
+    const std::uint64_t size = varint();
+    if (size == 0) return {0, 0};
+    const std::uint8_t types = byte();
+    if (size > left() / 2) fail("a map claims more entries than there are bytes left");
+    return {size, types};
   }
   void skip(int type, int depth = 0) {
     if (depth > 64) fail("structures nest over 64 deep");
@@ -123,17 +137,14 @@ class CompactReader {
       case list:
       case set: {
         const auto [element, size] = list_header();
-        for (std::uint64_t i = 0; i < size; ++i)
-          skip(element == bool_true || element == bool_false ? i8 : element, depth + 1);
+        for (std::uint64_t i = 0; i < size; ++i) skip(in_container(element), depth + 1);
         return;
       }
       case map: {
-        const std::uint64_t size = varint();
-        if (size == 0) return;
-        const std::uint8_t types = byte();
+        const auto [size, types] = map_header();
         for (std::uint64_t i = 0; i < size; ++i) {
-          skip(types >> 4, depth + 1);
-          skip(types & 0x0f, depth + 1);
+          skip(in_container(types >> 4), depth + 1);
+          skip(in_container(types & 0x0f), depth + 1);
         }
         return;
       }
@@ -149,6 +160,11 @@ class CompactReader {
   }
 
  private:
+  std::size_t left() const { return m_bytes.size() - m_at; }
+  // Inside a list, set or map a boolean is a byte of its own (the compact protocol's spec,
+  // "Boolean encoding"): read as i8 there, so no element is free.
+  static int in_container(int type) { return type == bool_true || type == bool_false ? i8 : type; }
+
   std::string_view m_bytes;
   std::size_t m_at = 0;
 };

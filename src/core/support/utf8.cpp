@@ -1,5 +1,7 @@
 #include <mlsize/support/utf8.hpp>
 
+#include <algorithm>
+
 namespace mlsize {
 namespace {
 
@@ -12,12 +14,16 @@ char32_t decode(std::string_view text, std::size_t length) {
   return point;
 }
 
-// Characters that must not reach a terminal as they are: C0 controls but tab, DEL, C1
-// controls, and the bidirectional overrides and isolates that reorder what follows
-// ("Trojan Source", CVE-2021-42574).
+// Characters that must not reach a terminal or a file as they are: C0 controls but tab, DEL,
+// C1 controls (U+0085 NEXT LINE among them), the bidirectional overrides and isolates that
+// reorder what follows ("Trojan Source", CVE-2021-42574), the line and paragraph separators
+// U+2028 and U+2029 (line breaks to YAML 1.1 readers such as PyYAML, and to JavaScript
+// before ES2019: issue 46's key injection), the byte-order mark U+FEFF and the noncharacters
+// U+FFFE and U+FFFF (PyYAML refuses a stream holding them).
 bool is_hidden_control(char32_t point) {
   return (point < 0x20 && point != '\t') || (point >= 0x7F && point <= 0x9F) || point == 0x061C || point == 0x200E ||
-         point == 0x200F || (point >= 0x202A && point <= 0x202E) || (point >= 0x2066 && point <= 0x2069);
+         point == 0x200F || (point >= 0x202A && point <= 0x202E) || (point >= 0x2066 && point <= 0x2069) ||
+         point == 0x2028 || point == 0x2029 || point == 0xFEFF || point == 0xFFFE || point == 0xFFFF;
 }
 
 // fmt 9's rule for a code point two columns wide (fmt/format.h, detail::compute_width):
@@ -136,6 +142,30 @@ std::size_t display_width(std::string_view text) {
     text.remove_prefix(length);
   }
   return width;
+}
+
+std::string first_unprintable(std::string_view text) {
+  static constexpr char k_hex[] = "0123456789ABCDEF";
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t length = utf8_sequence_length(text.substr(at));
+    if (length == 0) {
+      const auto byte = static_cast<unsigned char>(text[at]);
+      return std::string("byte 0x") + k_hex[byte >> 4] + k_hex[byte & 0xF] + " (not UTF-8)";
+    }
+    const char32_t point = decode(text.substr(at), length);
+    if (is_hidden_control(point)) {
+      std::string name = "U+";
+      for (int shift = 12; shift >= 0; shift -= 4) name += k_hex[(point >> shift) & 0xF];
+      return name;
+    }
+    at += length;
+  }
+  return {};
+}
+
+bool is_region_name(std::string_view text) {
+  return !text.empty() && text.size() <= 128 && text.front() != ' ' && text.back() != ' ' &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7F; });
 }
 
 }  // namespace mlsize
