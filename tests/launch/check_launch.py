@@ -299,6 +299,15 @@ TRAINING_ARGUMENTS = {
     "--fp16": False, "--gradient_checkpointing": False, "--max_grad_norm": True, "--deepspeed": True,
     "--fsdp": True,
 }
+# timm's train.py (huggingface/pytorch-image-models, train.py, its argparse groups "Dataset",
+# "Model", "Device", "Optimizer", "Learning rate schedule" and "Misc": -j/--workers): the
+# options mlsize writes, each with its values (--input-size takes three, nargs=3).
+TIMM_TRAIN_ARGUMENTS = {
+    "--data-dir": True, "--model": True, "--input-size": 3, "-b": True, "--grad-accum-steps": True,
+    "--epochs": True, "-j": True, "--amp": False, "--amp-dtype": True, "--channels-last": False,
+    "--grad-checkpointing": False, "--opt": True, "--momentum": True,
+}
+TIMM_AMP_DTYPES = {"float16", "bfloat16"}
 # transformers src/transformers/trainer_utils.py, class FSDPOption
 FSDP_OPTIONS = {"full_shard", "shard_grad_op", "no_shard", "hybrid_shard", "hybrid_shard_zero2", "offload",
                 "auto_wrap"}
@@ -323,11 +332,15 @@ def parse_options(words, options, where, tool):
         if not check(name in options, where, f"{name} is not an option of {tool}"):
             i += 1
             continue
-        if options[name]:
+        if options[name] is True:
             if not eq:
                 i += 1
                 value = words[i] if i < len(words) else None
             check(value is not None, where, f"{name} takes a value in {tool}")
+        elif options[name]:  # a count of values (argparse nargs)
+            value = words[i + 1:i + 1 + options[name]]
+            check(len(value) == options[name], where, f"{name} takes {options[name]} values in {tool}")
+            i += options[name]
         else:
             check(not eq, where, f"{name} takes no value in {tool}")
             value = True
@@ -524,6 +537,21 @@ def check_torchrun_command(where, line, plan, torch_options, megatron_options, m
                   f"global {gb} != micro {mb} × accumulation {micro_steps(plan)} × data {dp}")
         check(("--use-distributed-optimizer" in opts) == (s["zero_stage"] == 1), where, "distributed optimizer")
         check(not ("--fp16" in opts and "--bf16" in opts), where, "--fp16 and --bf16 together")
+    elif script == "train.py" and (plan.get("_workload") or {}).get("vision"):
+        vision = plan["_workload"]["vision"]
+        opts, extra = parse_options(args, TIMM_TRAIN_ARGUMENTS, where, "timm's train.py")
+        check(not extra, where, f"stray words {extra}")
+        check(tp == 1 and pp == 1, where, "a model-parallel plan as a timm script")
+        check(int(opts["-b"]) == (s.get("micro_batch") or plan["_workload"]["micro_batch"]), where,
+              "-b != the plan's images per GPU")
+        check(int(opts.get("--grad-accum-steps", 1)) == (micro_steps(plan) or 1), where, "accumulation != plan's")
+        check(int(opts["--epochs"]) >= plan["_workload"]["epochs"], where, "fewer epochs than the plan's")
+        size = opts.get("--input-size")
+        if size:
+            check(size == ["3", str(vision["height"]), str(vision["width"])], where, f"--input-size {size}")
+        check(opts.get("--amp-dtype", "float16") in TIMM_AMP_DTYPES, where, "--amp-dtype")
+        check(("--amp" in opts) == (plan["precision"] != "fp32"), where, "--amp and the plan's precision")
+        check(("--grad-checkpointing" in opts) == (s["recompute"] != "none"), where, "checkpointing != plan's")
     elif script == "train.py":
         opts, extra = parse_options(args, TRAINING_ARGUMENTS, where, "TrainingArguments (transformers)")
         check(not extra, where, f"stray words {extra}")
@@ -951,6 +979,12 @@ EMITTED = [
     ["estimate", "--task", "gbdt", "--data", "2TB", "--offering", "aws-x2idn.32xlarge", "--count", "2", "--emit", "spark"],
     ["estimate", "--task", "gbdt", "--data", "2TB", "--offering", "aws-x2idn.32xlarge", "--count", "2", "--emit", "dask"],
     ["estimate", "--task", "gbdt", "--data", "20GB", "--offering", "aws-g6e.12xlarge", "--emit", "dask"],
+    # Issue 47: vision models train with timm's train.py under torchrun
+    ["recommend", "--model", "resnet-50", "--images", "1.28M", "--epochs", "90", "--emit", "torchrun"],
+    ["estimate", "--model", "vit-b-16", "--images", "1.28M", "--epochs", "300", "--offering", "aws-p4d.24xlarge",
+     "--emit", "skypilot"],
+    ["estimate", "--model", "vit-b-16", "--task", "finetune", "--images", "100k", "--epochs", "10", "--resolution",
+     "384", "--offering", "aws-p4d.24xlarge", "--emit", "torchrun"],
 ]
 
 # Each: (command, a kind the message must name as the alternative)
@@ -979,6 +1013,8 @@ REFUSED = [
     (["recommend", "--task", "gbdt", "--data", "20GB", "--emit", "vllm"], "spark"),
     (["recommend", "--task", "gbdt", "--data", "20GB", "--library", "lightgbm", "--emit", "spark"], "dask"),
     (["recommend", "--task", "gbdt", "--data", "20GB", "--library", "sklearn", "--emit", "dask"], "skypilot"),
+    (["recommend", "--model", "resnet-50", "--images", "1M", "--emit", "deepspeed"], "torchrun"),
+    (["recommend", "--model", "yolov8m", "--images", "118k", "--emit", "torchrun"], None),
 ]
 
 

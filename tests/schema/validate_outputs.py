@@ -96,6 +96,8 @@ CASES = [
      lambda j: j["workload"]["model"]["mla_kv_lora_rank"] is not None),
     ("recommend gbdt", ["recommend", "--task", "gbdt", "--data", "20GB", "--top", "2"], 0,
      lambda j: "gbdt" in j["recommendations"][0]["compute"]),
+    ("recommend vision", ["recommend", "--model", "resnet-50", "--images", "1.28M", "--epochs", "90", "--top", "3"], 0,
+     lambda j: j["workload"]["vision"]["model"] == "resnet-50" and "vision" in j["recommendations"][0]["compute"]),
     ("recommend include purchase", ["recommend", "--params", "7B", "--data", "200GB", "--include-purchase",
                                     "--top", "3"], 0,
      lambda j: j["purchases"] and j["purchases"][0]["compared_with"] is not None and "cards_only" in reasons(j)),
@@ -174,6 +176,9 @@ CASES = [
      lambda j: j["workload"]["model"]["encoder_layers"] > 0),
     ("estimate gbdt", ["estimate", "--task", "gbdt", "--data", "20GB", "--offering", "aws-c5.12xlarge"], 0,
      lambda j: "gbdt" in j["compute"]),
+    ("estimate vision", ["estimate", "--model", "vit-b-16", "--task", "finetune", "--images", "100k", "--epochs", "10",
+                         "--resolution", "384", "--offering", "aws-p4d.24xlarge"], 0,
+     lambda j: j["workload"]["vision"]["height"] == 384 and j["compute"]["vision"]["images_per_s"] > 0),
     ("estimate here gbdt on a CPU", ["estimate", "--here", "--from", f"{DETECT}/no-gpu-c5", "--task", "gbdt",
                                      "--data", "2GB"], 0,
      lambda j: j["offering"]["id"] == "here" and j["device"]["kind"] == "cpu" and "gbdt" in j["compute"]),
@@ -342,6 +347,7 @@ FORMAT_CASES = {
     "recommend pretrain": lambda j: j["recommendations"],
     "recommend serving a load": lambda j: j["recommendations"],
     "recommend gbdt": lambda j: j["recommendations"],
+    "recommend vision": lambda j: j["recommendations"],
     "estimate offering zero-1": lambda j: [{k: v for k, v in j.items()
                                             if k not in ("schema_version", "command", "provenance")}],
     "explain default rules": lambda j: [dict({k: v for k, v in plan.items() if k != "fired"}, **fired)

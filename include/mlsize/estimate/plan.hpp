@@ -7,6 +7,7 @@
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/serving.hpp>
 #include <mlsize/estimate/strategy.hpp>
+#include <mlsize/estimate/vision.hpp>
 #include <mlsize/model/workload.hpp>
 #include <mlsize/support/units.hpp>
 
@@ -37,13 +38,14 @@ struct PlanEstimate {
   // nothing is offloaded or the offering states no host RAM.
   std::optional<bool> host_fits;
   Flops flops;
-  double peak_flops_per_s = 0;  // per device, at the workload's precision
-  double mfu = 0;               // training: the MFU this device reaches (effective_mfu)
-  Seconds setup{0};             // the run's fixed setup time, included in `time`
-  Seconds time;                 // compute_time + communication.exposed() + setup
-  Seconds compute_time;         // FLOPs / (devices × peak × MFU); gbdt: cell visits / throughput
-  std::optional<GbdtRun> gbdt;  // gbdt: the workers, their visits per second and the speed-up
-  Communication communication;  // what communication and pipeline bubbles add to the compute
+  double peak_flops_per_s = 0;      // per device, at the workload's precision
+  double mfu = 0;                   // training: the MFU this device reaches (effective_mfu)
+  Seconds setup{0};                 // the run's fixed setup time, included in `time`
+  Seconds time;                     // compute_time + communication.exposed() + setup
+  Seconds compute_time;             // FLOPs / (devices × peak × MFU); gbdt: cell visits / throughput
+  std::optional<GbdtRun> gbdt;      // gbdt: the workers, their visits per second and the speed-up
+  std::optional<VisionRun> vision;  // vision: the GPUs' and the input pipeline's images per second
+  Communication communication;      // what communication and pipeline bubbles add to the compute
   std::optional<Usd> price_per_unit_hour;
   std::optional<Usd> cost;      // absent when the plan has no price
   std::optional<Usd> purchase;  // cash up front: on-premise hardware not owned (purchase_cash)

@@ -127,6 +127,7 @@ class PlanEstimator {
   bool within_capacity(const Workload& workload, const MemoryBreakdown& memory) const;
   double decode_bandwidth() const;
   void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate);
+  void add_input_pipeline(const Workload& workload, const Plan& plan, PlanEstimate& estimate) const;
   void estimate_serving(const Plan& plan, PlanEstimate& estimate);
   void add_setup_and_cost(const Plan& plan, PlanEstimate& estimate);
   // External memory: the cache's host part streamed at every pass over the host link.

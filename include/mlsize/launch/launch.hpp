@@ -118,6 +118,21 @@ struct LaunchSpec {
   double worker_data_gb = 0;     // what the estimate puts in each worker's host RAM
   bool external_memory = false;  // XGBoost's ExtMemQuantileDMatrix on one GPU: not emitted
 
+  // Vision models (docs/launch.md#vision): timm's train.py under torchrun.
+  std::string timm_model;  // timm's name; empty: not a vision job, or one timm does not train
+  bool vision = false;
+  bool detector = false;       // YOLO, RetinaNet, Mask R-CNN: trained by their own tools
+  bool convolutional = false;  // channels-last helps CNNs' tensor-core convolutions
+  int image_height = 0;
+  int image_width = 0;
+  int native_resolution = 0;
+  double epochs = 0;
+  Optimizer optimizer = Optimizer::adamw;
+  // DataLoader worker processes per training process: the node's vCPUs less one per process,
+  // shared out; 0 where the offering states no vCPUs.
+  int loader_workers = 0;
+  bool dali = false;
+
   // Cloud: the offering, for SkyPilot.
   OfferingKind offering_kind = OfferingKind::on_prem;
   std::string provider;

@@ -4,6 +4,7 @@
 
 #include <mlsize/model/architecture.hpp>
 #include <mlsize/model/parameter_count.hpp>
+#include <mlsize/model/vision.hpp>
 #include <mlsize/support/names.hpp>
 #include <mlsize/support/units.hpp>
 
@@ -272,6 +273,10 @@ struct Workload {
   int max_depth = 6;
   int bins = 256;  // histogram bins per feature: XGBoost's max_bin (LightGBM's is 255)
   GbdtLibrary library = GbdtLibrary::xgboost;
+
+  // A vision model (docs/methodology.md#vision): its images stand for the tokens (`tokens` is
+  // images × epochs, `sequence_length` 1, `micro_batch` images per device per step).
+  std::optional<VisionWorkload> vision;
 
   // Per device: workspaces and buffers beyond the estimate
   // (docs/methodology.md#framework-overhead-and-allocator-margin); the CUDA context is taken off the capacity instead

@@ -38,6 +38,9 @@ std::string format_duration(Seconds seconds);
 // A latency: "10 µs", "18.1 ms" below a second, "1.25 s" above (3 significant digits).
 std::string format_latency(Seconds seconds);
 
+// A whole number with thousands separators: 16,621.
+std::string format_grouped(double value);
+
 // "$3.42" below $100, else whole dollars with thousands separators: "$1,761".
 std::string format_usd(Usd amount);
 

@@ -3,6 +3,7 @@
 #include "cli/options/catalog_options.hpp"
 #include "cli/options/choice.hpp"
 #include "cli/options/option_conventions.hpp"
+#include "cli/options/workload_options.hpp"
 #include "cli/render/render_completion.hpp"
 
 #include <mlsize/model/model_config.hpp>
@@ -112,7 +113,7 @@ std::string lines(const std::vector<std::string>& words) {
 // The ids of one kind, one a line: the embedded catalogue with the user's overlays
 // (catalog.d, MLSIZE_CATALOG), as the commands load it without --catalog.
 std::string list_ids(IdKind kind) {
-  if (kind == IdKind::models) return lines(model_preset_names());
+  if (kind == IdKind::models) return lines(built_in_model_names());
   const Catalog catalog = build_catalog({}, true);
   if (kind == IdKind::devices) return lines(catalog.device_names());
   std::vector<std::string> ids;

@@ -18,9 +18,10 @@ constexpr std::size_t k_help_width = 80;   // the default width of text (docs/cl
 constexpr std::size_t k_name_column = 30;  // where descriptions start
 
 // The groups in the order help lists them; a group not named here follows, as first used.
-constexpr std::array<std::string_view, 12> k_group_order{
-    "Options",      k_group_model, k_group_data,     k_group_training,    k_group_serving, k_group_trees,
-    k_group_memory, k_group_plan,  k_group_hardware, k_group_constraints, k_group_sources, k_group_output};
+constexpr std::array<std::string_view, 13> k_group_order{
+    "Options",           k_group_model,   k_group_data,   k_group_training, k_group_serving,
+    k_group_trees,       k_group_vision,  k_group_memory, k_group_plan,     k_group_hardware,
+    k_group_constraints, k_group_sources, k_group_output};
 
 // CLI11's layout, with groups in the order above, one blank line apart, and descriptions
 // wrapped under their column instead of running on to 180 columns.

@@ -21,6 +21,7 @@ inline constexpr const char* k_group_data = "Data";
 inline constexpr const char* k_group_training = "Training";
 inline constexpr const char* k_group_serving = "Inference and serving";
 inline constexpr const char* k_group_trees = "Gradient-boosted trees (--task gbdt)";
+inline constexpr const char* k_group_vision = "Vision models (--model resnet-50, vit-b-16, ...)";
 inline constexpr const char* k_group_memory = "Memory";
 inline constexpr const char* k_group_plan = "Plan";
 inline constexpr const char* k_group_hardware = "Hardware";

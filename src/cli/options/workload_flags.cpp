@@ -46,7 +46,9 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.option_defaults()->group(k_group_model);
   command.add_option("--params", options.params, "Model size in parameters, e.g. 7B, 350M, 6.7e9 (shape estimated)")
       ->type_name("COUNT");
-  command.add_option("--model", options.model, "A built-in model, e.g. llama-2-7b, mixtral-8x7b (see docs/cli.md)")
+  command
+      .add_option("--model", options.model,
+                  "A built-in model, e.g. llama-2-7b, mixtral-8x7b, resnet-50, vit-b-16 (see docs/cli.md)")
       ->type_name("NAME");
   command.add_option("--model-config", options.model_config, "A Hugging Face config.json to read the model from")
       ->type_name("FILE");
@@ -131,6 +133,17 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
                   "Fixed cost of each decode step beyond the roofline, e.g. 1ms (default: the engine's)")
       ->type_name("DURATION");
   add_serving_options(command, options);
+  command.option_defaults()->group(k_group_vision);
+  command.add_option("--images", options.images, "Images per epoch, e.g. 1.28M (or --data at --bytes-per-image)")
+      ->type_name("COUNT");
+  command.add_option("--resolution", options.resolution, "Input size in pixels, 224 or 384x640 (default: the model's)")
+      ->type_name("PX");
+  command
+      .add_option("--bytes-per-image", options.bytes_per_image,
+                  "Stored bytes per image for --data (default 108KB, ImageNet's JPEGs)")
+      ->type_name("BYTES");
+  command.add_option("--data-loader", options.data_loader, "Decoding: pil (the host's vCPUs) or dali (on the GPUs)")
+      ->type_name("LOADER");
   command.option_defaults()->group(k_group_trees);
   command.add_option("--rows", options.rows, "Examples, e.g. 50M (default: --data / (features × 4 bytes))")
       ->type_name("COUNT");

@@ -11,6 +11,7 @@
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/model/model_config.hpp>
 #include <mlsize/model/parameter_count.hpp>
+#include <mlsize/model/vision.hpp>
 #include <mlsize/support/date.hpp>
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/number_format.hpp>
@@ -122,6 +123,36 @@ double parse_count_flag(const std::string& text, const std::string& flag, const 
 namespace {
 
 // The model from exactly one of --params, --model and --model-config.
+// A vision model: its images stand for the tokens (one token each, sequence length 1); the
+// per-device batch its family trains with by default (DeepLearningExamples' 256 for ResNet-50
+// with AMP, DeiT's 128 per GPU, Ultralytics' 16 images for YOLO at 640).
+void set_vision_model(const VisionModel& model, Workload& workload) {
+  if (workload.task != Task::pretrain && workload.task != Task::finetune) {
+    flag_error("--task", "vision models are sized for training: --task pretrain or finetune",
+               "drop --task, or give --task finetune (serving images is not sized yet)");
+  }
+  workload.vision = VisionWorkload{model};
+  workload.vision->height = workload.vision->width = model.resolution;
+  workload.model = Architecture{};
+  workload.model.name = model.name;
+  workload.model.family = "vision";
+  workload.model.source = model.source;
+  workload.parameters.total = workload.parameters.active = model.params;
+  workload.sequence_length = 1;
+  workload.attention = Attention::flash;
+  workload.framework = Framework::hf;  // PyTorch DDP: fp32 weights under autocast
+  // SGD with momentum for CNNs (DeepLearningExamples' ResNet-50, Ultralytics), AdamW for the
+  // transformers (DeiT, timm's ViT recipes); --optimizer is read after and overrides it.
+  const bool transformer =
+      model.family == VisionFamily::vit || model.family == VisionFamily::swin || model.family == VisionFamily::convnext;
+  workload.optimizer = transformer ? Optimizer::adamw : Optimizer::sgd_momentum;
+  switch (model.family) {
+    case VisionFamily::conv: workload.micro_batch = 256; break;
+    case VisionFamily::detector: workload.micro_batch = 16; break;
+    default: workload.micro_batch = 128; break;
+  }
+}
+
 void resolve_model(const WorkloadOptions& options, Workload& workload) {
   const int given = options.params.has_value() + options.model.has_value() + options.model_config.has_value();
   if (given == 0 && workload.task == Task::gbdt) {
@@ -140,9 +171,13 @@ void resolve_model(const WorkloadOptions& options, Workload& workload) {
     return;
   }
   if (options.model) {
+    if (const VisionModel* vision = find_vision_model(*options.model)) {
+      set_vision_model(*vision, workload);
+      return;
+    }
     const std::optional<Architecture> preset = model_preset(*options.model);
     if (!preset) {
-      const std::vector<std::string> names = model_preset_names();
+      const std::vector<std::string> names = built_in_model_names();
       std::string hint = did_you_mean(*options.model, names);
       if (hint.empty()) {
         for (const std::string& name : names) hint += (hint.empty() ? "built-in models: " : ", ") + name;
@@ -151,8 +186,13 @@ void resolve_model(const WorkloadOptions& options, Workload& workload) {
     }
     workload.model = *preset;
   } else {
-    workload.model =
-        architecture_from_hf_config(read_input_file(*options.model_config, k_max_config_bytes), *options.model_config);
+    auto model =
+        model_from_hf_config(read_input_file(*options.model_config, k_max_config_bytes), *options.model_config);
+    if (const VisionModel* vision = std::get_if<VisionModel>(&model)) {
+      set_vision_model(*vision, workload);
+      return;
+    }
+    workload.model = std::get<Architecture>(std::move(model));
   }
   workload.parameters = count_parameters(workload.model);
 }
@@ -219,8 +259,56 @@ Bytes parse_data(const std::string& text) {
   return parse_size_flag(text, "--data", "200GB or 1.5TiB");
 }
 
+// A vision job's images and how they are read (docs/cli.md#vision): --images, or --data at
+// --bytes-per-image; the resolution; the loader. The tokens are images × epochs.
+void resolve_vision(const WorkloadOptions& options, Workload& workload) {
+  VisionWorkload& v = *workload.vision;
+  if (options.tokens) flag_error("--tokens", "a vision model trains on images", "give --images (e.g. 1.28M) or --data");
+  if (options.bytes_per_image) {
+    v.bytes_per_image = parse_size_flag(*options.bytes_per_image, "--bytes-per-image", "110KB or 2MB").value;
+  }
+  if (options.images) {
+    v.images = parse_count_flag(*options.images, "--images", "images", "M");
+    if (options.data) workload.dataset_bytes = parse_data(*options.data);
+  } else if (options.data) {
+    workload.dataset_bytes = parse_data(*options.data);
+    v.images = std::max(1.0, std::floor(workload.dataset_bytes->value / v.bytes_per_image));
+  } else {
+    flag_error("--images", "the number of images is missing", "give --images (e.g. 1.28M) or --data (e.g. 150GB)");
+  }
+  if (options.resolution) {
+    const std::string& text = *options.resolution;
+    const std::size_t x = text.find_first_of("xX");
+    v.height = parse_int_flag(text.substr(0, x), "--resolution", 16, 16384);
+    v.width = x == std::string::npos ? v.height : parse_int_flag(text.substr(x + 1), "--resolution", 16, 16384);
+    if (v.model.family == VisionFamily::vit && (v.height % v.model.patch != 0 || v.width % v.model.patch != 0)) {
+      flag_error("--resolution", fmt::format("{} does not divide into {}-pixel patches", text, v.model.patch),
+                 fmt::format("a multiple of {}, e.g. {}", v.model.patch, v.model.patch * 24));
+    }
+  }
+  parse_choice_if_given(options.data_loader, "--data-loader", v.loader);
+  workload.tokens = v.images * workload.epochs;
+  // The stored images, for the rules' data-size tiers and the disk.
+  if (!workload.dataset_bytes) workload.dataset_bytes = Bytes(v.images * v.bytes_per_image);
+}
+
+void check_vision_flags(const WorkloadOptions& options, const Workload& workload) {
+  if (workload.vision) return;
+  for (const auto& [given, flag] :
+       {std::pair{options.images.has_value(), "--images"}, std::pair{options.resolution.has_value(), "--resolution"},
+        std::pair{options.bytes_per_image.has_value(), "--bytes-per-image"},
+        std::pair{options.data_loader.has_value(), "--data-loader"}}) {
+    if (given) flag_error(flag, std::string(flag) + " is for vision models", "give --model resnet-50, vit-b-16, ...");
+  }
+}
+
 // Training needs a dataset size; inference defaults to one full batch of contexts.
 void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool require_data) {
+  check_vision_flags(options, workload);
+  if (workload.vision) {
+    resolve_vision(options, workload);
+    return;
+  }
   check_gbdt_flags(options, workload);
   if (workload.task == Task::gbdt) resolve_gbdt_shape(options, workload);
   if (workload.task == Task::gbdt && workload.dataset_bytes && !options.data) {
@@ -250,6 +338,12 @@ void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool req
 }
 
 }  // namespace
+
+std::vector<std::string> built_in_model_names() {
+  std::vector<std::string> names = model_preset_names();
+  for (const VisionModel& vision : vision_models()) names.push_back(vision.id);
+  return names;
+}
 
 Workload build_workload(const WorkloadOptions& options, bool require_data) {
   Workload workload;

@@ -62,7 +62,11 @@ struct WorkloadOptions {
   std::optional<std::string> redundancy;
   std::optional<std::string> percentile;
   std::optional<std::string> batching;
-  std::optional<std::string> rows;  // --task gbdt
+  std::optional<std::string> images;           // vision: images per epoch
+  std::optional<std::string> resolution;       // vision: 224 or HxW
+  std::optional<std::string> bytes_per_image;  // vision: --data in images
+  std::optional<std::string> data_loader;      // vision: pil or dali
+  std::optional<std::string> rows;             // --task gbdt
   std::optional<std::string> features;
   std::optional<std::string> rounds;
   std::optional<std::string> max_depth;
@@ -105,6 +109,10 @@ struct LoraTargetNames {
   std::vector<std::string_view> layers;
 };
 LoraTargetNames lora_target_names();
+
+// The names --model accepts: the language-model presets, then the vision models (completion,
+// "did you mean").
+std::vector<std::string> built_in_model_names();
 
 // `require_data`: training needs --data or --tokens (recommend ranks by time and cost);
 // estimate can show memory alone.

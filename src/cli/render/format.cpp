@@ -484,11 +484,25 @@ std::size_t offering_count(const Report& report) {
   return report.recommendations.size() + report.purchases.size() + report.rejected.size();
 }
 
+std::string vision_way_out() {
+  return "--data-loader dali, or a host with more vCPUs per GPU, lifts it";
+}
+
+std::string vision_throughput(const VisionRun& run) {
+  std::string text = fmt::format("{} images/s", format_grouped(run.images_per_s()));
+  if (!run.pipeline) return text + " (the devices' rate; no host decoding bound)";
+  text += fmt::format(" (the GPUs could take {}; the host's {} vCPUs decode {} with Pillow)",
+                      format_grouped(run.device_images_per_s), run.pipeline->vcpus,
+                      format_grouped(run.pipeline->images_per_s));
+  return text;
+}
+
 // Why a plan's MFU differs from the workload's: its device's software stack and
 // generation, LoRA's measured speed, QLoRA's dequantisation (docs/methodology.md#efficiency).
 std::string mfu_basis(const PlanEstimate& e, const Workload& workload) {
   if (workload.mfu_pinned || e.mfu <= 0) return "";
   if (workload.task == Task::inference) return " (a serving engine's, docs/methodology.md#serving)";
+  if (workload.vision) return " (the roofline of FLOPs and activation traffic, docs/methodology.md#vision-time)";
   std::vector<std::string> why;
   const Stack stack = stack_of(*e.plan.device);
   if (stack_efficiency(stack) != 1.0) {

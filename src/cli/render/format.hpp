@@ -61,4 +61,10 @@ std::size_t offering_count(const Report& report);
 // (docs/methodology.md#efficiency).
 std::string mfu_basis(const PlanEstimate& e, const Workload& workload);
 
+// A vision plan's images per second, and the devices' and the host's decoding rates behind
+// it (docs/methodology.md#vision-input-pipeline).
+std::string vision_throughput(const VisionRun& run);
+// What lifts a data-loader bound.
+std::string vision_way_out();
+
 }  // namespace mlsize::cli

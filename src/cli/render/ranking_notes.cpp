@@ -93,6 +93,14 @@ std::string ranking_notes(const Report& report, int top) {
                               format_percent(k_near_tie));
   }
   text += variant_notes(report, top);
+  // Vision plans the host's decoding bounds: the binding resource, and the way out.
+  for (std::size_t i = 0; i < std::min(report.recommendations.size(), static_cast<std::size_t>(top)); ++i) {
+    const RankedPlan& plan = report.recommendations[i];
+    if (plan.vision && plan.vision->loader_bound()) {
+      text +=
+          fmt::format("#{} is data-loader bound: {}; {}.\n", i + 1, vision_throughput(*plan.vision), vision_way_out());
+    }
+  }
   const std::size_t shown_rows = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
   // Marked only above a row that is shown (rank_cell).
   if (shown_rows > 1 &&

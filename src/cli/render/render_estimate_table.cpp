@@ -156,6 +156,12 @@ std::string estimate_findings(const EstimateResult& result) {
   if (parts.size() > 1) text += " (" + join(parts, ", ") + ")";
   if (result.meets_deadline) text += *result.meets_deadline ? " (meets the deadline)" : " (MISSES the deadline)";
   text += ".\n";
+  if (e.vision) {
+    text += "Throughput: " + vision_throughput(*e.vision) +
+            (e.vision->loader_bound() ? ": data-loader bound (" + vision_way_out() + ")" : std::string()) +
+            fmt::format("; {} an epoch for validation, loader restart and checkpoint.\n",
+                        format_duration(Seconds(k_vision_epoch_overhead_s)));
+  }
   if (const std::optional<PlanEstimate>& faster = result.faster_micro_batch) {
     text += fmt::format(
         "Faster: --micro-batch {} sends the gradients to the host {}× less often: {} ({} of usable).\n",

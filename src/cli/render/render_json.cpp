@@ -95,6 +95,17 @@ Json workload_json(const Workload& workload) {
                     {"rounds", workload.rounds},   {"max_depth", workload.max_depth},
                     {"bins", workload.bins},       {"library", to_string(workload.library)}};
   }
+  if (workload.vision) {
+    const VisionWorkload& v = *workload.vision;
+    json["vision"] = {{"model", v.model.id},
+                      {"family", to_string(v.model.family)},
+                      {"images", v.images},
+                      {"height", v.height},
+                      {"width", v.width},
+                      {"forward_macs", vision_forward_macs(v.model, v.height, v.width)},
+                      {"bytes_per_image", v.bytes_per_image},
+                      {"data_loader", to_string(v.loader)}};
+  }
   json["mfu"] = workload.mfu;
   json["mfu_pinned"] = workload.mfu_pinned;
   json["setup_seconds"] = workload.setup_time.value;
@@ -217,6 +228,16 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                      {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)},
                      {"memory_bandwidth_bytes_per_s_per_device", bandwidth ? Json(*bandwidth) : Json(nullptr)},
                      {"mfu", e.mfu > 0 ? Json(e.mfu) : Json(nullptr)}};
+  if (e.vision) {
+    const VisionRun& run = *e.vision;
+    json["compute"]["vision"] = {
+        {"images_per_s", run.images_per_s()},
+        {"device_images_per_s", run.device_images_per_s},
+        {"loader_vcpus", run.pipeline ? Json(run.pipeline->vcpus) : Json(nullptr)},
+        {"loader_images_per_s", run.pipeline ? Json(run.pipeline->images_per_s) : Json(nullptr)},
+        {"loader_bound", run.loader_bound()},
+        {"epoch_overhead_seconds", run.epoch_overhead.value}};
+  }
   if (e.gbdt) {
     json["compute"]["gbdt"] = {{"cell_visits", e.gbdt->cell_visits},
                                {"workers", e.gbdt->throughput.workers},

@@ -59,7 +59,9 @@ std::string layout_line(const LaunchSpec& s) {
   if (s.shard_group > 0) line += " sharded within groups of " + std::to_string(s.shard_group) + " (HSDP)";
   line += "; micro-batch " + std::to_string(s.micro_batch) + " × accumulation " +
           std::to_string(s.gradient_accumulation) + " × data " + std::to_string(s.data_parallel) + " = " +
-          std::to_string(s.global_batch()) + " sequences of " + std::to_string(s.sequence_length) + " tokens per step";
+          std::to_string(s.global_batch()) +
+          (s.vision ? fmt::format(" images of {}×{} per step", s.image_height, s.image_width)
+                    : " sequences of " + std::to_string(s.sequence_length) + " tokens per step");
   return line;
 }
 
@@ -166,6 +168,32 @@ bool uses_deepspeed(const LaunchSpec& s) {
   return s.zero_stage == 1 || s.offload != Offload::none;
 }
 
+// timm's train.py (huggingface/pytorch-image-models train.py), one process per GPU: the
+// per-GPU batch (-b), the DataLoader workers each process gets of the node's vCPUs (-j),
+// AMP in the plan's 16-bit type, channels-last for CNNs, activation checkpointing where the
+// plan recomputes, and the optimizer the plan was sized for (docs/launch.md#vision).
+void add_timm_args(const LaunchSpec& s, Command& command) {
+  command.arg("train.py");
+  command.arg("--data-dir", "\"${DATA:?an ImageNet-style folder of train/ and validation/}\"");
+  command.arg("--model", s.timm_model);
+  if (s.image_height != s.native_resolution || s.image_width != s.native_resolution) {
+    command.arg("--input-size", "3 " + std::to_string(s.image_height) + " " + std::to_string(s.image_width));
+  }
+  command.arg("-b", s.micro_batch);
+  if (s.gradient_accumulation > 1) command.arg("--grad-accum-steps", s.gradient_accumulation);
+  command.arg("--epochs", static_cast<long long>(std::ceil(s.epochs)));
+  if (s.loader_workers > 0) command.arg("-j", s.loader_workers);
+  if (is_fp16(s.precision) || runs_in_bf16(s.precision)) {
+    command.arg("--amp");
+    if (runs_in_bf16(s.precision)) command.arg("--amp-dtype", "bfloat16");
+  }
+  if (s.convolutional) command.arg("--channels-last");
+  if (s.recompute != Recompute::none) command.arg("--grad-checkpointing");
+  const bool sgd = s.optimizer == Optimizer::sgd || s.optimizer == Optimizer::sgd_momentum;
+  command.arg("--opt", sgd ? "sgd" : "adamw");
+  if (s.optimizer == Optimizer::sgd_momentum) command.arg("--momentum", "0.9");
+}
+
 // The script's flags: Megatron-LM's pretrain_gpt.py for tensor or pipeline parallelism, else
 // a Hugging Face Trainer script (TrainingArguments).
 void add_script_args(const LaunchSpec& s, Command& command) {
@@ -189,6 +217,10 @@ void add_script_args(const LaunchSpec& s, Command& command) {
       command.arg("--recompute-num-layers", 1);
     }
     command.arg("--clip-grad", format_general(k_gradient_clipping));
+    return;
+  }
+  if (s.vision) {
+    add_timm_args(s, command);
     return;
   }
   command.arg("train.py");
@@ -241,8 +273,9 @@ LaunchText torchrun_script(const LaunchSpec& s, const std::string& title) {
   LaunchText out;
   out.text = shell_header(s, title);
   const bool megatron = s.tensor_parallel > 1 || s.pipeline_parallel > 1;
-  out.text += megatron ? "# pretrain_gpt.py: Megatron-LM's (its data and model flags are yours to add)\n"
-                       : "# train.py: your Hugging Face Trainer script; the flags are TrainingArguments'\n";
+  out.text += s.vision   ? "# train.py: timm's (pytorch-image-models); DATA: an ImageNet-style folder\n"
+              : megatron ? "# pretrain_gpt.py: Megatron-LM's (its data and model flags are yours to add)\n"
+                         : "# train.py: your Hugging Face Trainer script; the flags are TrainingArguments'\n";
   if (!megatron && uses_deepspeed(s)) {
     out.text += "# ds_config.json: the same mlsize command with --emit deepspeed\n";
   }
@@ -366,6 +399,12 @@ std::string skypilot_setup(const LaunchSpec& s, bool serves) {
   std::string packages;
   if (serves) {
     packages = "vllm";
+  } else if (s.vision) {
+    // timm's train.py, fetched beside the workdir's files unless the workdir has its own.
+    return "pip install torch torchvision timm\n"
+           "if [ ! -f train.py ]; then curl -fsSLO "
+           "https://raw.githubusercontent.com/huggingface/pytorch-image-models/main/train.py; fi\n"
+           "if [ -f requirements.txt ]; then pip install -r requirements.txt; fi";
   } else if (s.tensor_parallel > 1 || s.pipeline_parallel > 1) {
     packages = "torch megatron-core";  // pretrain_gpt.py: the workdir is a Megatron-LM checkout
   } else {
@@ -398,6 +437,12 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   if (serves && vllm_model_unnamed(s)) {
     out << YAML::Key << "envs" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "MODEL" << YAML::Value << YAML::Null;
+    out << YAML::EndMap;
+  }
+  // The images' folder, which only the user knows: required at launch.
+  if (s.vision) {
+    out << YAML::Key << "envs" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "DATA" << YAML::Value << YAML::Null;
     out << YAML::EndMap;
   }
   // The trees' data and label column, which only the user knows: required at launch.

@@ -7,6 +7,7 @@
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
+#include <mlsize/estimate/vision.hpp>
 #include <mlsize/support/number_format.hpp>
 
 #include <fmt/format.h>
@@ -15,6 +16,33 @@
 #include <vector>
 
 namespace mlsize::cli {
+
+namespace {
+
+// A vision job: the model at its resolution, the images and epochs, and how they are loaded
+// (docs/methodology.md#vision).
+std::string vision_workload_line(const Workload& workload) {
+  const VisionWorkload& v = *workload.vision;
+  const std::string data =
+      workload.dataset_bytes ? fmt::format(" ({} GB)", format_gb(*workload.dataset_bytes)) : std::string();
+  std::string text = fmt::format("Workload: {}, {} parameters, {} images{} × {} epochs at {}×{} px, {} {}, {}.\n",
+                                 v.model.name, format_count(v.model.params), format_general(v.images / 1e6, 3) + "M",
+                                 data, format_general(workload.epochs), v.height, v.width, to_string(workload.task),
+                                 to_string(workload.precision), to_string(workload.optimizer));
+  // Three significant figures: ImageNet's 1.28M is not "1M".
+  const double macs = vision_forward_macs(v.model, v.height, v.width);
+  text += fmt::format("Model: {} GMACs an image forward", format_general(macs / 1e9, 3));
+  if (v.model.family == VisionFamily::vit) {
+    text += fmt::format(" ({} tokens, {} layers, hidden {})", format_general(vision_tokens(v.model, v.height, v.width)),
+                        v.model.layers, v.model.hidden);
+  }
+  text += fmt::format("; micro-batch {} images per device; {} data loader", workload.micro_batch,
+                      v.loader == DataLoader::pil ? "Pillow (the host's vCPUs decode)" : "DALI (GPU decode)");
+  text += "; time a roofline of FLOPs and activation traffic.\n";
+  return text;
+}
+
+}  // namespace
 
 std::string workload_line(const Workload& workload) {
   if (workload.task == Task::gbdt) {
@@ -25,6 +53,7 @@ std::string workload_line(const Workload& workload) {
         gbdt_library_text(workload.library), format_bytes(gbdt_dataset_bytes(workload)), format_count(rows),
         format_count(workload.features), workload.rounds, workload.max_depth, workload.bins);
   }
+  if (workload.vision) return vision_workload_line(workload);
   const Architecture& m = workload.model;
   std::string params = format_count(workload.parameters.total) + " parameters";
   if (workload.parameters.active < workload.parameters.total) {

@@ -1,4 +1,5 @@
 #include <mlsize/estimate/memory.hpp>
+#include <mlsize/estimate/vision.hpp>
 
 #include <algorithm>
 
@@ -212,6 +213,7 @@ double stage_activation_bytes(const Workload& w, const Strategy& st) {
 }  // namespace
 
 Bytes training_activation_bytes(const Workload& w, const Strategy& st) {
+  if (w.vision) return vision_activation_bytes(w, st);
   // The megatron counts are for 16-bit activations (Korthikanti et al.); fp32 training
   // stores 4-byte activations, so twice as much (dropout masks slightly overcounted).
   // The hf counts carry their element sizes already.

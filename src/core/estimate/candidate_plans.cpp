@@ -119,7 +119,9 @@ void add_training_plans(const Workload& workload, const Offering& offering, cons
   // 8 GPUs with ZeRO-3 or FSDP; QLoRA's 4-bit base shards with FSDP, Answer.AI's
   // FSDP-QLoRA), and no launcher mlsize emits runs adapters with tensor or pipeline
   // parallelism (Megatron-LM's pretrain_gpt.py trains every weight).
-  const int most_model_parallel = workload.is_adapter_tuning() ? 1 : devices;
+  // Vision models: data parallel only (DDP, or FSDP for the largest ViTs); no launcher shards
+  // a CNN's layers, and an image's activations are small.
+  const int most_model_parallel = workload.is_adapter_tuning() || workload.vision ? 1 : devices;
   for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, most_model_parallel) && devices % tensor == 0;
        tensor *= 2) {
     if (!splits_tensors(workload.model, interconnect_of(device, &offering), tensor)) break;

@@ -285,7 +285,10 @@ double global_batch_tokens(const Workload& w, int data_parallel) {
   const double micro_step = static_cast<double>(data_parallel) * w.micro_batch * w.sequence_length;
   // Llama 2 (Touvron et al. 2023, §2.2): "a global batch-size of 4M tokens"; Alpaca
   // (Taori et al. 2023) fine-tunes with a batch of 128 sequences.
+  // A vision run's global batch is its per-device batch on every replica (DDP, the learning
+  // rate scaled with it: Goyal et al. 2017), unless --global-batch says otherwise.
   const double wanted = w.global_batch             ? *w.global_batch
+                        : w.vision                 ? micro_step
                         : w.task == Task::pretrain ? 4.0 * 1024 * 1024
                                                    : 128.0 * w.sequence_length;
   return std::max(wanted, micro_step);

@@ -1,5 +1,7 @@
 #include <mlsize/estimate/compute.hpp>
 
+#include <mlsize/estimate/vision.hpp>
+
 #include <mlsize/estimate/engine.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/memory.hpp>
@@ -22,6 +24,7 @@ Flops inference_flops(double active_params, double tokens) {
 }
 
 Flops run_flops(const Workload& workload, Recompute recompute) {
+  if (workload.vision && workload.is_training()) return vision_run_flops(workload, recompute);
   const double active = workload.parameters.active;
   if (workload.task == Task::inference) return inference_flops(active, workload.tokens);
   Flops flops = training_flops(active, workload.tokens, recompute, workload.task);
@@ -51,6 +54,12 @@ DType compute_dtype(Precision precision) {
 
 std::optional<DType> compute_dtype(const Device& device, const Workload& workload) {
   if (workload.task != Task::inference) {
+    // PyTorch runs fp32 convolutions in TF32 where the GPU has it
+    // (torch.backends.cudnn.allow_tf32 defaults to True): a vision model's fp32 is TF32.
+    if (workload.vision && workload.precision == Precision::fp32 && device.kind == DeviceKind::gpu &&
+        device.peak(DType::tf32)) {
+      return DType::tf32;
+    }
     const DType dtype = compute_dtype(workload.precision);
     return device.peak(dtype) ? std::optional<DType>(dtype) : std::nullopt;
   }

@@ -3,6 +3,8 @@
 
 #include "core/estimate/memory_terms.hpp"
 
+#include <mlsize/model/vision.hpp>
+
 #include <mlsize/estimate/communication.hpp>
 
 #include <algorithm>
@@ -86,8 +88,16 @@ const char* gradient_convention(const Workload& w, const Strategy& st) {
 }
 
 // What training_activation_bytes (activations.cpp) counts, in short.
-const char* training_activation_summary(Framework framework, Recompute recompute) {
-  const bool hf = framework == Framework::hf;
+const char* training_activation_summary(const Workload& w, Recompute recompute) {
+  // A vision model's, from vision_activation_bytes (vision.cpp).
+  if (w.vision) {
+    const bool vit = w.vision->model.family == VisionFamily::vit;
+    if (recompute == Recompute::full)
+      return vit ? "images × L × 2sh × bytes/2" : "images × activations × 1.75 × bytes / 4";
+    return vit ? "images × L × 34sh × bytes/2 (Korthikanti, fused attention; s = tokens)"
+               : "images × activations (fvcore count at the resolution) × 1.75 saved × bytes";
+  }
+  const bool hf = w.framework == Framework::hf;
   if (recompute == Recompute::full) {
     return hf ? "residual bytes × sbh × L (+ one layer live) + final norm + head input + 8sbV/t (fp32 loss)"
               : "2sbh × L (+ one layer live) + sbh + 4sbh(1 + V/h)/t";
@@ -225,8 +235,15 @@ void full_training_memory(const Workload& w, int device_count, const Strategy& s
 template <class T>
 void add_training_tail(const Workload& w, const Strategy& st, MemoryBreakdown& memory, ExplainRows<T>& rows) {
   const Architecture& m = w.model;
-  const T activations = named<T>(training_activation_summary(w.framework, st.recompute), activation_bytes(w, st, rows));
+  const T activations = named<T>(training_activation_summary(w, st.recompute), activation_bytes(w, st, rows));
   memory.activations = rows.term("activations", activations, [&] {
+    if (w.vision) {
+      const VisionWorkload& v = *w.vision;
+      return "images " + format_general(w.micro_batch) + ", " + std::to_string(v.height) + "x" +
+             std::to_string(v.width) + " px, activations " +
+             format_general(vision_activation_elements(v.model, v.height, v.width)) + ", recompute " +
+             std::string(to_string(st.recompute));
+    }
     return "s " + format_general(w.sequence_length) + ", b " + format_general(w.micro_batch) + ", h " +
            format_general(m.hidden) + ", a " + format_general(m.heads) + ", L " + format_general(m.layers) + ", V " +
            format_general(m.vocab) + ", attention " + std::string(to_string(w.attention)) + ", recompute " +

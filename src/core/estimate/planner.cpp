@@ -159,7 +159,22 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
     estimate.communication = training_communication(workload, plan.strategy, plan.device_count, m_device,
                                                     topology_of(plan), estimate.compute_time);
     estimate.time = estimate.compute_time + estimate.communication.exposed();
+    if (workload.vision) add_input_pipeline(workload, plan, estimate);
   }
+}
+
+// A vision run's steps take the longer of the devices' time and the input pipeline's: the
+// host's vCPUs decode and augment every image (docs/methodology.md#vision-input-pipeline).
+// Each epoch also validates, restarts the loader and checkpoints.
+void PlanEstimator::add_input_pipeline(const Workload& workload, const Plan& plan, PlanEstimate& estimate) const {
+  VisionRun run;
+  const double images = workload.tokens;
+  run.device_images_per_s = estimate.time.value > 0 ? images / estimate.time.value : 0;
+  run.pipeline = vision_pipeline(workload, m_offering, plan.units, plan.device_count);
+  if (run.loader_bound()) estimate.time = Seconds(images / run.pipeline->images_per_s);
+  run.epoch_overhead = Seconds(workload.epochs * k_vision_epoch_overhead_s);
+  estimate.time = estimate.time + run.epoch_overhead;
+  estimate.vision = run;
 }
 
 // Decode reads every weight each step: without the device's memory bandwidth no decode time
@@ -210,6 +225,7 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
   // PlanEstimate costs as much as a third of the estimate).
   estimate.host_fits.reset();
   estimate.gbdt.reset();
+  estimate.vision.reset();
   estimate.communication = Communication{};
   estimate.flops = Flops(0);
   estimate.peak_flops_per_s = 0;

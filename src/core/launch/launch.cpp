@@ -1,5 +1,6 @@
 #include <mlsize/catalog/skypilot_names.hpp>
 #include <mlsize/estimate/communication.hpp>
+#include <mlsize/estimate/cost.hpp>
 #include <mlsize/launch/launch.hpp>
 #include <mlsize/model/model_config.hpp>
 
@@ -308,6 +309,23 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
   }
 
   if (workload.task == Task::gbdt) set_trees(workload, estimate, spec);
+  if (workload.vision) {
+    const VisionWorkload& v = *workload.vision;
+    spec.vision = true;
+    spec.timm_model = v.model.timm;
+    spec.detector = v.model.family == VisionFamily::detector;
+    spec.convolutional = v.model.family != VisionFamily::vit && v.model.family != VisionFamily::swin;
+    spec.image_height = v.height;
+    spec.image_width = v.width;
+    spec.native_resolution = v.model.resolution;
+    spec.epochs = workload.epochs;
+    spec.optimizer = workload.optimizer;
+    spec.dali = v.loader == DataLoader::dali;
+    if (plan.offering != nullptr && plan.offering->vcpus && spec.processes_per_node > 0) {
+      const int per_node = *plan.offering->vcpus / std::max(1, machines_per_unit(*plan.offering));
+      spec.loader_workers = std::max(1, (per_node - spec.processes_per_node) / spec.processes_per_node);
+    }
+  }
 
   if (plan.offering != nullptr) {
     spec.offering_kind = plan.offering->kind;
@@ -372,6 +390,16 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
     return std::nullopt;
   }
   if (spec.task == Task::gbdt) return trees_unsupported(kind, spec);
+  if (spec.vision) {
+    if (spec.detector || spec.timm_model.empty()) {
+      return "detectors train with their own tools (Ultralytics' `yolo train`, torchvision's detection references), "
+             "which mlsize does not emit; the plan's devices, batch and epochs are in the report";
+    }
+    if (kind != torchrun) {
+      return "a vision model trains with timm's train.py under torchrun (DDP): --emit torchrun or skypilot";
+    }
+    return std::nullopt;
+  }
   if (kind == dask || kind == spark) {
     return "Dask and Spark jobs are emitted for gradient-boosted trees (--task gbdt); " +
            std::string(trains ? "a training plan takes --emit deepspeed, torchrun, accelerate or skypilot"

@@ -1,4 +1,5 @@
 #include <mlsize/model/model_config.hpp>
+#include <mlsize/model/vision.hpp>
 
 #include "core/model/config_reader.hpp"
 
@@ -14,6 +15,7 @@
 #include <initializer_list>
 #include <span>
 #include <utility>
+#include <variant>
 
 namespace mlsize {
 namespace {
@@ -448,9 +450,10 @@ Architecture read_architecture(const ConfigReader& config, std::string_view sour
 
 }  // namespace
 
-Architecture architecture_from_hf_config(std::string_view json_text, std::string_view source_name) {
-  const ConfigText source(json_text, source_name);
-  const Json root = parse_json(source);
+namespace {
+
+Architecture architecture_from_root(const ConfigText& source, const Json& root, std::string_view json_text,
+                                    std::string_view source_name) {
   if (!root.is_object()) {
     source.fail(source.at_offset(json_text.find_first_not_of(" \t\r\n")), "a config.json must hold a JSON object",
                 "expected {\"model_type\": ..., \"hidden_size\": ..., ...}");
@@ -484,6 +487,99 @@ Architecture architecture_from_hf_config(std::string_view json_text, std::string
     a.source += "; the language model of \"text_config\" (a vision tower is not counted)";
   }
   return a;
+}
+
+}  // namespace
+
+Architecture architecture_from_hf_config(std::string_view json_text, std::string_view source_name) {
+  const ConfigText source(json_text, source_name);
+  return architecture_from_root(source, parse_json(source), json_text, source_name);
+}
+
+namespace {
+
+// A ViT or DeiT config (transformers' model_type "vit", "deit") read from its width, depth,
+// heads, MLP, patch and image size; another vision family (swin, convnext, resnet,
+// efficientnet, detr, ...) refused by name, with the preset to use; nothing for a config that
+// is not a vision model's.
+std::optional<VisionModel> vision_model_from_root(const ConfigText& source, const Json& root,
+                                                  std::string_view source_name) {
+  if (!root.is_object()) return std::nullopt;
+  const ConfigReader config(source, root);
+  const std::string family = config.text("model_type");
+  // transformers' vision families that are not a plain ViT: each with the preset to use.
+  constexpr std::array<std::pair<std::string_view, std::string_view>, 22> k_other_vision{{
+      {"swin", "swin-t, swin-s or swin-b"},
+      {"swinv2", "swin-t, swin-s or swin-b"},
+      {"convnext", "convnext-t to convnext-l"},
+      {"convnextv2", "convnext-t to convnext-l"},
+      {"resnet", "resnet-18 to resnet-152"},
+      {"efficientnet", "efficientnet-b0 to efficientnet-b7"},
+      {"mobilenet_v1", "mobilenetv3-large"},
+      {"mobilenet_v2", "mobilenetv3-large"},
+      {"mobilevit", "mobilenetv3-large"},
+      {"regnet", "regnety-16gf"},
+      {"bit", "resnet-50"},
+      {"detr", "retinanet-r50-fpn"},
+      {"conditional_detr", "retinanet-r50-fpn"},
+      {"deformable_detr", "retinanet-r50-fpn"},
+      {"rt_detr", "yolov8m"},
+      {"yolos", "yolov8m"},
+      {"dinov2", "vit-l-16"},
+      {"beit", "vit-b-16"},
+      {"vit_mae", "vit-b-16"},
+      {"vit_hybrid", "vit-b-16"},
+      {"segformer", "convnext-t"},
+      {"mask2former", "maskrcnn-r50-fpn"},
+  }};
+  for (const auto& [type, preset] : k_other_vision) {
+    if (family == type) {
+      config.fail("model_type",
+                  "model_type " + in_quotes(family) +
+                      " is a vision model whose layout mlsize does not read from config.json (it reads vit and deit)",
+                  "use a built-in preset: --model " + std::string(preset) + " (docs/cli.md#vision)");
+    }
+  }
+  if (family != "vit" && family != "deit") return std::nullopt;
+  const auto need = [&](ConfigReader::Keys keys) {
+    const std::optional<int> value = config.count(keys);
+    if (!value) config.fail(*keys.begin(), "a " + family + " config lacks " + in_quotes(*keys.begin()));
+    return *value;
+  };
+  VisionModel model;
+  model.family = VisionFamily::vit;
+  model.hidden = need({"hidden_size"});
+  model.layers = need({"num_hidden_layers"});
+  model.heads = need({"num_attention_heads"});
+  model.patch = need({"patch_size"});
+  model.resolution = need({"image_size"});
+  const double mlp = config.count({"intermediate_size"}).value_or(4 * model.hidden);
+  const double channels = config.count({"num_channels"}).value_or(3);
+  const auto labels = root.find("id2label");
+  const double classes = labels != root.end() && labels->is_object() ? static_cast<double>(labels->size()) : 0;
+  // Parameters: the patch embedding (a p×p convolution with bias), the class token and the
+  // learned positions, per layer q/k/v/o and the MLP with biases and two LayerNorms, the final
+  // LayerNorm and a classifier of id2label's classes (transformers' ViTForImageClassification).
+  const double h = model.hidden;
+  const double tokens = vision_tokens(model, model.resolution, model.resolution);
+  const double per_layer = 4 * h * h + 4 * h + 2 * h * mlp + mlp + h + 4 * h;
+  model.params = channels * model.patch * model.patch * h + h + h + tokens * h + model.layers * per_layer + 2 * h +
+                 (classes > 0 ? classes * h + classes : 0);
+  model.macs = vision_forward_macs(model, model.resolution, model.resolution);
+  const std::string name_or_path = config.text("_name_or_path");
+  model.id = name_or_path.empty() ? escape_unprintable(source_name) : name_or_path;
+  model.name = model.id;
+  model.source = "Hugging Face config " + escape_unprintable(source_name) + " (model_type " + family + ")";
+  return model;
+}
+
+}  // namespace
+
+std::variant<Architecture, VisionModel> model_from_hf_config(std::string_view json_text, std::string_view source_name) {
+  const ConfigText source(json_text, source_name);
+  const Json root = parse_json(source);
+  if (std::optional<VisionModel> vision = vision_model_from_root(source, root, source_name)) return *std::move(vision);
+  return architecture_from_root(source, root, json_text, source_name);
 }
 
 }  // namespace mlsize

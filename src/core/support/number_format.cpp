@@ -87,22 +87,25 @@ std::string format_latency(Seconds seconds) {
   return format_general(s, 3) + " s";
 }
 
-std::string format_usd(Usd amount) {
-  const double value = amount.value;
-  // Appended, not `"$" + ...`: that trips GCC 12's false -Wrestrict.
-  std::string grouped = "$";
-  if (value < 100.0) {
-    grouped += format_fixed(value, 2);
-    return grouped;
-  }
+std::string format_grouped(double value) {
   // Thousands separators by hand: a locale's grouping would make the output depend on it.
   const std::string digits = format_fixed(value, 0);
+  std::string grouped;
+  const std::size_t sign = !digits.empty() && digits.front() == '-' ? 1 : 0;
   for (std::size_t i = 0; i < digits.size(); ++i) {
     grouped += digits[i];
     const std::size_t remaining = digits.size() - i - 1;
-    if (remaining > 0 && remaining % 3 == 0) grouped += ',';
+    if (i >= sign && remaining > 0 && remaining % 3 == 0) grouped += ',';
   }
   return grouped;
+}
+
+std::string format_usd(Usd amount) {
+  const double value = amount.value;
+  // Appended, not `"$" + ...`: that trips GCC 12's false -Wrestrict.
+  std::string text = "$";
+  text += value < 100.0 ? format_fixed(value, 2) : format_grouped(value);
+  return text;
 }
 
 std::string format_percent(double fraction) {
