@@ -7,7 +7,8 @@ device and count (no offering: the DGX hosts and timm's benchmark are not bound 
 
 Checks: every fitting figure within 10%; of the held-out figures, the median error within 20%,
 two thirds within 25% and none off by more than 2x (the misses are listed in
-docs/methodology.md#vision-time with what is known of their causes).
+docs/methodology.md#vision-time with what is known of their causes). Runs whose host and
+data loader their source does not state (set held-out-host-unknown) are reported only.
 With --markdown, prints the table for bench/results/issue47-vision.md instead.
 
 usage: check_vision_figures.py MLSIZE [--markdown]"""
@@ -38,7 +39,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     rows = list(csv.DictReader(open(os.path.join(here, "figures.csv"), encoding="utf-8")))
     failures = []
-    errors = {"fit": [], "held-out": []}
+    errors = {"fit": [], "held-out": [], "held-out-host-unknown": []}
     lines = ["| set | model | device × count | precision | px | measure | published | mlsize | error |",
              "|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
@@ -49,15 +50,18 @@ def main():
         unit = "img/s" if row["measure"] == "images_per_s" else f"h ({row['epochs']} epochs)"
         lines.append(f"| {row['set']} | {row['model']} | {row['device']} × {row['count']} | {row['precision']} | "
                      f"{row['resolution']} | {unit} | {published:g} | {predicted:.4g} | {error:+.0%} |")
-        limit = 0.10 if row["set"] == "fit" else 1.0
-        if abs(error) > limit:
+        # Runs whose host and data loader are not stated are reported, not held to a limit: the
+        # GPUs' rate is all mlsize can time there.
+        limit = {"fit": 0.10, "held-out": 1.0}.get(row["set"])
+        if limit is not None and abs(error) > limit:
             failures.append(f"{row['set']} {row['model']} on {row['device']} × {row['count']} {row['precision']}: "
                             f"published {published:g}, mlsize {predicted:.4g} ({error:+.0%}, limit {limit:.0%})")
     median = statistics.median(errors["held-out"])
     within = sum(e <= 0.25 for e in errors["held-out"])
     summary = (f"fitting set: {len(errors['fit'])} figures, median error {statistics.median(errors['fit']):.1%}; "
                f"held-out: {len(errors['held-out'])} figures, median error {median:.1%}, "
-               f"{within} within 25%")
+               f"{within} within 25%; host unknown: {len(errors['held-out-host-unknown'])} figures, median error "
+               f"{statistics.median(errors['held-out-host-unknown']):.1%} (reported, no limit)")
     if median > 0.20:
         failures.append(f"held-out median error {median:.1%} above 20%")
     if within < 2 * len(errors["held-out"]) / 3:

@@ -23,13 +23,19 @@ namespace {
 // (docs/methodology.md#vision).
 std::string vision_workload_line(const Workload& workload) {
   const VisionWorkload& v = *workload.vision;
-  const std::string data =
-      workload.dataset_bytes ? fmt::format(" ({} GB)", format_gb(*workload.dataset_bytes)) : std::string();
-  std::string text = fmt::format("Workload: {}, {} parameters, {} images{} × {} epochs at {}×{} px, {} {}, {}.\n",
-                                 v.model.name, format_count(v.model.params), format_general(v.images / 1e6, 3) + "M",
-                                 data, format_general(workload.epochs), v.height, v.width, to_string(workload.task),
-                                 to_string(workload.precision), to_string(workload.optimizer));
-  // Three significant figures: ImageNet's 1.28M is not "1M".
+  // The stored bytes, and the size per image they were counted at (ImageNet's JPEGs unless
+  // --bytes-per-image says): it also sets the host's decoding rate.
+  const std::string data = workload.dataset_bytes
+                               ? fmt::format(" ({} GB at {} an image)", format_gb(*workload.dataset_bytes),
+                                             format_bytes(Bytes(v.bytes_per_image)))
+                               : std::string();
+  // Three significant figures from a million: ImageNet's 1.28M is not "1M".
+  const std::string images =
+      v.images >= 1e6 ? format_general(v.images / 1e6, 3) + "M" : format_count_exact_below_10k(v.images);
+  std::string text =
+      fmt::format("Workload: {}, {} parameters, {} images{} × {} epochs at {}×{} px, {} {}, {}.\n", v.model.name,
+                  format_count(v.model.params), images, data, format_general(workload.epochs), v.height, v.width,
+                  to_string(workload.task), to_string(workload.precision), to_string(workload.optimizer));
   const double macs = vision_forward_macs(v.model, v.height, v.width);
   text += fmt::format("Model: {} GMACs an image forward", format_general(macs / 1e9, 3));
   if (v.model.family == VisionFamily::vit) {
