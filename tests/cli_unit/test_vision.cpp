@@ -130,7 +130,26 @@ TEST_CASE("vision: a Hub ViT config.json is read, other vision families are refu
   CHECK(report["workload"]["vision"]["family"] == "vit");
   CHECK(report["workload"]["vision"]["forward_macs"].get<double>() == Approx(17.56e9 - 768'000).epsilon(0.01));
 
+  // A timm config: its architecture is a preset's timm name, at its pretrained input size.
+  const nlohmann::json timm = json_of({"estimate", "--model-config",
+                                       MLSIZE_TEST_DATA_DIR "/hf-configs/timm--resnet50.a1_in1k.json", "--images", "1M",
+                                       "--device", "a100-80gb"});
+  CHECK(timm["workload"]["vision"]["model"] == "resnet-50");
+  CHECK(timm["workload"]["params"].get<double>() == Approx(25'557'032));
+
   const auto dir = testing::fresh_directory("mlsize-vision-config");
+  const auto big = dir / "timm-384.json";
+  std::ofstream(big) << R"({"architecture": "resnet50", "pretrained_cfg": {"input_size": [3, 448, 448]}})";
+  CHECK(json_of({"estimate", "--model-config", big.string(), "--images", "1M", "--device", "a100-80gb"})["workload"]
+               ["vision"]["forward_macs"]
+                   .get<double>() == Approx(4 * 4.089e9));
+  const auto unknown = dir / "timm-unknown.json";
+  std::ofstream(unknown) << R"({"architecture": "resnet51", "num_classes": 1000})";
+  const auto refused_timm =
+      run_cli({"estimate", "--model-config", unknown.string(), "--images", "1M", "--device", "a100-80gb"});
+  CHECK(refused_timm.exit_code == 1);
+  CHECK_THAT(refused_timm.err, Catch::Contains("timm architecture \"resnet51\""));
+  CHECK_THAT(refused_timm.err, Catch::Contains("resnet50"));
   const auto swin = dir / "config.json";
   std::ofstream(swin) << R"({"model_type": "swin", "embed_dim": 96, "depths": [2, 2, 6, 2]})";
   const auto refused = run_cli({"estimate", "--model-config", swin.string(), "--images", "1M", "--device", "a100-80gb"});

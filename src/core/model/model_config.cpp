@@ -506,6 +506,40 @@ std::optional<VisionModel> vision_model_from_root(const ConfigText& source, cons
                                                   std::string_view source_name) {
   if (!root.is_object()) return std::nullopt;
   const ConfigReader config(source, root);
+  // A timm config.json (the Hub's timm/* repositories, timm/models/_hub.py save_config_for_hf):
+  // its "architecture" is timm's model name and "pretrained_cfg.input_size" its [channels,
+  // height, width]; the old form keeps input_size at the top (load_model_config_from_hf).
+  if (const std::string architecture = config.text("architecture"); !architecture.empty() && !root.contains("model_type")) {
+    const VisionModel* preset = find_vision_model(architecture);
+    if (preset == nullptr) {
+      std::vector<std::string> names;
+      for (const VisionModel& m : vision_models()) {
+        if (!m.timm.empty()) names.push_back(m.timm);
+      }
+      const std::string near = did_you_mean(architecture, names);
+      config.fail("architecture", "timm architecture " + in_quotes(architecture) + " is not one mlsize sizes",
+                  (near.empty() ? std::string() : near + "; ") + "the vision presets are in docs/cli.md#vision");
+    }
+    VisionModel model = *preset;
+    const auto pretrained = root.find("pretrained_cfg");
+    const Json& cfg = pretrained != root.end() && pretrained->is_object() ? *pretrained : root;
+    {
+      const auto size = cfg.find("input_size");
+      if (size != cfg.end() && size->is_array() && size->size() == 3 && (*size)[1].is_number_integer() &&
+          (*size)[2].is_number_integer()) {
+        const int height = (*size)[1].get<int>();
+        const int width = (*size)[2].get<int>();
+        if (height >= 16 && height <= 16384 && height == width && height != model.resolution) {
+          // The model at the config's size: its MACs and activations there, as the preset's.
+          model.macs = vision_forward_macs(model, height, width);
+          model.activations = vision_activation_elements(model, height, width);
+          model.resolution = height;
+        }
+      }
+    }
+    model.source += "; timm config " + escape_unprintable(source_name);
+    return model;
+  }
   const std::string family = config.text("model_type");
   // transformers' vision families that are not a plain ViT: each with the preset to use.
   constexpr std::array<std::pair<std::string_view, std::string_view>, 22> k_other_vision{{
