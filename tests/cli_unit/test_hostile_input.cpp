@@ -216,3 +216,28 @@ TEST_CASE("a region with a non-ASCII letter or an outer space is not a region", 
     CHECK(result.err.find("region as providers spell it") != std::string::npos);
   }
 }
+
+// Issue 46: outside text in reports is written for each format's reader: a spreadsheet
+// formula in a CSV or TSV cell is neutralised (OWASP: a leading quote), Markdown keeps HTML
+// as text, and a price of -0 is 0 (it ranked #1 as $-0.00).
+TEST_CASE("CSV, TSV and Markdown reports escape what their readers would run", "[hostile]") {
+  const fs::path file = write_temp("mlsize-formula.yaml",
+                                   "offerings:\n  - id: evil-free\n    provider: aws\n    kind: cloud\n"
+                                   "    name: \"=HYPERLINK(\\\"http://x\\\",\\\"a\\\") <script>alert(1)</script> | p\"\n"
+                                   "    device: h100-sxm\n    devices_per_unit: 8\n    vcpus: 192\n"
+                                   "    host_memory_gib: 2048\n    price_per_hour_usd: -0\n    region: us-east-1\n"
+                                   "    source: s\n    as_of: \"2026-01-01\"\n");
+  const auto args = with(with(k_base, "--catalog", file.string()), "--top", "1");
+  const auto csv = run_cli(with(args, "--format", "csv"));
+  REQUIRE(csv.exit_code == 0);
+  CHECK(csv.out.find(",\"'=HYPERLINK(\"\"http://x\"\"") != std::string::npos);
+  CHECK(csv.out.find(",=HYPERLINK") == std::string::npos);
+  const auto tsv = run_cli(with(args, "--format", "tsv"));
+  CHECK(tsv.out.find("\t'=HYPERLINK") != std::string::npos);
+  const auto markdown = run_cli(with(args, "--format", "markdown"));
+  CHECK(markdown.out.find("<script>") == std::string::npos);
+  CHECK(markdown.out.find("&lt;script&gt;") != std::string::npos);
+  const auto table = run_cli(args);
+  CHECK(table.out.find("$-0") == std::string::npos);
+  CHECK(table.out.find("$0.00") != std::string::npos);
+}

@@ -433,7 +433,24 @@ std::string markdown_paragraphs(const std::string& text) {
     // A blank line ends the block before, except between the lines of one table or list.
     if (previous != Block::none && (block != previous || block == Block::paragraph)) out += "\n";
     if (block == Block::list) out += "- ";
-    out += line.substr(block == Block::list ? indent : 0);
+    const std::string prose = line.substr(block == Block::list ? indent : 0);
+    // Markdown passes raw HTML through: outside text in a sentence (an offering's name
+    // holding <script>) must stay text. Table rows are escaped cell by cell (render_rows).
+    if (block == Block::table) {
+      out += prose;
+    } else {
+      for (const char c : prose) {
+        if (c == '<') {
+          out += "&lt;";
+        } else if (c == '>') {
+          out += "&gt;";
+        } else if (c == '&') {
+          out += "&amp;";
+        } else {
+          out += c;
+        }
+      }
+    }
     out += '\n';
     previous = block;
   }

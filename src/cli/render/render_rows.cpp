@@ -14,8 +14,23 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// A spreadsheet reads a cell that starts with =, +, -, @, a tab or a carriage return as a
+// formula (=HYPERLINK(...) from an offering's name would run in the reader's Excel):
+// OWASP's CSV injection advice is a leading single quote, which the spreadsheet shows as
+// text. Numbers are left alone (-0.5 is a number, not a formula).
+std::string without_formula(const std::string& text) {
+  if (text.empty() || std::string_view("=+-@\t\r").find(text.front()) == std::string_view::npos) return text;
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  if (end == text.c_str() + text.size()) return text;
+  std::string quoted = "'";
+  quoted += text;
+  return quoted;
+}
+
 // RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
-std::string csv_field(const std::string& text) {
+std::string csv_field(const std::string& raw) {
+  const std::string text = without_formula(raw);
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -23,20 +38,28 @@ std::string csv_field(const std::string& text) {
 }
 
 // TSV fields cannot hold tabs or line breaks (IANA's text/tab-separated-values): spaces.
-std::string tsv_field(std::string text) {
+std::string tsv_field(const std::string& raw) {
+  std::string text = without_formula(raw);
   std::replace_if(
       text.begin(), text.end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
   return text;
 }
 
-// A Markdown table cell: pipes escaped, line breaks as spaces.
+// A Markdown table cell: pipes and backslashes escaped, < > & as HTML entities (Markdown
+// passes raw HTML through: a <script> in an offering's name must stay text), line breaks as
+// spaces.
 std::string markdown_field(const std::string& text) {
   std::string cell;
   for (char c : text) {
-    if (c == '|') {
-      cell += "\\|";
-    } else {
-      cell += (c == '\n' || c == '\r') ? ' ' : c;
+    switch (c) {
+      case '|': cell += "\\|"; break;
+      case '\\': cell += "\\\\"; break;
+      case '<': cell += "&lt;"; break;
+      case '>': cell += "&gt;"; break;
+      case '&': cell += "&amp;"; break;
+      case '\n':
+      case '\r': cell += ' '; break;
+      default: cell += c;
     }
   }
   return cell;

@@ -182,7 +182,8 @@ class FieldReader {
       fail_value(key, "must be a finite number", "a decimal number such as 80 or 2039.5");
     }
     if (std::abs(number) > k_max_number) fail_value(key, "is too large", "a number of at most 1e18");
-    return number;
+    // -0 is 0: a price of -0 passed "not negative" and ranked first as $-0.00 (issue 46).
+    return number == 0 ? 0.0 : number;
   }
 
   double positive_value(std::string_view key) const {
