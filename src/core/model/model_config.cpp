@@ -509,7 +509,8 @@ std::optional<VisionModel> vision_model_from_root(const ConfigText& source, cons
   // A timm config.json (the Hub's timm/* repositories, timm/models/_hub.py save_config_for_hf):
   // its "architecture" is timm's model name and "pretrained_cfg.input_size" its [channels,
   // height, width]; the old form keeps input_size at the top (load_model_config_from_hf).
-  if (const std::string architecture = config.text("architecture"); !architecture.empty() && !root.contains("model_type")) {
+  if (const std::string architecture = config.text("architecture");
+      !architecture.empty() && !root.contains("model_type")) {
     const VisionModel* preset = find_vision_model(architecture);
     if (preset == nullptr) {
       std::vector<std::string> names;
