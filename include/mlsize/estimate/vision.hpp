@@ -55,8 +55,12 @@ inline constexpr double k_pil_images_per_vcpu_s = 192;
 
 // What a run pays per epoch besides its steps: the validation pass, the data loader's
 // restart and a checkpoint. Fitted to the DeepLearningExamples ResNet-50 90-epoch time on a
-// DGX A100 with AMP (~3 hours against 1.93 hours of its training throughput): 43 s an epoch.
+// DGX A100 with AMP (~3 hours against 1.93 hours of its training throughput): 43 s an
+// ImageNet epoch, scaled by the epoch's images (a validation set and a loader's restart grow
+// with the data; CIFAR's 50,000 images pay 1.7 s, not 43).
 inline constexpr double k_vision_epoch_overhead_s = 43;
+inline constexpr double k_vision_epoch_overhead_images = 1'281'167;
+Seconds vision_epoch_overhead(const Workload& workload);
 
 // The input pipeline of a plan: what the hosts' vCPUs can feed, or nothing where it is not a
 // bound (DALI decodes on the GPUs) or the offering states no vCPUs.
@@ -72,9 +76,14 @@ std::optional<VisionPipeline> vision_pipeline(const Workload& workload, const Of
 struct VisionRun {
   double device_images_per_s = 0;          // all devices together
   std::optional<VisionPipeline> pipeline;  // the hosts' decoding, where it is a bound
-  Seconds epoch_overhead{0};               // epochs × k_vision_epoch_overhead_s
-  bool loader_bound() const { return pipeline && pipeline->images_per_s < device_images_per_s; }
-  double images_per_s() const { return loader_bound() ? pipeline->images_per_s : device_images_per_s; }
+  Seconds epoch_overhead{0};               // vision_epoch_overhead
+  // A CPU plan: the same cores train and decode, in turn rather than overlapped.
+  bool shared_cores = false;
+  bool loader_bound() const { return !shared_cores && pipeline && pipeline->images_per_s < device_images_per_s; }
+  double images_per_s() const {
+    if (shared_cores && pipeline) return 1 / (1 / device_images_per_s + 1 / pipeline->images_per_s);
+    return loader_bound() ? pipeline->images_per_s : device_images_per_s;
+  }
 };
 
 }  // namespace mlsize

@@ -50,6 +50,10 @@ struct VisionModel {
   int hidden = 0;
   int layers = 0;
   int heads = 0;
+  // Images decoded per training sample: 4 for Ultralytics' YOLO, whose mosaic augmentation
+  // "combines four training images into one" (Ultralytics docs, Data Augmentation: Mosaic,
+  // on for all but the last 10 epochs: close_mosaic); 1 otherwise.
+  int images_per_sample = 1;
 };
 
 // How images reach the GPUs (--data-loader): PyTorch's DataLoader with Pillow decoding and

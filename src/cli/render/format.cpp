@@ -508,6 +508,10 @@ std::string vision_way_out() {
 std::string vision_throughput(const VisionRun& run) {
   std::string text = fmt::format("{} images/s", format_grouped(run.images_per_s()));
   if (!run.pipeline) return text + " (the devices' rate; no host decoding bound)";
+  if (run.shared_cores) {
+    return text + fmt::format(" (the CPU's cores train {} a second and decode {} with Pillow, in turn)",
+                              format_grouped(run.device_images_per_s), format_grouped(run.pipeline->images_per_s));
+  }
   text += fmt::format(" (the GPUs could take {}; the host's {} vCPUs decode {} with Pillow)",
                       format_grouped(run.device_images_per_s), run.pipeline->vcpus,
                       format_grouped(run.pipeline->images_per_s));

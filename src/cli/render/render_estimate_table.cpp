@@ -123,6 +123,13 @@ std::string estimate_findings(const EstimateResult& result) {
   text += fmt::format("Time: {}", format_duration(e.time));
   const Communication& c = e.communication;
   std::vector<std::string> parts{"compute " + format_duration(e.compute_time)};
+  if (e.vision) {
+    // What the host's decoding adds to the devices' time, and the per-epoch work.
+    const double images = result.workload.tokens;
+    const double waiting = images / e.vision->images_per_s() - images / e.vision->device_images_per_s;
+    if (waiting > 0) parts.push_back("waiting on the host's decoding " + format_duration(Seconds(waiting)));
+    parts.push_back("validation, loader restarts and checkpoints " + format_duration(e.vision->epoch_overhead));
+  }
   if (e.gbdt && e.gbdt->throughput.machines > 1) {
     parts.push_back(fmt::format("histogram all-reduce over {} machines at {} Gbit/s {}", e.gbdt->throughput.machines,
                                 format_general(e.gbdt->throughput.network_bytes_per_s * 8 / 1e9, 3),
@@ -158,9 +165,7 @@ std::string estimate_findings(const EstimateResult& result) {
   text += ".\n";
   if (e.vision) {
     text += "Throughput: " + vision_throughput(*e.vision) +
-            (e.vision->loader_bound() ? ": data-loader bound (" + vision_way_out() + ")" : std::string()) +
-            fmt::format("; {} an epoch for validation, loader restart and checkpoint.\n",
-                        format_duration(Seconds(k_vision_epoch_overhead_s)));
+            (e.vision->loader_bound() ? ": data-loader bound (" + vision_way_out() + ")" : std::string()) + ".\n";
   }
   if (const std::optional<PlanEstimate>& faster = result.faster_micro_batch) {
     text += fmt::format(

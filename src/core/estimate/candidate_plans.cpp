@@ -68,6 +68,26 @@ bool offloads(const Workload& workload, const Layout& layout) {
 // with the optimizer states only), with micro-batches up to 128 × the workload's.
 void add_layout_plans(const Workload& workload, const Layout& layout, std::vector<Plan>& plans) {
   const int data = layout.devices / (layout.tensor * layout.pipeline);
+  if (workload.vision) {
+    // A vision model: DDP (or ZeRO/FSDP across replicas for the largest ViTs), each at the
+    // per-GPU batch and at 1/2, 1/4 and 1/8 of it, without and with activation
+    // checkpointing: a practitioner lowers the batch before checkpointing (which costs a
+    // forward pass), and the estimate keeps the faster of what fits.
+    const int smallest = workload.micro_batch_pinned ? workload.micro_batch : std::max(1, workload.micro_batch / 8);
+    for (int stage = 0; stage <= (data == 1 ? 0 : 3); ++stage) {
+      for (int micro = workload.micro_batch; micro >= smallest; micro /= 2) {
+        for (Recompute recompute : {Recompute::none, Recompute::full}) {
+          Strategy strategy;
+          strategy.zero_stage = stage;
+          strategy.recompute = recompute;
+          if (micro != workload.micro_batch) strategy.micro_batch = micro;
+          plans.push_back(Plan{layout.offering, layout.device, layout.units, layout.devices, strategy});
+        }
+        if (micro == 1) break;
+      }
+    }
+    return;
+  }
   const int highest_stage = data == 1 ? 0 : layout.pipeline > 1 ? 1 : layout.tensor > 1 ? 2 : 3;
   auto add_stage = [&](int stage, int shard_group, Offload offload) {
     const bool grows = (stage >= 2 || offload != Offload::none) && layout.pipeline == 1 && !workload.micro_batch_pinned;

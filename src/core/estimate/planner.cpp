@@ -171,8 +171,10 @@ void PlanEstimator::add_input_pipeline(const Workload& workload, const Plan& pla
   const double images = workload.tokens;
   run.device_images_per_s = estimate.time.value > 0 ? images / estimate.time.value : 0;
   run.pipeline = vision_pipeline(workload, m_offering, plan.units, plan.device_count);
-  if (run.loader_bound()) estimate.time = Seconds(images / run.pipeline->images_per_s);
-  run.epoch_overhead = Seconds(workload.epochs * k_vision_epoch_overhead_s);
+  // A CPU plan's cores both decode and train: the two take turns, they do not overlap.
+  run.shared_cores = run.pipeline && m_device.kind == DeviceKind::cpu;
+  if (run.shared_cores || run.loader_bound()) estimate.time = Seconds(images / run.images_per_s());
+  run.epoch_overhead = vision_epoch_overhead(workload);
   estimate.time = estimate.time + run.epoch_overhead;
   estimate.vision = run;
 }

@@ -24,8 +24,11 @@ double vision_efficiency(const Device& device, const Workload& workload) {
   const VisionWorkload& v = *workload.vision;
   const std::optional<DType> dtype = compute_dtype(device, workload);
   const std::optional<double> peak = dtype ? device.peak(*dtype) : std::nullopt;
-  double efficiency = k_vision_compute_efficiency;
-  if (peak && device.memory_bandwidth_bytes_per_s && device.kind != DeviceKind::cpu) {
+  // A CPU's convolutions reach the share of its AMX peak its matrix multiplications do
+  // (cpu_gemm_efficiency); its memory bound is the same roofline at its sockets' bandwidth
+  // (an offering's share of both scales them alike).
+  double efficiency = k_vision_compute_efficiency * (dtype ? cpu_gemm_efficiency(device, *dtype) : 1.0);
+  if (peak && device.memory_bandwidth_bytes_per_s) {
     const double flops = 6 * vision_forward_macs(v.model, v.height, v.width);
     const double element = workload.precision == Precision::fp32 ? 4.0 : 2.0;
     const double traffic =
@@ -56,6 +59,11 @@ Bytes vision_activation_bytes(const Workload& workload, const Strategy& strategy
   return Bytes(images * saved * (strategy.recompute == Recompute::full ? k_cnn_recompute_share : 1.0));
 }
 
+Seconds vision_epoch_overhead(const Workload& workload) {
+  return Seconds(workload.epochs * k_vision_epoch_overhead_s * workload.vision->images /
+                 k_vision_epoch_overhead_images);
+}
+
 std::optional<VisionPipeline> vision_pipeline(const Workload& workload, const Offering* offering, int units,
                                               int devices) {
   const VisionWorkload& v = *workload.vision;
@@ -63,7 +71,8 @@ std::optional<VisionPipeline> vision_pipeline(const Workload& workload, const Of
   VisionPipeline pipeline;
   // One vCPU per GPU runs its training process; the rest run DataLoader workers.
   pipeline.vcpus = std::max(1, units * *offering->vcpus - devices);
-  pipeline.images_per_s = pipeline.vcpus * k_pil_images_per_vcpu_s * k_imagenet_bytes_per_image / v.bytes_per_image;
+  pipeline.images_per_s = pipeline.vcpus * k_pil_images_per_vcpu_s * k_imagenet_bytes_per_image / v.bytes_per_image /
+                          v.model.images_per_sample;
   return pipeline;
 }
 
