@@ -186,3 +186,37 @@ TEST_CASE("vision: inputs that do not fit a vision job are clear errors", "[visi
   CHECK(json_of({"estimate", "--model", "resnet-50", "--data", "100GB", "--bytes-per-image", "1MB", "--device",
                  "a100-80gb"})["workload"]["vision"]["images"] == Approx(100'000));
 }
+
+TEST_CASE("vision: a CPU trains at its memory bandwidth and decodes on the same cores", "[vision]") {
+  // MLPerf Training v1.0: ResNet-50 on eight Cooper Lake sockets (224 cores) in 943.6
+  // minutes, about 3.8 img/s a core; Sapphire Rapids' AMX may double or triple that.
+  const nlohmann::json cpu = json_of({"estimate", "--model", "resnet-50", "--images", "1.28M", "--epochs", "90",
+                                      "--offering", "aws-c7i.48xlarge"});
+  const auto& vision = cpu["compute"]["vision"];
+  const double per_core = vision["images_per_s"].get<double>() / 96;
+  CHECK(per_core > 3.8);
+  CHECK(per_core < 3 * 3.8);
+  // Decoding takes turns with training: slower than either alone.
+  CHECK(vision["images_per_s"].get<double>() < vision["device_images_per_s"].get<double>());
+  CHECK(vision["loader_bound"] == false);
+}
+
+TEST_CASE("vision: the search lowers the per-GPU batch before checkpointing", "[vision]") {
+  // ViT-B/16 at 384 px does not fit a T4 at 128 images; 32 without checkpointing is faster
+  // than 128 with it.
+  const nlohmann::json report = json_of({"recommend", "--model", "vit-b-16", "--task", "finetune", "--images", "100k",
+                                         "--epochs", "10", "--resolution", "384", "--gpus", "t4:1", "--top", "1"});
+  REQUIRE(!report["recommendations"].empty());
+  const auto& strategy = report["recommendations"][0]["strategy"];
+  CHECK(strategy["recompute"] == "none");
+  CHECK(strategy["micro_batch"].get<int>() < 128);
+}
+
+TEST_CASE("vision: YOLO decodes four images a sample (mosaic)", "[vision]") {
+  const auto rate = [](const char* model) {
+    return json_of({"estimate", "--model", model, "--images", "118k", "--offering", "aws-g5.2xlarge"})["compute"]
+                  ["vision"]["loader_images_per_s"]
+                      .get<double>();
+  };
+  CHECK(rate("yolov8m") == Approx(rate("resnet-50") / 4));
+}
