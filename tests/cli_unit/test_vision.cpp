@@ -118,7 +118,9 @@ TEST_CASE("vision: a host with too few vCPUs per GPU is data-loader bound and ra
   // DALI decodes on the GPUs: the bound is lifted.
   std::vector<std::string> dali = args;
   dali.insert(dali.end(), {"--data-loader", "dali"});
-  for (const auto& plan : json_of(dali)["recommendations"]) CHECK(plan["compute"]["vision"]["loader_bound"] == false);
+  // Kept alive: a range-for over a temporary's member reads freed memory (ASan).
+  const nlohmann::json with_dali = json_of(dali);
+  for (const auto& plan : with_dali["recommendations"]) CHECK(plan["compute"]["vision"]["loader_bound"] == false);
 }
 
 TEST_CASE("vision: a Hub ViT config.json is read, other vision families are refused by name", "[vision]") {
@@ -171,6 +173,8 @@ TEST_CASE("vision: inputs that do not fit a vision job are clear errors", "[visi
       {{"recommend", "--model", "resnet-50", "--tokens", "1B"}, "--tokens"},
       {{"recommend", "--model", "vit-b-16", "--images", "1M", "--resolution", "250"}, "--resolution"},
       {{"recommend", "--model", "resnet-50", "--images", "1M", "--task", "lora"}, "--task"},
+      {{"recommend", "--model", "resnet-50", "--images", "1M", "--task", "inference", "--rate", "100"}, "--rate"},
+      {{"recommend", "--model", "resnet-50", "--images", "1M", "--task", "inference", "--epochs", "2"}, "--epochs"},
       {{"recommend", "--model", "resnet-50", "--images", "1M", "--data-loader", "ffcv"}, "--data-loader"},
   };
   for (const Case& c : cases) {
@@ -219,4 +223,29 @@ TEST_CASE("vision: YOLO decodes four images a sample (mosaic)", "[vision]") {
                       .get<double>();
   };
   CHECK(rate("yolov8m") == Approx(rate("resnet-50") / 4));
+}
+
+TEST_CASE("vision: inference scores a batch of images on every device, forward only", "[vision]") {
+  const auto run = [](const char* task, const char* count) {
+    std::vector<std::string> args{"estimate", "--model", "resnet-50", "--images", "10M", "--device", "a100-80gb",
+                                  "--count", count};
+    if (std::string(task) == "inference") args.insert(args.end(), {"--task", "inference"});
+    return json_of(args);
+  };
+  const nlohmann::json one = run("inference", "1");
+  const nlohmann::json eight = run("inference", "8");
+  const nlohmann::json training = run("pretrain", "1");
+  // A forward pass: a third of a training step's FLOPs, and its traffic a third too.
+  CHECK(one["compute"]["total_flops"].get<double>() == Approx(training["compute"]["total_flops"].get<double>() / 3));
+  CHECK(one["compute"]["vision"]["images_per_s"].get<double>() ==
+        Approx(3 * training["compute"]["vision"]["images_per_s"].get<double>()).epsilon(0.01));
+  // Replicas share the images: eight devices, eight times the rate.
+  CHECK(eight["compute"]["vision"]["images_per_s"].get<double>() ==
+        Approx(8 * one["compute"]["vision"]["images_per_s"].get<double>()).epsilon(0.01));
+  // No gradients, no optimizer states, no epochs.
+  CHECK(one["memory"]["per_device"]["gradients_bytes"] == 0);
+  CHECK(one["compute"]["vision"]["epoch_overhead_seconds"] == 0);
+  const nlohmann::json ranked =
+      json_of({"recommend", "--model", "resnet-50", "--task", "inference", "--images", "10M", "--top", "3"});
+  CHECK(!ranked["recommendations"].empty());
 }

@@ -21,9 +21,11 @@ import sys
 
 
 def estimate(mlsize, row):
-    args = [mlsize, "estimate", "--model", row["model"], "--images", row["images"], "--epochs", row["epochs"],
-            "--device", row["device"], "--count", row["count"], "--precision", row["precision"],
-            "--resolution", row["resolution"], "--micro-batch", row["micro_batch"], "--format", "json"]
+    args = [mlsize, "estimate", "--model", row["model"], "--images", row["images"], "--device", row["device"],
+            "--count", row["count"], "--precision", row["precision"], "--resolution", row["resolution"],
+            "--micro-batch", row["micro_batch"], "--format", "json"]
+    # Training rows name their epochs; inference rows score the images once.
+    args += ["--task", "inference"] if row["task"] == "inference" else ["--epochs", row["epochs"]]
     result = subprocess.run(args, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise SystemExit(f"FAIL: {' '.join(args[1:])} exited {result.returncode}: {result.stderr.strip()}")
@@ -40,15 +42,15 @@ def main():
     rows = list(csv.DictReader(open(os.path.join(here, "figures.csv"), encoding="utf-8")))
     failures = []
     errors = {"fit": [], "held-out": [], "held-out-host-unknown": []}
-    lines = ["| set | model | device × count | precision | px | measure | published | mlsize | error |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| set | task | model | device × count | precision | px | measure | published | mlsize | error |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         predicted = estimate(mlsize, row)
         published = float(row["published"])
         error = predicted / published - 1
         errors[row["set"]].append(abs(error))
         unit = "img/s" if row["measure"] == "images_per_s" else f"h ({row['epochs']} epochs)"
-        lines.append(f"| {row['set']} | {row['model']} | {row['device']} × {row['count']} | {row['precision']} | "
+        lines.append(f"| {row['set']} | {row['task']} | {row['model']} | {row['device']} × {row['count']} | {row['precision']} | "
                      f"{row['resolution']} | {unit} | {published:g} | {predicted:.4g} | {error:+.0%} |")
         # Runs whose host and data loader are not stated are reported, not held to a limit: the
         # GPUs' rate is all mlsize can time there.

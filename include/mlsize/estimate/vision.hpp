@@ -47,6 +47,17 @@ inline constexpr double k_cnn_saved_per_activation = 1.75;
 // runs it; 2·s·h with full recomputation), a CNN's from its activation count.
 Bytes vision_activation_bytes(const Workload& workload, const Strategy& strategy);
 
+// Inference keeps no tensors for a backward pass: only a layer's input and output are live.
+// ResNet-50's largest, its first convolution's 112 × 112 × 64 output, is 7% of its 11.1 M
+// activations: input and output together, 15%.
+inline constexpr double k_vision_inference_live_share = 0.15;
+// Inference reads and writes each activation once in the forward pass; a training step does
+// that and the backward pass, twice as much again: a third of k_vision_traffic_per_activation.
+inline constexpr double k_vision_inference_traffic_share = 1.0 / 3;
+
+// Activation bytes one device holds running inference on its batch of images.
+Bytes vision_inference_activation_bytes(const Workload& workload);
+
 // Images a second the host's vCPUs decode and augment with Pillow (RandomResizedCrop, flip,
 // normalise) per DataLoader worker: timm issue #1491, ResNet-50 on an A100 with 10 workers
 // fed 1,923 img/s from ImageNet JPEGs (2,600 from synthetic data): 192 per worker. Scaled by

@@ -94,8 +94,8 @@ double vision_tokens(const VisionModel& model, int height, int width);
 // plus the patch embedding; a Swin's attention is windowed, so it scales with the pixels.
 double vision_forward_macs(const VisionModel& model, int height, int width);
 
-// Activation elements per image at h × w (scaled with the pixels, or with the tokens for a
-// ViT's linear outputs).
+// Activation elements per image at h × w: a CNN's count scaled with the pixels; a ViT's
+// linear outputs, 9·h per token and layer (fused attention writes no scores).
 double vision_activation_elements(const VisionModel& model, int height, int width);
 
 }  // namespace mlsize

@@ -156,7 +156,10 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
 }
 
 void size_without_load(const WorkloadOptions& options, Workload& workload) {
-  if (workload.task != Task::inference || workload.serving || options.tokens || options.data || options.batch) return;
+  if (workload.task != Task::inference || workload.serving || workload.vision || options.tokens || options.data ||
+      options.batch) {
+    return;
+  }
   ServingLoad load;
   load.sizing = true;
   load.redundancy = 0;

@@ -127,9 +127,9 @@ namespace {
 // per-device batch its family trains with by default (DeepLearningExamples' 256 for ResNet-50
 // with AMP, DeiT's 128 per GPU, Ultralytics' 16 images for YOLO at 640).
 void set_vision_model(const VisionModel& model, Workload& workload) {
-  if (workload.task != Task::pretrain && workload.task != Task::finetune) {
-    flag_error("--task", "vision models are sized for training: --task pretrain or finetune",
-               "drop --task, or give --task finetune (serving images is not sized yet)");
+  if (workload.task != Task::pretrain && workload.task != Task::finetune && workload.task != Task::inference) {
+    flag_error("--task", "vision models are sized for pretrain, finetune and inference (a batch of images)",
+               "drop --task, or give --task finetune or inference");
   }
   workload.vision = VisionWorkload{model};
   workload.vision->height = workload.vision->width = model.resolution;
@@ -287,7 +287,14 @@ void resolve_vision(const WorkloadOptions& options, Workload& workload) {
     }
   }
   parse_choice_if_given(options.data_loader, "--data-loader", v.loader);
-  workload.tokens = v.images * workload.epochs;
+  if (workload.task == Task::inference) {
+    // Scoring a set of images once; a fleet at a rate of images is not sized yet.
+    if (workload.serving) {
+      flag_error("--rate", "serving images at a rate is not sized yet", "give --images N for a batch of N images");
+    }
+    if (options.epochs) flag_error("--epochs", "inference passes over the images once", "drop --epochs");
+  }
+  workload.tokens = v.images * (workload.task == Task::inference ? 1.0 : workload.epochs);
   // The stored images, for the rules' data-size tiers and the disk.
   if (!workload.dataset_bytes) workload.dataset_bytes = Bytes(v.images * v.bytes_per_image);
 }

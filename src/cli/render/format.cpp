@@ -522,8 +522,8 @@ std::string vision_throughput(const VisionRun& run) {
 // generation, LoRA's measured speed, QLoRA's dequantisation (docs/methodology.md#efficiency).
 std::string mfu_basis(const PlanEstimate& e, const Workload& workload) {
   if (workload.mfu_pinned || e.mfu <= 0) return "";
-  if (workload.task == Task::inference) return " (a serving engine's, docs/methodology.md#serving)";
   if (workload.vision) return " (the roofline of FLOPs and activation traffic, docs/methodology.md#vision-time)";
+  if (workload.task == Task::inference) return " (a serving engine's, docs/methodology.md#serving)";
   std::vector<std::string> why;
   const Stack stack = stack_of(*e.plan.device);
   if (stack_efficiency(stack) != 1.0) {

@@ -128,7 +128,9 @@ std::string estimate_findings(const EstimateResult& result) {
     const double images = result.workload.tokens;
     const double waiting = images / e.vision->images_per_s() - images / e.vision->device_images_per_s;
     if (waiting > 0) parts.push_back("waiting on the host's decoding " + format_duration(Seconds(waiting)));
-    parts.push_back("validation, loader restarts and checkpoints " + format_duration(e.vision->epoch_overhead));
+    if (e.vision->epoch_overhead.value > 0) {
+      parts.push_back("validation, loader restarts and checkpoints " + format_duration(e.vision->epoch_overhead));
+    }
   }
   if (e.gbdt && e.gbdt->throughput.machines > 1) {
     parts.push_back(fmt::format("histogram all-reduce over {} machines at {} Gbit/s {}", e.gbdt->throughput.machines,

@@ -229,6 +229,9 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
         add_serving_plans(workload, offering, device, units, plans);
       }
       for (std::size_t i = first; i < plans.size(); ++i) plans[i].fixed_units = !device_counts.empty();
+    } else if (workload.task == Task::inference && workload.vision) {
+      // Scoring images: each device a replica (no model is split for a vision model).
+      plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
     } else if (workload.task == Task::inference) {
       // Tensor parallel within a unit (1, 2, 4, ... devices, at most the 8 of a GPU node:
       // vLLM serves with "tensor parallel size = the number of GPUs in each node"; its

@@ -24,7 +24,7 @@ Flops inference_flops(double active_params, double tokens) {
 }
 
 Flops run_flops(const Workload& workload, Recompute recompute) {
-  if (workload.vision && workload.is_training()) return vision_run_flops(workload, recompute);
+  if (workload.vision) return vision_run_flops(workload, recompute);
   const double active = workload.parameters.active;
   if (workload.task == Task::inference) return inference_flops(active, workload.tokens);
   Flops flops = training_flops(active, workload.tokens, recompute, workload.task);

@@ -69,7 +69,7 @@ double cpu_gemm_efficiency(const Device& device, DType compute_dtype) {
 
 double effective_mfu(const Device& device, const Workload& workload) {
   // A vision model's efficiency is its family's, fitted to published throughput (vision.hpp).
-  if (workload.vision && !workload.mfu_pinned && workload.is_training()) return vision_efficiency(device, workload);
+  if (workload.vision && !workload.mfu_pinned) return vision_efficiency(device, workload);
   double mfu = workload.mfu_pinned ? workload.mfu
                                    : workload.mfu * stack_efficiency(stack_of(device)) * generation_efficiency(device);
   if (!workload.mfu_pinned) {

@@ -3,6 +3,7 @@
 // docs/methodology.md#memory.
 
 #include <mlsize/estimate/memory.hpp>
+#include <mlsize/estimate/vision.hpp>
 
 #include <mlsize/estimate/gbdt.hpp>
 
@@ -244,6 +245,18 @@ void inference_memory(const Workload& w, int device_count, const Strategy& st, c
   const Architecture& m = w.model;
   const double n = w.parameters.total;
   const double bits = bits_per_weight(w.weight_format);
+  if (w.vision) {
+    // A vision model's weights at their width, replicated on every device, and the live
+    // activations of its batch (vision.hpp); no KV cache.
+    memory.weights = rows.term("weights", named<T>("N", n) * (bits / 8.0), [&] {
+      return "N " + format_general(n) + ", bits " + format_general(bits) + ", " + layout_text(st, device_count);
+    });
+    memory.activations = rows.term("activations", named<T>("live activations", vision_inference_activation_bytes(w).value), [&] {
+      return "images " + format_general(w.micro_batch) + " × live share " +
+             format_general(k_vision_inference_live_share);
+    });
+    return;
+  }
   // MXFP4 checkpoints (gpt-oss) quantise the routed experts only: attention, router,
   // embeddings and head stay 16-bit (its quantization_config's modules_to_not_convert).
   const double experts = w.weight_format == WeightFormat::mxfp4 ? routed_expert_parameters(m) : 0.0;

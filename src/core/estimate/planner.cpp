@@ -145,7 +145,14 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
   const double peak = *m_peak;
   estimate.peak_flops_per_s = peak;
   estimate.flops = flops(plan.strategy.recompute);
-  if (workload.task == Task::inference) {
+  if (workload.vision && workload.task == Task::inference) {
+    // Scoring images: every device a replica on its share of them, at the forward pass's
+    // roofline (vision.hpp), bound by the host's decoding as training is.
+    estimate.mfu = m_mfu;
+    estimate.compute_time = training_seconds(estimate.flops, plan.device_count, peak, estimate.mfu);
+    estimate.time = estimate.compute_time;
+    add_input_pipeline(workload, plan, estimate);
+  } else if (workload.task == Task::inference) {
     const double bandwidth = decode_bandwidth();
     const int replicas = busy_replicas(workload, plan);
     estimate.mfu = serving_mfu(workload, m_device, *compute_dtype(m_device, workload));

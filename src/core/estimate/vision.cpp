@@ -29,10 +29,12 @@ double vision_efficiency(const Device& device, const Workload& workload) {
   // (an offering's share of both scales them alike).
   double efficiency = k_vision_compute_efficiency * (dtype ? cpu_gemm_efficiency(device, *dtype) : 1.0);
   if (peak && device.memory_bandwidth_bytes_per_s) {
-    const double flops = 6 * vision_forward_macs(v.model, v.height, v.width);
+    // A training step's FLOPs per image (forward and backward), or the forward pass's alone.
+    const double flops = (workload.is_training() ? 6 : 2) * vision_forward_macs(v.model, v.height, v.width);
     const double element = workload.precision == Precision::fp32 ? 4.0 : 2.0;
-    const double traffic =
-        vision_activation_elements(v.model, v.height, v.width) * element * k_vision_traffic_per_activation;
+    const double traffic = vision_activation_elements(v.model, v.height, v.width) * element *
+                           k_vision_traffic_per_activation *
+                           (workload.is_training() ? 1.0 : k_vision_inference_traffic_share);
     const double memory_seconds = traffic / *device.memory_bandwidth_bytes_per_s;
     efficiency = std::min(efficiency, flops / (*peak * memory_seconds));
   }
@@ -42,7 +44,7 @@ double vision_efficiency(const Device& device, const Workload& workload) {
 Flops vision_run_flops(const Workload& workload, Recompute recompute) {
   const VisionWorkload& v = *workload.vision;
   const double forward = 2 * vision_forward_macs(v.model, v.height, v.width);
-  const double passes = recompute == Recompute::full ? 4.0 : 3.0;
+  const double passes = !workload.is_training() ? 1.0 : recompute == Recompute::full ? 4.0 : 3.0;
   return Flops(passes * forward * workload.tokens);
 }
 
@@ -59,7 +61,15 @@ Bytes vision_activation_bytes(const Workload& workload, const Strategy& strategy
   return Bytes(images * saved * (strategy.recompute == Recompute::full ? k_cnn_recompute_share : 1.0));
 }
 
+Bytes vision_inference_activation_bytes(const Workload& workload) {
+  const VisionWorkload& v = *workload.vision;
+  const double element = workload.weight_format == WeightFormat::fp32 ? 4.0 : 2.0;
+  return Bytes(workload.micro_batch * vision_activation_elements(v.model, v.height, v.width) * element *
+               k_vision_inference_live_share);
+}
+
 Seconds vision_epoch_overhead(const Workload& workload) {
+  if (!workload.is_training()) return Seconds(0);  // a pass over images to score: no epochs
   return Seconds(workload.epochs * k_vision_epoch_overhead_s * workload.vision->images /
                  k_vision_epoch_overhead_images);
 }

@@ -162,8 +162,10 @@ double vision_forward_macs(const VisionModel& model, int height, int width) {
 
 double vision_activation_elements(const VisionModel& model, int height, int width) {
   if (model.family == VisionFamily::vit && model.hidden > 0) {
-    const double native = vision_tokens(model, model.resolution, model.resolution);
-    return model.activations * vision_tokens(model, height, width) / native;
+    // The outputs of q/k/v, the projection and the two MLP linears, 9·h per token and layer:
+    // fused attention (F.scaled_dot_product_attention) writes no s² scores, which fvcore's
+    // count (timm's infer_macts) includes.
+    return 9.0 * model.hidden * vision_tokens(model, height, width) * model.layers;
   }
   const double pixels =
       static_cast<double>(height) * width / (static_cast<double>(model.resolution) * model.resolution);
