@@ -37,10 +37,9 @@ std::string vision_workload_line(const Workload& workload) {
           ? fmt::format("Workload: {}, {} parameters, inference on {} images{} at {}×{} px with {} weights.\n",
                         v.model.name, format_count(v.model.params), images, data, v.height, v.width,
                         to_string(workload.weight_format))
-          : fmt::format("Workload: {}, {} parameters, {} images{} × {} epochs at {}×{} px, {} {}, {}.\n",
-                        v.model.name, format_count(v.model.params), images, data, format_general(workload.epochs),
-                        v.height, v.width, to_string(workload.task), to_string(workload.precision),
-                        to_string(workload.optimizer));
+          : fmt::format("Workload: {}, {} parameters, {} images{} × {} epochs at {}×{} px, {} {}, {}.\n", v.model.name,
+                        format_count(v.model.params), images, data, format_general(workload.epochs), v.height, v.width,
+                        to_string(workload.task), to_string(workload.precision), to_string(workload.optimizer));
   const double macs = vision_forward_macs(v.model, v.height, v.width);
   text += fmt::format("Model: {} GMACs an image forward", format_general(macs / 1e9, 3));
   if (v.model.family == VisionFamily::vit) {

@@ -251,10 +251,11 @@ void inference_memory(const Workload& w, int device_count, const Strategy& st, c
     memory.weights = rows.term("weights", named<T>("N", n) * (bits / 8.0), [&] {
       return "N " + format_general(n) + ", bits " + format_general(bits) + ", " + layout_text(st, device_count);
     });
-    memory.activations = rows.term("activations", named<T>("live activations", vision_inference_activation_bytes(w).value), [&] {
-      return "images " + format_general(w.micro_batch) + " × live share " +
-             format_general(k_vision_inference_live_share);
-    });
+    memory.activations =
+        rows.term("activations", named<T>("live activations", vision_inference_activation_bytes(w).value), [&] {
+          return "images " + format_general(w.micro_batch) + " × live share " +
+                 format_general(k_vision_inference_live_share);
+        });
     return;
   }
   // MXFP4 checkpoints (gpt-oss) quantise the routed experts only: attention, router,
