@@ -1015,6 +1015,7 @@ REFUSED = [
     (["recommend", "--task", "gbdt", "--data", "20GB", "--library", "sklearn", "--emit", "dask"], "skypilot"),
     (["recommend", "--model", "resnet-50", "--images", "1M", "--emit", "deepspeed"], "torchrun"),
     (["recommend", "--model", "yolov8m", "--images", "118k", "--emit", "torchrun"], None),
+    (["recommend", "--model", "resnet-50", "--task", "inference", "--images", "10M", "--emit", "torchrun"], None),
 ]
 
 

@@ -391,6 +391,10 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
   }
   if (spec.task == Task::gbdt) return trees_unsupported(kind, spec);
   if (spec.vision) {
+    if (spec.task == Task::inference) {
+      return "scoring images runs your own script (or timm's inference.py), which mlsize does not emit; the plan's "
+             "devices and batch are in the report";
+    }
     if (spec.detector || spec.timm_model.empty()) {
       return "detectors train with their own tools (Ultralytics' `yolo train`, torchvision's detection references), "
              "which mlsize does not emit; the plan's devices, batch and epochs are in the report";
