@@ -335,19 +335,28 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   try {
     CommandOutput output;
     std::optional<std::string> output_path;
+    OutputGuard guard;
+    const auto guard_for = [](const WorkloadOptions& options, const std::vector<std::string>& rule_files) {
+      OutputGuard made{options.force_output, input_files(options)};
+      made.inputs.insert(made.inputs.end(), rule_files.begin(), rule_files.end());
+      return made;
+    };
     recommend_options.words.assign(argv + std::min(argc, 2), argv + argc);
     if (c.recommend->parsed()) {
       output = run_recommend(recommend_options);
       output_path = recommend_options.workload.output_path;
+      guard = guard_for(recommend_options.workload, recommend_options.rules.rule_files);
     }
     if (c.estimate->parsed()) {
       output = run_estimate(estimate_options);
       output_path = estimate_options.workload.output_path;
+      guard = guard_for(estimate_options.workload, {});
     }
     if (c.catalog->parsed()) output = run_catalog(c.catalog_options);
     if (c.explain->parsed()) {
       output = run_explain(explain_options);
       output_path = explain_options.recommend.workload.output_path;
+      guard = guard_for(explain_options.recommend.workload, explain_options.recommend.rules.rule_files);
     }
     if (c.rules->parsed()) output = run_rules(c.rules_options);
     if (c.detect->parsed()) output = run_detect(c.detect_options);
@@ -357,7 +366,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
     // The whole report at once: nothing partial on failure. `--output -` (or /dev/stdout)
     // is the stream stdout already is.
     if (output_path && !is_standard_output(*output_path)) {
-      write_output_file(*output_path, terminal_text(output.stdout_text));
+      write_output_file(*output_path, terminal_text(output.stdout_text), guard);
       output.stdout_text.clear();
     }
     return write_report(out, err, output);

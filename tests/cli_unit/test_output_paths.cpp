@@ -15,9 +15,13 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/time.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -208,4 +212,104 @@ TEST_CASE("output paths: a directory and a socket are refused, and stay", "[outp
   CHECK(into_socket.exit_code == 1);
   CHECK(into_socket.err.find("it is a socket") != std::string::npos);
   CHECK(fs::is_socket(socket_path));
+}
+
+// Issue 46: --output behaves as a shell's redirection does, and no worse.
+TEST_CASE("output paths: a read-only file is refused unless --force", "[output]") {
+  const fs::path dir = fresh_directory("mlsize-read-only");
+  const fs::path file = dir / "report.txt";
+  std::ofstream(file) << "keep me";
+  fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  const std::vector<std::string> args{"recommend", "--params", "7B", "--data", "200GB", "--output", file.string()};
+  const auto refused = run_cli(args);
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.out.empty());
+  CHECK_THAT(refused.err, Catch::Contains("read-only"));
+  CHECK_THAT(refused.err, Catch::Contains("--force"));
+  CHECK(slurp(file) == "keep me");
+  std::vector<std::string> forced = args;
+  forced.push_back("--force");
+  CHECK(run_cli(forced).exit_code == 0);
+  CHECK(slurp(file) != "keep me");
+}
+
+TEST_CASE("output paths: the run's own input is refused as its output", "[output]") {
+  const fs::path dir = fresh_directory("mlsize-own-input");
+  const fs::path overlay = dir / "mine.yaml";
+  std::ofstream(overlay) << "offerings: []\n";
+  fs::create_symlink(overlay, dir / "alias.yaml");
+  for (const fs::path& output : {overlay, dir / "alias.yaml"}) {
+    const auto result = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--catalog", overlay.string(),
+                                 "--output", output.string()});
+    INFO(result.err);
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.err, Catch::Contains("one of this run's inputs"));
+    CHECK(slurp(overlay) == "offerings: []\n");
+  }
+}
+
+TEST_CASE("output paths: as root, a link in a sticky world-writable directory owned by another user is refused",
+          "[output]") {
+  if (::geteuid() != 0) return;  // only root can give the link another owner
+  const fs::path dir = fresh_directory("mlsize-sticky");
+  REQUIRE(::chmod(dir.c_str(), 01777) == 0);
+  const fs::path target = fresh_directory("mlsize-sticky-target") / "victim.txt";
+  std::ofstream(target) << "system file";
+  const fs::path link = dir / "report.txt";
+  fs::create_symlink(target, link);
+  REQUIRE(::lchown(link.c_str(), 65534, 65534) == 0);  // nobody's link, in root's /tmp-like directory
+  const auto result = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--output", link.string()});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("fs.protected_symlinks"));
+  CHECK(slurp(target) == "system file");
+  // The same link owned by the directory's owner (root) is followed, as the kernel does.
+  REQUIRE(::lchown(link.c_str(), 0, 0) == 0);
+  CHECK(run_cli({"recommend", "--params", "7B", "--data", "200GB", "--output", link.string()}).exit_code == 0);
+  CHECK(slurp(target) != "system file");
+}
+
+TEST_CASE("output paths: a FIFO without a reader is an error after a bounded wait", "[output]") {
+  const fs::path dir = fresh_directory("mlsize-fifo-alone");
+  const fs::path fifo = dir / "nobody.fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto started = std::chrono::steady_clock::now();
+  const auto result = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--output", fifo.string()});
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("no process read the FIFO"));
+  CHECK(seconds < 10);
+  CHECK(fs::is_fifo(fifo));
+}
+
+TEST_CASE("output paths: a name of NAME_MAX bytes is written", "[output]") {
+  const fs::path dir = fresh_directory("mlsize-long-name");
+  const fs::path file = dir / std::string(255, 'r');
+  mlsize::cli::write_output_file(file.string(), "report");
+  CHECK(slurp(file) == "report");
+  CHECK(entries(dir) == 1);
+}
+
+TEST_CASE("output paths: SIGTERM during a write leaves no temporary file", "[output]") {
+  const fs::path dir = fresh_directory("mlsize-sigterm");
+  const fs::path file = dir / "big.txt";
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // 256 MB written and fsync'ed: a SIGTERM a millisecond in lands mid-write.
+    const std::string text(256u << 20, 'x');
+    struct itimerval timer {};
+    timer.it_value.tv_usec = 1000;
+    ::signal(SIGALRM, [](int) { ::kill(::getpid(), SIGTERM); });
+    ::setitimer(ITIMER_REAL, &timer, nullptr);
+    mlsize::cli::write_output_file(file.string(), text);
+    ::_exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    INFO(entry.path());
+    CHECK(entry.path().filename().string().rfind(".mlsize-", 0) != 0);
+  }
 }

@@ -109,7 +109,9 @@ CommandOutput run_calibrate(const CalibrateOptions& options) {
   CommandOutput output;
   const std::optional<std::string>& path = flags.workload.output_path;
   if (path && !is_standard_output(*path)) {
-    write_output_file(*path, overlay);
+    OutputGuard guard{flags.workload.force_output, input_files(flags.workload)};
+    guard.inputs.push_back(options.measured);
+    write_output_file(*path, overlay, guard);
     output.stdout_text = table + "Overlay written to " + *path + ".\n";
   } else {
     output.stdout_text = overlay;

@@ -211,7 +211,11 @@ CommandOutput run_import(const CatalogOptions& options) {
   if (is_standard_output(options.import_output)) {
     output.stdout_text = yaml;
   } else {
-    write_output_file(options.import_output, yaml);
+    // The price files read must not be the overlay written (issue 46).
+    OutputGuard guard;
+    guard.inputs = options.import_files;
+    guard.inputs.insert(guard.inputs.end(), options.catalog_files.begin(), options.catalog_files.end());
+    write_output_file(options.import_output, yaml, guard);
   }
   output.stderr_text = summary;
   return output;

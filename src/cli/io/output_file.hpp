@@ -3,7 +3,9 @@
 // install, git's lockfiles, bash's redirections): a file is replaced whole or not at all;
 // anything that is not a file is written in place and is never replaced.
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace mlsize::cli {
 
@@ -21,7 +23,16 @@ bool is_standard_output(std::string_view path);
 //   place, streaming, never replaced: as root, a rename would turn /dev/null into a file.
 // - /dev/stderr, /dev/fd/N, /proc/self/fd/N: written to descriptor N, already open.
 // - a directory, a block device or a socket: refused.
+// And as a shell would not either (issue 46): a symbolic link the kernel's
+// fs.protected_symlinks would not follow is refused; a read-only file is refused unless
+// `force`; one of `inputs` (the run's own catalogue, config or data files) is refused; a
+// FIFO without a reader is given 3 s; SIGINT, SIGTERM or SIGHUP during the write removes
+// the temporary file.
 // Throws mlsize::Error (input) naming the path when it cannot; a temporary file is removed.
-void write_output_file(const std::string& path, std::string_view text);
+struct OutputGuard {
+  bool force = false;               // --force: replace a read-only file
+  std::vector<std::string> inputs;  // files the run read
+};
+void write_output_file(const std::string& path, std::string_view text, const OutputGuard& guard = {});
 
 }  // namespace mlsize::cli

@@ -241,6 +241,7 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
                   "Write the report to FILE instead of stdout (a file atomically, all of it or nothing; a device or "
                   "FIFO in place, never replaced); - is stdout")
       ->type_name("FILE");
+  command.add_flag("--force", options.force_output, "With --output: replace a read-only file");
 }
 
 }  // namespace mlsize::cli

@@ -346,6 +346,14 @@ void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool req
 
 }  // namespace
 
+std::vector<std::string> input_files(const WorkloadOptions& options) {
+  std::vector<std::string> files = options.catalog_files;
+  files.insert(files.end(), options.calibration_files.begin(), options.calibration_files.end());
+  if (options.model_config) files.push_back(*options.model_config);
+  if (options.data_file) files.push_back(*options.data_file);
+  return files;
+}
+
 std::vector<std::string> built_in_model_names() {
   std::vector<std::string> names = model_preset_names();
   for (const VisionModel& vision : vision_models()) names.push_back(vision.id);

@@ -96,9 +96,14 @@ struct WorkloadOptions {
   // estimate add html).
   std::span<const OutputFormat> formats = k_report_formats;
   std::optional<std::string> output_path;
+  bool force_output = false;             // --force: --output may replace a read-only file
   bool no_defaults = false;              // --no-defaults: no config file, no MLSIZE_* variables
   std::vector<AppliedDefault> defaults;  // what the config file and MLSIZE_* set (app.cpp)
 };
+
+// The files a run reads (--catalog, --calibration, --model-config, --data-file), which its
+// --output must not replace.
+std::vector<std::string> input_files(const WorkloadOptions& options);
 
 // Declared in workload_flags.cpp.
 void add_workload_options(CLI::App& command, WorkloadOptions& options);
