@@ -190,3 +190,19 @@ TEST_CASE("detect stops a tool that does not answer, and says so", "[cli][detect
   CHECK(unwrapped(result.out).find("--format=csv: no answer within 10 s (a hung driver?); stopped") !=
         std::string::npos);
 }
+
+// Issue 46: a tool that closes its stdout and keeps running was waited for without a limit
+// (two 14 s nvidia-smi calls took 28 s). The deadline covers the whole run, and the tool's
+// process group is killed at it.
+TEST_CASE("detect stops a tool that closed its output but keeps running, at the deadline", "[cli][detect]") {
+  const TempDir tools;
+  // It also starts a child that holds nothing open: killed with its group.
+  write_script(tools.path() / "nvidia-smi", "exec >&-\n/bin/sleep 30 &\n/bin/sleep 30\n");
+  const PathOf path(tools.path());
+  const auto started = std::chrono::steady_clock::now();
+  const auto result = run_cli({"detect"});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  INFO(result.out << result.err);
+  CHECK(seconds < 13);  // the 10 s deadline, once: no second nvidia-smi call after a hung one
+  CHECK(result.out.find("no answer within 10 s") != std::string::npos);
+}

@@ -10,6 +10,7 @@
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <array>
@@ -41,7 +42,10 @@ struct ToolRun {
 constexpr int k_tool_timeout_ms = 10'000;
 
 // Runs `command` (found on PATH) with no input, its standard error discarded, and reads its
-// standard output to the end, or kills it after k_tool_timeout_ms.
+// standard output to the end, or kills it after k_tool_timeout_ms. The deadline covers the
+// whole run, not only the output (issue 46: a tool that closed its stdout and slept was
+// waited for without a limit), and the tool runs in a process group of its own, so that
+// what it started dies with it.
 ToolRun run_tool(std::span<const std::string_view> command) {
   ToolRun run;
   std::array<int, 2> pipe_ends{};
@@ -60,9 +64,14 @@ ToolRun run_tool(std::span<const std::string_view> command) {
   std::vector<char*> argv;
   for (std::string& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);  // its own group, led by itself
   pid_t pid = 0;
-  const int spawned = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int spawned = ::posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   ::close(pipe_ends[1]);
   if (spawned != 0) {
     ::close(pipe_ends[0]);
@@ -79,7 +88,7 @@ ToolRun run_tool(std::span<const std::string_view> command) {
     const int polled = left > 0 ? ::poll(&ready, 1, static_cast<int>(left)) : 0;
     if (polled < 0 && errno == EINTR) continue;
     if (polled == 0) {
-      ::kill(pid, SIGKILL);
+      ::kill(-pid, SIGKILL);
       run.timed_out = true;
       break;
     }
@@ -92,7 +101,21 @@ ToolRun run_tool(std::span<const std::string_view> command) {
   }
   ::close(pipe_ends[0]);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  // Its output ended; the tool itself gets what is left of the deadline to exit.
+  while (!run.timed_out) {
+    const pid_t waited = ::waitpid(pid, &status, WNOHANG);
+    if (waited == pid || (waited < 0 && errno != EINTR)) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      ::kill(-pid, SIGKILL);
+      run.timed_out = true;
+      break;
+    }
+    const struct timespec pause { 0, 10'000'000L };
+    ::nanosleep(&pause, nullptr);
+  }
+  if (run.timed_out) {
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
   run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
