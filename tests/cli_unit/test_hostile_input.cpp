@@ -1,6 +1,7 @@
 // Bad and hostile input through the whole command line: each gets a clear error naming
 // the flag or file, a documented exit code, and nothing on stdout (docs/reliability.md).
 #include "run_capture.hpp"
+#include "temp_files.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -240,4 +241,52 @@ TEST_CASE("CSV, TSV and Markdown reports escape what their readers would run", "
   const auto table = run_cli(args);
   CHECK(table.out.find("$-0") == std::string::npos);
   CHECK(table.out.find("$0.00") != std::string::npos);
+}
+
+// Issue 46: an Azure price page's region went past the region check (its rows took another
+// path), and a price of 1e300 was refused in the overlay, naming the unwritten output.
+TEST_CASE("Azure price pages: a region with a separator and an impossible price are refused at the page",
+          "[hostile]") {
+  const std::string page = mlsize::testing::slurp(std::string(MLSIZE_TEST_DATA_DIR) + "/azure-retail/page-1.json");
+  const std::string first_region = "\"armRegionName\": \"eastus\"";
+  REQUIRE(page.find(first_region) != std::string::npos);
+  const fs::path output = fs::temp_directory_path() / "mlsize-azure-out.yaml";
+  fs::remove(output);
+
+  std::string hostile = page;
+  hostile.replace(hostile.find(first_region), first_region.size(),
+                  "\"armRegionName\": \"eastus\\u2028  image_id: docker:attacker/evil\"");
+  const fs::path separator = write_temp("mlsize-azure-separator.json", hostile);
+  const auto refused = run_cli({"catalog", "import", "--from", "azure-retail", separator.string(), "--as-of",
+                                "2026-01-01", "--output", output.string()});
+  INFO(refused.err);
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.err.find("mlsize-azure-separator.json") != std::string::npos);
+  CHECK(refused.err.find("U+2028") != std::string::npos);
+  CHECK(!fs::exists(output));
+
+  std::string huge = page;
+  const std::string first_price = "\"retailPrice\": 3.673";
+  REQUIRE(huge.find(first_price) != std::string::npos);
+  huge.replace(huge.find(first_price), first_price.size(), "\"retailPrice\": 1e300");
+  const fs::path impossible = write_temp("mlsize-azure-huge.json", huge);
+  const auto dropped = run_cli({"catalog", "import", "--from", "azure-retail", impossible.string(), "--as-of",
+                                "2026-01-01", "--output", output.string()});
+  INFO(dropped.err);
+  CHECK(dropped.err.find("mlsize-azure-huge.json item 1: dropped") != std::string::npos);
+  CHECK(dropped.err.find("mlsize-azure-out.yaml:") == std::string::npos);  // never the output's line
+  // A hint of several lines keeps them, indented, not as \x0a.
+  CHECK(dropped.err.find("\\x0a") == std::string::npos);
+}
+
+TEST_CASE("calibrate reads a measured file that starts with a UTF-8 byte-order mark", "[hostile]") {
+  const std::string json =
+      mlsize::testing::slurp(std::string(MLSIZE_TEST_DATA_DIR) + "/calibration/h200-llama-2-7b-lora.json");
+  const fs::path file = write_temp("mlsize-bom.json", "\xEF\xBB\xBF" + json);
+  const auto result = run_cli({"calibrate", "--model", "llama-2-7b", "--task", "lora", "--micro-batch", "4",
+                               "--recompute", "full", "--framework", "hf", "--device", "h200", "--measured",
+                               file.string()});
+  INFO(result.err);
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.find("mlsize calibration overlay") != std::string::npos);
 }

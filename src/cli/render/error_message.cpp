@@ -13,6 +13,22 @@ std::string printable(const std::string& text) {
   return escape_unprintable(text);
 }
 
+// A hint of several lines (the import's summary of what it skipped) keeps its lines, each
+// escaped and indented under "hint: ", so that no line of it, hostile text included, can
+// pass for a line of its own at the left margin (issue 46: its line feeds showed as \x0a).
+std::string printable_lines(const std::string& text) {
+  std::string out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find('\n', start);
+    out += printable(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos || end + 1 == text.size()) break;
+    out += "\n  ";
+    start = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string format_error(const Error& error) {
@@ -29,7 +45,7 @@ std::string format_error(const Error& error) {
     }
     text += fmt::format("  {} | {}\n  {} | {}^\n", number, printable(location.line_text), gutter, caret_indent);
   }
-  if (!error.hint().empty()) text += "hint: " + printable(error.hint()) + "\n";
+  if (!error.hint().empty()) text += "hint: " + printable_lines(error.hint()) + "\n";
   return text;
 }
 

@@ -178,20 +178,27 @@ std::string usd_text(double usd) {
 
 }  // namespace
 
+namespace {
+
+// A region reaches launch files (SkyPilot's `region:`) and every report: it is refused where
+// it enters, from either price file, unless it is a region name (issue 46: U+2028 in a
+// region read as a line break by PyYAML). `item`: an Azure page's item, else a CSV line.
+void check_region(const std::string& region, const std::string& file, int line, const std::string& item) {
+  if (is_region_name(region)) return;
+  const std::string bad = first_unprintable(region);
+  Error error(ErrorKind::input,
+              item + "the region " + in_quotes(escape_unprintable(region)) + " is not a region name" +
+                  (bad.empty() ? std::string() : " (it holds " + bad + ")"),
+              "regions are 1 to 128 printable ASCII characters, e.g. us-east-1");
+  error.at(SourceLocation{file, item.empty() ? line : 0, 0, {}});
+  throw error;
+}
+
+}  // namespace
+
 void PriceImporter::add_row(Offering offering, const PriceRow& row) {
   const std::string at = row.file + ":" + std::to_string(row.line);
-  // A region reaches launch files (SkyPilot's `region:`) and every report: it is refused here,
-  // where it enters, unless it is a plain ASCII word (issue 46: U+2028 in a region read as
-  // a line break by PyYAML).
-  if (!is_region_name(row.region)) {
-    const std::string bad = first_unprintable(row.region);
-    Error error(ErrorKind::input,
-                "the region " + in_quotes(escape_unprintable(row.region)) + " is not a region name" +
-                    (bad.empty() ? std::string() : " (it holds " + bad + ")"),
-                "regions are 1 to 128 printable ASCII characters, e.g. us-east-1");
-    error.at(SourceLocation{row.file, row.line, 0, {}});
-    throw error;
-  }
+  check_region(row.region, row.file, row.line, "");
   const PriceSanity& sanity = m_settings.sanity;
   const double on_demand = *row.on_demand;
   // A price of 0 or less is a placeholder: only a free tier, declared as one, costs nothing.
@@ -237,10 +244,19 @@ void PriceImporter::add_row(Offering offering, const PriceRow& row) {
 }
 
 void PriceImporter::add_row(Offering offering, const RegionalPrice& price, const std::string& file, int line) {
+  const std::string at = file + " item " + std::to_string(line);
+  check_region(price.region, file, line, "item " + std::to_string(line) + ": ");
   for (const std::optional<Usd>& usd : {price.on_demand, price.spot, price.reserved_1y, price.reserved_3y}) {
     if (usd && !(usd->value > 0)) {
-      warn(file + " item " + std::to_string(line),
-           "dropped: a price of " + usd_text(usd->value) + " (a placeholder: only a free tier costs nothing)");
+      warn(at, "dropped: a price of " + usd_text(usd->value) + " (a placeholder: only a free tier costs nothing)");
+      return;
+    }
+    // The same sanity as a CSV row's: a price per device-hour no rental has is a typo or a
+    // placeholder (1e300 was written into the overlay and refused there, naming the output).
+    const double per_device = usd ? usd->value / std::max(1, offering.devices_per_unit) : 0;
+    if (per_device > m_settings.sanity.max_usd_per_device_hour) {
+      warn(at, "dropped: " + usd_text(per_device) + " per device-hour (more than " +
+                   usd_text(m_settings.sanity.max_usd_per_device_hour) + ": not a rental price)");
       return;
     }
   }

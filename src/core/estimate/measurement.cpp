@@ -217,6 +217,9 @@ Measurement parse_torch_json(const ConfigText& source) {
 }  // namespace
 
 Measurement parse_measurement(std::string_view text, const std::string& name) {
+  // A UTF-8 byte-order mark, as Windows editors and PowerShell's redirections write one
+  // (issue 46: such a file was "not an nvidia-smi CSV log nor a measured JSON").
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   const ConfigText source(text, name);
   std::size_t first = 0;
   while (first < text.size() &&
