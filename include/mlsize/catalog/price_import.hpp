@@ -145,12 +145,14 @@ class PriceImporter {
     std::vector<Variant> variants;
   };
   // A row placed on an offering, kept until every file is read: the sanity checks compare its
-  // price with the same device's other rows.
+  // price with the same device's other rows. Compact (issue 46: a full Offering per row made a
+  // 58 MB file peak at 835 MB): the offering and the file are indexes into the importer's own
+  // lists, the lines the first and last the row was read from.
   struct PendingRow {
-    Offering offering;
+    std::size_t offering = 0;  // into m_offerings
     RegionalPrice price;
-    std::string file;
-    std::vector<int> lines;
+    std::size_t file = 0;  // into m_files
+    Lines lines;
   };
   struct DeviceChoice {
     std::string device_id;  // empty: `problem` says what the row names, `hint` why no device
@@ -168,7 +170,10 @@ class PriceImporter {
   void add_row(Offering offering, const PriceRow& row);
   // For the Azure pages: a row already checked, at `file` item `line`.
   void add_row(Offering offering, const RegionalPrice& price, const std::string& file, int line);
-  static void group_row(std::map<std::string, Group, std::less<>>& groups, const PendingRow& row);
+  void group_row(std::map<std::string, Group, std::less<>>& groups, const PendingRow& row) const;
+  // The offering's index in m_offerings, added the first time its id, device and count come.
+  std::size_t intern(Offering offering);
+  std::size_t file_index(const std::string& file);
   void skip(const std::string& reason, int rows = 1);
   void skip(std::vector<SkippedRows>& skipped, const std::string& reason, int rows) const;
   void warn(const std::string& at, const std::string& reason);
@@ -178,6 +183,10 @@ class PriceImporter {
   const Catalog& m_catalog;
   PriceImportSettings m_settings;
   std::vector<PendingRow> m_pending;
+  std::vector<Offering> m_offerings;  // the distinct offerings the rows name (PendingRow::offering)
+  std::map<std::string, std::size_t, std::less<>> m_offering_index;  // "id device count" → index
+  std::vector<std::string> m_files;                                  // PendingRow::file
+  std::map<std::string, std::size_t, std::less<>> m_file_index;
   std::set<std::string, std::less<>> m_ids;                      // offering ids the rows make, for the size bound
   std::set<std::string, std::less<>> m_id_regions;               // "id region" pairs, likewise
   std::map<std::string, std::string, std::less<>> m_unit_words;  // file → "lines" or "items"

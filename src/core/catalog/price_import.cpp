@@ -238,9 +238,29 @@ void PriceImporter::add_row(Offering offering, const PriceRow& row) {
                   "import fewer files at a time (one cloud per overlay), or leave out CPU rows (--include-cpu)");
     }
   }
-  std::vector<int> lines{row.line};
-  if (row.joined_line != 0) lines.push_back(row.joined_line);
-  m_pending.push_back({std::move(offering), std::move(price), row.file, std::move(lines)});
+  Lines lines{row.line, row.line};
+  if (row.joined_line != 0) {
+    lines.first = std::min(lines.first, row.joined_line);
+    lines.last = std::max(lines.last, row.joined_line);
+  }
+  m_pending.push_back({intern(std::move(offering)), std::move(price), file_index(row.file), lines});
+}
+
+std::size_t PriceImporter::intern(Offering offering) {
+  std::string key = offering.id;
+  key += ' ';
+  key += offering.device_id;
+  key += ' ';
+  key += std::to_string(offering.devices_per_unit);
+  const auto [found, added] = m_offering_index.try_emplace(std::move(key), m_offerings.size());
+  if (added) m_offerings.push_back(std::move(offering));
+  return found->second;
+}
+
+std::size_t PriceImporter::file_index(const std::string& file) {
+  const auto [found, added] = m_file_index.try_emplace(file, m_files.size());
+  if (added) m_files.push_back(file);
+  return found->second;
 }
 
 void PriceImporter::add_row(Offering offering, const RegionalPrice& price, const std::string& file, int line) {
@@ -260,30 +280,29 @@ void PriceImporter::add_row(Offering offering, const RegionalPrice& price, const
       return;
     }
   }
-  m_pending.push_back({std::move(offering), price, file, {line}});
+  m_pending.push_back({intern(std::move(offering)), price, file_index(file), {line, line}});
 }
 
-void PriceImporter::group_row(std::map<std::string, Group, std::less<>>& groups, const PendingRow& row) {
-  Group& group = groups[row.offering.id];
+void PriceImporter::group_row(std::map<std::string, Group, std::less<>>& groups, const PendingRow& row) const {
+  const Offering& offering = m_offerings[row.offering];
+  const std::string& file = m_files[row.file];
+  Group& group = groups[offering.id];
   auto variant = std::find_if(group.variants.begin(), group.variants.end(), [&](const Variant& v) {
-    return v.offering.device_id == row.offering.device_id &&
-           v.offering.devices_per_unit == row.offering.devices_per_unit;
+    return v.offering.device_id == offering.device_id && v.offering.devices_per_unit == offering.devices_per_unit;
   });
   if (variant == group.variants.end()) {
-    group.variants.push_back({row.offering, {}, {}, 0});
+    group.variants.push_back({offering, {}, {}, 0});
     variant = group.variants.end() - 1;
   }
   ++variant->rows;
   auto lines =
-      std::find_if(variant->lines.begin(), variant->lines.end(), [&](const auto& l) { return l.first == row.file; });
+      std::find_if(variant->lines.begin(), variant->lines.end(), [&](const auto& l) { return l.first == file; });
   if (lines == variant->lines.end()) {
-    variant->lines.push_back({row.file, {row.lines.front(), row.lines.front()}});
+    variant->lines.push_back({file, row.lines});
     lines = variant->lines.end() - 1;
   }
-  for (int line : row.lines) {
-    lines->second.first = std::min(lines->second.first, line);
-    lines->second.last = std::max(lines->second.last, line);
-  }
+  lines->second.first = std::min(lines->second.first, row.lines.first);
+  lines->second.last = std::max(lines->second.last, row.lines.last);
   const RegionalPrice& price = row.price;
   Region& region = variant->regions[price.region];
   region.price.region = price.region;
@@ -310,11 +329,12 @@ PriceImport PriceImporter::result() const {
   // one-chip TPU slice that rents for 2.70): the median per device-hour over every file's rows
   // of that device, CPUs aside (their price follows the vCPUs, not a count of devices).
   std::map<std::string, std::vector<double>, std::less<>> per_device_prices;
-  auto per_device = [](const PendingRow& row) {
-    return row.price.on_demand ? row.price.on_demand->value / std::max(1, row.offering.devices_per_unit) : 0.0;
+  auto per_device = [&](const PendingRow& row) {
+    return row.price.on_demand ? row.price.on_demand->value / std::max(1, m_offerings[row.offering].devices_per_unit)
+                               : 0.0;
   };
   for (const PendingRow& row : m_pending) {
-    if (row.price.on_demand) per_device_prices[row.offering.device_id].push_back(per_device(row));
+    if (row.price.on_demand) per_device_prices[m_offerings[row.offering].device_id].push_back(per_device(row));
   }
   std::map<std::string, double, std::less<>> medians;
   for (auto& [device, prices] : per_device_prices) {
@@ -325,18 +345,18 @@ PriceImport PriceImporter::result() const {
   const double factor = m_settings.sanity.max_factor_from_median;
   std::map<std::string, Group, std::less<>> groups;
   for (const PendingRow& row : m_pending) {
-    const Device* device = m_catalog.find_device(row.offering.device_id);
+    const std::string& device_id = m_offerings[row.offering].device_id;
+    const Device* device = m_catalog.find_device(device_id);
     const bool priced_per_device = device != nullptr && device->kind != DeviceKind::cpu;
-    if (priced_per_device && row.price.on_demand && per_device_prices[row.offering.device_id].size() >= 3) {
-      const double median = medians[row.offering.device_id];
+    if (priced_per_device && row.price.on_demand && per_device_prices[device_id].size() >= 3) {
+      const double median = medians[device_id];
       const double price = per_device(row);
       if (price > median * factor || price < median / factor) {
-        result.warnings.push_back({row.file + ":" + std::to_string(row.lines.front()),
-                                   "dropped: " + usd_text(price) + " per " + row.offering.device_id +
-                                       "-hour on demand, more than " + format_general(factor) +
-                                       "x from the median of the import's " +
-                                       std::to_string(per_device_prices[row.offering.device_id].size()) +
-                                       " rows of that device (" + usd_text(median) + ")"});
+        result.warnings.push_back({m_files[row.file] + ":" + std::to_string(row.lines.first),
+                                   "dropped: " + usd_text(price) + " per " + device_id + "-hour on demand, more than " +
+                                       format_general(factor) + "x from the median of the import's " +
+                                       std::to_string(per_device_prices[device_id].size()) + " rows of that device (" +
+                                       usd_text(median) + ")"});
         continue;
       }
     }

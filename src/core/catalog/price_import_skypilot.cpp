@@ -277,9 +277,10 @@ void PriceImporter::add_skypilot_csv(std::string_view text, std::string_view fil
   const std::string file(file_name);
   m_unit_words[file] = "lines";
   const Rows rows(text, file_name);
-  const std::vector<CsvRecord> records = read_csv(text, file_name);
-  if (records.empty()) rows.fail(1, 1, "the file is empty", std::string(k_columns_hint));
-  const CsvRecord& header = records.front();
+  // Read a record at a time: the records of a whole cloud's file are never held at once.
+  CsvReader reader(text, file_name);
+  CsvRecord header;
+  if (!reader.next(header)) rows.fail(1, 1, "the file is empty", std::string(k_columns_hint));
   auto column_of = [&](std::string_view name) {
     for (std::size_t i = 0; i < header.fields.size(); ++i) {
       if (header.fields[i].text == name) return static_cast<int>(i);
@@ -301,8 +302,8 @@ void PriceImporter::add_skypilot_csv(std::string_view text, std::string_view fil
   const std::string provider = provider_for(file_name);
   GcpJoin join(m_catalog);
 
-  for (std::size_t r = 1; r < records.size(); ++r) {
-    const CsvRecord& record = records[r];
+  CsvRecord record;
+  while (reader.next(record)) {
     if (record.fields.size() != header.fields.size()) {
       rows.fail(record.line, 1,
                 "the row has " + std::to_string(record.fields.size()) + " fields; the header has " +
