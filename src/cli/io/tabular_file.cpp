@@ -53,6 +53,9 @@ TabularFile parquet_file(std::ifstream& stream, const std::string& path, std::ui
     error.at(SourceLocation{path, 0, 0, {}});
     throw;
   }
+  // A schema of groups alone (or of nothing but its root) has no column to size: refused as a
+  // CSV without a header is (fuzz_tabular found it: it gave zero features).
+  if (shape.columns < 1) file_error(path, "its schema has no leaf column: nothing to size");
   return TabularFile{"parquet", static_cast<double>(shape.rows), shape.columns, shape.numeric_columns};
 }
 
