@@ -16,7 +16,10 @@ namespace {
 // the native one by the pixels. Detectors have no published count: ResNet-50's activations
 // per MAC stand in (docs/methodology.md#vision).
 // clang-format off
-const std::array<VisionModel, 43> k_models{{
+// Built on first use, not at start-up: its strings are heap allocations every command would
+// pay for, and only vision runs read them.
+const std::array<VisionModel, 43>& models() {
+  static const std::array<VisionModel, 43> k_models{{
     {"resnet-18", "ResNet-18", VisionFamily::conv, 1.16895e+07, 224, 1.81e+09, 2.486e+06,
      "https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet18.html (ResNet18_Weights.IMAGENET1K_V1 num_params 11689512; GFLOPS 1.81); activations: timm resnet18 infer_macts 4.11M at 288 px, scaled to 224 px", "resnet18"},
     {"resnet-34", "ResNet-34", VisionFamily::conv, 2.17977e+07, 224, 3.66e+09, 3.739e+06,
@@ -104,6 +107,9 @@ const std::array<VisionModel, 43> k_models{{
     {"maskrcnn-r50-fpn", "Mask R-CNN R50-FPN", VisionFamily::detector, 4.44014e+07, 800, 1.3438e+11, 3.651e+08,
      "torchvision/models/detection/mask_rcnn.py MaskRCNN_ResNet50_FPN_Weights.COCO_V1 meta (num_params 44401393; _ops 134.38; box_map 37.9, mask_map 34.6); https://pytorch.org/vision/stable/models/generated/torchvision.models.detection.maskrcnn_resnet50_fpn.html; activations: ResNet-50's per MAC (no published count)", ""},
 }};
+  return k_models;
+}
+
 // clang-format on
 
 // Other spellings users type: torchvision's function names (timm's are each preset's `timm`).
@@ -127,7 +133,7 @@ constexpr double k_vit_macs_per_token_per_width2 = 12;
 }  // namespace
 
 std::span<const VisionModel> vision_models() {
-  return k_models;
+  return models();
 }
 
 const VisionModel* find_vision_model(std::string_view id) {
@@ -136,10 +142,11 @@ const VisionModel* find_vision_model(std::string_view id) {
   for (const auto& [alias, target] : k_aliases) {
     if (lower == alias) lower = target;
   }
-  const auto found = std::find_if(k_models.begin(), k_models.end(), [&](const VisionModel& m) {
+  const std::array<VisionModel, 43>& all = models();
+  const auto found = std::find_if(all.begin(), all.end(), [&](const VisionModel& m) {
     return m.id == lower || (!m.timm.empty() && m.timm == lower);
   });
-  return found == k_models.end() ? nullptr : &*found;
+  return found == all.end() ? nullptr : &*found;
 }
 
 double vision_tokens(const VisionModel& model, int height, int width) {
