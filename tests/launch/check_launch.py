@@ -713,7 +713,14 @@ def check_skypilot(where, text, plan, schema, accelerators, torch_lists, vllm_li
         check("MODEL" in (task.get("envs") or {}) and task["envs"]["MODEL"] is None, where,
               "the run reads MODEL but envs does not require it (MODEL: null)")
     check(res.get("instance_type", offering["name"]) == offering["name"], where, "instance_type != offering's name")
-    check(res["infra"].split("/")[0] in SKYPILOT_CLOUDS, where, f"infra {res['infra']}: cloud unknown")
+    # One infra, or (regions priced alike) any_of the offering's regions, #1's region among them.
+    infras = [res["infra"]] if "infra" in res else [choice.get("infra", "") for choice in res.get("any_of", [])]
+    check(infras and not ("infra" in res and "any_of" in res), where, "no infra, or both infra and any_of")
+    for infra in infras:
+        check(infra.split("/")[0] in SKYPILOT_CLOUDS, where, f"infra {infra}: cloud unknown")
+    region = offering.get("region")
+    if region and "any_of" in res:
+        check(infras[0].split("/")[1:] == [region], where, f"any_of starts with {infras[0]}, not #1's {region}")
     check(check_sh(where, task["run"]) or True, where, "")
     lines = shell_words(task["run"])
     for line in lines:

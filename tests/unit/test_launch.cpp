@@ -166,6 +166,21 @@ TEST_CASE("launch: spot pricing launches spot instances", "[launch]") {
   CHECK_FALSE(launch_spec(w, planned(w, "aws-p5.48xlarge", 1, zero(0)), {}).spot);
 }
 
+TEST_CASE("launch: every region priced as the plan's is offered, the plan's first", "[launch]") {
+  Workload w = testing::workload_for_params(7e9);
+  // Lambda prices its 17 regions of a B200 alike (data/catalog/prices-v9-lambda.yaml).
+  const LaunchSpec lambda = launch_spec(w, planned(w, "lambda-gpu_1x_b200_sxm6", 1, zero(0)), {});
+  REQUIRE(lambda.regions_alike.size() == 17);
+  CHECK(lambda.regions_alike.front() == lambda.region);
+  // AWS's p5.48xlarge: $55.04 on demand in three US regions, more elsewhere; its spot prices
+  // all differ, so a spot task keeps to the cheapest region.
+  const LaunchSpec p5 = launch_spec(w, planned(w, "aws-p5.48xlarge", 1, zero(0)), {});
+  CHECK(p5.regions_alike == std::vector<std::string>{"us-east-1", "us-east-2", "us-west-2"});
+  CostSettings spot;
+  spot.pricing = Pricing::spot;
+  CHECK(launch_spec(w, planned(w, "aws-p5.48xlarge", 1, zero(0)), spot).regions_alike.empty());
+}
+
 TEST_CASE("launch: the disk holds the environment, the weights and the node's share of two checkpoints",
           "[launch]") {
   Workload w = testing::workload_for_params(70e9, 1e12);

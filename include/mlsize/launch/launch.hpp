@@ -139,6 +139,11 @@ struct LaunchSpec {
   std::string cloud;          // SkyPilot's name of the provider (skypilot_cloud); empty: none
   std::string instance_type;  // the offering's name, the cloud's instance type
   std::string region;
+  // The regions where the offering costs what it costs in `region` under the plan's pricing,
+  // `region` first, when there are several (Lambda prices all its regions alike) and no
+  // --region was named; else empty. A task may offer them all, so that the cloud's
+  // provisioner tries the next when one has no capacity (SkyPilot's auto-failover).
+  std::vector<std::string> regions_alike;
   std::string accelerator;  // SkyPilot's name of the device on that cloud; empty: none (a CPU)
   int accelerators_per_node = 0;
   bool spot = false;

@@ -219,8 +219,8 @@ CommandOutput emit_estimated(const EstimateOptions& options, const EstimateResul
                 "config written\n",
             k_exit_no_feasible};
   }
-  CommandOutput output =
-      emit_launch(*options.emit, result.workload, result.estimate, cost, "estimate: " + plan_title(result.estimate));
+  CommandOutput output = emit_launch(*options.emit, result.workload, result.estimate, cost,
+                                     "estimate: " + plan_title(result.estimate), options.workload.region.has_value());
   output.stderr_text = warnings + output.stderr_text;
   return output;
 }

@@ -317,7 +317,8 @@ CommandOutput emit_ranked(const RecommendOptions& options, const RecommendRun& r
   }
   const RankedPlan& plan = report.recommendations[static_cast<std::size_t>(rank - 1)];
   const std::string title = "recommendation #" + std::to_string(rank) + ": " + plan_title(plan);
-  CommandOutput output = emit_launch(*options.emit, report.workload, plan, report.cost, title);
+  CommandOutput output =
+      emit_launch(*options.emit, report.workload, plan, report.cost, title, options.workload.region.has_value());
   output.stderr_text = run.warnings + output.stderr_text;
   return output;
 }

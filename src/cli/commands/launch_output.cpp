@@ -26,9 +26,10 @@ void check_emit_format(const std::optional<std::string>& emit, const std::option
 }
 
 CommandOutput emit_launch(const std::string& kind_text, const Workload& workload, const PlanEstimate& estimate,
-                          const CostSettings& cost, const std::string& title) {
+                          const CostSettings& cost, const std::string& title, bool region_named) {
   const auto kind = parse_choice<LaunchKind>("--emit", kind_text);
-  const LaunchSpec spec = launch_spec(workload, estimate, cost);
+  LaunchSpec spec = launch_spec(workload, estimate, cost);
+  if (region_named) spec.regions_alike.clear();  // --region: the user's choice stands
   if (const std::optional<std::string> why = unsupported(kind, spec)) {
     flag_error("--emit", std::string(to_string(kind)) + " cannot launch this plan: " + *why);
   }

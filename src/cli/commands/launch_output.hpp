@@ -21,9 +21,10 @@ void add_emit_option(CLI::App& command, std::optional<std::string>& emit);
 void check_emit_format(const std::optional<std::string>& emit, const std::optional<std::string>& format);
 
 // `estimate`'s launch config of kind `kind_text` (--emit's value); `title` names the plan in
-// its comments. Throws a usage error naming the kinds that can launch it when this one cannot.
+// its comments; `region_named`: --region was given, and the task keeps to it. Throws a usage
+// error naming the kinds that can launch it when this one cannot.
 CommandOutput emit_launch(const std::string& kind_text, const Workload& workload, const PlanEstimate& estimate,
-                          const CostSettings& cost, const std::string& title);
+                          const CostSettings& cost, const std::string& title, bool region_named);
 
 // "aws-p5.48xlarge ×2 (16 × h100-sxm), 3.2 days, $12,345": the plan in a line.
 std::string plan_title(const PlanEstimate& estimate);

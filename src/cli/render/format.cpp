@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -422,6 +423,50 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 }  // namespace
 
+std::string markdown_inline(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 8);
+  const auto starts = [&](std::size_t at, std::string_view word) {
+    if (text.size() - at < word.size()) return false;
+    return std::equal(word.begin(), word.end(), text.begin() + static_cast<std::ptrdiff_t>(at),
+                      [](char a, char b) { return a == (b | 0x20); });
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    switch (c) {
+      // CommonMark 0.30 §2.4: any ASCII punctuation may be backslash-escaped and is then text.
+      case '\\':
+      case '`':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '~':
+      case '|':
+      case '@':  // GFM's extended e-mail autolink (user@host.tld)
+        out += '\\';
+        out += c;
+        break;
+      // Entities rather than escapes: Markdown writers and readers agree on these (§6.6).
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case ':':  // GFM's extended URL autolink (http://, https://)
+        out += text.substr(i).starts_with("://") ? "\\:" : ":";
+        break;
+      default:
+        out += c;
+        // GFM's extended www. autolink: the dot escaped.
+        if ((c | 0x20) == 'w' && starts(i, "www.") &&
+            (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])))) {
+          out += "ww\\.";
+          i += 3;
+        }
+    }
+  }
+  return out;
+}
+
 std::string markdown_paragraphs(const std::string& text) {
   enum class Block { none, paragraph, table, list };
   std::string out;
@@ -434,23 +479,9 @@ std::string markdown_paragraphs(const std::string& text) {
     if (previous != Block::none && (block != previous || block == Block::paragraph)) out += "\n";
     if (block == Block::list) out += "- ";
     const std::string prose = line.substr(block == Block::list ? indent : 0);
-    // Markdown passes raw HTML through: outside text in a sentence (an offering's name
-    // holding <script>) must stay text. Table rows are escaped cell by cell (render_rows).
-    if (block == Block::table) {
-      out += prose;
-    } else {
-      for (const char c : prose) {
-        if (c == '<') {
-          out += "&lt;";
-        } else if (c == '>') {
-          out += "&gt;";
-        } else if (c == '&') {
-          out += "&amp;";
-        } else {
-          out += c;
-        }
-      }
-    }
+    // Outside text in a sentence (an offering's name holding <script> or *emphasis*) must
+    // stay text. Table rows are escaped cell by cell (render_rows).
+    out += block == Block::table ? prose : markdown_inline(prose);
     out += '\n';
     previous = block;
   }

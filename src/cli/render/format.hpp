@@ -50,6 +50,11 @@ std::string hardware_cell(const Plan& plan, bool wide, bool units = true);
 // `text` with every line of prose longer than `width` broken at spaces, continuations
 // hanging two columns in; table rows (columns padded by runs of spaces) are kept whole.
 std::string wrap_prose(const std::string& text, std::size_t width);
+// `text` as Markdown (CommonMark with GitHub's extensions) shows it in a line or a table cell:
+// every character that would start emphasis, code, a link, strikethrough, a cell or raw HTML
+// escaped, and the bare URLs and e-mail addresses GFM would turn into links broken by an
+// escape. Line breaks are the caller's (a cell has none, a paragraph ends at one).
+std::string markdown_inline(std::string_view text);
 // A report's text for Markdown: pipe-table lines ("| ...") kept together, other lines each
 // a paragraph, indented lines (advice, continuations) list items.
 std::string markdown_paragraphs(const std::string& text);

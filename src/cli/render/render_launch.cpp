@@ -456,7 +456,20 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   // ~/sky_workdir, where setup and run start (docs.skypilot.co, "SkyPilot YAML": workdir).
   put_string(out, "workdir", ".");
   out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
-  put_string(out, "infra", s.region.empty() ? s.cloud : s.cloud + "/" + s.region);
+  // Regions priced alike are all offered (any_of), so that SkyPilot tries the next when one
+  // has no capacity: with one region named, "auto-failover retries only within the
+  // specified location" (docs.skypilot.co, examples/auto-failover).
+  if (s.regions_alike.empty()) {
+    put_string(out, "infra", s.region.empty() ? s.cloud : s.cloud + "/" + s.region);
+  } else {
+    out << YAML::Key << "any_of" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& region : s.regions_alike) {
+      out << YAML::BeginMap;
+      put_string(out, "infra", s.cloud + "/" + region);
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
   if (!s.accelerator.empty()) {
     put_string(out, "accelerators", s.accelerator + ":" + std::to_string(s.accelerators_per_node));
   }
@@ -482,10 +495,16 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   out << YAML::EndMap;
   LaunchText text;
   text.text = yaml_text(out);
+  if (!s.regions_alike.empty()) {
+    text.notes = "mlsize: note: " + s.provider + " prices " + s.instance_type + " alike in " +
+                 std::to_string(s.regions_alike.size()) +
+                 " regions: the task offers them all (any_of), so SkyPilot tries the next when one has no "
+                 "capacity (--region REGION keeps to one)\n";
+  }
   if (s.accelerator.empty() && s.device_kind != DeviceKind::cpu) {
-    text.notes = "mlsize: note: SkyPilot's name for " + s.device_id +
-                 " is not known to mlsize; the instance type alone "
-                 "picks it\n";
+    text.notes += "mlsize: note: SkyPilot's name for " + s.device_id +
+                  " is not known to mlsize; the instance type alone "
+                  "picks it\n";
   }
   if (!serves && (s.tensor_parallel > 1 || s.pipeline_parallel > 1)) {
     text.notes +=

@@ -1,5 +1,7 @@
 #include "cli/render/render_rows.hpp"
 
+#include "cli/render/format.hpp"
+
 #include "cli/render/yaml_scalar.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -45,24 +47,13 @@ std::string tsv_field(const std::string& raw) {
   return text;
 }
 
-// A Markdown table cell: pipes and backslashes escaped, < > & as HTML entities (Markdown
-// passes raw HTML through: a <script> in an offering's name must stay text), line breaks as
-// spaces.
+// A Markdown table cell: text as markdown_inline writes it (a <script> or *emphasis* in an
+// offering's name stays text, a | does not end the cell), line breaks as spaces.
 std::string markdown_field(const std::string& text) {
-  std::string cell;
-  for (char c : text) {
-    switch (c) {
-      case '|': cell += "\\|"; break;
-      case '\\': cell += "\\\\"; break;
-      case '<': cell += "&lt;"; break;
-      case '>': cell += "&gt;"; break;
-      case '&': cell += "&amp;"; break;
-      case '\n':
-      case '\r': cell += ' '; break;
-      default: cell += c;
-    }
-  }
-  return cell;
+  std::string line = text;
+  std::replace_if(
+      line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  return markdown_inline(line);
 }
 
 std::string scalar_text(const Json& value) {

@@ -231,6 +231,22 @@ std::string skypilot_cloud(const std::string& provider) {
   return std::string(skypilot_cloud_name(provider));
 }
 
+// The regions where `offering` costs what it costs in its chosen one under `pricing` (within
+// half a cent in the dollar, as the importer matches prices), the chosen one first; empty
+// when it is the only one.
+std::vector<std::string> regions_priced_alike(const Offering& offering, Pricing pricing) {
+  const std::optional<UnitPrice> chosen = unit_price(offering, offering.price, pricing);
+  std::vector<std::string> regions;
+  if (!chosen) return regions;
+  for (const RegionalPrice& price : offering.other_regions) {
+    const std::optional<UnitPrice> other = unit_price(offering, price, pricing);
+    if (other && std::abs(other->per_hour.value - chosen->per_hour.value) <= 0.005 * chosen->per_hour.value)
+      regions.push_back(price.region);
+  }
+  if (!regions.empty()) regions.insert(regions.begin(), offering.price.region);
+  return regions;
+}
+
 LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, const CostSettings& cost) {
   const Plan& plan = estimate.plan;
   const Strategy& strategy = plan.strategy;
@@ -333,6 +349,7 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
     spec.cloud = skypilot_cloud(plan.offering->provider);
     spec.instance_type = plan.offering->name;
     spec.region = plan.offering->price.region;
+    spec.regions_alike = regions_priced_alike(*plan.offering, cost.pricing);
     spec.spot = cost.pricing == Pricing::spot;
     if (plan.device != nullptr) {
       auto [name, count] = skypilot_accelerator(*plan.offering, *plan.device);
