@@ -347,7 +347,8 @@ TEST_CASE("load_catalog_yaml rejects unknown fields with a suggestion", "[catalo
 TEST_CASE("load_catalog_yaml lists the accepted fields when no field name is close", "[catalog]") {
   check_load_error(device_with("memory_gb: 80", "zzzzzz: 80"), "unknown field \"zzzzzz\" in device \"test-gpu\"",
                    "accepted fields: id, name, kind, vendor, memory_gib, memory_gb, reserved_gib, "
-                   "memory_bandwidth_gbs, peak_tflops, cores, interconnect, tdp_w, host_arch, launch_price_usd, source, as_of, aliases",
+                   "memory_bandwidth_gbs, peak_tflops, cores, interconnect, tdp_w, host_arch, launch_price_usd, source, as_of, aliases, "
+                   "compute_capability",
                    "test.yaml:6:5", "    zzzzzz: 80");
   check_load_error(offering_with("    region: us-east-1\n", "    limits:\n      foo_bar_baz: 1\n"),
                    "unknown field \"foo_bar_baz\" in limits of offering \"acme-cloud-8x\"",
@@ -905,4 +906,34 @@ TEST_CASE("a device's host architecture", "[catalog]") {
   const std::optional<Error> error = load_error(replaced(k_device_yaml, "    source:", "    host_arch: riscv\n    source:"));
   REQUIRE(error.has_value());
   CHECK(std::string(error->what()).find("host_arch") != std::string::npos);
+}
+
+// docs/catalogue.md#compute_capability: NVIDIA's "M.m", on NVIDIA devices only; every NVIDIA
+// device of the default catalogue states it.
+TEST_CASE("a device's compute capability", "[catalog]") {
+  const Catalog catalog = load_default_catalog();
+  CHECK(catalog.find_device("v100-sxm2-16gb")->compute_capability == 70);
+  CHECK(catalog.find_device("t4")->compute_capability == 75);
+  CHECK(catalog.find_device("a100-80gb-sxm")->compute_capability == 80);
+  CHECK(catalog.find_device("b300")->compute_capability == 103);
+  CHECK(catalog.find_device("rtx-5090")->compute_capability == 120);
+  for (const Device& device : catalog.devices()) {
+    INFO(device.id);
+    CHECK(device.compute_capability.has_value() == (device.vendor == "nvidia"));
+  }
+  const std::string nvidia = replaced(k_device_yaml, "vendor: acme", "vendor: nvidia");
+  Catalog read;
+  load_catalog_yaml(read, replaced(nvidia, "    source:", "    compute_capability: \"8.9\"\n    source:"), "test.yaml");
+  CHECK(read.find_device("test-gpu")->compute_capability == 89);
+  for (const char* bad : {"\"8\"", "\"8.10\"", "\"08.0\"", "\"x.y\"", "\"123.0\""}) {
+    INFO(bad);
+    const std::optional<Error> error =
+        load_error(replaced(nvidia, "    source:", std::string("    compute_capability: ") + bad + "\n    source:"));
+    REQUIRE(error.has_value());
+    CHECK(std::string(error->what()).find("is not a compute capability") != std::string::npos);
+  }
+  const std::optional<Error> other =
+      load_error(replaced(k_device_yaml, "    source:", "    compute_capability: \"8.0\"\n    source:"));
+  REQUIRE(other.has_value());
+  CHECK(std::string(other->what()).find("vendor is not nvidia") != std::string::npos);
 }

@@ -69,6 +69,10 @@ struct Device {
   std::optional<double> tdp_w;
   std::optional<Usd> launch_price;
   HostArch host_arch = HostArch::x86_64;
+  // NVIDIA's compute capability as major × 10 + minor (70 Volta, 75 Turing, 80 and 86
+  // Ampere, 89 Ada, 90 Hopper, 100 and 103 Blackwell, 120 Blackwell RTX): which quantised
+  // weight and attention kernels run (estimate/kernels.hpp). Absent for other vendors.
+  std::optional<int> compute_capability;
   std::string source;
   std::string as_of;
   SourceLocation defined_at;

@@ -5,6 +5,7 @@
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
+#include <mlsize/estimate/kernels.hpp>
 #include <mlsize/estimate/planner.hpp>
 #include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/number_format.hpp>
@@ -174,6 +175,8 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
           device.name);
     case RejectionReason::engine:
       return fmt::format("{} does not run on {} (--engine)", to_string(workload.engine), device.name);
+    case RejectionReason::kernel:
+      return missing_weight_kernel(workload.engine, workload.weight_format, device).value_or("");
     case RejectionReason::no_capacity:
       return fmt::format("neither {} nor the offering states a memory size", device.name);
     case RejectionReason::no_host_memory:

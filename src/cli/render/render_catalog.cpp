@@ -6,6 +6,7 @@
 #include "cli/render/text_table.hpp"
 #include "cli/render/yaml_scalar.hpp"
 
+#include <mlsize/estimate/kernels.hpp>
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/units.hpp>
 
@@ -85,6 +86,8 @@ Json device_json(const Device& device) {
   json["tdp_w"] = optional_json(device.tdp_w, plain);
   json["launch_price_usd"] = optional_json(device.launch_price, usd);
   json["host_arch"] = to_string(device.host_arch);
+  json["compute_capability"] =
+      device.compute_capability ? Json(compute_capability_text(*device.compute_capability)) : Json(nullptr);
   json["source"] = device.source;
   json["as_of"] = device.as_of;
   return json;
@@ -278,6 +281,8 @@ void emit_device(YAML::Emitter& out, const Device& device) {
   yaml_number(out, "tdp_w", device.tdp_w, plain);
   yaml_number(out, "launch_price_usd", device.launch_price, usd);
   if (device.host_arch != HostArch::x86_64) yaml_text(out, "host_arch", std::string(to_string(device.host_arch)));
+  if (device.compute_capability)
+    yaml_text(out, "compute_capability", compute_capability_text(*device.compute_capability));
   yaml_text(out, "source", device.source);
   yaml_text(out, "as_of", device.as_of);
   out << YAML::EndMap;

@@ -5,7 +5,9 @@
 
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/engine.hpp>
+#include <mlsize/estimate/kernels.hpp>
 #include <mlsize/estimate/planner.hpp>
 #include <mlsize/launch/launch.hpp>
 #include <mlsize/rank/ranker.hpp>
@@ -187,11 +189,18 @@ Json plan_json(const PlanEstimate& e, bool timed) {
     json["offering"] = nullptr;
   }
   const bool has_device = plan.device != nullptr;
-  json["device"] = has_device ? Json{{"id", plan.device->id},
-                                     {"name", plan.device->name},
-                                     {"kind", to_string(plan.device->kind)},
-                                     {"host_arch", to_string(plan.device->host_arch)}}
-                              : Json(nullptr);
+  if (has_device) {
+    const std::optional<int> capability = compute_capability(*plan.device);
+    json["device"] =
+        Json{{"id", plan.device->id},
+             {"name", plan.device->name},
+             {"kind", to_string(plan.device->kind)},
+             {"host_arch", to_string(plan.device->host_arch)},
+             {"runtime", to_string(stack_of(*plan.device))},
+             {"compute_capability", capability ? Json(compute_capability_text(*capability)) : Json(nullptr)}};
+  } else {
+    json["device"] = nullptr;
+  }
   json["device_count"] = plan.device_count;
   const Strategy& st = plan.strategy;
   json["strategy"] = {{"data_parallel", st.data_parallel(plan.device_count)},
@@ -405,6 +414,7 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
     case RejectionReason::precision:
     case RejectionReason::no_bandwidth:
     case RejectionReason::engine:
+    case RejectionReason::kernel:
     case RejectionReason::no_capacity:
     case RejectionReason::no_host_memory:
     case RejectionReason::no_price:

@@ -64,7 +64,7 @@ void read_provenance(const FieldReader& fields, std::string& source, std::string
   if (!is_iso_date(as_of)) fields.fail_value("as_of", "is not a date", "a date written YYYY-MM-DD");
 }
 
-constexpr std::array<std::string_view, 17> k_device_fields{"id",           "name",
+constexpr std::array<std::string_view, 18> k_device_fields{"id",           "name",
                                                            "kind",         "vendor",
                                                            "memory_gib",   "memory_gb",
                                                            "reserved_gib", "memory_bandwidth_gbs",
@@ -72,7 +72,7 @@ constexpr std::array<std::string_view, 17> k_device_fields{"id",           "name
                                                            "interconnect", "tdp_w",
                                                            "host_arch",    "launch_price_usd",
                                                            "source",       "as_of",
-                                                           "aliases"};
+                                                           "aliases",      "compute_capability"};
 constexpr std::array<std::string_view, 2> k_interconnect_fields{"kind", "bandwidth_gbs"};
 
 Device read_device(const SourceText& source, const YAML::Node& node) {
@@ -135,6 +135,25 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
   device.tdp_w = named.optional_positive("tdp_w");
   if (auto price = named.optional_positive("launch_price_usd")) device.launch_price = Usd(*price);
   if (named.has("host_arch")) device.host_arch = read_enum<HostArch>(named, "host_arch");
+  if (named.has("compute_capability")) {
+    // "8.9" as NVIDIA's table writes it (developer.nvidia.com/cuda-gpus): a major of 1 to 99
+    // and a minor digit.
+    const std::string text = named.optional_string("compute_capability");
+    const std::size_t dot = text.find('.');
+    const bool well_formed =
+        dot != std::string::npos && dot >= 1 && dot <= 2 && text.size() == dot + 2 &&
+        std::all_of(text.begin(), text.end(), [](char c) { return c == '.' || (c >= '0' && c <= '9'); }) &&
+        text.front() != '0';
+    if (!well_formed) {
+      named.fail_value("compute_capability", "is not a compute capability",
+                       "NVIDIA's major.minor, e.g. \"8.0\" or \"12.0\"");
+    }
+    if (device.vendor != "nvidia") {
+      named.fail_value("compute_capability", "is given for a device whose vendor is not nvidia",
+                       "leave it out: it is NVIDIA's numbering of its GPU generations");
+    }
+    device.compute_capability = std::stoi(text.substr(0, dot)) * 10 + (text[dot + 1] - '0');
+  }
   read_provenance(named, device.source, device.as_of);
   device.defined_at = source.location(node.Mark());
   return device;

@@ -13,7 +13,7 @@ using snapshot::Reader;
 using snapshot::Writer;
 
 // Bumped whenever the layout changes; a mismatch is a stale build, not user input.
-constexpr std::uint32_t k_snapshot_version = 7;
+constexpr std::uint32_t k_snapshot_version = 8;
 
 void write_device(Writer& w, const Device& d) {
   w.text(d.id);
@@ -33,6 +33,7 @@ void write_device(Writer& w, const Device& d) {
   });
   w.optional(d.tdp_w, [&](double v) { w.f64(v); });
   w.i32(static_cast<int>(d.host_arch));
+  w.optional(d.compute_capability, [&](int v) { w.i32(v); });
   w.optional(d.launch_price, [&](Usd v) { w.f64(v.value); });
   w.text(d.source);
   w.text(d.as_of);
@@ -60,6 +61,7 @@ Device read_device(Reader& r) {
   });
   d.tdp_w = r.optional<double>([&] { return r.f64(); });
   d.host_arch = static_cast<HostArch>(r.i32());
+  d.compute_capability = r.optional<int>([&] { return r.i32(); });
   d.launch_price = r.optional<Usd>([&] { return Usd(r.f64()); });
   d.source = r.text();
   d.as_of = r.text();

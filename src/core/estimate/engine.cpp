@@ -1,4 +1,5 @@
 #include <mlsize/estimate/engine.hpp>
+#include <mlsize/estimate/kernels.hpp>
 
 #include <mlsize/estimate/efficiency.hpp>
 
@@ -86,8 +87,10 @@ constexpr double k_hbm_bytes_per_s = 1.5e12;
 // 0.93) (GPUStack, "The Impact of Quantization on vLLM Inference Performance").
 constexpr double k_dequantising_compute = 0.8;
 
-// Marlin and Machete need Ampere or later: NVIDIA parts with a bf16 rate.
+// Marlin and Machete need Ampere or later (kernels.hpp); other GPUs with a bf16 rate (ROCm)
+// are taken to have 4-bit kernels as fast.
 bool has_marlin(const Device& device) {
+  if (device.vendor == "nvidia") return runs_marlin(device);
   return stack_of(device) != Stack::cpu && device.peak(DType::bf16).has_value() && generation_efficiency(device) == 1.0;
 }
 

@@ -1,6 +1,7 @@
 #include <mlsize/catalog/skypilot_names.hpp>
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/cost.hpp>
+#include <mlsize/estimate/kernels.hpp>
 #include <mlsize/launch/launch.hpp>
 #include <mlsize/model/model_config.hpp>
 
@@ -136,12 +137,6 @@ VllmWeights vllm_weights(WeightFormat format, bool marlin) {
   }
 }
 
-// Whether vLLM's Marlin kernels run on `device`: NVIDIA from Ampere (compute capability 8.0),
-// the first generation with bf16 tensor cores, which the catalogue states as a bf16 peak.
-bool runs_marlin(const Device* device) {
-  return device != nullptr && device->vendor == "nvidia" && device->peak(DType::bf16).has_value();
-}
-
 // The longest sequence the engine admits: the model's context when the plan's KV memory
 // holds one sequence of it (vLLM refuses to start otherwise, and refuses a length past
 // max_position_embeddings), else k_request_multiple × the load's mean request within both.
@@ -236,14 +231,14 @@ std::string skypilot_cloud(const std::string& provider) {
 // when it is the only one.
 std::vector<std::string> regions_priced_alike(const Offering& offering, Pricing pricing) {
   const std::optional<UnitPrice> chosen = unit_price(offering, offering.price, pricing);
-  std::vector<std::string> regions;
-  if (!chosen) return regions;
+  if (!chosen) return {};
+  std::vector<std::string> regions{offering.price.region};
   for (const RegionalPrice& price : offering.other_regions) {
     const std::optional<UnitPrice> other = unit_price(offering, price, pricing);
     if (other && std::abs(other->per_hour.value - chosen->per_hour.value) <= 0.005 * chosen->per_hour.value)
       regions.push_back(price.region);
   }
-  if (!regions.empty()) regions.insert(regions.begin(), offering.price.region);
+  if (regions.size() == 1) regions.clear();
   return regions;
 }
 
@@ -301,7 +296,8 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
     spec.weight_format = workload.weight_format;
     spec.kv_format = workload.kv_format;
     spec.memory_fraction = 1 - workload.memory_headroom;
-    const VllmWeights weights = vllm_weights(workload.weight_format, runs_marlin(plan.device));
+    const VllmWeights weights =
+        vllm_weights(workload.weight_format, plan.device != nullptr && runs_marlin(*plan.device));
     spec.quantization = weights.quantization;
     spec.slow_kernel = weights.slow_kernel;
     // A checkpoint stored otherwise (the 16-bit one of a preset) cannot be named: vLLM stops

@@ -1,6 +1,7 @@
 #include <mlsize/rank/ranker.hpp>
 
 #include <mlsize/estimate/engine.hpp>
+#include <mlsize/estimate/kernels.hpp>
 
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/gbdt.hpp>
@@ -156,6 +157,10 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   }
   if (workload.task == Task::inference && !engine_runs_on(workload.engine, device)) {
     return reject(RejectionReason::engine, std::nullopt);
+  }
+  // AWQ on a V100: the fleet would not start (kernels.hpp).
+  if (workload.task == Task::inference && missing_weight_kernel(workload.engine, workload.weight_format, device)) {
+    return reject(RejectionReason::kernel, std::nullopt);
   }
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   // The host loads what the accelerators then take (host_must_hold); a CPU's memory is the

@@ -1,0 +1,59 @@
+// The #1 runs on the user's stack (issue 48): requests of our own whose every ranked plan must
+// start as emitted, checked as principles (what holds of any right answer), not one offering.
+
+#include "run_capture.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+using mlsize::testing::run_cli;
+using Json = nlohmann::json;
+
+namespace {
+
+using Args = std::vector<std::string>;
+
+Json recommend_json(const Args& request) {
+  Args args{"recommend"};
+  args.insert(args.end(), request.begin(), request.end());
+  args.insert(args.end(), {"--format", "json", "--top", "100"});
+  const auto result = run_cli(args);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  return Json::parse(result.out);
+}
+
+// "8.0" → 80
+int capability(const Json& device) {
+  const std::string text = device["compute_capability"].get<std::string>();
+  const std::size_t dot = text.find('.');
+  return std::stoi(text.substr(0, dot)) * 10 + std::stoi(text.substr(dot + 1));
+}
+
+}  // namespace
+
+// vLLM's AWQ kernels need compute capability 7.5 (docs.vllm.ai, features/quantization/
+// supported_hardware): a V100 fleet would not start. An expert ranks Turing or later only,
+// and says why the V100s are out.
+TEST_CASE("stack: AWQ serving ranks no Volta GPU and names the kernel's requirement", "[stack]") {
+  const Json report = recommend_json({"--model", "llama-3-70b", "--task", "inference", "--quant", "awq", "--rate", "5",
+                                      "--tpot", "60ms", "--pricing", "spot", "--provider", "aws"});
+  REQUIRE_FALSE(report["recommendations"].empty());
+  for (const Json& plan : report["recommendations"]) {
+    INFO(plan["offering"]["id"]);
+    REQUIRE(plan["device"]["runtime"] == "cuda");
+    CHECK(capability(plan["device"]) >= 75);
+  }
+  bool v100_named = false;
+  for (const Json& rejected : report["rejected"]) {
+    if (rejected["device"]["id"].get<std::string>().starts_with("v100")) {
+      CHECK(rejected["reason"] == "kernel");
+      CHECK(rejected["message"].get<std::string>().find("AWQ needs 7.5 (Turing) or later") != std::string::npos);
+      v100_named = true;
+    }
+  }
+  CHECK(v100_named);
+}
