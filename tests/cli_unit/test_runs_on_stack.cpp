@@ -57,3 +57,19 @@ TEST_CASE("stack: AWQ serving ranks no Volta GPU and names the kernel's requirem
   }
   CHECK(v100_named);
 }
+
+// Beyond the on-demand limit both plans take a reservation, and a smaller block is easier to
+// get (EC2 Capacity Blocks stop at 64 instances): an expert takes the 256 B200s that meet
+// the deadline at the same cost, not 1,024. Principle: #1 is its offering's smallest plan
+// that meets the constraints whenever that plan costs within 2 % of it.
+TEST_CASE("stack: beyond the on-demand limit a near-tie goes to fewer machines", "[stack]") {
+  const Json report = recommend_json({"--params", "175B", "--tokens", "300B", "--deadline", "30d", "--max-devices", "2048"});
+  const Json& first = report["recommendations"][0];
+  REQUIRE(first["beyond_on_demand"].is_object());
+  const Json& smallest = first["smallest_plan"];
+  REQUIRE(smallest.is_object());
+  if (smallest["cost_usd"].get<double>() <= 1.02 * first["cost"]["usd"].get<double>()) {
+    CHECK(smallest["device_count"] == first["device_count"]);
+  }
+  CHECK(first["device_count"].get<int>() <= 256);
+}
