@@ -73,3 +73,22 @@ TEST_CASE("stack: beyond the on-demand limit a near-tie goes to fewer machines",
   }
   CHECK(first["device_count"].get<int>() <= 256);
 }
+
+// XGBoost builds trees at a rate per SM (GBM-perf: H100 3.6 s, A10G 5 s on 10M rows; docs/
+// methodology.md#gbdt-run-time): at 10 TB every GPU is busy on its data, and an H100 must
+// count as faster than an A10G, not as the same (256 A10Gs had won the job).
+TEST_CASE("stack: trees on GPUs at each GPU's own rate", "[stack]") {
+  const Json report = recommend_json({"--task", "gbdt", "--data", "10TB"});
+  double h100 = 0;
+  double a10g = 0;
+  for (const Json& plan : report["recommendations"]) {
+    const std::string device = plan["device"]["id"];
+    const double rate = plan["compute"]["gbdt"]["visits_per_s_per_worker"];
+    if (device == "h100-sxm") h100 = rate;
+    if (device == "a10g") a10g = rate;
+  }
+  REQUIRE(h100 > 0);
+  REQUIRE(a10g > 0);
+  CHECK(h100 / a10g == Approx(132.0 / 80).epsilon(0.01));
+  CHECK(report["recommendations"][0]["device"]["id"] != "a10g");
+}

@@ -348,7 +348,7 @@ TEST_CASE("load_catalog_yaml lists the accepted fields when no field name is clo
   check_load_error(device_with("memory_gb: 80", "zzzzzz: 80"), "unknown field \"zzzzzz\" in device \"test-gpu\"",
                    "accepted fields: id, name, kind, vendor, memory_gib, memory_gb, reserved_gib, "
                    "memory_bandwidth_gbs, peak_tflops, cores, interconnect, tdp_w, host_arch, launch_price_usd, source, as_of, aliases, "
-                   "compute_capability",
+                   "compute_capability, multiprocessors",
                    "test.yaml:6:5", "    zzzzzz: 80");
   check_load_error(offering_with("    region: us-east-1\n", "    limits:\n      foo_bar_baz: 1\n"),
                    "unknown field \"foo_bar_baz\" in limits of offering \"acme-cloud-8x\"",

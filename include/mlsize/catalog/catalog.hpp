@@ -73,6 +73,10 @@ struct Device {
   // Ampere, 89 Ada, 90 Hopper, 100 and 103 Blackwell, 120 Blackwell RTX): which quantised
   // weight and attention kernels run (estimate/kernels.hpp). Absent for other vendors.
   std::optional<int> compute_capability;
+  // Streaming multiprocessors (NVIDIA): XGBoost's GPU tree builder runs at a rate per SM
+  // (estimate/gbdt.hpp). The datasheet's CUDA cores over the FP32 lanes of one SM of the
+  // architecture (64 on GP100, GV100, TU10x and GA100; 128 on GA10x, AD10x, GH100, GB).
+  std::optional<int> multiprocessors;
   std::string source;
   std::string as_of;
   SourceLocation defined_at;

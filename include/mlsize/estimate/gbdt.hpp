@@ -31,12 +31,21 @@ inline constexpr double k_lightgbm_cpu_visits_per_core_s = 6.9e8;
 // machine: HistGradientBoosting 28.8 s, LightGBM 27.6 s): 27.6 / 28.8.
 inline constexpr double k_sklearn_lightgbm_share = 0.96;
 
-// Per-GPU visits per second: `device="cuda"` is bound by memory bandwidth on small GPUs
-// and by kernel latency on large ones. Fitted to szilard/GBM-perf (issue #57, 2024,
-// airline 10M rows × 8 values, 100 trees of depth 10): L4 6 s, A10 5 s, V100 5 s, A100
-// 3.7 s, H100 3.6 s: visits = min(cap, bandwidth × per byte).
-inline constexpr double k_gbdt_gpu_visits_per_byte = 0.0244;
-inline constexpr double k_gbdt_gpu_visits_cap_per_s = 1.2e10;
+// A GPU's time for a run: a latency per tree level (kernel launches and synchronisation,
+// whatever the data) plus the visits at a rate per streaming multiprocessor: XGBoost's
+// GPU histograms are built with shared-memory atomics on every SM, so the rate follows the
+// SMs, not the memory bandwidth. Least squares over szilard/GBM-perf (issue #57, 2024,
+// XGBoost device="cuda", airline 8 values a row, 100 trees of depth 10 = 1,000 levels): 10M
+// rows (4.4e10 visits) on L4 (58 SMs) 6 s, A10G (80) 5 s, V100 (80) 5 s, A100 (108) 3.7 s,
+// H100 (132) 3.6 s, and 1M rows on the A10G 1.6 s; the model gives 6.2, 4.8, 4.8, 3.9, 3.5
+// and 1.7 s (all within 6 %). The model before, a rate capped at 1.2e10 visits/s, timed an
+// A10G as an H100 (issue 48).
+inline constexpr double k_gbdt_gpu_visits_per_sm_s = 1.56e8;
+inline constexpr double k_gbdt_gpu_level_seconds = 1.32e-3;
+// A GPU whose SMs the catalogue does not state: the rate per byte/s of memory bandwidth of
+// the same runs (the median GPU's), at most the largest GPU's rate above.
+inline constexpr double k_gbdt_gpu_visits_per_byte = 0.0194;
+inline constexpr double k_gbdt_gpu_visits_cap_per_s = 132 * k_gbdt_gpu_visits_per_sm_s;
 
 // Amdahl's serial fraction of a histogram GBDT on one machine's cores, fitted to LightGBM on
 // Higgs (8.8M rows) on 5 to 44 cores (speed-ups 3.4, 5.9, 7.7, 8.6; scikit-learn PR #14392).
@@ -130,6 +139,7 @@ double gbdt_histogram_bytes_per_tree(const Workload& workload);
 struct GbdtThroughput {
   int workers = 1;
   double visits_per_s_per_worker = 0;
+  Seconds level_latency{0};  // GPUs: k_gbdt_gpu_level_seconds per tree level; CPUs: none
   bool on_gpu = false;
   int machines = 1;
   double network_bytes_per_s = 0;  // per machine; 0 on one machine
@@ -203,6 +213,7 @@ double gbdt_extmem_passes_per_tree(int depth);
 struct GbdtRun {
   GbdtThroughput throughput;
   double cell_visits = 0;
+  double levels = 0;  // tree levels over the run: rounds × depth
   double speedup = 1;
   Seconds communication{0};
   // External memory: the cache's host part streamed at every pass, overlapped with the
@@ -210,7 +221,10 @@ struct GbdtRun {
   Seconds transfer{0};
   std::optional<ExtMemCache> extmem;  // where the cache is; external memory only
   double link_bytes_per_s = 0;        // the rate it streams at
-  Seconds compute() const { return Seconds(cell_visits / (throughput.visits_per_s_per_worker * speedup)); }
+  Seconds compute() const {
+    return Seconds(cell_visits / (throughput.visits_per_s_per_worker * speedup) +
+                   levels * throughput.level_latency.value);
+  }
   Seconds seconds() const { return Seconds(std::max(compute().value, transfer.value) + communication.value); }
 };
 GbdtRun gbdt_run(const Workload& workload, const GbdtThroughput& throughput);

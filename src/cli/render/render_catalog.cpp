@@ -88,6 +88,7 @@ Json device_json(const Device& device) {
   json["host_arch"] = to_string(device.host_arch);
   json["compute_capability"] =
       device.compute_capability ? Json(compute_capability_text(*device.compute_capability)) : Json(nullptr);
+  json["multiprocessors"] = device.multiprocessors ? Json(*device.multiprocessors) : Json(nullptr);
   json["source"] = device.source;
   json["as_of"] = device.as_of;
   return json;

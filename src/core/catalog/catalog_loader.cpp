@@ -64,15 +64,25 @@ void read_provenance(const FieldReader& fields, std::string& source, std::string
   if (!is_iso_date(as_of)) fields.fail_value("as_of", "is not a date", "a date written YYYY-MM-DD");
 }
 
-constexpr std::array<std::string_view, 18> k_device_fields{"id",           "name",
-                                                           "kind",         "vendor",
-                                                           "memory_gib",   "memory_gb",
-                                                           "reserved_gib", "memory_bandwidth_gbs",
-                                                           "peak_tflops",  "cores",
-                                                           "interconnect", "tdp_w",
-                                                           "host_arch",    "launch_price_usd",
-                                                           "source",       "as_of",
-                                                           "aliases",      "compute_capability"};
+constexpr std::array<std::string_view, 19> k_device_fields{"id",
+                                                           "name",
+                                                           "kind",
+                                                           "vendor",
+                                                           "memory_gib",
+                                                           "memory_gb",
+                                                           "reserved_gib",
+                                                           "memory_bandwidth_gbs",
+                                                           "peak_tflops",
+                                                           "cores",
+                                                           "interconnect",
+                                                           "tdp_w",
+                                                           "host_arch",
+                                                           "launch_price_usd",
+                                                           "source",
+                                                           "as_of",
+                                                           "aliases",
+                                                           "compute_capability",
+                                                           "multiprocessors"};
 constexpr std::array<std::string_view, 2> k_interconnect_fields{"kind", "bandwidth_gbs"};
 
 Device read_device(const SourceText& source, const YAML::Node& node) {
@@ -153,6 +163,11 @@ Device read_device(const SourceText& source, const YAML::Node& node) {
                        "leave it out: it is NVIDIA's numbering of its GPU generations");
     }
     device.compute_capability = std::stoi(text.substr(0, dot)) * 10 + (text[dot + 1] - '0');
+  }
+  device.multiprocessors = named.optional_count("multiprocessors");
+  if (device.multiprocessors && device.kind != DeviceKind::gpu) {
+    named.fail_value("multiprocessors", "is given for a device that is not a gpu",
+                     "leave it out: it counts a GPU's streaming multiprocessors");
   }
   read_provenance(named, device.source, device.as_of);
   device.defined_at = source.location(node.Mark());

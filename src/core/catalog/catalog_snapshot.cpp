@@ -34,6 +34,7 @@ void write_device(Writer& w, const Device& d) {
   w.optional(d.tdp_w, [&](double v) { w.f64(v); });
   w.i32(static_cast<int>(d.host_arch));
   w.optional(d.compute_capability, [&](int v) { w.i32(v); });
+  w.optional(d.multiprocessors, [&](int v) { w.i32(v); });
   w.optional(d.launch_price, [&](Usd v) { w.f64(v.value); });
   w.text(d.source);
   w.text(d.as_of);
@@ -62,6 +63,7 @@ Device read_device(Reader& r) {
   d.tdp_w = r.optional<double>([&] { return r.f64(); });
   d.host_arch = static_cast<HostArch>(r.i32());
   d.compute_capability = r.optional<int>([&] { return r.i32(); });
+  d.multiprocessors = r.optional<int>([&] { return r.i32(); });
   d.launch_price = r.optional<Usd>([&] { return Usd(r.f64()); });
   d.source = r.text();
   d.as_of = r.text();

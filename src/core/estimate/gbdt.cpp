@@ -109,7 +109,10 @@ std::optional<GbdtThroughput> gbdt_throughput(const Workload& workload, const De
   throughput.on_gpu = true;
   throughput.workers = device_count;
   throughput.visits_per_s_per_worker =
-      std::min(k_gbdt_gpu_visits_cap_per_s, *device.memory_bandwidth_bytes_per_s * k_gbdt_gpu_visits_per_byte);
+      device.multiprocessors
+          ? *device.multiprocessors * k_gbdt_gpu_visits_per_sm_s
+          : std::min(k_gbdt_gpu_visits_cap_per_s, *device.memory_bandwidth_bytes_per_s * k_gbdt_gpu_visits_per_byte);
+  throughput.level_latency = Seconds(k_gbdt_gpu_level_seconds);
   return throughput;
 }
 
@@ -152,6 +155,7 @@ GbdtRun gbdt_run(const Workload& workload, const GbdtThroughput& throughput) {
   GbdtRun run;
   run.throughput = throughput;
   run.cell_visits = gbdt_cell_visits(workload);
+  run.levels = static_cast<double>(workload.rounds) * std::max(workload.max_depth, 1);
   run.speedup = throughput.speedup();
   const int n = throughput.machines;
   if (n > 1) {
