@@ -92,3 +92,33 @@ TEST_CASE("stack: trees on GPUs at each GPU's own rate", "[stack]") {
   CHECK(h100 / a10g == Approx(132.0 / 80).epsilon(0.01));
   CHECK(report["recommendations"][0]["device"]["id"] != "a10g");
 }
+
+// The HF Trainer and accelerate run DDP, ZeRO and FSDP (docs/methodology.md#frameworks): a
+// fine-tune on that stack ranks no tensor or pipeline layout, and accelerate launches its #1.
+// Unnamed, a full fine-tune's model-parallel plan leads only when over 10 % cheaper.
+TEST_CASE("stack: a fine-tune on the HF stack ranks data-parallel plans that accelerate launches", "[stack]") {
+  const Args request{"--model", "llama-2-7b", "--task", "finetune", "--tokens", "50M"};
+  Args named = request;
+  named.insert(named.end(), {"--framework", "hf"});
+  for (const Json& plan : recommend_json(named)["recommendations"]) {
+    CHECK(plan["strategy"]["tensor_parallel"] == 1);
+    CHECK(plan["strategy"]["pipeline_parallel"] == 1);
+  }
+  Args emit{"recommend"};
+  emit.insert(emit.end(), named.begin(), named.end());
+  emit.insert(emit.end(), {"--emit", "accelerate"});
+  const auto launched = run_cli(emit);
+  INFO(launched.err);
+  CHECK(launched.exit_code == 0);
+
+  const Json report = recommend_json(request);
+  const Json& first = report["recommendations"][0];
+  const bool model_parallel = first["strategy"]["tensor_parallel"] != 1 || first["strategy"]["pipeline_parallel"] != 1;
+  if (model_parallel) {
+    for (const Json& plan : report["recommendations"]) {
+      if (plan["strategy"]["tensor_parallel"] == 1 && plan["strategy"]["pipeline_parallel"] == 1) {
+        CHECK(first["cost"]["usd"].get<double>() * 1.1 <= plan["cost"]["usd"].get<double>());
+      }
+    }
+  }
+}

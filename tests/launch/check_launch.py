@@ -897,6 +897,9 @@ SERVE_AWQ = ["--model", "llama-3-70b", "--task", "inference", "--quant", "awq", 
 EMITTED = [
     # The issue's done-when commands
     ["recommend"] + FT + ["--emit", "deepspeed"],
+    # A fine-tune on the HF stack (issue 48): #1 is data parallel, and accelerate launches it.
+    ["recommend"] + FT + ["--emit", "accelerate"],
+    ["recommend"] + FT + ["--framework", "hf", "--emit", "accelerate"],
     ["recommend", "--params", "70B", "--tokens", "1T", "--emit", "skypilot"],
     ["recommend", "--params", "70B", "--tokens", "1T", "--emit", "skypilot", "--rank", "2"],
     ["recommend", "--params", "70B", "--tokens", "1T", "--emit", "torchrun"],
@@ -999,9 +1002,9 @@ REFUSED = [
     (E13 + H100x16 + ["--tp", "8", "--emit", "accelerate"], "torchrun"),
     (E13 + H100x16 + ["--pp", "2", "--zero", "1", "--emit", "accelerate"], "torchrun"),
     (["recommend"] + FT + ["--emit", "vllm"], "deepspeed"),
-    # #1 pipelines 2 stages over a 2-GPU PCIe slice (issue 27's conservative link): accelerate
-    # runs no pipeline, and names the launchers that do.
-    (["recommend"] + FT + ["--emit", "accelerate"], "torchrun"),
+    # With --framework megatron #1 pipelines 2 stages over a 2-GPU PCIe slice (issue 27's
+    # conservative link): accelerate runs no pipeline, and names the launchers that do.
+    (["recommend"] + FT + ["--framework", "megatron", "--emit", "accelerate"], "torchrun"),
     (["recommend"] + SERVE + ["--emit", "deepspeed"], "vllm"),
     (["recommend"] + SERVE + ["--emit", "torchrun"], "vllm"),
     (["recommend"] + SERVE + ["--emit", "accelerate"], "vllm"),

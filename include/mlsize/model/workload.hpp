@@ -237,6 +237,7 @@ struct Workload {
   Optimizer optimizer = Optimizer::adamw;
   Attention attention = Attention::flash;  // docs/methodology.md#activations
   Framework framework = Framework::megatron;
+  bool framework_named = false;     // --framework given: plans are those its stack runs (hf: DP, ZeRO, FSDP)
   int sequence_length = 2048;       // s
   int micro_batch = 1;              // b: sequences per device per forward pass
   bool micro_batch_pinned = false;  // --micro-batch given: recommend searches no other

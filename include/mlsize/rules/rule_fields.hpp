@@ -26,6 +26,7 @@ enum class RuleField : std::size_t {
   workload_sequence_length,
   workload_micro_batch,
   workload_model_family,
+  workload_framework,
   workload_profile,
   workload_model_states_bytes,
   workload_requests_per_s,

@@ -368,6 +368,7 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   parse_choice_if_given(options.optimizer, "--optimizer", workload.optimizer);
   parse_choice_if_given(options.attention, "--attention", workload.attention);
   parse_choice_if_given(options.framework, "--framework", workload.framework);
+  workload.framework_named = options.framework.has_value();
   parse_choice_if_given(options.quant, "--quant", workload.weight_format);
   if (workload.task == Task::inference) {
     resolve_inference_precision(options, workload);

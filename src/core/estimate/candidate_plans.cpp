@@ -141,7 +141,11 @@ void add_training_plans(const Workload& workload, const Offering& offering, cons
   // parallelism (Megatron-LM's pretrain_gpt.py trains every weight).
   // Vision models: data parallel only (DDP, or FSDP for the largest ViTs); no launcher shards
   // a CNN's layers, and an image's activations are small.
-  const int most_model_parallel = workload.is_adapter_tuning() || workload.vision ? 1 : devices;
+  // --framework hf: the HF Trainer and accelerate run DDP, DeepSpeed ZeRO and FSDP; the
+  // tensor and pipeline layouts here are Megatron-LM's (issue 48).
+  const bool data_parallel_only = workload.is_adapter_tuning() || workload.vision ||
+                                  (workload.framework_named && workload.framework == Framework::hf);
+  const int most_model_parallel = data_parallel_only ? 1 : devices;
   for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, most_model_parallel) && devices % tensor == 0;
        tensor *= 2) {
     if (!splits_tensors(workload.model, interconnect_of(device, &offering), tensor)) break;

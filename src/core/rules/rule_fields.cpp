@@ -46,6 +46,8 @@ std::vector<FieldSpec> make_fields() {
       number("workload.micro_batch", U::count, "sequences per device per forward pass"),
       text("workload.model_family",
            "the model's family (config model_type: llama, mistral, gpt2, ...); missing if unknown"),
+      text("workload.framework", "the training stack named with --framework; missing when none was named",
+           values_of<Framework>()),
       text("workload.profile", "budget profile (--profile)", values_of<Profile>()),
       number("workload.model_states_bytes", U::bytes,
              "weights + gradients + optimizer states of the whole model, unsharded, in bytes "
@@ -121,6 +123,7 @@ void fill_workload(FieldValues& v, const Workload& w) {
   put(v, F::workload_sequence_length, w.sequence_length);
   put(v, F::workload_micro_batch, w.micro_batch);
   if (!w.model.family.empty()) put(v, F::workload_model_family, w.model.family);
+  if (w.framework_named) put(v, F::workload_framework, to_string(w.framework));
   put(v, F::workload_profile, to_string(w.profile));
   if (w.serving && !w.serving->offline()) put(v, F::workload_requests_per_s, w.serving->requests_per_s);
   if (w.task == Task::pretrain || w.task == Task::finetune) {
