@@ -122,3 +122,33 @@ TEST_CASE("stack: a fine-tune on the HF stack ranks data-parallel plans that acc
     }
   }
 }
+
+// Trainium runs the Neuron SDK (NeuronX Distributed: tensor, pipeline, ZeRO-1), not CUDA: a
+// Trainium plan ranks with such a layout and says so, and no CUDA launcher is offered for it.
+TEST_CASE("stack: Trainium ranks with a NeuronX layout, and the CUDA launchers refuse it", "[stack]") {
+  const Args request{"--model", "llama-2-13b", "--task", "finetune", "--tokens", "100M", "--provider", "aws-sagemaker"};
+  const Json report = recommend_json(request);
+  bool trainium = false;
+  for (const Json& plan : report["recommendations"]) {
+    if (plan["device"]["runtime"] != "neuron") continue;
+    trainium = true;
+    CHECK(plan["strategy"]["zero_stage"].get<int>() <= 1);
+    CHECK(plan["strategy"]["offload"] == "none");
+    CHECK(plan["launchers"].empty());
+  }
+  CHECK(trainium);
+  Args table{"recommend"};
+  table.insert(table.end(), request.begin(), request.end());
+  const auto shown = run_cli(table);
+  if (report["recommendations"][0]["device"]["runtime"] == "neuron") {
+    CHECK(shown.out.find("#1 runs on AWS Neuron, not CUDA") != std::string::npos);
+    for (const char* kind : {"deepspeed", "torchrun", "accelerate", "skypilot"}) {
+      Args emit = table;
+      emit.insert(emit.end(), {"--emit", kind});
+      const auto refused = run_cli(emit);
+      CHECK(refused.exit_code == 2);
+      CHECK(refused.out.empty());
+      CHECK(refused.err.find("Neuron SDK") != std::string::npos);
+    }
+  }
+}

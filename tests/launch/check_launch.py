@@ -904,7 +904,8 @@ EMITTED = [
     ["recommend", "--params", "70B", "--tokens", "1T", "--emit", "skypilot", "--rank", "2"],
     ["recommend", "--params", "70B", "--tokens", "1T", "--emit", "torchrun"],
     ["recommend"] + FT + ["--emit", "torchrun"],
-    ["recommend"] + FT + ["--emit", "skypilot", "--pricing", "spot"],
+    # #1 on spot is a TPU slice, which a CUDA task cannot run (refused below): the GPUs.
+    ["recommend"] + FT + ["--emit", "skypilot", "--pricing", "spot", "--kind", "gpu"],
     ["recommend"] + SERVE + ["--emit", "vllm"],
     ["recommend"] + SERVE + ["--emit", "skypilot"],
     # ZeRO 0-3 and offload, each kind
@@ -1006,6 +1007,9 @@ REFUSED = [
     # conservative link): accelerate runs no pipeline, and names the launchers that do.
     (["recommend"] + FT + ["--framework", "megatron", "--emit", "accelerate"], "torchrun"),
     (["recommend"] + SERVE + ["--emit", "deepspeed"], "vllm"),
+    (["recommend"] + FT + ["--emit", "skypilot", "--pricing", "spot"], "--kind gpu"),
+    (["recommend", "--model", "llama-2-13b", "--task", "finetune", "--tokens", "100M", "--provider", "aws-sagemaker",
+      "--emit", "deepspeed"], "--kind gpu"),
     (["recommend"] + SERVE + ["--emit", "torchrun"], "vllm"),
     (["recommend"] + SERVE + ["--emit", "accelerate"], "vllm"),
     (E13 + H100x16 + ["--tp", "2", "--zero", "2", "--emit", "torchrun"], "deepspeed"),
@@ -1113,17 +1117,25 @@ def main():
     check(len(sweep) > 20, "matrix", f"only {len(sweep)} cloud offerings in the catalogue")
     accelerators_or_newer = accelerators | NEWER_THAN_FIXTURE
     swept = 0
+    refused_runtimes = set()
     for argv in sweep:
         where = f"mlsize {' '.join(argv)}"
         code, out, err = run(argv)
         if code == 2 and ("has no bf16 or fp16 throughput" in err or "SkyPilot launches on" in err):
             continue  # CPU-only devices without 16-bit rates; managed services (SageMaker, Colab)
+        # TPUs, Trainium/Inferentia and Gaudi: a CUDA task would not start there (issue 48), and
+        # the refusal says what runs instead, on stderr alone.
+        if code == 2 and not out and ("JAX or PyTorch/XLA" in err or "AWS Neuron SDK" in err or "SynapseAI" in err):
+            refused_runtimes.add(err.split("cannot launch this plan: ")[-1][:12])
+            continue
         if not check(code == 0, where, f"exit {code}: {err.strip()[:200]}"):
             continue
         plan = first_plan(argv)
         if check(plan is not None, where, "the same command with --format json failed"):
             swept += 1
             check_skypilot(where, out, plan, schemas["skypilot"], accelerators_or_newer, torch_lists, vllm_lists)
+
+    check(len(refused_runtimes) >= 2, "matrix", f"TPU and Neuron offerings not refused: {refused_runtimes}")
 
     kinds_seen = set()
     for argv in EMITTED:

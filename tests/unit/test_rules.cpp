@@ -511,9 +511,10 @@ TEST_CASE("Each default rule fires on its case and not on its near miss", "[rule
        values({{"workload.deadline_seconds", 7 * 86400.0}, {"offering.kind", "free-tier"}})},
       // A full fine-tune's pipeline plan, unless Megatron-LM was named (issue 48).
       {"finetune-model-parallel-porting",
-       values({{"workload.task", "finetune"}, {"plan.tensor_parallel", 1}, {"plan.pipeline_parallel", 2}}),
        values({{"workload.task", "finetune"}, {"plan.tensor_parallel", 1}, {"plan.pipeline_parallel", 2},
-               {"workload.framework", "megatron"}})},
+               {"device.kind", "gpu"}}),
+       values({{"workload.task", "finetune"}, {"plan.tensor_parallel", 1}, {"plan.pipeline_parallel", 2},
+               {"device.kind", "gpu"}, {"workload.framework", "megatron"}})},
       {"bf16-on-ampere",
        values({{"device.bf16", true}, {"workload.precision", "fp16-mixed"}, {"workload.task", "pretrain"}}),
        values({{"device.bf16", true}, {"workload.precision", "bf16-mixed"}, {"workload.task", "pretrain"}})},

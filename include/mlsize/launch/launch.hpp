@@ -4,6 +4,7 @@
 // what the plan does (docs/launch.md).
 
 #include <mlsize/estimate/cost.hpp>
+#include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/plan.hpp>
 #include <mlsize/model/workload.hpp>
 #include <mlsize/support/names.hpp>
@@ -57,6 +58,7 @@ struct LaunchSpec {
   DeviceKind device_kind = DeviceKind::gpu;
   std::string device_id;
   std::string device_vendor;
+  Stack runtime = Stack::cuda;  // the device's software (efficiency.hpp): CUDA and ROCm launch here
 
   // Where the processes run: one per device, `processes_per_node` on each of `nodes`.
   int nodes = 1;

@@ -6,6 +6,7 @@
 #include "cli/render/format.hpp"
 
 #include <mlsize/estimate/cost.hpp>
+#include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/number_format.hpp>
 
@@ -134,6 +135,25 @@ std::string ranking_notes(const Report& report, int top) {
         "#{} runs on an Arm (aarch64) host: wheels and containers built for x86-64 do not run there; check that your "
         "framework, kernels and images have aarch64 builds.\n",
         i + 1);
+  }
+  for (std::size_t i = 0; i < shown; ++i) {
+    const RankedPlan& e = report.recommendations[i];
+    if (e.plan.device == nullptr || report.workload.task == Task::gbdt) continue;
+    const Stack stack = stack_of(*e.plan.device);
+    if (stack == Stack::neuron) {
+      text += fmt::format(
+          "#{} runs on AWS Neuron, not CUDA: {} through NeuronX Distributed (tensor, pipeline and ZeRO-1 layouts, "
+          "ahead-of-time compilation with neuron_parallel_compile), not the CUDA launchers of --emit.\n",
+          i + 1, report.workload.task == Task::inference ? "serving" : "training is ported to and runs");
+    } else if (stack == Stack::xla) {
+      text += fmt::format(
+          "#{} runs on a TPU: JAX or PyTorch/XLA code (and XLA's compilation), not the CUDA launchers "
+          "of --emit.\n",
+          i + 1);
+    } else if (stack == Stack::gaudi) {
+      text += fmt::format(
+          "#{} runs on Intel Gaudi: SynapseAI through optimum-habana, not the CUDA launchers of --emit.\n", i + 1);
+    }
   }
   if (report.cost.pricing == Pricing::spot && best.preemption.value > 0 && best.plan.offering != nullptr) {
     const Offering& offering = *best.plan.offering;

@@ -3,6 +3,7 @@
 // serving replicas by tensor degree, one plan per machine for gradient-boosted trees.
 
 #include <mlsize/estimate/cost.hpp>
+#include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/planner.hpp>
 
@@ -88,7 +89,12 @@ void add_layout_plans(const Workload& workload, const Layout& layout, std::vecto
     }
     return;
   }
-  const int highest_stage = data == 1 ? 0 : layout.pipeline > 1 ? 1 : layout.tensor > 1 ? 2 : 3;
+  // Trainium: what NeuronX Distributed trains with, tensor, pipeline and sequence parallelism
+  // with ZeRO-1 (its optimizer sharding), no further stage and no offload (issue 48; AWS
+  // Neuron docs, NxD Training's features: "Tensor Parallelism, Pipeline Parallelism,
+  // Sequence Parallelism, ZeRO-1").
+  const bool neuron = stack_of(*layout.device) == Stack::neuron;
+  const int highest_stage = data == 1 ? 0 : layout.pipeline > 1 || neuron ? 1 : layout.tensor > 1 ? 2 : 3;
   auto add_stage = [&](int stage, int shard_group, Offload offload) {
     const bool grows = (stage >= 2 || offload != Offload::none) && layout.pipeline == 1 && !workload.micro_batch_pinned;
     const int largest = offload != Offload::none ? k_largest_offload_micro_batch_factor : k_largest_micro_batch_factor;
@@ -121,7 +127,7 @@ void add_layout_plans(const Workload& workload, const Layout& layout, std::vecto
   if (highest_stage == 3 && layout.units > 1 && layout.offering->devices_per_unit > 1) {
     add_stage(3, layout.offering->devices_per_unit, Offload::none);
   }
-  if (!offloads(workload, layout)) return;
+  if (neuron || !offloads(workload, layout)) return;
   add_stage(2, 0, Offload::optimizer);
   if (data > 1) add_stage(3, 0, Offload::optimizer);
   add_stage(3, 0, Offload::optimizer_and_params);

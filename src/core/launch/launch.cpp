@@ -1,6 +1,7 @@
 #include <mlsize/catalog/skypilot_names.hpp>
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/cost.hpp>
+#include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/kernels.hpp>
 #include <mlsize/launch/launch.hpp>
 #include <mlsize/model/model_config.hpp>
@@ -255,6 +256,7 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
     spec.device_kind = plan.device->kind;
     spec.device_id = plan.device->id;
     spec.device_vendor = plan.device->vendor;
+    spec.runtime = stack_of(*plan.device);
   }
 
   if (plan.offering != nullptr) {
@@ -389,11 +391,41 @@ std::optional<std::string> trees_unsupported(LaunchKind kind, const LaunchSpec& 
 
 }  // namespace
 
+// The accelerators whose software is not CUDA's or ROCm's: what the launchers mlsize writes
+// (torchrun, DeepSpeed, accelerate, vLLM, and SkyPilot tasks that run them) cannot start.
+std::optional<std::string> runtime_unsupported(const LaunchSpec& spec) {
+  switch (spec.runtime) {
+    case Stack::xla:
+      return "TPUs run JAX or PyTorch/XLA code, which mlsize does not write: the slice and its layout are in the "
+             "report (a TPU task for SkyPilot names tpu-vm images and its own setup); --kind gpu ranks plans it "
+             "launches";
+    case Stack::neuron:
+      return "Trainium and Inferentia run the AWS Neuron SDK, not CUDA: training through NeuronX Distributed, "
+             "serving through NxD Inference or vLLM's Neuron backend, each compiled ahead of time; mlsize does not "
+             "write their configs (the plan's instances and layout are in the report); --kind gpu ranks plans it "
+             "launches";
+    case Stack::gaudi:
+      return "Gaudi runs SynapseAI through optimum-habana (and Habana's DeepSpeed fork), not CUDA; mlsize does not "
+             "write its configs; --kind gpu ranks plans it launches";
+    case Stack::mps: return "Apple GPUs run PyTorch's MPS backend on one machine, without these launchers";
+    case Stack::cuda:
+    case Stack::cuda_consumer:
+    case Stack::rocm:
+    case Stack::cpu: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) {
   using enum LaunchKind;
   const bool trains = spec.task != Task::inference && spec.task != Task::gbdt;
   if (kind == skypilot) {
     if (spec.task == Task::gbdt && spec.external_memory) return trees_unsupported(kind, spec);
+    // Its run is a CUDA (or ROCm) torchrun or vLLM command: a TPU, Trainium or Gaudi task
+    // would install CUDA wheels and run code that does not start there.
+    if (spec.task != Task::gbdt) {
+      if (const std::optional<std::string> why = runtime_unsupported(spec)) return why;
+    }
     if (spec.provider.empty()) return "SkyPilot launches cloud offerings; give --offering";
     if (spec.offering_kind != OfferingKind::cloud || spec.cloud.empty()) {
       return "SkyPilot launches on aws, gcp, azure, lambda, runpod, nebius, cudo, paperspace and digitalocean, "
@@ -422,9 +454,7 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
            std::string(trains ? "a training plan takes --emit deepspeed, torchrun, accelerate or skypilot"
                               : "an inference plan takes --emit vllm or skypilot");
   }
-  if (spec.device_kind == DeviceKind::tpu) {
-    return "TPUs run JAX or PyTorch/XLA, which these launchers do not configure; --emit skypilot gives the slice";
-  }
+  if (const std::optional<std::string> why = runtime_unsupported(spec)) return why;
   if (spec.device_kind == DeviceKind::cpu) return "a CPU plan has no accelerators to launch on; --emit skypilot";
   if (kind == vllm) {
     if (trains) return "vLLM serves models; a training plan takes --emit deepspeed, torchrun, accelerate or skypilot";
