@@ -152,3 +152,28 @@ TEST_CASE("stack: Trainium ranks with a NeuronX layout, and the CUDA launchers r
     }
   }
 }
+
+// vLLM needs 2 + N physical cores on a machine of N GPUs (docs.vllm.ai, configuration/
+// optimization): a 2-vCPU VM does not serve, and no ranked plan's machine is below it.
+TEST_CASE("stack: no serving plan on a host with fewer cores than vLLM's processes", "[stack]") {
+  const Json report = recommend_json({"--model", "llama-2-7b", "--task", "inference", "--rate", "2"});
+  REQUIRE_FALSE(report["recommendations"].empty());
+  bool rejected = false;
+  for (const Json& r : report["rejected"]) rejected = rejected || r["reason"] == "host_cpus";
+  CHECK(rejected);
+  const Json catalog = [] {
+    const auto listed = run_cli({"catalog", "list", "--format", "json"});
+    REQUIRE(listed.exit_code == 0);
+    return Json::parse(listed.out);
+  }();
+  for (const Json& plan : report["recommendations"]) {
+    const std::string id = plan["offering"]["id"];
+    for (const Json& offering : catalog["offerings"]) {
+      if (offering["id"] != id || !offering["vcpus"].is_number()) continue;
+      const int gpus = offering["devices_per_unit"];
+      const int machines = std::max(1, (gpus + 7) / 8);
+      INFO(id);
+      CHECK(offering["vcpus"].get<int>() / 2 >= (2 + gpus / machines) * machines);
+    }
+  }
+}

@@ -297,7 +297,7 @@ def skypilot_accelerators():
 TRAINING_ARGUMENTS = {
     "--per_device_train_batch_size": True, "--gradient_accumulation_steps": True, "--bf16": False,
     "--fp16": False, "--gradient_checkpointing": False, "--max_grad_norm": True, "--deepspeed": True,
-    "--fsdp": True,
+    "--fsdp": True, "--fsdp_config": True,
 }
 # timm's train.py (huggingface/pytorch-image-models, train.py, its argparse groups "Dataset",
 # "Model", "Device", "Optimizer", "Learning rate schedule" and "Misc": -j/--workers): the
@@ -559,6 +559,12 @@ def check_torchrun_command(where, line, plan, torch_options, megatron_options, m
         if "--fsdp" in opts:
             check(set(opts["--fsdp"].split()) <= FSDP_OPTIONS, where, f"--fsdp {opts['--fsdp']}")
             check(s["zero_stage"] >= 2, where, "FSDP for ZeRO < 2")
+            # Issue 48: every FSDP launch loads the checkpoint on the first rank only, which
+            # needs sync_module_states (TrainingArguments' fsdp_config, a JSON string:
+            # training_args.py _VALID_DICT_FIELDS; accelerate's FSDP guide).
+            fsdp_config = json.loads(opts.get("--fsdp_config", "{}"))
+            check(fsdp_config.get("cpu_ram_efficient_loading") is True and fsdp_config.get("sync_module_states") is True,
+                  where, f"FSDP without RAM-efficient loading: --fsdp_config {fsdp_config}")
         check(("--deepspeed" in opts) == (s["zero_stage"] == 1 or s["offload"] != "none"), where,
               "--deepspeed only for ZeRO-1 and offload (DeepSpeedCPUAdam)")
         if s.get("micro_batch"):

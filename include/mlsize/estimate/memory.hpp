@@ -60,6 +60,12 @@ double lora_parameters(const Architecture& model, int rank, unsigned targets);
 // Parameters of the routed experts (all of them), for expert parallelism.
 double routed_expert_parameters(const Architecture& model);
 
+// The share of a mixture of experts' routed experts that a step over `tokens` tokens reads:
+// with k of E experts per token, drawn evenly, a given expert escapes all `tokens` with
+// probability (1 − k/E)^tokens (Mixtral at batch 1 reads 2 of its 8 experts); 1 for a dense
+// model or where every expert is chosen.
+double routed_share_read(const Architecture& model, double tokens);
+
 // The bytes of an untied input embedding table in an inference format (0 when the output
 // projection shares it): a decode step gathers its tokens' rows and reads no more of it.
 double input_embedding_bytes(const Workload& workload);

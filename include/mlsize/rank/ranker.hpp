@@ -85,6 +85,13 @@ struct RecommendSettings {
 // accelerate's fsdp_cpu_ram_efficient_loading).
 inline constexpr double k_checkpoint_bytes_per_parameter = 2.0;
 
+// The physical cores vLLM needs on a machine of `gpus` GPUs: "The minimum is 2 + N physical
+// cores (1 for the API server, 1 for the engine core, and 1 per GPU worker)"; the engine
+// core "runs a busy loop and is particularly sensitive to CPU starvation" (docs.vllm.ai,
+// configuration/optimization, "CPU resources for GPU deployments"). With hyperthreading a
+// vCPU is half a core. None for other engines, which state no such floor.
+std::optional<int> host_cores_needed(const Workload& workload, int gpus);
+
 // What the host RAM of each machine must hold before its accelerators take it: GBDT on GPUs,
 // the data (gbdt_dataset_bytes); training, one 16-bit copy of the weights; nothing for
 // inference (engines stream the checkpoint shard by shard). docs/methodology.md#checks-in-order.

@@ -32,6 +32,7 @@ enum class RejectionReason {
   no_bandwidth,    // inference: the device states no memory bandwidth, which bounds every decode step
   engine,          // inference: the serving engine (--engine) does not run on the device
   kernel,          // inference: the engine has no kernel for the weight format on the device (kernels.hpp)
+  host_cpus,       // inference: a machine has fewer physical cores than vLLM's processes (host_cores_needed)
   no_capacity,     // neither the device nor the offering states a memory size
   no_host_memory,  // the host must hold something (gbdt on GPUs: the data) and its RAM is not stated
   host_memory,     // the host's RAM cannot hold what it must (gbdt on GPUs: the data it loads)
@@ -59,6 +60,7 @@ constexpr auto enum_names(RejectionReason) {
                                                    {no_bandwidth, "no_bandwidth"},
                                                    {engine, "engine"},
                                                    {kernel, "kernel"},
+                                                   {host_cpus, "host_cpus"},
                                                    {no_capacity, "no_capacity"},
                                                    {no_host_memory, "no_host_memory"},
                                                    {host_memory, "host_memory"},

@@ -177,6 +177,16 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
       return fmt::format("{} does not run on {} (--engine)", to_string(workload.engine), device.name);
     case RejectionReason::kernel:
       return missing_weight_kernel(workload.engine, workload.weight_format, device).value_or("");
+    case RejectionReason::host_cpus: {
+      const Offering& offering = *rejection.offering;
+      const int machines = machines_per_unit(offering);
+      const int gpus = std::max(1, offering.devices_per_unit / machines);
+      return fmt::format(
+          "a machine's {} vCPUs ({} physical cores) are fewer than the {} vLLM needs beside {} GPU{}: an API server, "
+          "an engine core in a busy loop and a worker per GPU (docs.vllm.ai, configuration/optimization)",
+          *offering.vcpus / machines, *rented_cores(offering) / machines, host_cores_needed(workload, gpus).value_or(0),
+          gpus, gpus == 1 ? "" : "s");
+    }
     case RejectionReason::no_capacity:
       return fmt::format("neither {} nor the offering states a memory size", device.name);
     case RejectionReason::no_host_memory:

@@ -415,6 +415,7 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
     case RejectionReason::no_bandwidth:
     case RejectionReason::engine:
     case RejectionReason::kernel:
+    case RejectionReason::host_cpus:
     case RejectionReason::no_capacity:
     case RejectionReason::no_host_memory:
     case RejectionReason::no_price:

@@ -79,6 +79,24 @@ std::string precision_notes(const LaunchSpec& s) {
 }
 
 // LoRA and QLoRA: the adapters are the script's (PEFT), which no launcher config holds.
+// Whether a data-parallel plan runs under DeepSpeed rather than FSDP (add_script_args).
+bool uses_deepspeed(const LaunchSpec& s) {
+  return s.zero_stage == 1 || s.offload != Offload::none;
+}
+
+// TrainingArguments' FSDP run (train_arguments, --fsdp): its fsdp_config sets
+// FSDP_CPU_RAM_EFFICIENT_LOADING when the script creates TrainingArguments, so a model loaded
+// after that is read by the first rank alone ("When using 🤗 Trainer API, the distributed
+// process group is initialized when you create an instance of TrainingArguments":
+// huggingface.co/docs/accelerate/usage_guides/fsdp).
+std::string fsdp_loading_note(const LaunchSpec& s) {
+  const bool fsdp = !s.vision && s.tensor_parallel == 1 && s.pipeline_parallel == 1 && !uses_deepspeed(s) &&
+                    s.zero_stage >= 2 && s.task != Task::inference && s.task != Task::gbdt;
+  if (!fsdp) return {};
+  return "mlsize: note: create TrainingArguments before from_pretrained: only then does the first rank alone read "
+         "the checkpoint (cpu_ram_efficient_loading), one copy in each machine's RAM instead of one per rank\n";
+}
+
 std::string adapter_note(const LaunchSpec& s) {
   if (s.task != Task::lora && s.task != Task::qlora) return {};
   // PEFT's target_modules: "all-linear" as it is, the layers by their Llama names.
@@ -163,11 +181,6 @@ LaunchText deepspeed_config(const LaunchSpec& s, const std::string& title) {
   return out;
 }
 
-// Whether a data-parallel plan runs under DeepSpeed rather than FSDP (add_script_args).
-bool uses_deepspeed(const LaunchSpec& s) {
-  return s.zero_stage == 1 || s.offload != Offload::none;
-}
-
 // timm's train.py (huggingface/pytorch-image-models train.py), one process per GPU: the
 // per-GPU batch (-b), the DataLoader workers each process gets of the node's vCPUs (-j),
 // AMP in the plan's 16-bit type, channels-last for CNNs, activation checkpointing where the
@@ -242,6 +255,11 @@ void add_script_args(const LaunchSpec& s, Command& command) {
                                                               : "shard_grad_op";
     fsdp += " auto_wrap";
     command.arg("--fsdp", "'" + fsdp + "'");
+    // Only the first rank reads the checkpoint, the others start empty and take its weights
+    // (accelerate's fsdp_cpu_ram_efficient_loading, which needs sync_module_states): the host
+    // holds one copy, as the host check assumes (ranker.hpp, k_checkpoint_bytes_per_parameter),
+    // not one per rank. TrainingArguments reads a JSON fsdp_config (its _VALID_DICT_FIELDS).
+    command.arg("--fsdp_config", "'{\"cpu_ram_efficient_loading\": true, \"sync_module_states\": true}'");
   }
 }
 
@@ -282,7 +300,7 @@ LaunchText torchrun_script(const LaunchSpec& s, const std::string& title) {
   if (s.nodes > 1)
     out.text += "# Run it on each of the " + std::to_string(s.nodes) + " nodes with the same MASTER_ADDR\n";
   out.text += torchrun_command(s, false).text();
-  out.notes = precision_notes(s) + adapter_note(s);
+  out.notes = precision_notes(s) + adapter_note(s) + fsdp_loading_note(s);
   return out;
 }
 
@@ -513,7 +531,7 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   if (s.task == Task::gbdt) {
     text.notes += trees_skypilot_notes(s);
   } else if (s.task != Task::inference) {
-    text.notes += precision_notes(s) + adapter_note(s);
+    text.notes += precision_notes(s) + adapter_note(s) + fsdp_loading_note(s);
   }
   if (serves) text.notes += vllm_notes(s);
   if (serves && vllm_model_unnamed(s)) {

@@ -127,8 +127,15 @@ Seconds inference_seconds(const Workload& workload, const Device& device, int de
   // Pope et al. 2022 (§2): small-batch decoding is bound by reading weights and KV cache.
   const double rate =
       bandwidth_bytes_per_s * workload.bandwidth_efficiency * engine_bandwidth_factor(workload.engine, device);
-  // The input embedding table is gathered, not read (input_embedding_bytes).
-  const double read = std::max(0.0, weights.value - input_embedding_bytes(workload) / devices_per_replica);
+  // The input embedding table is gathered, not read (input_embedding_bytes). A mixture of
+  // experts reads only the routed experts its batch's tokens choose, as serving does
+  // (routed_share_read): DeepSeek-V3 at a batch of 8 reads 8 × 8 of its 256 experts a layer
+  // at most, not all of them (issue 48).
+  const double all_weights = std::max(0.0, weights.value - input_embedding_bytes(workload) / devices_per_replica);
+  const double total = workload.parameters.total;
+  const double routed =
+      total > 0 && workload.model.is_moe() ? std::min(1.0, routed_expert_parameters(workload.model) / total) : 0.0;
+  const double read = all_weights * (1.0 - routed * (1.0 - routed_share_read(workload.model, workload.batch)));
   step = std::max(step, read / (rate * weight_kernel_efficiency(workload, device)) + kv_cache.value / rate);
   return Seconds(steps * (step + fixed_step_cost(workload).value));
 }

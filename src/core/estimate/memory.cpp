@@ -10,6 +10,7 @@
 #include "core/estimate/memory_terms.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace mlsize {
@@ -90,6 +91,11 @@ double routed_expert_parameters(const Architecture& m) {
   if (!m.is_moe()) return 0;
   const double matrices = m.mlp == MlpKind::gated ? 3.0 : 2.0;
   return moe_layer_count(m) * static_cast<double>(m.moe.experts) * matrices * m.hidden * m.moe.expert_intermediate;
+}
+
+double routed_share_read(const Architecture& m, double tokens) {
+  if (!m.is_moe() || m.moe.experts <= m.moe.experts_per_token) return 1.0;
+  return 1.0 - std::pow(1.0 - static_cast<double>(m.moe.experts_per_token) / m.moe.experts, tokens);
 }
 
 double input_embedding_bytes(const Workload& w) {

@@ -33,14 +33,6 @@ double attention_flops(const Workload& w, double context) {
   return 4.0 * w.model.layers * q * context;
 }
 
-// The share of a mixture of experts' routed experts that a step over `tokens` tokens reads:
-// with k of E experts per token, drawn evenly, a given expert escapes all `tokens` with
-// probability (1 − k/E)^tokens (Mixtral at batch 1 reads 2 of its 8 experts).
-double routed_share_read(const Architecture& m, double tokens) {
-  if (!m.is_moe() || m.moe.experts <= m.moe.experts_per_token) return 1.0;
-  return 1.0 - std::pow(1.0 - static_cast<double>(m.moe.experts_per_token) / m.moe.experts, tokens);
-}
-
 // The routed experts' parameters (0 for a dense model, or where every expert is chosen).
 double routed_parameters(const Workload& w) {
   const Architecture& m = w.model;

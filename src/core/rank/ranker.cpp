@@ -162,6 +162,12 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   if (workload.task == Task::inference && missing_weight_kernel(workload.engine, workload.weight_format, device)) {
     return reject(RejectionReason::kernel, std::nullopt);
   }
+  // A 2-vCPU VM serving from a GPU starves vLLM's engine core (host_cores_needed).
+  if (workload.task == Task::inference && device.kind != DeviceKind::cpu && offering.vcpus) {
+    const int machines = machines_per_unit(offering);
+    const std::optional<int> needed = host_cores_needed(workload, std::max(1, offering.devices_per_unit / machines));
+    if (needed && *rented_cores(offering) < *needed * machines) return reject(RejectionReason::host_cpus, std::nullopt);
+  }
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   // The host loads what the accelerators then take (host_must_hold); a CPU's memory is the
   // host's, checked with the plans.
@@ -442,6 +448,11 @@ void fold_variants(std::vector<RankedPlan>& ranked) {
 }
 
 }  // namespace
+
+std::optional<int> host_cores_needed(const Workload& workload, int gpus) {
+  if (workload.task != Task::inference || workload.engine != Engine::vllm) return std::nullopt;
+  return 2 + gpus;
+}
 
 std::optional<Bytes> host_must_hold(const Workload& workload) {
   if (workload.task == Task::gbdt) return gbdt_dataset_bytes(workload);
