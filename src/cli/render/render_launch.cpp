@@ -533,6 +533,16 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   } else if (s.task != Task::inference) {
     text.notes += precision_notes(s) + adapter_note(s) + fsdp_loading_note(s);
   }
+  // Spot training: a managed job is relaunched after a preemption, a cluster from `sky
+  // launch` is not ("SkyPilot supports managed jobs (sky jobs), which can automatically
+  // retry failures, recover from spot instance preemptions": docs.skypilot.co,
+  // examples/managed-jobs). The plan's time counts the work lost between checkpoints.
+  if (s.spot && s.task != Task::inference) {
+    text.notes +=
+        "mlsize: note: spot: launch with: sky jobs launch task.yaml (a managed job comes back after a preemption; "
+        "a cluster from sky launch does not), and save checkpoints to a bucket the job mounts, resuming from the "
+        "latest: the plan's time counts the work lost between them\n";
+  }
   if (serves) text.notes += vllm_notes(s);
   if (serves && vllm_model_unnamed(s)) {
     text.notes += "mlsize: note: launch with: sky " + std::string(is_service(s) ? "serve up" : "launch") +
