@@ -628,6 +628,12 @@ def check_vllm_command(where, line, plan, vllm_options, vllm_choices, quantizati
     check(int(opts["--tensor-parallel-size"]) == s["tensor_parallel"], where, "tensor parallel != plan's")
     per_node = plan["offering"]["devices_per_unit"] if plan.get("offering") else plan["device_count"]
     replicas = int(opts.get("--data-parallel-size", 1))
+    # An expert-parallel replica is one vllm serve, TP × DP wide (docs.vllm.ai, "Expert
+    # Parallel Deployment"): its devices as data-parallel ranks, the experts split over them.
+    ep = s.get("expert_parallel", 1)
+    check(("--enable-expert-parallel" in opts) == (ep > 1), where, f"--enable-expert-parallel for expert parallel {ep}")
+    if ep > 1:
+        check(replicas == ep, where, f"--data-parallel-size {replicas} != the plan's expert parallel {ep}")
     check(replicas * s["tensor_parallel"] <= max(per_node, s["tensor_parallel"]), where,
           f"{replicas} replicas × tensor {s['tensor_parallel']} > {per_node} devices of a node")
     check(0 < float(opts["--gpu-memory-utilization"]) <= 1, where, "--gpu-memory-utilization out of (0, 1]")
@@ -913,6 +919,9 @@ EMITTED = [
     # #1 on spot is a TPU slice, which a CUDA task cannot run (refused below): the GPUs.
     ["recommend"] + FT + ["--emit", "skypilot", "--pricing", "spot", "--kind", "gpu"],
     ["recommend"] + SERVE + ["--emit", "vllm"],
+    # An expert-parallel replica of Mixtral (issue 48): --enable-expert-parallel over its DP ranks.
+    ["recommend", "--model", "mixtral-8x7b", "--task", "inference", "--rate", "5", "--emit", "vllm"],
+    ["recommend", "--model", "mixtral-8x7b", "--task", "inference", "--rate", "5", "--emit", "skypilot"],
     ["recommend"] + SERVE + ["--emit", "skypilot"],
     # ZeRO 0-3 and offload, each kind
     *[E1 + H100x8 + ["--zero", "0", "--emit", k] for k in ("deepspeed", "torchrun", "accelerate")],
@@ -1109,7 +1118,10 @@ def main():
     vllm_options, vllm_choices = {}, {}
     for line in fixture_lines("vllm/engine_args_flags.txt"):
         words = line.split()
-        vllm_options[words[0]] = words[0] not in ("--trust-remote-code", "--enforce-eager", "--disable-log-stats")
+        # The boolean flags mlsize may write take no value (EngineArgs: bool fields are
+        # argparse BooleanOptionalAction / store_true).
+        vllm_options[words[0]] = words[0] not in ("--trust-remote-code", "--enforce-eager", "--disable-log-stats",
+                                                  "--enable-expert-parallel")
         if len(words) > 1:
             vllm_choices[words[0]] = words[1:]
     quantizations = set(fixture_lines("vllm/quantization_methods.txt"))

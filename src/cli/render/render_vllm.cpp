@@ -57,10 +57,21 @@ bool vllm_model_unnamed(const LaunchSpec& s) {
 Command vllm_command(const LaunchSpec& s) {
   Command command("vllm serve " + (s.model.empty() ? "\"${MODEL:?" + wanted_checkpoint(s) + "}\"" : s.model));
   command.arg("--tensor-parallel-size", s.tensor_parallel);
-  // Replicas on one node: vLLM's data parallelism, one engine per replica behind one API
-  // server (docs.vllm.ai, "Data Parallel Deployment").
-  if (s.replicas_per_node > 1) command.arg("--data-parallel-size", s.replicas_per_node);
-  command.arg("--max-num-seqs", s.max_sequences);
+  int engines = 1;
+  if (s.expert_parallel > 1) {
+    // An expert-parallel replica: attention data-parallel over its devices, the experts
+    // split over the same ranks, vLLM's expert parallelism being TP × DP wide (docs.vllm.ai,
+    // "Expert Parallel Deployment": --data-parallel-size N --enable-expert-parallel).
+    engines = s.expert_parallel;
+    command.arg("--data-parallel-size", engines);
+    command.arg("--enable-expert-parallel");
+  } else if (s.replicas_per_node > 1) {
+    // Replicas on one node: vLLM's data parallelism, one engine per replica behind one API
+    // server (docs.vllm.ai, "Data Parallel Deployment").
+    command.arg("--data-parallel-size", s.replicas_per_node);
+  }
+  // --max-num-seqs bounds each engine (data-parallel rank): the replica's batch shared out.
+  command.arg("--max-num-seqs", (s.max_sequences + engines - 1) / engines);
   command.arg("--max-model-len", s.max_model_length);
   if (s.max_step_tokens > 0) command.arg("--max-num-batched-tokens", s.max_step_tokens);
   command.arg("--gpu-memory-utilization", format_fixed(s.memory_fraction, 2));

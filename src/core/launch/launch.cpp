@@ -293,8 +293,11 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
   }
 
   if (workload.task == Task::inference) {
-    spec.replicas = plan.device_count / strategy.tensor_parallel;
-    spec.replicas_per_node = std::max(1, spec.processes_per_node / strategy.tensor_parallel);
+    // A replica is its tensor-parallel devices, or its expert-parallel ones (experts split,
+    // attention data-parallel: serving.hpp, Replica).
+    const int width = strategy.tensor_parallel * std::max(1, strategy.expert_parallel);
+    spec.replicas = plan.device_count / width;
+    spec.replicas_per_node = std::max(1, spec.processes_per_node / width);
     spec.weight_format = workload.weight_format;
     spec.kv_format = workload.kv_format;
     spec.memory_fraction = 1 - workload.memory_headroom;
@@ -458,6 +461,13 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
   if (spec.device_kind == DeviceKind::cpu) return "a CPU plan has no accelerators to launch on; --emit skypilot";
   if (kind == vllm) {
     if (trains) return "vLLM serves models; a training plan takes --emit deepspeed, torchrun, accelerate or skypilot";
+    // One vllm serve is one expert-parallel group, TP × DP wide: two groups on a node would
+    // be two commands on their own GPUs, which mlsize does not write.
+    if (spec.expert_parallel > 1 && spec.replicas_per_node > 1) {
+      return "the plan puts " + std::to_string(spec.replicas_per_node) +
+             " expert-parallel replicas on each node, which run as separate vllm serve commands on their own GPUs "
+             "(CUDA_VISIBLE_DEVICES); mlsize writes one command per node";
+    }
     const WeightFormat f = spec.weight_format;
     if (f >= WeightFormat::q8_0) {
       return "GGUF weights (" + std::string(to_string(f)) + ") are llama.cpp's; vLLM's GGUF loader is experimental";
