@@ -100,7 +100,9 @@ TEST_CASE("stack: a fine-tune on the HF stack ranks data-parallel plans that acc
   const Args request{"--model", "llama-2-7b", "--task", "finetune", "--tokens", "50M"};
   Args named = request;
   named.insert(named.end(), {"--framework", "hf"});
-  for (const Json& plan : recommend_json(named)["recommendations"]) {
+  const Json on_hf = recommend_json(named);  // kept: a range-for over a temporary's member dangles
+  REQUIRE_FALSE(on_hf["recommendations"].empty());
+  for (const Json& plan : on_hf["recommendations"]) {
     CHECK(plan["strategy"]["tensor_parallel"] == 1);
     CHECK(plan["strategy"]["pipeline_parallel"] == 1);
   }

@@ -937,3 +937,18 @@ TEST_CASE("a device's compute capability", "[catalog]") {
   REQUIRE(other.has_value());
   CHECK(std::string(other->what()).find("vendor is not nvidia") != std::string::npos);
 }
+
+// docs/catalogue.md#availability: the reservations a provider names, with their bounds.
+TEST_CASE("a provider's reservation channels and the plans they hold", "[catalog]") {
+  const Catalog catalog = load_default_catalog();
+  const Provider* aws = catalog.find_provider("aws");
+  REQUIRE(aws != nullptr);
+  REQUIRE(aws->on_demand_limit.channels.size() == 1);
+  const ReservationChannel& block = aws->on_demand_limit.channels.front();
+  CHECK(block.covers(64, 512, 20));
+  CHECK_FALSE(block.covers(65, 520, 20));   // more than 64 instances in one block
+  CHECK_FALSE(block.covers(8, 64, 183));    // longer than 182 days
+  const ReservationChannel& lambda = catalog.find_provider("lambda")->on_demand_limit.channels.front();
+  CHECK_FALSE(lambda.covers(1, 8, 3));  // below a 1-Click Cluster's 16 GPUs
+  CHECK(lambda.covers(64, 512, 30));
+}

@@ -113,9 +113,27 @@ struct CommitmentDiscount {
 
 // The most devices one plan gets on demand from a provider without a reservation, capacity
 // block or quota request, and what a larger plan takes (docs/catalogue.md#availability).
+// A way to get capacity beyond the on-demand limit (EC2 Capacity Blocks, GCP's calendar-mode
+// reservations, Lambda's 1-Click Clusters) and the plans it can hold: a plan of more machines
+// or devices, or longer, than it states is not covered (docs/catalogue.md#availability).
+struct ReservationChannel {
+  std::string name;
+  std::optional<int> max_machines;  // instances in one reservation
+  std::optional<int> min_devices;   // GPUs in one reservation
+  std::optional<int> max_devices;
+  std::optional<double> max_days;  // the longest reservation
+  bool operator==(const ReservationChannel&) const = default;
+  // Whether a plan of `machines` machines and `devices` devices for `days` days fits it.
+  bool covers(int machines, int devices, double days) const {
+    return (!max_machines || machines <= *max_machines) && (!min_devices || devices >= *min_devices) &&
+           (!max_devices || devices <= *max_devices) && (!max_days || days <= *max_days);
+  }
+};
+
 struct OnDemandLimit {
-  std::optional<int> devices;  // none: the provider states none (k_default_on_demand_devices)
-  std::string beyond;          // what a plan above it takes
+  std::optional<int> devices;                // none: the provider states none (k_default_on_demand_devices)
+  std::string beyond;                        // what a plan above it takes
+  std::vector<ReservationChannel> channels;  // the reservations `beyond` names, with their bounds
   std::string source;
   bool operator==(const OnDemandLimit&) const = default;
 };

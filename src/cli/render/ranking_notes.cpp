@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,6 +26,29 @@ std::string on_demand_takes(const Offering& offering) {
   if (!offering.on_demand_limit.beyond.empty()) return offering.on_demand_limit.beyond;
   return fmt::format("a reservation, capacity block or quota request ({} states no limit; {} devices assumed)",
                      offering.provider, k_default_on_demand_devices);
+}
+
+// Whether `e`'s run fits its provider's reservations, as a sentence (reservations_covering);
+// empty when the provider names none.
+std::string channel_verdict(const RankedPlan& e, bool service) {
+  const std::optional<std::vector<std::string>> covering = reservations_covering(e, service);
+  if (!covering) return {};
+  const Offering& offering = *e.plan.offering;
+  const int machines = e.plan.units * machines_per_unit(offering);
+  const std::string size =
+      fmt::format("{} machine{} ({} devices){}", machines, machines == 1 ? "" : "s", e.plan.device_count,
+                  service ? "" : fmt::format(" for {} days", std::ceil(e.time.value / 86400.0)));
+  if (!covering->empty()) return fmt::format(" Its {} fit {}.", size, covering->front());
+  std::string bounds;
+  for (const ReservationChannel& c : offering.on_demand_limit.channels) {
+    std::vector<std::string> limits;
+    if (c.max_machines) limits.push_back(fmt::format("at most {} machines", *c.max_machines));
+    if (c.min_devices) limits.push_back(fmt::format("{} to {} devices", *c.min_devices, c.max_devices.value_or(0)));
+    if (c.max_days && !service) limits.push_back(fmt::format("at most {} days", format_general(*c.max_days)));
+    bounds += (bounds.empty() ? "" : "; ") + c.name + (limits.empty() ? "" : ": " + join(limits, ", "));
+  }
+  return fmt::format(" Its {} fit none of the reservations named ({}): a quota request, or a plan on fewer machines.",
+                     size, bounds);
 }
 
 // Another plan of #1's offering, in a few words: "8 devices (1 unit), 3.4 d, $4,300".
@@ -50,6 +74,18 @@ std::string variant_notes(const Report& report, int top) {
 }
 
 }  // namespace
+
+std::optional<std::vector<std::string>> reservations_covering(const RankedPlan& e, bool service) {
+  if (e.plan.offering == nullptr || e.plan.offering->on_demand_limit.channels.empty()) return std::nullopt;
+  const Offering& offering = *e.plan.offering;
+  const int machines = e.plan.units * machines_per_unit(offering);
+  const double days = service ? 0.0 : std::ceil(e.time.value / 86400.0);
+  std::vector<std::string> covering;
+  for (const ReservationChannel& c : offering.on_demand_limit.channels) {
+    if (c.covers(machines, e.plan.device_count, days)) covering.push_back(c.name);
+  }
+  return covering;
+}
 
 std::string rejected_summary(const Report& report) {
   if (report.rejected.empty()) return {};
@@ -124,9 +160,10 @@ std::string ranking_notes(const Report& report, int top) {
   for (std::size_t i = 0; i < shown; ++i) {
     const RankedPlan& e = report.recommendations[i];
     if (!e.beyond_on_demand || e.plan.offering == nullptr) continue;
-    text += fmt::format("#{} needs {} devices, more than {} gives on demand ({}): it takes {}.\n", i + 1,
+    text += fmt::format("#{} needs {} devices, more than {} gives on demand ({}): it takes {}.{}\n", i + 1,
                         e.plan.device_count, e.plan.offering->provider, *e.beyond_on_demand,
-                        on_demand_takes(*e.plan.offering));
+                        on_demand_takes(*e.plan.offering),
+                        channel_verdict(e, e.serving.has_value() && !e.serving->offline));
   }
   for (std::size_t i = 0; i < shown; ++i) {
     const RankedPlan& e = report.recommendations[i];

@@ -3,13 +3,19 @@
 
 #include <mlsize/rank/report.hpp>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace mlsize::cli {
 
 // #1's offering's smallest and fastest plans, a tie between #1 and #2, host-shape variants,
 // plans beyond the on-demand limit, Arm hosts and spot interruptions, for the `top` shown.
 std::string ranking_notes(const Report& report, int top);
+
+// The reservations the plan's provider names (OnDemandLimit::channels) that hold its machines
+// and devices for its run (a service: its size alone), by name; none when it names none.
+std::optional<std::vector<std::string>> reservations_covering(const RankedPlan& plan, bool service);
 
 // A serving fleet's spares, and what spot means for a service.
 std::string serving_notes(const Report& report);

@@ -1,6 +1,7 @@
 #include "cli/render/format.hpp"
 #include "cli/render/json_whole.hpp"
 #include "cli/render/price_note.hpp"
+#include "cli/render/ranking_notes.hpp"
 #include "cli/render/renderers.hpp"
 
 #include <mlsize/estimate/communication.hpp>
@@ -326,10 +327,16 @@ Json other_plan_json(const std::optional<PlanEstimate>& e) {
 Json ranked_plan_json(const RankedPlan& e) {
   Json json = plan_json(e, true);
   const Offering* offering = e.plan.offering;
-  json["beyond_on_demand"] =
-      e.beyond_on_demand && offering != nullptr
-          ? Json{{"limit_devices", *e.beyond_on_demand}, {"takes", offering->on_demand_limit.beyond}}
-          : Json(nullptr);
+  if (e.beyond_on_demand && offering != nullptr) {
+    // The reservations named that hold the plan (ranking_notes.hpp); null when none is named.
+    const std::optional<std::vector<std::string>> covering =
+        reservations_covering(e, e.serving.has_value() && !e.serving->offline);
+    json["beyond_on_demand"] = Json{{"limit_devices", *e.beyond_on_demand},
+                                    {"takes", offering->on_demand_limit.beyond},
+                                    {"reservations", covering ? Json(*covering) : Json(nullptr)}};
+  } else {
+    json["beyond_on_demand"] = nullptr;
+  }
   json["tie_with_next"] = e.tie_with_next;
   Json variants = Json::array();
   for (const Offering* variant : e.variants) variants.push_back(variant->id);

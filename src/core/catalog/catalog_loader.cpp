@@ -309,7 +309,9 @@ Offering read_offering(const SourceText& source, const YAML::Node& node) {
 
 constexpr std::array<std::string_view, 8> k_provider_fields{
     "id", "billing", "reserved_discount", "on_demand_limit", "spot_interruptions", "marketplace", "source", "as_of"};
-constexpr std::array<std::string_view, 3> k_on_demand_limit_fields{"devices", "beyond", "source"};
+constexpr std::array<std::string_view, 4> k_on_demand_limit_fields{"devices", "beyond", "channels", "source"};
+constexpr std::array<std::string_view, 5> k_channel_fields{"name", "max_machines", "min_devices", "max_devices",
+                                                           "max_days"};
 constexpr std::array<std::string_view, 2> k_spot_interruption_fields{"per_instance_hour", "source"};
 constexpr std::array<std::string_view, 2> k_billing_fields{"granularity_seconds", "minimum_seconds"};
 constexpr std::array<std::string_view, 3> k_discount_fields{"1y", "3y", "source"};
@@ -344,6 +346,26 @@ Provider read_provider(const SourceText& source, const YAML::Node& node) {
                             "on_demand_limit of provider " + in_quotes(provider.id), k_on_demand_limit_fields);
     provider.on_demand_limit.devices = limit.optional_count("devices");
     provider.on_demand_limit.beyond = limit.required_string("beyond");
+    if (limit.has("channels")) {
+      const YAML::Node channels = limit.node("channels");
+      if (!channels.IsSequence()) {
+        limit.fail_value("channels", "must be a list of reservations",
+                         "a list such as [{name: EC2 Capacity Block for ML, max_machines: 64, max_days: 182}]");
+      }
+      for (const YAML::Node& item : channels) {
+        const FieldReader channel(source, item, "a channel of provider " + in_quotes(provider.id), k_channel_fields);
+        ReservationChannel read;
+        read.name = channel.required_string("name");
+        read.max_machines = channel.optional_count("max_machines");
+        read.min_devices = channel.optional_count("min_devices");
+        read.max_devices = channel.optional_count("max_devices");
+        read.max_days = channel.optional_positive("max_days");
+        if (read.min_devices && read.max_devices && *read.min_devices > *read.max_devices) {
+          channel.fail_value("min_devices", "is above max_devices", "a range such as 16 to 512");
+        }
+        provider.on_demand_limit.channels.push_back(std::move(read));
+      }
+    }
     provider.on_demand_limit.source = limit.required_string("source");
   }
   if (named.has("spot_interruptions")) {

@@ -13,7 +13,7 @@ using snapshot::Reader;
 using snapshot::Writer;
 
 // Bumped whenever the layout changes; a mismatch is a stale build, not user input.
-constexpr std::uint32_t k_snapshot_version = 8;
+constexpr std::uint32_t k_snapshot_version = 9;
 
 void write_device(Writer& w, const Device& d) {
   w.text(d.id);
@@ -111,6 +111,14 @@ void write_price(Writer& w, const RegionalPrice& p) {
 void write_availability(Writer& w, const OnDemandLimit& limit, const SpotInterruptions& spot) {
   w.optional(limit.devices, [&](int v) { w.i32(v); });
   w.text(limit.beyond);
+  w.u32(static_cast<std::uint32_t>(limit.channels.size()));
+  for (const ReservationChannel& c : limit.channels) {
+    w.text(c.name);
+    w.optional(c.max_machines, [&](int v) { w.i32(v); });
+    w.optional(c.min_devices, [&](int v) { w.i32(v); });
+    w.optional(c.max_devices, [&](int v) { w.i32(v); });
+    w.optional(c.max_days, [&](double v) { w.f64(v); });
+  }
   w.text(limit.source);
   w.optional(spot.per_instance_hour, [&](double v) { w.f64(v); });
   w.text(spot.source);
@@ -119,6 +127,14 @@ void write_availability(Writer& w, const OnDemandLimit& limit, const SpotInterru
 void read_availability(Reader& r, OnDemandLimit& limit, SpotInterruptions& spot) {
   limit.devices = r.optional<int>([&] { return r.i32(); });
   limit.beyond = r.text();
+  limit.channels.resize(r.u32());
+  for (ReservationChannel& c : limit.channels) {
+    c.name = r.text();
+    c.max_machines = r.optional<int>([&] { return r.i32(); });
+    c.min_devices = r.optional<int>([&] { return r.i32(); });
+    c.max_devices = r.optional<int>([&] { return r.i32(); });
+    c.max_days = r.optional<double>([&] { return r.f64(); });
+  }
   limit.source = r.text();
   spot.per_instance_hour = r.optional<double>([&] { return r.f64(); });
   spot.source = r.text();
