@@ -39,8 +39,20 @@ double stack_efficiency(Stack stack);
 inline constexpr double k_volta_turing_efficiency = 0.75;
 
 // The MFU a device's generation reaches, as a multiple of the A100-measured default
-// (docs/methodology.md#mfu): k_volta_turing_efficiency for Volta and Turing parts, else 1.
+// (docs/methodology.md#mfu): k_volta_turing_efficiency for Volta and Turing parts (compute
+// capability 7.x), else 1.
 double generation_efficiency(const Device& device);
+
+// Small models' GEMMs are narrow and their kernels short, so a training step reaches less of
+// the peak: MosaicML's llm-foundry benchmarks (scripts/train/benchmarking/README.md, 8 ×
+// A100-80GB, bf16, sequence 2048) measure MFU 44.8 % at 125M, 51.6 % at 350M, 56.9 % at 760M,
+// 59.9 % at 1B (1.3B) and 64.2 % at 7B: 0.70, 0.80, 0.89 and 0.93 of the 7B's. A line in log10 of
+// the parameters through 7B (6.7B) fits them within 6 %: 1 − 0.155 per decade below, and no less
+// than k_size_efficiency_floor (0.5, below the measured range).
+inline constexpr double k_size_efficiency_per_decade = 0.155;
+inline constexpr double k_size_efficiency_reference = 6.7e9;  // MPT-7B's 6.7B
+inline constexpr double k_size_efficiency_floor = 0.5;
+double size_efficiency(double parameters);
 
 // LoRA's steps take 4·N·D FLOPs (no weight gradients for the frozen base) but the LoRA
 // paper measures them only 25% faster than full fine-tuning's 6·N·D (Hu et al. 2021, §4.2:

@@ -563,7 +563,8 @@ std::string vision_throughput(const VisionRun& run) {
 }
 
 // Why a plan's MFU differs from the workload's: its device's software stack and
-// generation, LoRA's measured speed, QLoRA's dequantisation (docs/methodology.md#efficiency).
+// generation, a small model's size, LoRA's measured speed, QLoRA's dequantisation
+// (docs/methodology.md#efficiency).
 std::string mfu_basis(const PlanEstimate& e, const Workload& workload) {
   if (workload.mfu_pinned || e.mfu <= 0) return "";
   if (workload.vision) return " (the roofline of FLOPs and activation traffic, docs/methodology.md#vision-time)";
@@ -576,6 +577,10 @@ std::string mfu_basis(const PlanEstimate& e, const Workload& workload) {
   }
   if (const double generation = generation_efficiency(*e.plan.device); generation != 1.0) {
     why.push_back(fmt::format("× {} for Volta/Turing", format_general(generation)));
+  }
+  if (const double size = size_efficiency(workload.parameters.active); workload.is_training() && size != 1.0) {
+    why.push_back(fmt::format("× {} for a {}-parameter model", format_general(size, 2),
+                              format_count(workload.parameters.active)));
   }
   if (workload.is_adapter_tuning()) {
     why.push_back(fmt::format("× {} for LoRA's 4·N·D", format_general(k_lora_efficiency, 2)));

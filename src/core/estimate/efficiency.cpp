@@ -1,9 +1,13 @@
 #include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/estimate/kernels.hpp>
 
 #include <mlsize/estimate/vision.hpp>
 
 #include <mlsize/estimate/compute.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <optional>
 #include <string_view>
 
 namespace mlsize {
@@ -53,13 +57,15 @@ double stack_efficiency(Stack stack) {
 }
 
 double generation_efficiency(const Device& device) {
-  if (device.vendor != "nvidia") return 1.0;
-  // Volta (V100, Titan V) and Turing (T4, T4G, Quadro RTX, GeForce RTX 20) by id.
-  const std::string_view id = device.id;
-  for (const std::string_view prefix : {"v100", "titan-v", "rtx-20", "quadro-rtx"}) {
-    if (id.starts_with(prefix)) return k_volta_turing_efficiency;
-  }
-  return id == "t4" || id == "t4g" ? k_volta_turing_efficiency : 1.0;
+  // Volta (V100, Titan V: 7.0) and Turing (T4, T4G, Quadro RTX, GeForce RTX 20: 7.5).
+  const std::optional<int> capability = compute_capability(device);
+  return capability && *capability >= 70 && *capability < 80 ? k_volta_turing_efficiency : 1.0;
+}
+
+double size_efficiency(double parameters) {
+  if (parameters <= 0 || parameters >= k_size_efficiency_reference) return 1.0;
+  const double decades = std::log10(k_size_efficiency_reference / parameters);
+  return std::max(k_size_efficiency_floor, 1.0 - k_size_efficiency_per_decade * decades);
 }
 
 double cpu_gemm_efficiency(const Device& device, DType compute_dtype) {
@@ -75,6 +81,8 @@ double effective_mfu(const Device& device, const Workload& workload) {
   if (!workload.mfu_pinned) {
     if (const std::optional<DType> dtype = compute_dtype(device, workload)) mfu *= cpu_gemm_efficiency(device, *dtype);
   }
+  // A language model's size (vision models have their own fit, trees no MFU).
+  if (!workload.mfu_pinned && workload.is_training()) mfu *= size_efficiency(workload.parameters.active);
   if (workload.is_adapter_tuning()) mfu *= k_lora_efficiency;
   if (workload.task == Task::qlora) mfu /= k_qlora_slowdown;
   return mfu;
