@@ -1,5 +1,6 @@
 #include <mlsize/catalog/catalog_loader.hpp>
 #include <mlsize/catalog/price_import.hpp>
+#include <mlsize/catalog/same_price.hpp>
 #include <mlsize/catalog/skypilot_names.hpp>
 #include <mlsize/support/date.hpp>
 #include <mlsize/support/error.hpp>
@@ -400,7 +401,7 @@ PriceImport PriceImporter::result() const {
       for (RegionalPrice& price : prices) {
         for (const RegionalPrice& before : known_prices) {
           if (before.region != price.region || !before.on_demand) continue;
-          if (std::abs(before.on_demand->value - price.on_demand->value) > 0.005 * before.on_demand->value) continue;
+          if (!same_price(before.on_demand->value, price.on_demand->value)) continue;
           if (!price.reserved_1y) price.reserved_1y = before.reserved_1y;
           if (!price.reserved_3y) price.reserved_3y = before.reserved_3y;
         }

@@ -1,3 +1,4 @@
+#include <mlsize/catalog/same_price.hpp>
 #include <mlsize/catalog/skypilot_names.hpp>
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/cost.hpp>
@@ -227,17 +228,15 @@ std::string skypilot_cloud(const std::string& provider) {
   return std::string(skypilot_cloud_name(provider));
 }
 
-// The regions where `offering` costs what it costs in its chosen one under `pricing` (within
-// half a cent in the dollar, as the importer matches prices), the chosen one first; empty
-// when it is the only one.
+// The regions where `offering` costs what it costs in its chosen one under `pricing`
+// (same_price), the chosen one first; empty when it is the only one.
 std::vector<std::string> regions_priced_alike(const Offering& offering, Pricing pricing) {
   const std::optional<UnitPrice> chosen = unit_price(offering, offering.price, pricing);
   if (!chosen) return {};
   std::vector<std::string> regions{offering.price.region};
   for (const RegionalPrice& price : offering.other_regions) {
     const std::optional<UnitPrice> other = unit_price(offering, price, pricing);
-    if (other && std::abs(other->per_hour.value - chosen->per_hour.value) <= 0.005 * chosen->per_hour.value)
-      regions.push_back(price.region);
+    if (other && same_price(chosen->per_hour.value, other->per_hour.value)) regions.push_back(price.region);
   }
   if (regions.size() == 1) regions.clear();
   return regions;
