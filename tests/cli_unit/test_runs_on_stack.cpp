@@ -179,3 +179,42 @@ TEST_CASE("stack: no serving plan on a host with fewer cores than vLLM's process
     }
   }
 }
+
+// A trainer runs a process per GPU and a DataLoader worker beside it (stas00/ml-engineering,
+// compute/cpu), each process holding about 2 GB of host RAM for CUDA (pytorch/pytorch#113326),
+// and the host reads the 16-bit checkpoint once: no ranked training plan's machine is below
+// that, and the small shapes that were (Cudo's 2 × H100 with 16 GB for a 7B model) are
+// rejected, saying why.
+TEST_CASE("stack: no training plan on a host below the floor of CPUs and RAM per GPU", "[stack]") {
+  const Json catalog = [] {
+    const auto listed = run_cli({"catalog", "list", "--format", "json"});
+    REQUIRE(listed.exit_code == 0);
+    return Json::parse(listed.out);
+  }();
+  for (const Args& request : {Args{"--model", "llama-2-7b", "--task", "finetune", "--tokens", "50M"},
+                              Args{"--params", "7B", "--tokens", "20B"},
+                              Args{"--model", "gpt2", "--task", "pretrain", "--tokens", "2B"}}) {
+    const Json report = recommend_json(request);
+    REQUIRE_FALSE(report["recommendations"].empty());
+    const double parameters = report["workload"]["params"].get<double>();
+    for (const Json& plan : report["recommendations"]) {
+      const std::string id = plan["offering"]["id"];
+      for (const Json& offering : catalog["offerings"]) {
+        if (offering["id"] != id || !offering["vcpus"].is_number() || plan["device"]["kind"] == "cpu") continue;
+        const int gpus = offering["devices_per_unit"];
+        const int machines = std::max(1, (gpus + 7) / 8);
+        INFO(id);
+        CHECK(offering["vcpus"].get<int>() >= 2 * gpus);
+        if (offering["host_memory_bytes"].is_number()) {
+          CHECK(offering["host_memory_bytes"].get<double>() / machines >= 2 * parameters + 2e9 * gpus / machines);
+        }
+      }
+    }
+  }
+  const Json small = recommend_json({"--params", "7B", "--tokens", "20B", "--provider", "cudo"});
+  bool named = false;
+  for (const Json& r : small["rejected"]) {
+    named = named || (r["offering"]["id"] == "cudo-sapphire-rapids-h100_2x8v16gb" && r["reason"] == "host_memory");
+  }
+  CHECK(named);
+}

@@ -85,17 +85,36 @@ struct RecommendSettings {
 // accelerate's fsdp_cpu_ram_efficient_loading).
 inline constexpr double k_checkpoint_bytes_per_parameter = 2.0;
 
-// The physical cores vLLM needs on a machine of `gpus` GPUs: "The minimum is 2 + N physical
-// cores (1 for the API server, 1 for the engine core, and 1 per GPU worker)"; the engine
-// core "runs a busy loop and is particularly sensitive to CPU starvation" (docs.vllm.ai,
-// configuration/optimization, "CPU resources for GPU deployments"). With hyperthreading a
-// vCPU is half a core. None for other engines, which state no such floor.
-std::optional<int> host_cores_needed(const Workload& workload, int gpus);
+// The CPUs a machine of `gpus` GPUs needs beside them, counted as `physical` cores or as
+// vCPUs (hyperthreads): a floor below which the job does not run as timed, not a
+// recommended shape.
+// Serving with vLLM: "The minimum is 2 + N physical cores (1 for the API server, 1 for the
+// engine core, and 1 per GPU worker)"; the engine core "runs a busy loop and is particularly
+// sensitive to CPU starvation" (docs.vllm.ai, configuration/optimization, "CPU resources for
+// GPU deployments"). None for other engines, which state no such floor.
+// Training: per accelerator "1 cpu core per process that is tied to the accelerator" and one
+// per DataLoader worker (stas00/ml-engineering, compute/cpu/README.md). The floor keeps one
+// worker, the least that has the next batch ready while the GPU steps; the chapter's "2
+// workers is usually plenty for LMs" and "+4 for the OS" size a node, and would reject the
+// 2-vCPU Colab T4 and 4-vCPU Kaggle T4 x2 on which small models do train. Counted as vCPUs:
+// a worker reading tokenised data mostly waits. Vision and trees are timed on the host's
+// cores instead (loader_bound in vision.hpp, gbdt.hpp): a host short of CPUs runs them,
+// slower.
+struct HostCpus {
+  int count = 0;
+  bool physical = false;  // physical cores (vCPUs ÷ threads per core), else vCPUs
+};
+inline constexpr int k_training_cpus_per_gpu = 2;
+std::optional<HostCpus> host_cpus_needed(const Workload& workload, int gpus);
 
-// What the host RAM of each machine must hold before its accelerators take it: GBDT on GPUs,
-// the data (gbdt_dataset_bytes); training, one 16-bit copy of the weights; nothing for
-// inference (engines stream the checkpoint shard by shard). docs/methodology.md#checks-in-order.
-std::optional<Bytes> host_must_hold(const Workload& workload);
+// What the host RAM of each machine of `gpus` accelerators must hold before they take it:
+// GBDT on GPUs, the data (gbdt_dataset_bytes); training, one 16-bit copy of the weights and
+// each rank's process, whose CUDA libraries and context take about 2 GB of host RAM (max
+// RSS 2,056,600 kB after one tensor on the GPU, PyTorch 2.2, pytorch/pytorch#113326);
+// nothing for inference (engines stream the checkpoint shard by shard).
+// docs/methodology.md#checks-in-order.
+inline constexpr double k_rank_host_bytes = 2e9;
+std::optional<Bytes> host_must_hold(const Workload& workload, int gpus);
 
 // What a budget is checked against: the purchase for hardware to buy, the commitment for a
 // reservation that costs more than the run, else the run's cost.

@@ -32,7 +32,7 @@ enum class RejectionReason {
   no_bandwidth,    // inference: the device states no memory bandwidth, which bounds every decode step
   engine,          // inference: the serving engine (--engine) does not run on the device
   kernel,          // inference: the engine has no kernel for the weight format on the device (kernels.hpp)
-  host_cpus,       // inference: a machine has fewer physical cores than vLLM's processes (host_cores_needed)
+  host_cpus,       // a machine has fewer CPUs than vLLM's or a trainer's processes (host_cpus_needed)
   no_capacity,     // neither the device nor the offering states a memory size
   no_host_memory,  // the host must hold something (gbdt on GPUs: the data) and its RAM is not stated
   host_memory,     // the host's RAM cannot hold what it must (gbdt on GPUs: the data it loads)

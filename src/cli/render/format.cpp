@@ -181,11 +181,18 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
       const Offering& offering = *rejection.offering;
       const int machines = machines_per_unit(offering);
       const int gpus = std::max(1, offering.devices_per_unit / machines);
+      const HostCpus needed = host_cpus_needed(workload, gpus).value_or(HostCpus{});
+      const std::string beside = fmt::format("beside {} GPU{}", gpus, gpus == 1 ? "" : "s");
+      if (!needed.physical) {
+        return fmt::format(
+            "a machine's {} vCPUs are fewer than the {} training needs {}: a process per GPU and a DataLoader "
+            "worker for each (stas00/ml-engineering, compute/cpu)",
+            *offering.vcpus / machines, needed.count, beside);
+      }
       return fmt::format(
-          "a machine's {} vCPUs ({} physical cores) are fewer than the {} vLLM needs beside {} GPU{}: an API server, "
+          "a machine's {} vCPUs ({} physical cores) are fewer than the {} vLLM needs {}: an API server, "
           "an engine core in a busy loop and a worker per GPU (docs.vllm.ai, configuration/optimization)",
-          *offering.vcpus / machines, *rented_cores(offering) / machines, host_cores_needed(workload, gpus).value_or(0),
-          gpus, gpus == 1 ? "" : "s");
+          *offering.vcpus / machines, *rented_cores(offering) / machines, needed.count, beside);
     }
     case RejectionReason::no_capacity:
       return fmt::format("neither {} nor the offering states a memory size", device.name);
@@ -196,7 +203,9 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
                    "accelerators take it";
     case RejectionReason::host_memory: {
       const Offering& offering = *rejection.offering;
-      const Bytes per_machine = *offering.host_memory / static_cast<double>(machines_per_unit(offering));
+      const int machines = machines_per_unit(offering);
+      const Bytes per_machine = *offering.host_memory / static_cast<double>(machines);
+      const int gpus = std::max(1, offering.devices_per_unit / machines);
       if (workload.task == Task::gbdt && rejection.nearest) {
         const PlanEstimate& nearest = *rejection.nearest;
         const Bytes loaded = offloaded_per_unit(nearest.plan, nearest.memory);
@@ -208,11 +217,12 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
       }
       return workload.task == Task::gbdt
                  ? fmt::format("the host's {} GB of RAM cannot hold the {} GB of training data it loads for the GPUs",
-                               format_gb(per_machine), format_gb(*host_must_hold(workload)))
+                               format_gb(per_machine), format_gb(*host_must_hold(workload, gpus)))
                  : fmt::format(
-                       "a machine's {} GB of host RAM cannot hold the {} GB 16-bit checkpoint its host reads "
-                       "before the accelerators take it (another host shape may)",
-                       format_gb(per_machine), format_gb(*host_must_hold(workload)));
+                       "a machine's {} GB of host RAM cannot hold the {} GB it needs before the accelerators start: "
+                       "the 16-bit checkpoint its host reads and 2 GB for each of its {} rank process{} (another "
+                       "host shape may)",
+                       format_gb(per_machine), format_gb(*host_must_hold(workload, gpus)), gpus, gpus == 1 ? "" : "es");
     }
     case RejectionReason::no_price: return "no price of the requested kind (see --pricing)";
     case RejectionReason::device_count: return describe_device_count(rejection, workload);

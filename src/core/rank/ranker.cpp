@@ -162,16 +162,21 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   if (workload.task == Task::inference && missing_weight_kernel(workload.engine, workload.weight_format, device)) {
     return reject(RejectionReason::kernel, std::nullopt);
   }
-  // A 2-vCPU VM serving from a GPU starves vLLM's engine core (host_cores_needed).
-  if (workload.task == Task::inference && device.kind != DeviceKind::cpu && offering.vcpus) {
+  const int gpus_per_machine = std::max(1, offering.devices_per_unit / machines_per_unit(offering));
+  // A 2-vCPU VM starves vLLM's engine core, or a trainer's rank and its data loaders
+  // (host_cpus_needed).
+  if (device.kind != DeviceKind::cpu && offering.vcpus) {
     const int machines = machines_per_unit(offering);
-    const std::optional<int> needed = host_cores_needed(workload, std::max(1, offering.devices_per_unit / machines));
-    if (needed && *rented_cores(offering) < *needed * machines) return reject(RejectionReason::host_cpus, std::nullopt);
+    if (const std::optional<HostCpus> needed = host_cpus_needed(workload, gpus_per_machine)) {
+      const int have = needed->physical ? *rented_cores(offering) : *offering.vcpus;
+      if (have < needed->count * machines) return reject(RejectionReason::host_cpus, std::nullopt);
+    }
   }
   if (!device_capacity(device, &offering)) return reject(RejectionReason::no_capacity, std::nullopt);
   // The host loads what the accelerators then take (host_must_hold); a CPU's memory is the
   // host's, checked with the plans.
-  if (const std::optional<Bytes> held = host_must_hold(workload); held && device.kind != DeviceKind::cpu) {
+  if (const std::optional<Bytes> held = host_must_hold(workload, gpus_per_machine);
+      held && device.kind != DeviceKind::cpu) {
     // A rented host is a shape the provider states; a machine of your own (on-premise) is
     // yours to size, and training on one that states no RAM is not checked.
     if (!offering.host_memory && (workload.task == Task::gbdt || offering.kind != OfferingKind::on_prem)) {
@@ -449,15 +454,17 @@ void fold_variants(std::vector<RankedPlan>& ranked) {
 
 }  // namespace
 
-std::optional<int> host_cores_needed(const Workload& workload, int gpus) {
-  if (workload.task != Task::inference || workload.engine != Engine::vllm) return std::nullopt;
-  return 2 + gpus;
+std::optional<HostCpus> host_cpus_needed(const Workload& workload, int gpus) {
+  if (workload.task == Task::inference && workload.engine == Engine::vllm) return HostCpus{2 + gpus, true};
+  if (workload.is_training() && workload.task != Task::gbdt && !workload.vision)
+    return HostCpus{k_training_cpus_per_gpu * gpus, false};
+  return std::nullopt;
 }
 
-std::optional<Bytes> host_must_hold(const Workload& workload) {
+std::optional<Bytes> host_must_hold(const Workload& workload, int gpus) {
   if (workload.task == Task::gbdt) return gbdt_dataset_bytes(workload);
   if (workload.is_training() && workload.parameters.total > 0) {
-    return Bytes(workload.parameters.total * k_checkpoint_bytes_per_parameter);
+    return Bytes(workload.parameters.total * k_checkpoint_bytes_per_parameter + gpus * k_rank_host_bytes);
   }
   return std::nullopt;
 }
