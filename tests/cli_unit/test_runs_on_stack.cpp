@@ -218,3 +218,69 @@ TEST_CASE("stack: no training plan on a host below the floor of CPUs and RAM per
   }
   CHECK(named);
 }
+
+// Each named framework ranks only what its stack trains with, on devices it runs on
+// (docs/methodology.md#frameworks), and the rest is rejected as `framework`.
+TEST_CASE("stack: each --framework ranks its own layouts on its own devices", "[stack]") {
+  const Args request{"--model", "llama-2-7b", "--task", "finetune", "--tokens", "50M"};
+  const auto ranked = [&](const char* framework) {
+    Args named = request;
+    named.insert(named.end(), {"--framework", framework});
+    return recommend_json(named);
+  };
+  const auto rejected_for_framework = [](const Json& report) {
+    for (const Json& r : report["rejected"]) {
+      if (r["reason"] == "framework") return true;
+    }
+    return false;
+  };
+  const Json neuron = ranked("neuron");
+  REQUIRE_FALSE(neuron["recommendations"].empty());
+  for (const Json& plan : neuron["recommendations"]) {
+    CHECK(plan["device"]["runtime"] == "neuron");
+    CHECK(plan["strategy"]["zero_stage"].get<int>() <= 1);
+    CHECK(plan["strategy"]["offload"] == "none");
+  }
+  CHECK(rejected_for_framework(neuron));
+
+  const Json deepspeed = ranked("deepspeed");
+  REQUIRE_FALSE(deepspeed["recommendations"].empty());
+  for (const Json& plan : deepspeed["recommendations"]) {
+    const Json& s = plan["strategy"];
+    CHECK_FALSE((s["tensor_parallel"] != 1 && s["pipeline_parallel"] != 1));
+    if (s["pipeline_parallel"] != 1) CHECK(s["zero_stage"].get<int>() <= 1);
+    if (s["tensor_parallel"] != 1) CHECK(s["zero_stage"].get<int>() <= 2);
+    CHECK(plan["device"]["runtime"] != "xla");
+    CHECK(plan["device"]["runtime"] != "neuron");
+  }
+
+  const Json megatron = ranked("megatron");
+  for (const Json& plan : megatron["recommendations"]) {
+    CHECK((plan["device"]["runtime"] == "cuda" || plan["device"]["runtime"] == "rocm"));
+    const Json& s = plan["strategy"];
+    if (s["tensor_parallel"] != 1 || s["pipeline_parallel"] != 1) {
+      CHECK(s["zero_stage"].get<int>() <= 1);
+      CHECK(s["offload"] == "none");
+    }
+  }
+
+  const Json jax = ranked("jax");
+  REQUIRE_FALSE(jax["recommendations"].empty());
+  for (const Json& plan : jax["recommendations"]) {
+    const int stage = plan["strategy"]["zero_stage"];
+    CHECK((stage == 0 || stage == 3));
+    CHECK(plan["strategy"]["offload"] == "none");
+    CHECK(plan["device"]["runtime"] != "neuron");
+  }
+  // mlsize writes no MaxText config: every launcher refuses a JAX plan, saying so.
+  for (const char* kind : {"torchrun", "deepspeed", "accelerate", "skypilot"}) {
+    Args emit{"recommend"};
+    emit.insert(emit.end(), request.begin(), request.end());
+    emit.insert(emit.end(), {"--framework", "jax", "--emit", kind});
+    const auto refused = run_cli(emit);
+    INFO(kind);
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.out.empty());
+    CHECK(refused.err.find("JAX") != std::string::npos);
+  }
+}

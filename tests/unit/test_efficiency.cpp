@@ -148,3 +148,108 @@ TEST_CASE("small models reach less of the peak, as MosaicML measured", "[efficie
   small.mfu_pinned = true;  // --mfu: the user's own measurement
   CHECK(effective_mfu(*catalog.find_device("h100-sxm"), small) == small.mfu);
 }
+
+namespace {
+
+// One published MoE run: its MFU as a share of a dense model's on the same page, release and
+// system (Model TFLOP/s per GPU, NVIDIA's counting: active experts, causal attention).
+struct MoeRow {
+  const char* run;
+  Architecture model;  // only hidden and the experts' width matter here
+  double active;       // parameters per token
+  DType dtype;
+  double measured;     // MoE MFU ÷ dense MFU
+};
+
+Architecture experts(int hidden, int expert_intermediate, int experts, int top_k) {
+  Architecture a;
+  a.hidden = hidden;
+  a.moe.experts = experts;
+  a.moe.experts_per_token = top_k;
+  a.moe.expert_intermediate = expert_intermediate;
+  return a;
+}
+
+double predicted(const MoeRow& row) {
+  return size_efficiency(row.active) * moe_efficiency(row.model, row.dtype);
+}
+
+double relative_error(const MoeRow& row) {
+  return predicted(row) / row.measured - 1.0;
+}
+
+}  // namespace
+
+// Fitted on one set and checked on another, both collected before the fit. Shapes from the
+// Hugging Face configs (tests/data/hf-configs where we keep one; Grok-1 from xai-org/grok-1's
+// model card, Nemotron 3 Nano and Llama 4 from their model cards). Sources:
+// AM = NeMo AutoModel performance summary (docs.nvidia.com/nemo/automodel, H100 BF16, against
+// Llama 3 70B's 389 TFLOP/s, 39.3 %); MB = Megatron-Bridge performance summary (26.04.01,
+// DGX-H100 FP8 against Llama 3 70B's 731, DGX-GB200 MXFP8 against its 1,664; 25.09 DGX-H100
+// FP8 against 727); DGXC = NVIDIA/dgxc-benchmarking v25.05.04 (H100 BF16, against Llama 3.1
+// 405B's stated 55.34 %); NeMo = NeMo framework performance summaries 25.04 and 25.07
+// (GB200 FP8, against Llama 3 70B's 1,943 and 1,957).
+TEST_CASE("mixtures of experts train at the share of a dense model's MFU NVIDIA publishes", "[efficiency][published]") {
+  const Architecture qwen3_30b = experts(2048, 768, 128, 8);
+  const Architecture qwen3_235b = experts(4096, 1536, 128, 8);
+  const Architecture deepseek_v3 = experts(7168, 2048, 256, 8);
+  const Architecture kimi_k2 = experts(7168, 2048, 384, 8);
+  const Architecture gpt_oss_20b = experts(2880, 2880, 32, 4);
+  const Architecture gpt_oss_120b = experts(2880, 2880, 128, 4);
+  const Architecture nemotron_nano = experts(2688, 1856, 128, 6);
+  const Architecture mixtral = experts(4096, 14336, 8, 2);
+  const Architecture grok_1 = experts(6144, 32768, 8, 2);
+  const Architecture maverick = experts(5120, 8192, 128, 1);
+  const Architecture scout = experts(5120, 8192, 16, 1);
+  // clang-format off
+  const std::vector<MoeRow> fitting{
+      {"AM Qwen3-30B-A3B, 8 H100, BF16", qwen3_30b, 3.3e9, DType::bf16, 277.0 / 389},
+      {"AM Nemotron 3 Nano, 8 H100, BF16", nemotron_nano, 3.5e9, DType::bf16, 328.0 / 389},
+      {"AM gpt-oss-20b, 8 H100, BF16", gpt_oss_20b, 3.6e9, DType::bf16, 279.0 / 389},
+      {"AM gpt-oss-120b, 64 H100, BF16", gpt_oss_120b, 5.1e9, DType::bf16, 231.0 / 389},
+      {"AM DeepSeek-V3, 256 H100, BF16", deepseek_v3, 37e9, DType::bf16, 250.0 / 389},
+      {"MB 26.04.01 Qwen3-30B-A3B, 16 H100, FP8", qwen3_30b, 3.3e9, DType::fp8, 206.0 / 731},
+      {"MB 26.04.01 Qwen3-235B-A22B, 256 H100, FP8", qwen3_235b, 22e9, DType::fp8, 253.0 / 731},
+      {"MB 26.04.01 Nemotron 3 Nano, 16 H100, FP8", nemotron_nano, 3.5e9, DType::fp8, 321.0 / 731},
+      {"DGXC Grok-1, 512 H100, BF16", grok_1, 78.5e9, DType::bf16, 54.2 / 55.34},
+      {"NeMo 25.04 Mixtral 8x7B, 64 GB200, FP8", mixtral, 12.9e9, DType::fp8, 1598.0 / 1943},
+  };
+  const std::vector<MoeRow> held_out{
+      {"AM Kimi K2, 256 H100, BF16", kimi_k2, 32e9, DType::bf16, 189.0 / 389},
+      {"AM DeepSeek-V3, 1024 H100, BF16", deepseek_v3, 37e9, DType::bf16, 216.0 / 389},
+      {"DGXC DeepSeek-V3, 512 H100, BF16", deepseek_v3, 37e9, DType::bf16, 17.6 / 55.34},
+      {"DGXC Llama 4 Maverick, 512 H100, BF16", maverick, 17e9, DType::bf16, 40.8 / 55.34},
+      {"MB 25.09 DeepSeek-V3, 1024 H100, FP8", deepseek_v3, 37e9, DType::fp8, 338.0 / 727},
+      {"MB 26.04.01 DeepSeek-V3, GB200, MXFP8", deepseek_v3, 37e9, DType::fp8, 1106.0 / 1664},
+      {"MB 26.04.01 Qwen3-235B-A22B, GB200, MXFP8", qwen3_235b, 22e9, DType::fp8, 840.0 / 1664},
+      {"MB 26.04.01 Qwen3-30B-A3B, GB200, MXFP8", qwen3_30b, 3.3e9, DType::fp8, 599.0 / 1664},
+      {"MB 26.04.01 Nemotron 3 Nano, GB200, MXFP8", nemotron_nano, 3.5e9, DType::fp8, 725.0 / 1664},
+      {"NeMo 25.07 Llama 4 Scout, GB200, FP8", scout, 17e9, DType::fp8, 1501.0 / 1957},
+  };
+  // clang-format on
+  const auto mean_abs_error = [](const std::vector<MoeRow>& rows) {
+    double sum = 0;
+    for (const MoeRow& row : rows) sum += std::abs(relative_error(row));
+    return sum / static_cast<double>(rows.size());
+  };
+  // Each factor is the mean of its fitting rows' shares ÷ size_efficiency (0.725, 0.367,
+  // 0.901). The fit: 12.6 % on average, 25 % at most (the same model's FP8 share moves from
+  // 0.17 to 0.33 between Megatron-Bridge releases).
+  for (const MoeRow& row : fitting) {
+    INFO(row.run << ": predicted " << predicted(row) << ", measured " << row.measured);
+    CHECK(std::abs(relative_error(row)) < 0.3);
+  }
+  CHECK(mean_abs_error(fitting) < 0.15);
+  // Held out: 35.6 % on average. The outliers are named in docs/methodology.md: DGXC's
+  // DeepSeek-V3 (an earlier release at half the share AM measures) and DeepSeek-V3 on GB200,
+  // whose MXFP8 dispatch gains what H100's FP8 does not.
+  for (const MoeRow& row : held_out) {
+    INFO(row.run << ": predicted " << predicted(row) << ", measured " << row.measured);
+    CHECK(std::abs(relative_error(row)) < 1.3);
+  }
+  CHECK(mean_abs_error(held_out) < 0.4);
+  // A dense model keeps 1; fine-grained experts lose more in FP8 than in BF16.
+  CHECK(moe_efficiency(Architecture{}, DType::bf16) == 1.0);
+  CHECK(moe_efficiency(qwen3_30b, DType::fp8) < moe_efficiency(qwen3_30b, DType::bf16));
+  CHECK(moe_efficiency(mixtral, DType::fp8) == moe_efficiency(mixtral, DType::bf16));
+}

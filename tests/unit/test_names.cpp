@@ -27,7 +27,7 @@ TEST_CASE("every names table round-trips each of its names", "[names]") {
   check_names_table(Optimizer::lion);
   check_names_table(Recompute::full);
   check_names_table(Attention::standard);
-  check_names_table(Framework::hf);
+  check_names_table(Framework::neuron);
   check_names_table(Profile::enterprise);
   check_names_table(WeightFormat::q2_k);
   check_names_table(KvFormat::int4);

@@ -54,6 +54,20 @@ inline constexpr double k_size_efficiency_reference = 6.7e9;  // MPT-7B's 6.7B
 inline constexpr double k_size_efficiency_floor = 0.5;
 double size_efficiency(double parameters);
 
+// A mixture of experts trains at less of the peak than a dense model of its active size:
+// small expert GEMMs, token dispatch and permutation, all-to-all. Fitted to NVIDIA's
+// published Model TFLOP/s per GPU (docs/methodology.md#mfu, "Mixtures of experts"; the
+// fitting and held-out rows are in tests/unit/test_efficiency.cpp), each as a share of a
+// dense model's on the same page, release and system, divided by size_efficiency of the
+// active parameters: fine-grained experts (an expert's FFN no wider than the hidden size:
+// Qwen3-MoE, DeepSeek-V3, gpt-oss, Nemotron 3 Nano) 0.72 in bf16 and 0.37 in fp8 (FP8
+// speeds the GEMMs, not the dispatch); coarse experts (Mixtral, Grok-1) 0.90.
+inline constexpr double k_fine_grained_expert_width = 1.0;  // expert FFN ÷ hidden, at most
+inline constexpr double k_fine_grained_moe_efficiency = 0.72;
+inline constexpr double k_fine_grained_moe_efficiency_fp8 = 0.37;
+inline constexpr double k_coarse_moe_efficiency = 0.90;
+double moe_efficiency(const Architecture& model, DType compute_dtype);
+
 // LoRA's steps take 4·N·D FLOPs (no weight gradients for the frozen base) but the LoRA
 // paper measures them only 25% faster than full fine-tuning's 6·N·D (Hu et al. 2021, §4.2:
 // "a 25% speedup during training on GPT-3 175B"; 43.1 vs 32.5 tokens/s per V100). A time

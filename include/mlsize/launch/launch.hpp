@@ -59,6 +59,7 @@ struct LaunchSpec {
   std::string device_id;
   std::string device_vendor;
   Stack runtime = Stack::cuda;  // the device's software (efficiency.hpp): CUDA and ROCm launch here
+  bool jax = false;             // --framework jax: MaxText's code, which no launcher here runs
 
   // Where the processes run: one per device, `processes_per_node` on each of `nodes`.
   int nodes = 1;

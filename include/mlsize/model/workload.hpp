@@ -59,13 +59,16 @@ constexpr auto enum_names(Attention) {
   using enum Attention;
   return std::to_array<EnumName<Attention>>({{flash, "flash"}, {standard, "standard"}});
 }
-// The training code whose saved tensors the activation count follows (docs/methodology.md#frameworks):
-// megatron = 16-bit weights and fused kernels (Korthikanti et al.; also DeepSpeed, NeMo);
-// hf = Hugging Face transformers modules under torch.autocast with fp32 weights (Trainer, Accelerate).
-enum class Framework { megatron, hf };
+// The training code (docs/methodology.md#frameworks). It decides whose saved tensors the
+// activation count follows: hf = Hugging Face transformers modules under torch.autocast with
+// fp32 weights (Trainer, Accelerate); every other = 16-bit weights and fused kernels
+// (Korthikanti et al.: Megatron-LM, NeMo, DeepSpeed's bf16 mode, NeuronX Distributed, and
+// XLA's fusions in MaxText). Named, it also decides the layouts and devices (framework.hpp).
+enum class Framework { megatron, hf, deepspeed, jax, neuron };
 constexpr auto enum_names(Framework) {
   using enum Framework;
-  return std::to_array<EnumName<Framework>>({{megatron, "megatron"}, {hf, "hf"}});
+  return std::to_array<EnumName<Framework>>(
+      {{megatron, "megatron"}, {hf, "hf"}, {deepspeed, "deepspeed"}, {jax, "jax"}, {neuron, "neuron"}});
 }
 // Budget profile (--profile): startup (free tiers and spot first), team (cloud), enterprise (on-premise).
 enum class Profile { none, startup, team, enterprise };
@@ -237,7 +240,7 @@ struct Workload {
   Optimizer optimizer = Optimizer::adamw;
   Attention attention = Attention::flash;  // docs/methodology.md#activations
   Framework framework = Framework::megatron;
-  bool framework_named = false;     // --framework given: plans are those its stack runs (hf: DP, ZeRO, FSDP)
+  bool framework_named = false;     // --framework given: plans are those its stack runs (framework.hpp)
   int sequence_length = 2048;       // s
   int micro_batch = 1;              // b: sequences per device per forward pass
   bool micro_batch_pinned = false;  // --micro-batch given: recommend searches no other

@@ -31,6 +31,7 @@ enum class RejectionReason {
   precision,       // the device has no throughput figure for the workload's precision (gbdt: for trees)
   no_bandwidth,    // inference: the device states no memory bandwidth, which bounds every decode step
   engine,          // inference: the serving engine (--engine) does not run on the device
+  framework,       // training: the named --framework does not run on the device's stack
   kernel,          // inference: the engine has no kernel for the weight format on the device (kernels.hpp)
   host_cpus,       // a machine has fewer CPUs than vLLM's or a trainer's processes (host_cpus_needed)
   no_capacity,     // neither the device nor the offering states a memory size
@@ -59,6 +60,7 @@ constexpr auto enum_names(RejectionReason) {
                                                    {precision, "precision"},
                                                    {no_bandwidth, "no_bandwidth"},
                                                    {engine, "engine"},
+                                                   {framework, "framework"},
                                                    {kernel, "kernel"},
                                                    {host_cpus, "host_cpus"},
                                                    {no_capacity, "no_capacity"},

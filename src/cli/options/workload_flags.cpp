@@ -101,8 +101,8 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
       ->type_name("KERNEL");
   command
       .add_option("--framework", options.framework,
-                  "Training stack: the activations it keeps, and (hf) only the layouts it runs, DDP, ZeRO and "
-                  "FSDP (docs/methodology.md#frameworks): " +
+                  "Training stack: the activations it keeps, and named, only the layouts and devices it runs "
+                  "(docs/methodology.md#frameworks): " +
                       choice_help(defaults.framework))
       ->type_name("FRAMEWORK");
   command

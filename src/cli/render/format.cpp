@@ -4,6 +4,7 @@
 
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/estimate/framework.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/kernels.hpp>
 #include <mlsize/estimate/planner.hpp>
@@ -175,6 +176,9 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
           device.name);
     case RejectionReason::engine:
       return fmt::format("{} does not run on {} (--engine)", to_string(workload.engine), device.name);
+    case RejectionReason::framework:
+      return fmt::format("--framework {} does not train on {}: it runs on {}", to_string(workload.framework),
+                         device.name, framework_devices_text(workload.framework));
     case RejectionReason::kernel:
       return missing_weight_kernel(workload.engine, workload.weight_format, device).value_or("");
     case RejectionReason::host_cpus: {
@@ -591,6 +595,13 @@ std::string mfu_basis(const PlanEstimate& e, const Workload& workload) {
   if (const double size = size_efficiency(workload.parameters.active); workload.is_training() && size != 1.0) {
     why.push_back(fmt::format("× {} for a {}-parameter model", format_general(size, 2),
                               format_count(workload.parameters.active)));
+  }
+  if (const std::optional<DType> dtype = compute_dtype(*e.plan.device, workload); workload.is_training() && dtype) {
+    if (const double experts = moe_efficiency(workload.model, *dtype); experts != 1.0) {
+      const bool fine = workload.model.moe.expert_intermediate <= k_fine_grained_expert_width * workload.model.hidden;
+      why.push_back(fmt::format("× {} for {} experts{}", format_general(experts, 2), fine ? "fine-grained" : "coarse",
+                                fine && *dtype == DType::fp8 ? " in fp8" : ""));
+    }
   }
   if (workload.is_adapter_tuning()) {
     why.push_back(fmt::format("× {} for LoRA's 4·N·D", format_general(k_lora_efficiency, 2)));

@@ -421,6 +421,7 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
     case RejectionReason::precision:
     case RejectionReason::no_bandwidth:
     case RejectionReason::engine:
+    case RejectionReason::framework:
     case RejectionReason::kernel:
     case RejectionReason::host_cpus:
     case RejectionReason::no_capacity:

@@ -217,7 +217,7 @@ Bytes training_activation_bytes(const Workload& w, const Strategy& st) {
   // The megatron counts are for 16-bit activations (Korthikanti et al.); fp32 training
   // stores 4-byte activations, so twice as much (dropout masks slightly overcounted).
   // The hf counts carry their element sizes already.
-  const double element_scale = w.precision == Precision::fp32 && w.framework == Framework::megatron ? 2.0 : 1.0;
+  const double element_scale = w.precision == Precision::fp32 && w.framework != Framework::hf ? 2.0 : 1.0;
   return Bytes(stage_activation_bytes(w, st) * element_scale);
 }
 

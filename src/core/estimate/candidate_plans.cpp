@@ -4,6 +4,7 @@
 
 #include <mlsize/estimate/cost.hpp>
 #include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/estimate/framework.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/planner.hpp>
 
@@ -114,6 +115,8 @@ void add_layout_plans(const Workload& workload, const Layout& layout, std::vecto
         strategy.shard_group = shard_group;
         strategy.offload = offload;
         if (factor > 1) strategy.micro_batch = workload.micro_batch * factor;
+        // --framework: only the layouts that stack trains with (framework.hpp).
+        if (workload.framework_named && !framework_runs(workload.framework, strategy)) continue;
         plans.push_back(Plan{layout.offering, layout.device, layout.units, layout.devices, strategy});
       }
     }
@@ -147,10 +150,8 @@ void add_training_plans(const Workload& workload, const Offering& offering, cons
   // parallelism (Megatron-LM's pretrain_gpt.py trains every weight).
   // Vision models: data parallel only (DDP, or FSDP for the largest ViTs); no launcher shards
   // a CNN's layers, and an image's activations are small.
-  // --framework hf: the HF Trainer and accelerate run DDP, DeepSpeed ZeRO and FSDP; the
-  // tensor and pipeline layouts here are Megatron-LM's (issue 48).
-  const bool data_parallel_only = workload.is_adapter_tuning() || workload.vision ||
-                                  (workload.framework_named && workload.framework == Framework::hf);
+  // A named --framework keeps to its own layouts (framework_runs, in add_layout_plans).
+  const bool data_parallel_only = workload.is_adapter_tuning() || workload.vision;
   const int most_model_parallel = data_parallel_only ? 1 : devices;
   for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, most_model_parallel) && devices % tensor == 0;
        tensor *= 2) {

@@ -68,6 +68,13 @@ double size_efficiency(double parameters) {
   return std::max(k_size_efficiency_floor, 1.0 - k_size_efficiency_per_decade * decades);
 }
 
+double moe_efficiency(const Architecture& model, DType compute_dtype) {
+  if (!model.is_moe() || model.hidden <= 0) return 1.0;
+  const double width = static_cast<double>(model.moe.expert_intermediate) / model.hidden;
+  if (width > k_fine_grained_expert_width) return k_coarse_moe_efficiency;
+  return compute_dtype == DType::fp8 ? k_fine_grained_moe_efficiency_fp8 : k_fine_grained_moe_efficiency;
+}
+
 double cpu_gemm_efficiency(const Device& device, DType compute_dtype) {
   if (device.kind != DeviceKind::cpu) return 1.0;
   return compute_dtype == DType::bf16 || compute_dtype == DType::int8 ? k_cpu_amx_efficiency : 1.0;
@@ -78,11 +85,13 @@ double effective_mfu(const Device& device, const Workload& workload) {
   if (workload.vision && !workload.mfu_pinned) return vision_efficiency(device, workload);
   double mfu = workload.mfu_pinned ? workload.mfu
                                    : workload.mfu * stack_efficiency(stack_of(device)) * generation_efficiency(device);
-  if (!workload.mfu_pinned) {
-    if (const std::optional<DType> dtype = compute_dtype(device, workload)) mfu *= cpu_gemm_efficiency(device, *dtype);
+  const std::optional<DType> dtype = compute_dtype(device, workload);
+  if (!workload.mfu_pinned && dtype) mfu *= cpu_gemm_efficiency(device, *dtype);
+  // A language model's size and experts (vision models have their own fit, trees no MFU).
+  if (!workload.mfu_pinned && workload.is_training()) {
+    mfu *= size_efficiency(workload.parameters.active);
+    if (dtype) mfu *= moe_efficiency(workload.model, *dtype);
   }
-  // A language model's size (vision models have their own fit, trees no MFU).
-  if (!workload.mfu_pinned && workload.is_training()) mfu *= size_efficiency(workload.parameters.active);
   if (workload.is_adapter_tuning()) mfu *= k_lora_efficiency;
   if (workload.task == Task::qlora) mfu /= k_qlora_slowdown;
   return mfu;

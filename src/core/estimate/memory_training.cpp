@@ -68,7 +68,7 @@ T autocast_cache(const Workload& w, const T& parameters) {
 // fp32 under bf16 only without ZeRO (deepspeed/runtime/engine.py, get_data_types, at
 // 38327e07); FSDP's sharded fp32 parameters double as the master copy, the same 16 bytes.
 bool sharded_gradients_at_weight_width(const Workload& w, const Strategy& st) {
-  return st.zero_stage >= 2 && w.framework == Framework::megatron &&
+  return st.zero_stage >= 2 && w.framework != Framework::hf &&
          (w.precision == Precision::bf16_mixed || w.precision == Precision::fp8_mixed);
 }
 

@@ -247,6 +247,7 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
   const Strategy& strategy = plan.strategy;
   LaunchSpec spec;
   spec.task = workload.task;
+  spec.jax = workload.framework_named && workload.framework == Framework::jax && workload.is_training();
   // A preset's checkpoint, or a config's _name_or_path when it is a Hugging Face id
   // ("meta-llama/Llama-2-7b-hf"); a shape from --params or a config without one has none.
   spec.model = checkpoint_of(workload.model);
@@ -421,6 +422,11 @@ std::optional<std::string> runtime_unsupported(const LaunchSpec& spec) {
 std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) {
   using enum LaunchKind;
   const bool trains = spec.task != Task::inference && spec.task != Task::gbdt;
+  if (spec.jax) {
+    return "--framework jax plans train with JAX (MaxText's mesh of data, fsdp, tensor and stage axes), whose "
+           "config mlsize does not write; the plan's layout is in the report, and --framework hf, deepspeed or "
+           "megatron ranks plans it launches";
+  }
   if (kind == skypilot) {
     if (spec.task == Task::gbdt && spec.external_memory) return trees_unsupported(kind, spec);
     // Its run is a CUDA (or ROCm) torchrun or vLLM command: a TPU, Trainium or Gaudi task

@@ -1,6 +1,7 @@
 #include <mlsize/rank/ranker.hpp>
 
 #include <mlsize/estimate/engine.hpp>
+#include <mlsize/estimate/framework.hpp>
 #include <mlsize/estimate/kernels.hpp>
 
 #include <mlsize/estimate/compute.hpp>
@@ -157,6 +158,11 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   }
   if (workload.task == Task::inference && !engine_runs_on(workload.engine, device)) {
     return reject(RejectionReason::engine, std::nullopt);
+  }
+  // --framework neuron on an H100, --framework megatron on a TPU (framework.hpp).
+  if (workload.is_training() && workload.task != Task::gbdt && workload.framework_named &&
+      !framework_runs_on(workload.framework, device)) {
+    return reject(RejectionReason::framework, std::nullopt);
   }
   // AWQ on a V100: the fleet would not start (kernels.hpp).
   if (workload.task == Task::inference && missing_weight_kernel(workload.engine, workload.weight_format, device)) {
