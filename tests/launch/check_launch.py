@@ -16,6 +16,10 @@ usage: check_launch.py MLSIZE SOURCE_DIR [--tamper]
    accelerator names) and against the plan of the same command with `--format json`.
 3. Refusals. Plans a kind cannot express must exit 2 with empty stdout and a stderr that
    names `--emit` and a kind that can.
+4. A corpus (issue 48): every provider × task × --framework; each ranked #1-#3 runs on the
+   stack it is ranked for (the framework's devices and layouts, the host floor), every --emit
+   for it writes a file that passes 2. or refuses as in 3., and a CUDA training plan is
+   written by at least one launcher.
 
 --tamper changes one value of one output before it is checked (train_batch_size of the first
 DeepSpeed config, +1): the run must then fail, naming the command and the rule (the ctest
@@ -1082,6 +1086,125 @@ def cloud_sweep():
              "--emit", "skypilot"] for _, oid in sorted(seen.items())]
 
 
+# Issue 48, the property over a broad corpus: every provider × task × framework; each of
+# its ranked #1-#3 runs on the stack it is ranked for (the framework's devices and layouts,
+# the host floor), and each --emit for it either writes a file its tool accepts or refuses
+# with a usage error that names --emit, nothing on stdout. A CUDA or ROCm training plan is
+# launched by at least one of the training launchers.
+CORPUS_TASKS = {
+    "pretrain": ["--params", "1B", "--tokens", "20B"],
+    "finetune": ["--model", "llama-2-7b", "--task", "finetune", "--tokens", "50M"],
+    "lora": ["--model", "llama-2-7b", "--task", "lora", "--tokens", "100M"],
+    "qlora": ["--model", "llama-2-13b", "--task", "qlora", "--tokens", "100M"],
+    "serve": ["--model", "llama-2-7b", "--task", "inference", "--rate", "2"],
+    "trees": ["--task", "gbdt", "--data", "200GB"],
+    "vision": ["--model", "resnet-50", "--images", "1.28M", "--epochs", "90"],
+}
+# The tasks that take no --framework, and the launchers each is written for.
+LAUNCHERS = {"serve": ["vllm", "skypilot"], "trees": ["dask", "spark", "skypilot"], "vision": ["torchrun", "skypilot"]}
+CORPUS_FRAMEWORKS = [None, "hf", "deepspeed", "megatron", "jax", "neuron"]
+# framework.cpp: the stacks each named framework trains on.
+FRAMEWORK_RUNTIMES = {
+    "hf": {"cuda", "cuda_consumer", "rocm", "gaudi", "mps", "cpu"},
+    "deepspeed": {"cuda", "cuda_consumer", "rocm", "gaudi", "cpu"},
+    "megatron": {"cuda", "cuda_consumer", "rocm"},
+    "jax": {"xla", "cuda", "cuda_consumer", "rocm", "cpu"},
+    "neuron": {"neuron"},
+}
+TRAINING_LAUNCHERS = ["deepspeed", "torchrun", "accelerate", "skypilot"]
+
+
+def check_stack(where, plan, framework, offering, task):
+    """The plan runs where it is ranked: the framework's devices and layouts, the host floor."""
+    device, strategy = plan["device"], plan["strategy"]
+    runtime = device.get("runtime")
+    tensor, pipeline = strategy["tensor_parallel"] > 1, strategy["pipeline_parallel"] > 1
+    stage, offload = strategy["zero_stage"], strategy["offload"]
+    if framework:
+        check(runtime in FRAMEWORK_RUNTIMES[framework], where, f"{framework} ranked on {runtime}")
+    if framework == "hf":
+        check(not tensor and not pipeline, where, "hf ranked a tensor or pipeline layout")
+    elif framework == "deepspeed":
+        check(not (tensor and pipeline), where, "deepspeed ranked tensor parallelism inside a pipeline")
+        check(not pipeline or (stage <= 1 and offload == "none"), where, "deepspeed pipeline past ZeRO-1")
+    elif framework == "megatron":
+        check(not (tensor or pipeline) or (stage <= 1 and offload == "none"), where, "megatron model parallel ZeRO")
+    elif framework == "jax":
+        check(stage in (0, 3) and offload == "none", where, f"jax ranked ZeRO-{stage}, offload {offload}")
+    if runtime == "neuron":
+        check(stage <= 1 and offload == "none", where, f"Trainium ranked ZeRO-{stage}, offload {offload}")
+    # The host floor (ranker.hpp, host_cpus_needed and host_must_hold).
+    # Trees and vision are timed on the host's cores instead.
+    vcpus, gpus = offering.get("vcpus"), offering["devices_per_unit"]
+    if vcpus and device.get("kind") != "cpu" and task not in ("trees", "vision"):
+        machines = max(1, (gpus + 7) // 8)
+        if task == "serve":
+            check(vcpus // 2 >= (2 + gpus // machines) * machines, where, f"{vcpus} vCPUs serve {gpus} GPUs")
+        else:
+            check(vcpus >= 2 * gpus, where, f"{vcpus} vCPUs train on {gpus} GPUs")
+
+
+def corpus_sweep(schemas, accelerators, torch_lists, vllm_lists):
+    code, out, _ = run(["catalog", "list", "--format", "json"])
+    if code != 0:
+        return 0, 0
+    catalog = json.loads(out)
+    offerings = {o["id"]: o for o in catalog["offerings"]}
+    providers = sorted({o["provider"] for o in catalog["offerings"]})
+    requests, emitted = 0, 0
+    for provider in providers:
+        for task, args in CORPUS_TASKS.items():
+            for framework in [None] if task in LAUNCHERS else CORPUS_FRAMEWORKS:
+                request = ["recommend"] + args + ["--provider", provider]
+                if framework:
+                    request += ["--framework", framework]
+                where = f"mlsize {' '.join(request)}"
+                code, out, err = run(request + ["--format", "json", "--top", "3"])
+                # No plan for the provider (exit 3) is an answer; anything else is not.
+                if not check(code in (0, 3), where, f"exit {code}: {err.strip()[:200]}") or code == 3:
+                    continue
+                requests += 1
+                for rank, plan in enumerate(json.loads(out)["recommendations"][:3], start=1):
+                    at = f"{where} (#{rank})"
+                    offering = offerings.get(plan["offering"]["id"])
+                    if not check(offering is not None, at, "offering not in the catalogue"):
+                        continue
+                    check_stack(at, plan, framework, offering, task)
+                    plan["_workload"] = json.loads(out).get("workload") or {}
+                    launched = False
+                    for kind in LAUNCHERS.get(task, TRAINING_LAUNCHERS):
+                        argv = request + ["--emit", kind, "--rank", str(rank)]
+                        emit_at = f"mlsize {' '.join(argv)}"
+                        code, text, err = run(argv)
+                        if code == 2:
+                            check(text == "" and "--emit" in err, emit_at, f"refusal: stdout {text[:80]!r}, {err[:200]}")
+                            continue
+                        if not check(code == 0, emit_at, f"exit {code}: {err.strip()[:200]}"):
+                            continue
+                        emitted += 1
+                        launched = launched or kind != "skypilot"
+                        if kind == "deepspeed":
+                            check_deepspeed(emit_at, text, plan, schemas["deepspeed"])
+                        elif kind == "accelerate":
+                            check_accelerate(emit_at, text, plan, schemas["accelerate"])
+                        elif kind == "torchrun":
+                            check_torchrun(emit_at, text, plan, torch_lists)
+                        elif kind == "vllm":
+                            check_vllm(emit_at, text, plan, vllm_lists)
+                        elif kind == "skypilot":
+                            check_skypilot(emit_at, text, plan, schemas["skypilot"], accelerators, torch_lists,
+                                           vllm_lists)
+                        elif kind == "dask":
+                            check_dask(emit_at, text, plan)
+                        elif kind == "spark":
+                            check_spark(emit_at, text, plan)
+                    cuda = plan["device"].get("runtime") in ("cuda", "cuda_consumer", "rocm")
+                    if cuda and framework != "jax" and plan["device"].get("kind") != "cpu" and task != "trees":
+                        check(launched, at, "no launcher writes this CUDA plan")
+    check(requests > 100, "corpus", f"only {requests} requests ranked a plan")
+    return requests, emitted
+
+
 def on_prem_refusal():
     """An on-premise offering of the catalogue, refused by --emit skypilot."""
     code, out, _ = run(["catalog", "list", "--format", "json"])
@@ -1155,6 +1278,10 @@ def main():
 
     check(len(refused_runtimes) >= 2, "matrix", f"TPU and Neuron offerings not refused: {refused_runtimes}")
 
+    # --tamper is about one EMITTED config: the corpus is left out.
+    corpus_requests, corpus_emitted = (0, 0) if TAMPER else corpus_sweep(schemas, accelerators_or_newer, torch_lists,
+                                                                          vllm_lists)
+
     kinds_seen = set()
     for argv in EMITTED:
         kind = argv[argv.index("--emit") + 1]
@@ -1202,7 +1329,8 @@ def main():
 
     for failure in failures:
         print(failure)
-    print(f"launch: {commands_run} mlsize commands, {len(EMITTED)} configs, {swept} cloud offerings' SkyPilot tasks "
+    print(f"launch: {commands_run} mlsize commands, {len(EMITTED)} configs, {swept} cloud offerings' SkyPilot tasks, "
+          f"a corpus of {corpus_requests} requests whose #1-#3 wrote {corpus_emitted} files, "
           f"and {len(refused)} refusals, "
           f"{checks} checks ({fixtures_checked} on the tools' own files), {len(failures)} failed, "
           f"{time.time() - started:.1f}s")
