@@ -284,3 +284,26 @@ TEST_CASE("stack: each --framework ranks its own layouts on its own devices", "[
     CHECK(refused.err.find("JAX") != std::string::npos);
   }
 }
+
+// TensorRT-LLM's FP8 needs Ada or later, its W4A16 Ampere or later, and it reads no GGUF
+// (NVIDIA Model Optimizer's support matrix): no ranked device below, each rejection says why.
+TEST_CASE("stack: TensorRT-LLM ranks only the generations its quantised kernels run on", "[stack]") {
+  for (const auto& [quant, least] : {std::pair{"fp8", 89}, std::pair{"awq", 80}}) {
+    const Json report =
+        recommend_json({"--model", "llama-2-7b", "--task", "inference", "--rate", "2", "--engine", "trtllm", "--quant", quant});
+    REQUIRE_FALSE(report["recommendations"].empty());
+    for (const Json& plan : report["recommendations"]) {
+      INFO(quant << " on " << plan["device"]["id"]);
+      CHECK(capability(plan["device"]) >= least);
+    }
+    bool named = false;
+    for (const Json& r : report["rejected"]) {
+      named = named || (r["reason"] == "kernel" && r["message"].get<std::string>().find("Model Optimizer") != std::string::npos);
+    }
+    CHECK(named);
+  }
+  const auto gguf = run_cli({"recommend", "--model", "llama-2-7b", "--task", "inference", "--rate", "2", "--engine",
+                             "trtllm", "--quant", "q4_k_m"});
+  CHECK(gguf.exit_code == 3);  // no plan: every GPU rejected, saying why
+  CHECK(gguf.out.find("kernel") != std::string::npos);
+}
