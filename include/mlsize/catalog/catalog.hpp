@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -236,6 +237,10 @@ class Catalog {
   const std::vector<Offering>& offerings() const { return m_offerings; }
   const std::vector<Provider>& providers() const { return m_providers; }
   const Provider* find_provider(std::string_view id) const;
+
+  // Edits each offering in place and drops those `edit` returns false for, in one pass: a
+  // catalogue repriced without a copy of it (choose_regions).
+  void edit_offerings(const std::function<bool(Offering&)>& edit);
 
   // Throws Error (input) when an offering names a device that does not exist; gives each
   // offering its provider's billing. Call after the last file is loaded.

@@ -69,7 +69,7 @@ struct CostSettings {
 // priced there are left out), else the region whose price under `pricing` is lowest, ties
 // to the one listed first. On-premise hardware and free tiers have no region and stay.
 // docs/catalogue.md#prices.
-Catalog choose_regions(const Catalog& catalog, std::string_view region, Pricing pricing);
+Catalog choose_regions(Catalog catalog, std::string_view region, Pricing pricing);
 
 // Price of one unit for one hour: the cloud price (unit_price in the offering's region), or for on-premise hardware its
 // purchase price spread over the hours it is used in the amortisation period

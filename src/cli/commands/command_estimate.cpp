@@ -291,10 +291,15 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
 }
 
 // --offering names an offering that --region left out: say so, rather than "unknown".
-void check_offering_region(const EstimateOptions& options, const Catalog& full, const Catalog& priced) {
-  if (!options.offering || priced.find_offering(*options.offering) != nullptr) return;
+// --offering not priced in --region: said before the catalogue is priced (which drops it).
+void check_offering_region(const EstimateOptions& options, const Catalog& full) {
+  const std::string region = options.workload.region.value_or("");
+  if (!options.offering || region.empty()) return;
   const Offering* offering = full.find_offering(*options.offering);
-  if (offering == nullptr) return;
+  if (offering == nullptr || offering->kind != OfferingKind::cloud || offering->price.region == region) return;
+  for (const RegionalPrice& price : offering->other_regions) {
+    if (price.region == region) return;
+  }
   std::string regions = offering->price.region;
   for (const RegionalPrice& price : offering->other_regions) regions += ", " + price.region;
   flag_error(
@@ -308,10 +313,12 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   Workload workload = build_workload(options.workload, false);
   const OutputFormat format = report_format(options.workload);
   std::vector<std::string> overlays;
-  const Catalog full_catalog = build_catalog(options.workload, &overlays);
+  Catalog full_catalog = build_catalog(options.workload, &overlays);
   CostSettings cost_settings = build_cost_settings(options.workload, full_catalog);
-  const Catalog catalog = priced_catalog(options.workload, full_catalog, cost_settings);
-  check_offering_region(options, full_catalog, catalog);
+  check_offering_region(options, full_catalog);
+  EstimateResult result;
+  result.provenance = provenance_of(full_catalog, std::move(overlays), {});
+  const Catalog catalog = priced_catalog(options.workload, std::move(full_catalog), cost_settings);
   check_from_needs_here(options.here);
   std::optional<HereRun> here;  // the plan points into its catalogue
   if (options.here.here) {
@@ -331,8 +338,6 @@ CommandOutput run_estimate(const EstimateOptions& options) {
     workload.precision = precision_for(*plan.device, workload, workload.precision);
   }
 
-  EstimateResult result;
-  result.provenance = provenance_of(full_catalog, std::move(overlays), {});
   result.provenance.region = options.workload.region.value_or("");
   result.provenance.defaults = default_settings(options.workload.defaults);
   std::string calibration_warnings;

@@ -174,7 +174,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   run->provenance = provenance_of(full_catalog, std::move(overlays), options.rules.rule_files);
   run->provenance.defaults = default_settings(options.workload.defaults);
   settings.cost = build_cost_settings(options.workload, full_catalog);
-  full_catalog = priced_catalog(options.workload, full_catalog, settings.cost);
+  full_catalog = priced_catalog(options.workload, std::move(full_catalog), settings.cost);
   run->provenance.today = prices_today(options.workload);
   run->provenance.max_price_age_months = max_price_age_months(options.workload);
   run->provenance.region = options.workload.region.value_or("");

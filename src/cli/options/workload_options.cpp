@@ -541,7 +541,7 @@ Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* 
   return build_catalog(options.catalog_files, !options.no_user_catalog, applied);
 }
 
-Catalog priced_catalog(const WorkloadOptions& options, const Catalog& catalog, const CostSettings& cost) {
+Catalog priced_catalog(const WorkloadOptions& options, Catalog catalog, const CostSettings& cost) {
   const std::string region = options.region.value_or("");
   if (!region.empty()) {
     std::set<std::string> regions;
@@ -558,7 +558,7 @@ Catalog priced_catalog(const WorkloadOptions& options, const Catalog& catalog, c
       flag_error("--region", "no cloud offering in the catalogue is priced in region \"" + region + "\"", hint);
     }
   }
-  return choose_regions(catalog, region, cost.pricing);
+  return choose_regions(std::move(catalog), region, cost.pricing);
 }
 
 std::string prices_today(const WorkloadOptions& options) {

@@ -131,7 +131,7 @@ Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* 
 
 // `catalog` with each cloud offering priced in one region: --region's (a usage error when
 // no offering is priced there), else its cheapest under the pricing (choose_regions).
-Catalog priced_catalog(const WorkloadOptions& options, const Catalog& catalog, const CostSettings& cost);
+Catalog priced_catalog(const WorkloadOptions& options, Catalog catalog, const CostSettings& cost);
 
 // The date the age of the prices is measured to: --today (or MLSIZE_TODAY) as YYYY-MM-DD,
 // else the clock's date in UTC.

@@ -42,6 +42,19 @@ void Catalog::put(Device device) {
 void Catalog::put(Offering offering) {
   put_entry(m_offerings, m_offering_index, std::move(offering));
 }
+void Catalog::edit_offerings(const std::function<bool(Offering&)>& edit) {
+  std::size_t kept = 0;
+  for (Offering& offering : m_offerings) {
+    if (!edit(offering)) continue;
+    if (&m_offerings[kept] != &offering) m_offerings[kept] = std::move(offering);
+    ++kept;
+  }
+  if (kept == m_offerings.size()) return;
+  m_offerings.erase(m_offerings.begin() + static_cast<std::ptrdiff_t>(kept), m_offerings.end());
+  m_offering_index.clear();
+  for (std::size_t i = 0; i < m_offerings.size(); ++i) m_offering_index.emplace(m_offerings[i].id, i);
+}
+
 void Catalog::put(Provider provider) {
   put_entry(m_providers, m_provider_index, std::move(provider));
 }

@@ -51,34 +51,44 @@ int machines_per_unit(const Offering& offering) {
   return std::max(1, (offering.devices_per_unit + k_devices_per_machine - 1) / k_devices_per_machine);
 }
 
-Catalog choose_regions(const Catalog& catalog, std::string_view region, Pricing pricing) {
-  Catalog chosen;
-  for (const Provider& provider : catalog.providers()) chosen.put(provider);
-  for (const Device& device : catalog.devices()) chosen.put(device);
-  for (const Offering& offering : catalog.offerings()) {
-    if (offering.kind != OfferingKind::cloud) {
-      chosen.put(offering);
-      continue;
-    }
-    std::vector<RegionalPrice> prices{offering.price};
-    prices.insert(prices.end(), offering.other_regions.begin(), offering.other_regions.end());
+Catalog choose_regions(Catalog catalog, std::string_view region, Pricing pricing) {
+  // In place: the chosen region's price swaps with the listed one, the others keep their
+  // order after it (the first listed then stands where the chosen one was).
+  catalog.edit_offerings([&](Offering& offering) {
+    if (offering.kind != OfferingKind::cloud) return true;
     const auto cost = [&](const RegionalPrice& price) {
       const std::optional<UnitPrice> unit = unit_price(offering, price, pricing);
       return unit ? unit->per_hour.value : std::numeric_limits<double>::infinity();
     };
-    auto pick = region.empty() ? std::min_element(
-                                     prices.begin(), prices.end(),
-                                     [&](const RegionalPrice& a, const RegionalPrice& b) { return cost(a) < cost(b); })
-                               : std::find_if(prices.begin(), prices.end(),
-                                              [&](const RegionalPrice& price) { return price.region == region; });
-    if (pick == prices.end()) continue;
-    Offering priced = offering;
-    priced.price = *pick;
-    prices.erase(pick);
-    priced.other_regions = std::move(prices);
-    chosen.put(std::move(priced));
-  }
-  return chosen;
+    // -1: the listed price; i: other_regions[i].
+    std::ptrdiff_t pick = -1;
+    if (!region.empty()) {
+      if (offering.price.region != region) {
+        const auto found =
+            std::find_if(offering.other_regions.begin(), offering.other_regions.end(),
+                         [&](const RegionalPrice& price) { return price.region == region; });
+        if (found == offering.other_regions.end()) return false;
+        pick = found - offering.other_regions.begin();
+      }
+    } else {
+      double best = cost(offering.price);
+      for (std::size_t i = 0; i < offering.other_regions.size(); ++i) {
+        if (const double c = cost(offering.other_regions[i]); c < best) {
+          best = c;
+          pick = static_cast<std::ptrdiff_t>(i);
+        }
+      }
+    }
+    if (pick < 0) return true;
+    // Price o_k; the others become [listed, o0, ..., o_k-1, o_k+1, ...] (o0..o_k-1 shift by one).
+    std::vector<RegionalPrice>& others = offering.other_regions;
+    RegionalPrice listed = std::move(offering.price);
+    offering.price = std::move(others[static_cast<std::size_t>(pick)]);
+    for (auto i = static_cast<std::size_t>(pick); i > 0; --i) others[i] = std::move(others[i - 1]);
+    others[0] = std::move(listed);
+    return true;
+  });
+  return catalog;
 }
 
 Usd electricity_per_unit_hour(const Offering& offering, const CostSettings& settings) {
