@@ -248,11 +248,15 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   app.formatter(help_formatter());  // the commands inherit it
 
   // Only the command named first gets its options; the others are names for --help and
-  // "did you mean". Anything else first (--help, a typo): every command in full.
+  // "did you mean". `--version` alone: none. Anything else first (--help, a typo): every
+  // command in full.
   const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
   const bool one = std::find(k_commands.begin(), k_commands.end(), first) != k_commands.end();
-  // `completion` writes its scripts from every command's options.
-  const auto full = [&](std::string_view name) { return !one || first == name || first == "completion"; };
+  // `completion` writes its scripts from every command's options; --version reads none.
+  const bool version = first == "--version" && argc == 2;
+  const auto full = [&](std::string_view name) {
+    return !version && (!one || first == name || first == "completion");
+  };
   Commands c;
   add_commands(app, c, full);
   RecommendOptions& recommend_options = c.recommend_options;

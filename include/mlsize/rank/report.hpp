@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -92,9 +93,11 @@ struct RankedPlan : PlanEstimate {
   // as cheap and as fast, and better in one.
   bool pareto = false;
   // The offering's other plans that meet every constraint: the one on the fewest devices and
-  // the fastest (each may be this plan). Training and batch runs; absent for serving.
-  std::optional<PlanEstimate> smallest;
-  std::optional<PlanEstimate> fastest;
+  // the fastest (each may be this plan). Training and batch runs; absent for serving. Shared
+  // and immutable: a ranked record is copied while ranking, and these two estimates would
+  // triple its size (issue 49).
+  std::shared_ptr<const PlanEstimate> smallest;
+  std::shared_ptr<const PlanEstimate> fastest;
   // Ranked before the next recommendation by a tie-break: the objective's figures are
   // within k_near_tie of each other.
   bool tie_with_next = false;

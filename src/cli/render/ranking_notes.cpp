@@ -108,7 +108,7 @@ std::string ranking_notes(const Report& report, int top) {
   std::string text;
   const RankedPlan& best = report.recommendations.front();
   const Task task = report.workload.task;
-  const auto differs = [&](const std::optional<PlanEstimate>& other) {
+  const auto differs = [&](const std::shared_ptr<const PlanEstimate>& other) {
     return other && other->cost && other->plan.device_count != best.plan.device_count;
   };
   if (differs(best.smallest)) {

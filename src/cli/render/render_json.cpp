@@ -311,7 +311,7 @@ Json launchers_json(const Workload& workload, const PlanEstimate& e, const CostS
 }
 
 // Another plan of a recommendation's offering (RankedPlan::smallest, ::fastest), in brief.
-Json other_plan_json(const std::optional<PlanEstimate>& e) {
+Json other_plan_json(const PlanEstimate* e) {
   if (!e) return nullptr;
   Json json = plan_json(*e, true);
   return {{"device_count", e->plan.device_count},
@@ -342,8 +342,8 @@ Json ranked_plan_json(const RankedPlan& e) {
   for (const Offering* variant : e.variants) variants.push_back(variant->id);
   json["variants"] = std::move(variants);
   // Training and batch runs; serving has no `smallest`/`fastest` (null).
-  json["smallest_plan"] = other_plan_json(e.smallest);
-  json["fastest_plan"] = other_plan_json(e.fastest);
+  json["smallest_plan"] = other_plan_json(e.smallest.get());
+  json["fastest_plan"] = other_plan_json(e.fastest.get());
   if (e.rule_score != 1.0 || !e.rule_notes.empty()) {
     Json notes = Json::array();
     for (const RuleMessage& note : e.rule_notes) {

@@ -172,7 +172,7 @@ const RankedPlan& first_of(const std::vector<RankedPlan>& plans, Objective objec
 
 Contenders::Contenders(Objective objective) : m_objective(objective), m_best(std::numeric_limits<double>::infinity()) {
   // An offering keeps a few contenders: one allocation for them, not one per doubling.
-  constexpr std::size_t k_expected = 8;
+  constexpr std::size_t k_expected = 4;
   m_plans.reserve(k_expected);
 }
 

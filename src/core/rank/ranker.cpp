@@ -420,8 +420,8 @@ std::vector<RankedPlan> rank_outcomes(const std::vector<OfferingOutcome>& outcom
     if (of_kind(outcome) && !outcome.rejection && !outcome.feasible.empty()) {
       // The offering's best plan, near-ties broken as in the ranking.
       RankedPlan& first = best.emplace_back(ordering::first_of(outcome.feasible, objective, minima));
-      first.smallest = outcome.smallest_meeting;
-      first.fastest = outcome.fastest_meeting;
+      if (outcome.smallest_meeting) first.smallest = std::make_shared<const PlanEstimate>(*outcome.smallest_meeting);
+      if (outcome.fastest_meeting) first.fastest = std::make_shared<const PlanEstimate>(*outcome.fastest_meeting);
     }
   }
   std::sort(best.begin(), best.end(), ranks_before);
