@@ -254,9 +254,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   const bool one = std::find(k_commands.begin(), k_commands.end(), first) != k_commands.end();
   // `completion` writes its scripts from every command's options; --version reads none.
   const bool version = first == "--version" && argc == 2;
-  const auto full = [&](std::string_view name) {
-    return !version && (!one || first == name || first == "completion");
-  };
+  const auto full = [&](std::string_view name) { return !version && (!one || first == name || first == "completion"); };
   Commands c;
   add_commands(app, c, full);
   RecommendOptions& recommend_options = c.recommend_options;

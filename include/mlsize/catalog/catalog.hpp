@@ -238,6 +238,10 @@ class Catalog {
   const std::vector<Provider>& providers() const { return m_providers; }
   const Provider* find_provider(std::string_view id) const;
 
+  // Room for `offerings` more offerings: a reader that knows the count moves none of them
+  // twice (issue 49).
+  void reserve_offerings(std::size_t offerings) { m_offerings.reserve(m_offerings.size() + offerings); }
+
   // Edits each offering in place and drops those `edit` returns false for, in one pass: a
   // catalogue repriced without a copy of it (choose_regions).
   void edit_offerings(const std::function<bool(Offering&)>& edit);

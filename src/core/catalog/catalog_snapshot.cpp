@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <mlsize/catalog/catalog_snapshot.hpp>
 
 #include <mlsize/support/error.hpp>
@@ -266,7 +267,11 @@ Catalog read_catalog_snapshot(std::string_view bytes) {
     catalog.put(std::move(p));
   }
   for (std::uint32_t n = r.u32(); n > 0; --n) catalog.put(read_device(r));
-  for (std::uint32_t n = r.u32(); n > 0; --n) catalog.put(read_offering(r));
+  const std::uint32_t offerings = r.u32();
+  // The count is the snapshot's own, checked against its bytes as they are read; a reserve
+  // bounded by what the bytes can hold (one offering takes more than one byte).
+  catalog.reserve_offerings(std::min<std::size_t>(offerings, bytes.size()));
+  for (std::uint32_t n = offerings; n > 0; --n) catalog.put(read_offering(r));
   if (!r.done()) throw Error(ErrorKind::input, "the compiled-in catalogue has trailing bytes", "rebuild mlsize");
   return catalog;
 }

@@ -64,9 +64,8 @@ Catalog choose_regions(Catalog catalog, std::string_view region, Pricing pricing
     std::ptrdiff_t pick = -1;
     if (!region.empty()) {
       if (offering.price.region != region) {
-        const auto found =
-            std::find_if(offering.other_regions.begin(), offering.other_regions.end(),
-                         [&](const RegionalPrice& price) { return price.region == region; });
+        const auto found = std::find_if(offering.other_regions.begin(), offering.other_regions.end(),
+                                        [&](const RegionalPrice& price) { return price.region == region; });
         if (found == offering.other_regions.end()) return false;
         pick = found - offering.other_regions.begin();
       }

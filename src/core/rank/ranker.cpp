@@ -101,18 +101,32 @@ bool cards_only(const Offering& offering) {
 struct OfferingOutcome {
   const Offering* offering = nullptr;
   const Device* device = nullptr;
+  // The rest are boxed: an outcome per offering stays small, the records it may hold are
+  // allocated when there are some (issue 49).
   std::vector<RankedPlan> feasible;
-  std::optional<Rejection> rejection;
+  std::unique_ptr<Rejection> rejection;
   std::size_t evaluated = 0;  // plans estimated
   std::size_t pruned = 0;     // plans skipped as dominated
   // The fastest plan that fits (and no rule excludes), for Report::fastest_fitting;
   // purchases have none.
-  std::optional<PlanEstimate> fastest;
+  std::unique_ptr<PlanEstimate> fastest;
   // Of the plans that meet every constraint, the one on the fewest devices and the fastest
   // (RankedPlan::smallest, ::fastest); none for serving a load.
-  std::optional<PlanEstimate> smallest_meeting;
-  std::optional<PlanEstimate> fastest_meeting;
+  std::unique_ptr<PlanEstimate> smallest_meeting;
+  std::unique_ptr<PlanEstimate> fastest_meeting;
 };
+
+// Keeps `plan` as the best so far, in an optional or in a box.
+void keep(std::optional<RankedPlan>& best, const RankedPlan& plan) {
+  best = plan;
+}
+void keep(std::unique_ptr<PlanEstimate>& best, const PlanEstimate& plan) {
+  if (best) {
+    *best = plan;
+  } else {
+    best = std::make_unique<PlanEstimate>(plan);
+  }
+}
 
 // What one worker of recommend() reuses from one offering to the next.
 struct Scratch {
@@ -136,10 +150,15 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
                                   const RecommendSettings& settings, const RuleJudge* judge,
                                   const std::optional<Recompute>& recompute) {
   const Workload& workload = scratch.workload;
-  OfferingOutcome outcome{&offering, &device, {}, std::nullopt, 0, 0, std::nullopt, std::nullopt, std::nullopt};
+  OfferingOutcome outcome{&offering, &device, {}, nullptr, 0, 0, nullptr, nullptr, nullptr};
+  auto note_rejection = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
+    outcome.rejection =
+        std::make_unique<Rejection>(Rejection{&offering, &device, reason, std::move(nearest), {}, {}, {}, 0});
+  };
+  // The outcome is the function's: moved out once, as the function returns.
   auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
-    outcome.rejection = Rejection{&offering, &device, reason, std::move(nearest), {}, {}, {}, 0};
-    return outcome;
+    note_rejection(reason, std::move(nearest));
+    return std::move(outcome);
   };
   // Buying is another question than renting (docs/methodology.md#checks-in-order).
   const bool to_buy = is_purchase(offering, settings.cost);
@@ -209,7 +228,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   std::vector<Plan>& planned = scratch.plans;
   candidate_plans(planned, workload, offering, device, settings.max_devices, counts);
   if (planned.empty()) {
-    reject(RejectionReason::device_count, std::nullopt);
+    note_rejection(RejectionReason::device_count, std::nullopt);
     outcome.rejection->device_counts.assign(counts.begin(), counts.end());
     outcome.rejection->max_units = max_plan_units(workload, offering, settings.max_devices);
     return outcome;
@@ -233,7 +252,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
                                                                : std::numeric_limits<double>::infinity();
   const Seconds time_limit = workload.deadline ? *workload.deadline : settings.max_run_time;
   const auto improves = [](auto& best, const RankedPlan& plan, auto better) {
-    if (!best || better(plan, *best)) best = plan;
+    if (!best || better(plan, *best)) keep(best, plan);
   };
   std::optional<RankedPlan> excluded_fitting;    // the first plan a rule excluded, of those that fit
   std::optional<RankedPlan> excluded_too_big;    // ... of those that do not
@@ -342,7 +361,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     // A replica that meets the targets but needs too many units says more than one that
     // misses them.
     if (most_per_unit) {
-      reject(RejectionReason::load, std::move(most_per_unit));
+      note_rejection(RejectionReason::load, std::move(most_per_unit));
       outcome.rejection->max_units = most_units;
       return outcome;
     }
@@ -364,15 +383,16 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     // finds it.
     const RuleMessage exclusion =
         settings.rules->evaluate(rule_field_values(workload, &device, &offering, &*excluded)).exclusions.front();
-    outcome.rejection = Rejection{&offering, &device, RejectionReason::rule, std::nullopt, exclusion, {}, {}, 0};
+    outcome.rejection = std::make_unique<Rejection>(
+        Rejection{&offering, &device, RejectionReason::rule, std::nullopt, exclusion, {}, {}, 0});
     return outcome;
   }
   // The summary's "fastest plan that fits" speaks of the ranking, which purchases are not in.
-  if (!to_buy) outcome.fastest = *fastest;
+  if (!to_buy) outcome.fastest = std::make_unique<PlanEstimate>(*fastest);
   if (!fastest_in_session) return reject(RejectionReason::session_limit, std::move(fastest));
   if (!least_cash) {
     if (workload.deadline) return reject(RejectionReason::deadline, std::move(fastest_in_session));
-    reject(RejectionReason::run_time, std::move(fastest_in_session));
+    note_rejection(RejectionReason::run_time, std::move(fastest_in_session));
     outcome.rejection->run_time_limit = settings.max_run_time;
     return outcome;
   }
@@ -568,7 +588,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     report.plans_evaluated += outcome.evaluated;
     report.plans_pruned += outcome.pruned;
     if (outcome.fastest && (!report.fastest_fitting || faster(*outcome.fastest, *report.fastest_fitting))) {
-      report.fastest_fitting = outcome.fastest;
+      report.fastest_fitting = *outcome.fastest;
     }
   }
   // The workload as each shown plan ran it: only the precision differs.
