@@ -83,6 +83,11 @@ std::size_t utf8_sequence_length(std::string_view text) {
 
 bool is_printable_utf8(std::string_view text) {
   while (!text.empty()) {
+    // Printable ASCII, nearly every byte mlsize writes: no code point to decode (issue 49).
+    if (const auto byte = static_cast<unsigned char>(text[0]); byte >= 0x20 && byte < 0x7F) {
+      text.remove_prefix(1);
+      continue;
+    }
     const std::size_t length = utf8_sequence_length(text);
     if (length == 0 || is_hidden_control(decode(text, length))) return false;
     text.remove_prefix(length);
@@ -113,7 +118,15 @@ std::string escape_unprintable(std::string_view text) {
 }
 
 std::string terminal_text(std::string_view text) {
-  if (is_printable_utf8(text)) return std::string(text);  // no line feed either: one line
+  // Clean text, line by line (a line feed is not printable on its own): copied once.
+  bool clean = true;
+  for (std::size_t start = 0; clean && start <= text.size();) {
+    const std::size_t end = text.find('\n', start);
+    clean = is_printable_utf8(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  if (clean) return std::string(text);
   std::string result;
   result.reserve(text.size() + 16);
   std::size_t start = 0;
@@ -121,7 +134,11 @@ std::string terminal_text(std::string_view text) {
     const std::size_t end = text.find('\n', start);
     const std::string_view line =
         text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-    result += is_printable_utf8(line) ? std::string(line) : escape_unprintable(line);
+    if (is_printable_utf8(line)) {
+      result += line;
+    } else {
+      result += escape_unprintable(line);
+    }
     if (end == std::string_view::npos) break;
     result += '\n';
     start = end + 1;
