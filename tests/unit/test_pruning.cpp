@@ -63,7 +63,7 @@ void check_same_report(const Report& a, const Report& b) {
     INFO("rejection " << x.offering->id);
     CHECK(x.offering == y.offering);
     CHECK(x.reason == y.reason);
-    REQUIRE(x.nearest.has_value() == y.nearest.has_value());
+    REQUIRE((x.nearest != nullptr) == (y.nearest != nullptr));
     if (x.nearest) check_same_plan(*x.nearest, *y.nearest);
   }
   REQUIRE(a.fastest_fitting.has_value() == b.fastest_fitting.has_value());

@@ -522,7 +522,7 @@ TEST_CASE("a device without bf16 trains with fp16 mixed precision, unless the pr
   const Rejection* rejection = find_rejection(strict, "cloud-small-1");
   REQUIRE(rejection != nullptr);
   CHECK(rejection->reason == RejectionReason::precision);
-  CHECK_FALSE(rejection->nearest.has_value());
+  CHECK(rejection->nearest == nullptr);
 }
 
 TEST_CASE("a model that fits nowhere is rejected for memory with the least-memory plan", "[ranker]") {
@@ -538,7 +538,7 @@ TEST_CASE("a model that fits nowhere is rejected for memory with the least-memor
   const Rejection* rejection = find_rejection(report, "cloud-small-1");
   REQUIRE(rejection != nullptr);
   CHECK(rejection->reason == RejectionReason::memory);
-  REQUIRE(rejection->nearest.has_value());
+  REQUIRE(rejection->nearest != nullptr);
   CHECK(rejection->nearest->plan.strategy.recompute == Recompute::full);  // least memory
   CHECK_FALSE(rejection->nearest->fits);
 }
@@ -556,7 +556,7 @@ TEST_CASE("a model whose offloaded states outgrow the host is rejected as offloa
   const Rejection* rejection = find_rejection(report, "cloud-small-1");
   REQUIRE(rejection != nullptr);
   CHECK(rejection->reason == RejectionReason::offload_host);
-  REQUIRE(rejection->nearest.has_value());
+  REQUIRE(rejection->nearest != nullptr);
   CHECK(rejection->nearest->fits);
   CHECK_FALSE(*rejection->nearest->host_fits);
   CHECK(rejection->nearest->plan.strategy.offload != Offload::none);

@@ -140,7 +140,9 @@ struct Rejection {
   // The plan that came nearest: least memory for `memory`, fastest for `session_limit`
   // and `deadline`, cheapest for `budget`, the quickest replica for `ttft` and `tpot`, the
   // fleet of most throughput per unit for `load`; absent for `precision` and `no_price`.
-  std::optional<PlanEstimate> nearest;
+  // Shared and immutable: most offerings of a run are rejected, and a rejection is copied
+  // into the report (issue 49).
+  std::shared_ptr<const PlanEstimate> nearest;
   RuleMessage rule;                       // for `rule`: the rule that excluded the offering's first plan, and why
   std::optional<Seconds> run_time_limit;  // for `run_time`: the limit it was over
   std::vector<int> device_counts;         // for `device_count`: the counts asked for; empty: any

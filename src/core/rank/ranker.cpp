@@ -152,8 +152,10 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   const Workload& workload = scratch.workload;
   OfferingOutcome outcome{&offering, &device, {}, nullptr, 0, 0, nullptr, nullptr, nullptr};
   auto note_rejection = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
+    std::shared_ptr<const PlanEstimate> kept;
+    if (nearest) kept = std::make_shared<const PlanEstimate>(std::move(*nearest));
     outcome.rejection =
-        std::make_unique<Rejection>(Rejection{&offering, &device, reason, std::move(nearest), {}, {}, {}, 0});
+        std::make_unique<Rejection>(Rejection{&offering, &device, reason, std::move(kept), {}, {}, {}, 0});
   };
   // The outcome is the function's: moved out once, as the function returns.
   auto reject = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
@@ -384,7 +386,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     const RuleMessage exclusion =
         settings.rules->evaluate(rule_field_values(workload, &device, &offering, &*excluded)).exclusions.front();
     outcome.rejection = std::make_unique<Rejection>(
-        Rejection{&offering, &device, RejectionReason::rule, std::nullopt, exclusion, {}, {}, 0});
+        Rejection{&offering, &device, RejectionReason::rule, nullptr, exclusion, {}, {}, 0});
     return outcome;
   }
   // The summary's "fastest plan that fits" speaks of the ranking, which purchases are not in.
