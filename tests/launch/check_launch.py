@@ -1090,6 +1090,24 @@ def cloud_sweep():
              "--emit", "skypilot"] for _, oid in sorted(seen.items())]
 
 
+def check_kind(kind, where, text, plan, schemas, accelerators, torch_lists, vllm_lists):
+    """Checks one --emit output against its tool's schema and rules."""
+    if kind == "deepspeed":
+        check_deepspeed(where, text, plan, schemas["deepspeed"])
+    elif kind == "accelerate":
+        check_accelerate(where, text, plan, schemas["accelerate"])
+    elif kind == "torchrun":
+        check_torchrun(where, text, plan, torch_lists)
+    elif kind == "vllm":
+        check_vllm(where, text, plan, vllm_lists)
+    elif kind == "skypilot":
+        check_skypilot(where, text, plan, schemas["skypilot"], accelerators, torch_lists, vllm_lists)
+    elif kind == "dask":
+        check_dask(where, text, plan)
+    elif kind == "spark":
+        check_spark(where, text, plan)
+
+
 # Issue 48, the property over a broad corpus: every provider × task × framework; each of
 # its ranked #1-#3 runs on the stack it is ranked for (the framework's devices and layouts,
 # the host floor), and each --emit for it either writes a file its tool accepts or refuses
@@ -1190,21 +1208,7 @@ def corpus_sweep(schemas, accelerators, torch_lists, vllm_lists, stride=1):
                             continue
                         emitted += 1
                         launched = launched or kind != "skypilot"
-                        if kind == "deepspeed":
-                            check_deepspeed(emit_at, text, plan, schemas["deepspeed"])
-                        elif kind == "accelerate":
-                            check_accelerate(emit_at, text, plan, schemas["accelerate"])
-                        elif kind == "torchrun":
-                            check_torchrun(emit_at, text, plan, torch_lists)
-                        elif kind == "vllm":
-                            check_vllm(emit_at, text, plan, vllm_lists)
-                        elif kind == "skypilot":
-                            check_skypilot(emit_at, text, plan, schemas["skypilot"], accelerators, torch_lists,
-                                           vllm_lists)
-                        elif kind == "dask":
-                            check_dask(emit_at, text, plan)
-                        elif kind == "spark":
-                            check_spark(emit_at, text, plan)
+                        check_kind(kind, emit_at, text, plan, schemas, accelerators, torch_lists, vllm_lists)
                     cuda = plan["device"].get("runtime") in ("cuda", "cuda_consumer", "rocm")
                     if cuda and framework != "jax" and plan["device"].get("kind") != "cpu" and task != "trees":
                         check(launched, at, "no launcher writes this CUDA plan")
@@ -1307,20 +1311,7 @@ def main():
         if not check(plan is not None, where, "the same command with --format json failed"):
             continue
         kinds_seen.add(kind)
-        if kind == "deepspeed":
-            check_deepspeed(where, out, plan, schemas["deepspeed"])
-        elif kind == "accelerate":
-            check_accelerate(where, out, plan, schemas["accelerate"])
-        elif kind == "torchrun":
-            check_torchrun(where, out, plan, torch_lists)
-        elif kind == "vllm":
-            check_vllm(where, out, plan, vllm_lists)
-        elif kind == "skypilot":
-            check_skypilot(where, out, plan, schemas["skypilot"], accelerators, torch_lists, vllm_lists)
-        elif kind == "dask":
-            check_dask(where, out, plan)
-        elif kind == "spark":
-            check_spark(where, out, plan)
+        check_kind(kind, where, out, plan, schemas, accelerators, torch_lists, vllm_lists)
     check(kinds_seen == {"deepspeed", "torchrun", "accelerate", "skypilot", "vllm", "dask", "spark"}, "matrix",
           f"kinds covered: {sorted(kinds_seen)}")
 

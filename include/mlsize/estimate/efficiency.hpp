@@ -66,6 +66,8 @@ inline constexpr double k_fine_grained_expert_width = 1.0;  // expert FFN ÷ hid
 inline constexpr double k_fine_grained_moe_efficiency = 0.72;
 inline constexpr double k_fine_grained_moe_efficiency_fp8 = 0.37;
 inline constexpr double k_coarse_moe_efficiency = 0.90;
+// An expert no wider than the hidden size (k_fine_grained_expert_width): Qwen3-MoE, DeepSeek-V3.
+bool fine_grained_experts(const Architecture& model);
 double moe_efficiency(const Architecture& model, DType compute_dtype);
 
 // LoRA's steps take 4·N·D FLOPs (no weight gradients for the frozen base) but the LoRA

@@ -598,7 +598,7 @@ std::string mfu_basis(const PlanEstimate& e, const Workload& workload) {
   }
   if (const std::optional<DType> dtype = compute_dtype(*e.plan.device, workload); workload.is_training() && dtype) {
     if (const double experts = moe_efficiency(workload.model, *dtype); experts != 1.0) {
-      const bool fine = workload.model.moe.expert_intermediate <= k_fine_grained_expert_width * workload.model.hidden;
+      const bool fine = fine_grained_experts(workload.model);
       why.push_back(fmt::format("× {} for {} experts{}", format_general(experts, 2), fine ? "fine-grained" : "coarse",
                                 fine && *dtype == DType::fp8 ? " in fp8" : ""));
     }

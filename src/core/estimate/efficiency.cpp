@@ -68,10 +68,14 @@ double size_efficiency(double parameters) {
   return std::max(k_size_efficiency_floor, 1.0 - k_size_efficiency_per_decade * decades);
 }
 
+bool fine_grained_experts(const Architecture& model) {
+  return model.is_moe() && model.hidden > 0 &&
+         model.moe.expert_intermediate <= k_fine_grained_expert_width * model.hidden;
+}
+
 double moe_efficiency(const Architecture& model, DType compute_dtype) {
   if (!model.is_moe() || model.hidden <= 0) return 1.0;
-  const double width = static_cast<double>(model.moe.expert_intermediate) / model.hidden;
-  if (width > k_fine_grained_expert_width) return k_coarse_moe_efficiency;
+  if (!fine_grained_experts(model)) return k_coarse_moe_efficiency;
   return compute_dtype == DType::fp8 ? k_fine_grained_moe_efficiency_fp8 : k_fine_grained_moe_efficiency;
 }
 
