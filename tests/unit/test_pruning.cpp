@@ -245,3 +245,126 @@ TEST_CASE("the report is the same on any number of threads", "[ranker]") {
     check_same_report(one, four);
   }
 }
+
+// Offerings of one shape share their estimates, priced per offering (issue 49): the report
+// must be the one estimating every offering apart gives, figure for figure, wherever the
+// price enters (spot interruptions, reservations, a fleet's cost per hour, purchases).
+TEST_CASE("sharing the estimates of offerings of one shape changes nothing in the report", "[ranker][shapes]") {
+  const Catalog catalog = load_default_catalog();
+  const RuleSet rules = load_default_rules();
+  struct Case {
+    std::string name;
+    Workload workload;
+    RecommendSettings settings;
+  };
+  std::vector<Case> cases;
+  const auto add = [&](std::string name, Workload w) {
+    RecommendSettings settings;
+    settings.rules = &rules;
+    cases.push_back({std::move(name), std::move(w), settings});
+    return &cases.back();
+  };
+  add("7B pre-training, 50B tokens (the main job)", testing::workload_for_params(7e9, 50e9));
+  add("7B pre-training on spot", testing::workload_for_params(7e9, 50e9))->settings.cost.pricing = Pricing::spot;
+  add("7B pre-training, reserved a year", testing::workload_for_params(7e9, 50e9))->settings.cost.pricing =
+      Pricing::reserved_1y;
+  {
+    Workload w = preset("llama-2-7b", 2e9, Task::finetune);
+    w.budget = Usd(300);
+    add("Llama-2-7B fine-tuning under $300, purchases too", w)->settings.include_purchase = true;
+  }
+  add("Llama-2-70B QLoRA, for time", preset("llama-2-70b", 1e8, Task::qlora))->settings.objective = Objective::time;
+  {
+    Workload w = preset("llama-3-70b", 1e9, Task::inference);
+    w.serving = ServingLoad{};
+    w.serving->requests_per_s = 20;
+    w.serving->tpot = Seconds(0.05);
+    add("Llama-3-70B serving 20 requests a second", w);
+  }
+  {
+    Workload w = preset("llama-3-8b", 1e9, Task::inference);
+    w.serving = ServingLoad{};
+    w.serving->sizing = true;
+    add("Llama-3-8B sized without a load", w);
+  }
+  {
+    Workload w = preset("llama-3-8b", 1e9, Task::inference);
+    w.serving = ServingLoad{};
+    w.serving->requests_per_s = 0;
+    add("Llama-3-8B offline, a billion tokens, on spot", w)->settings.cost.pricing = Pricing::spot;
+  }
+  {
+    // Trees read the host (its vCPUs, its RAM for the rows): offerings of one shape and
+    // another host share nothing.
+    Workload w;
+    w.task = Task::gbdt;
+    w.dataset_bytes = Bytes(20e9);
+    add("XGBoost on 20 GB, spot", w)->settings.cost.pricing = Pricing::spot;
+  }
+  std::size_t offerings = 0;
+  for (Case& c : cases) {
+    INFO(c.name);
+    RecommendSettings apart = c.settings;
+    apart.share_shapes = false;
+    const Report shared = recommend(c.workload, catalog, c.settings);
+    const Report alone = recommend(c.workload, catalog, apart);
+    CHECK(shared.plans_evaluated == alone.plans_evaluated);
+    CHECK(shared.plans_pruned == alone.plans_pruned);
+    check_same_report(shared, alone);
+    for (std::size_t i = 0; i < shared.recommendations.size(); ++i) {
+      const RankedPlan& a = shared.recommendations[i];
+      const RankedPlan& b = alone.recommendations[i];
+      CHECK(a.preemption.value == b.preemption.value);
+      CHECK(a.commitment.has_value() == b.commitment.has_value());
+      CHECK(a.purchase.has_value() == b.purchase.has_value());
+      REQUIRE(a.serving.has_value() == b.serving.has_value());
+      if (a.serving) {
+        CHECK(a.serving->per_hour.value == b.serving->per_hour.value);
+        CHECK(a.serving->per_million_output_tokens.value == b.serving->per_million_output_tokens.value);
+        CHECK(a.plan.units == b.plan.units);
+      }
+    }
+    offerings += shared.recommendations.size();
+  }
+  CHECK(offerings > 200);  // the comparison is not vacuous
+}
+
+TEST_CASE("offerings of one shape differ only in what a plan's physics does not read", "[planner][shapes]") {
+  const Catalog catalog = load_default_catalog();
+  const Offering& base = *catalog.find_offering("aws-p4d.24xlarge");
+  Offering other = base;
+  other.id = "elsewhere";
+  other.provider = "another";
+  other.name = "another name";
+  other.price.on_demand = Usd(1);
+  other.billing = Billing{};
+  CHECK(same_shape(base, other));
+  CHECK_FALSE(shape_before(base, other));
+  CHECK_FALSE(shape_before(other, base));
+  const auto differs = [&](auto edit) {
+    Offering changed = base;
+    edit(changed);
+    CHECK_FALSE(same_shape(base, changed));
+    CHECK(shape_before(base, changed) != shape_before(changed, base));
+  };
+  differs([](Offering& o) { o.devices_per_unit = 4; });
+  differs([](Offering& o) { o.vcpus.reset(); });
+  differs([](Offering& o) { o.host_memory.reset(); });
+  differs([](Offering& o) { o.max_units = 2; });
+  differs([](Offering& o) { o.network_gbps = 100.0; });
+  differs([](Offering& o) { o.interconnect = Interconnect{"pcie", 64e9}; });
+  differs([](Offering& o) { o.device_id = "h100-sxm"; });
+  differs([](Offering& o) { o.kind = OfferingKind::on_prem; });
+  // Another host of the same shape: the plans that read it are estimated again.
+  CHECK(same_host(base, other));
+  const auto another_host = [&](auto edit) {
+    Offering changed = base;
+    edit(changed);
+    CHECK(same_shape(base, changed));
+    CHECK_FALSE(same_host(base, changed));
+    CHECK(shape_before(base, changed) != shape_before(changed, base));
+  };
+  another_host([](Offering& o) { o.vcpus = 8; });
+  another_host([](Offering& o) { o.threads_per_core = 1; });
+  another_host([](Offering& o) { o.host_memory = Bytes(1e9); });
+}

@@ -45,6 +45,22 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
 // `memory.host` (a plan on fewer devices than a unit, those).
 Bytes offloaded_per_unit(const Plan& plan, const MemoryBreakdown& memory);
 
+// Whether offerings `a` and `b` (of the same device) have the same candidate plans, and the
+// same physics (memory, time, fit) for every plan that does not read the host (reads_host):
+// they agree on every other field that candidate_plans and PlanEstimator::estimate_physics
+// read (devices, network, link, unit limit, whether the host's RAM and vCPUs are stated) and
+// on their kind. Prices, regions, names, billing and free-tier limits may differ (issue 49:
+// the default catalogue's 514 offerings are 181 shapes).
+bool same_shape(const Offering& a, const Offering& b);
+// Whether their hosts are the same: vCPUs, threads per core, RAM.
+bool same_host(const Offering& a, const Offering& b);
+// An order that puts offerings of one shape next to each other, and within a shape those of
+// one host.
+bool shape_before(const Offering& a, const Offering& b);
+// Whether `plan`'s physics reads its offering's host (its vCPUs or RAM): plans that offload,
+// any plan on a CPU (its cores and RAM are the host's), trees and vision (their input).
+bool reads_host(const Workload& workload, const Plan& plan);
+
 // Inference: the replicas of `plan` that have sequences to serve (at least one); the
 // others idle, and still cost.
 int busy_replicas(const Workload& workload, const Plan& plan);
@@ -101,8 +117,16 @@ class PlanEstimator {
   // Estimates `plan`, which runs on this device and offering; throws a usage Error when
   // the device has no peak throughput for the workload's compute datatype.
   PlanEstimate estimate(const Plan& plan);
-  // The same into `estimate`, which is overwritten (the planner reuses one).
+  // The same into `estimate`, which is overwritten (the planner reuses one):
+  // estimate_physics, then price.
   void estimate_into(const Plan& plan, PlanEstimate& estimate);
+  // All of it that does not depend on the offering's price (same_shape): memory, time,
+  // fit, a fleet's size, with no price, cost or spot interruptions yet.
+  void estimate_physics(const Plan& plan, PlanEstimate& estimate);
+  // Prices an estimate from estimate_physics (of a plan of this offering's shape) at this
+  // offering: the time spot interruptions add, the purchase, the cost and commitment of a
+  // run, a fleet's cost per hour and per million output tokens.
+  void price(PlanEstimate& estimate) const;
   // `plan`'s memory per device alone (PlanEstimate::memory), and whether it fits its device
   // with the headroom free (PlanEstimate::fits).
   MemoryBreakdown memory(const Plan& plan) { return memory(workload_of(plan), plan); }
@@ -129,7 +153,7 @@ class PlanEstimator {
   void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate);
   void add_input_pipeline(const Workload& workload, const Plan& plan, PlanEstimate& estimate) const;
   void estimate_serving(const Plan& plan, PlanEstimate& estimate);
-  void add_setup_and_cost(const Plan& plan, PlanEstimate& estimate);
+  void add_setup(PlanEstimate& estimate) const;
   // External memory: the cache's host part streamed at every pass over the host link.
   void add_extmem_transfer(const Workload& workload, const Strategy& strategy, PlanEstimate& estimate) const;
   void estimate_offline(const Plan& plan, const ChosenBatch& chosen, ServingEstimate& serving, PlanEstimate& estimate);

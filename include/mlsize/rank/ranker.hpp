@@ -52,6 +52,10 @@ struct RecommendSettings {
   // (docs/methodology.md#pruning): the same report, from fewer estimates. Off only to
   // check that claim.
   bool prune = true;
+  // Estimate the plans of offerings that share a shape (same_shape) once, and price them per
+  // offering: the same report, from fewer estimates (issue 49). Off only to check that
+  // claim.
+  bool share_shapes = true;
   // Offerings planned at once, on this many threads (at most one per 40 offerings); the
   // report is the same for any number. The library runs on the caller's thread unless told.
   std::size_t threads = 1;

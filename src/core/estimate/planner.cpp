@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <tuple>
 
 namespace mlsize {
 
@@ -18,6 +20,41 @@ std::optional<Bytes> device_capacity(const Device& device, const Offering* offer
   if (device.memory) return device.usable_memory();
   if (offering != nullptr) return offering->host_memory;
   return std::nullopt;
+}
+
+namespace {
+
+// The fields same_shape compares, then those same_host does, in shape_before's order.
+auto shape_fields(const Offering& o) {
+  const bool linked = o.interconnect.has_value();
+  return std::make_tuple(std::string_view(o.device_id), o.devices_per_unit, o.kind, o.max_units, o.network_gbps,
+                         linked, linked ? std::string_view(o.interconnect->kind) : std::string_view(),
+                         linked ? o.interconnect->bandwidth_bytes_per_s : 0.0, o.vcpus.has_value(),
+                         o.host_memory.has_value());
+}
+auto host_fields(const Offering& o) {
+  return std::tie(o.vcpus, o.threads_per_core, o.host_memory);
+}
+
+}  // namespace
+
+bool same_shape(const Offering& a, const Offering& b) {
+  return shape_fields(a) == shape_fields(b);
+}
+
+bool same_host(const Offering& a, const Offering& b) {
+  return host_fields(a) == host_fields(b);
+}
+
+bool shape_before(const Offering& a, const Offering& b) {
+  const auto x = shape_fields(a);
+  const auto y = shape_fields(b);
+  return x != y ? x < y : host_fields(a) < host_fields(b);
+}
+
+bool reads_host(const Workload& workload, const Plan& plan) {
+  return plan.strategy.offload != Offload::none || plan.device->kind == DeviceKind::cpu ||
+         workload.task == Task::gbdt || workload.vision.has_value();
 }
 
 int busy_replicas(const Workload& workload, const Plan& plan) {
@@ -229,6 +266,11 @@ PlanEstimate PlanEstimator::estimate(const Plan& plan) {
 }
 
 void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
+  estimate_physics(plan, estimate);
+  price(estimate);
+}
+
+void PlanEstimator::estimate_physics(const Plan& plan, PlanEstimate& estimate) {
   const Workload& workload = workload_of(plan);
   // Every field is set below but these, which only some plans have (assigning a whole new
   // PlanEstimate costs as much as a third of the estimate).
@@ -299,7 +341,7 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
   } else {
     estimate_network_time(workload, plan, estimate);
   }
-  add_setup_and_cost(plan, estimate);
+  add_setup(estimate);
 }
 
 void PlanEstimator::add_extmem_transfer(const Workload& workload, const Strategy& strategy,
@@ -318,30 +360,57 @@ void PlanEstimator::add_extmem_transfer(const Workload& workload, const Strategy
       Seconds(workload.rounds * gbdt_extmem_passes_per_tree(workload.max_depth) * run.extmem->on_host / *link);
 }
 
-void PlanEstimator::add_setup_and_cost(const Plan& plan, PlanEstimate& estimate) {
+void PlanEstimator::add_setup(PlanEstimate& estimate) const {
   // Every run also provisions, loads and checkpoints: minutes that matter for short runs.
   if (estimate.time.value > 0) {
     estimate.setup = m_workload->setup_time;
     estimate.time = Seconds(estimate.time.value + estimate.setup.value);
   }
+}
+
+void PlanEstimator::price(PlanEstimate& estimate) const {
   if (m_offering == nullptr) return;
-  if (m_cost.pricing == Pricing::spot && m_offering->kind == OfferingKind::cloud && estimate.time.value > 0) {
+  const int units = estimate.plan.units;  // a serving fleet's as sized
+  ServingEstimate* serving = estimate.serving ? &*estimate.serving : nullptr;
+  // A fleet serving a load, or sized without one, is priced by the hour; a run (training,
+  // an offline job) by its time.
+  const bool fleet = serving != nullptr && !serving->offline;
+  if (!fleet && m_cost.pricing == Pricing::spot && m_offering->kind == OfferingKind::cloud &&
+      estimate.time.value > 0) {
     // Interruptions over all the plan's instances stretch the run (preemption_share); at a
     // share of 1 or more it never finishes, and its time is infinite.
     const double per_instance =
         m_offering->spot_interruptions.per_instance_hour.value_or(k_default_spot_interruptions_per_hour);
-    const double per_hour = per_instance * plan.units * machines_per_unit(*m_offering);
+    const double per_hour = per_instance * units * machines_per_unit(*m_offering);
     const double share = preemption_share(per_hour, Seconds(k_checkpoint_write_seconds), m_workload->setup_time);
     const double stretched = share < 1 ? estimate.time.value / (1 - share) : std::numeric_limits<double>::infinity();
     estimate.preemption = Seconds(stretched - estimate.time.value);
     estimate.time = Seconds(stretched);
   }
-  estimate.purchase = purchase_cash(*m_offering, plan.units, m_cost);
+  estimate.purchase = purchase_cash(*m_offering, units, m_cost);
   estimate.price_per_unit_hour = m_price;
-  if (m_price) {
-    estimate.cost = run_cost(*m_price, plan.units, estimate.time, m_offering->billing);
-    estimate.commitment = commitment_cost(*m_offering, *m_price, plan.units, m_cost.pricing);
+  if (!m_price) return;
+  if (!fleet) {
+    estimate.cost = run_cost(*m_price, units, estimate.time, m_offering->billing);
+    estimate.commitment = commitment_cost(*m_offering, *m_price, units, m_cost.pricing);
+    if (serving != nullptr) {
+      const double tokens = m_workload->tokens;
+      serving->per_hour = Usd(m_price->value * units);
+      serving->per_million_output_tokens = Usd(tokens > 0 ? estimate.cost->value / tokens * 1e6 : 0);
+    }
+    return;
   }
+  serving->per_hour = Usd(m_price->value * units);
+  const ServingLoad& load = *m_workload->serving;
+  if (load.sizing) {
+    // Every replica of the units at its largest batch.
+    const double tokens_per_hour = serving->fleet_output_tokens_per_s * k_seconds_per_hour;
+    serving->per_million_output_tokens = Usd(tokens_per_hour > 0 ? serving->per_hour.value / tokens_per_hour * 1e6 : 0);
+  } else {
+    const double tokens_per_hour = load.requests_per_s * load.output_tokens * k_seconds_per_hour;
+    serving->per_million_output_tokens = Usd(serving->per_hour.value / tokens_per_hour * 1e6);
+  }
+  estimate.cost = serving->per_hour;
 }
 
 // A fleet of replicas for the load (docs/methodology.md#serving): the batch each runs, the
@@ -430,16 +499,6 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
   }
   serving.fleet_output_tokens_per_s = serving.replicas * chosen.replica.output_tokens_per_s;
   serving.utilisation = per_replica > 0 ? load.requests_per_s / (serving.replicas * per_replica) : 0;
-  if (m_offering != nullptr) {
-    estimate.purchase = purchase_cash(*m_offering, estimate.plan.units, m_cost);
-    estimate.price_per_unit_hour = m_price;
-    if (m_price) {
-      serving.per_hour = Usd(m_price->value * estimate.plan.units);
-      const double tokens_per_hour = load.requests_per_s * load.output_tokens * k_seconds_per_hour;
-      serving.per_million_output_tokens = Usd(serving.per_hour.value / tokens_per_hour * 1e6);
-      estimate.cost = serving.per_hour;
-    }
-  }
   // The ranking's time: what a user of the loaded fleet waits per token, at the percentile.
   estimate.compute_time = serving.tail.tpot;
   estimate.time = serving.tail.tpot;
@@ -447,7 +506,7 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
 }
 
 // An offline job (docs/methodology.md#serving): every replica of the plan's units at its
-// largest batch until --tokens output tokens are out; costed as a run.
+// largest batch until --tokens output tokens are out; costed as a run (price).
 void PlanEstimator::estimate_offline(const Plan& plan, const ChosenBatch& chosen, ServingEstimate& serving,
                                      PlanEstimate& estimate) {
   const Workload& workload = *m_workload;
@@ -461,18 +520,14 @@ void PlanEstimator::estimate_offline(const Plan& plan, const ChosenBatch& chosen
   estimate.compute_time = Seconds(
       estimate.fits && serving.fleet_output_tokens_per_s > 0 ? workload.tokens / serving.fleet_output_tokens_per_s : 0);
   estimate.time = estimate.compute_time;
-  add_setup_and_cost(plan, estimate);
-  if (estimate.cost) {
-    serving.per_hour = Usd(m_price->value * plan.units);
-    serving.per_million_output_tokens = Usd(workload.tokens > 0 ? estimate.cost->value / workload.tokens * 1e6 : 0);
-  }
+  add_setup(estimate);
   estimate.serving = serving;
 }
 
 // Sizing without a load (docs/methodology.md#sizing): the fewest whole units that hold one
 // replica able to keep k_sizing_sequences sequences; its speed at batch 1 (what one user
 // sees) and at its largest batch (what the units can give); priced per hour, and per million
-// output tokens with every replica of the units at its largest batch.
+// output tokens with every replica of the units at its largest batch (price).
 void PlanEstimator::estimate_sizing(const ChosenBatch& chosen, const Replica& replica, ServingEstimate& serving,
                                     PlanEstimate& estimate) {
   const Workload& workload = *m_workload;
@@ -492,16 +547,6 @@ void PlanEstimator::estimate_sizing(const ChosenBatch& chosen, const Replica& re
   if (estimate.fits) serving.tail.tpot = serving.single_stream_tpot;
   serving.fleet_output_tokens_per_s = serving.replicas * chosen.replica.output_tokens_per_s;
   serving.utilisation = 0;
-  if (m_offering != nullptr) {
-    estimate.purchase = purchase_cash(*m_offering, estimate.plan.units, m_cost);
-    estimate.price_per_unit_hour = m_price;
-    if (m_price) {
-      serving.per_hour = Usd(m_price->value * estimate.plan.units);
-      const double tokens_per_hour = serving.fleet_output_tokens_per_s * k_seconds_per_hour;
-      serving.per_million_output_tokens = Usd(tokens_per_hour > 0 ? serving.per_hour.value / tokens_per_hour * 1e6 : 0);
-      estimate.cost = serving.per_hour;
-    }
-  }
   // The ranking's time: one user's wait per token.
   estimate.compute_time = serving.tail.tpot;
   estimate.time = serving.tail.tpot;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 namespace mlsize::pruning {
 namespace {
@@ -37,10 +38,12 @@ void Slowness::enter(int device_count) {
   m_fastest.reset();
 }
 
-bool Slowness::dominated(const Plan& plan, PlanEstimator& estimator) {
+bool Slowness::may_dominate(const Plan& plan) {
   enter(plan.device_count);
-  if (!m_fastest) return false;
-  const std::optional<Seconds> least_time = estimator.least_time(plan);
+  return m_fastest.has_value();
+}
+
+bool Slowness::dominated(const Plan& plan, const std::optional<Seconds>& least_time) const {
   if (!least_time) return false;
   const int order = ordering::compare_values(least_time->value, m_fastest->first);
   if (order > 0 && m_objective != Objective::balanced) return true;
@@ -63,9 +66,10 @@ void Dominance::too_big(const Plan& plan, int micro_batch) {
 }
 
 Pruner::Pruner(const std::vector<Plan>& plans, PlanEstimator& estimator, const std::optional<Recompute>& recompute,
-               const Workload& workload, Objective objective)
+               const Workload& workload, Objective objective, std::span<double> least_times)
     : m_plans(plans),
       m_estimator(estimator),
+      m_least_times(least_times),
       m_recompute(recompute),
       m_workload(workload),
       m_serving(workload.task == Task::inference),
@@ -88,6 +92,16 @@ bool Pruner::layout_can_fit(std::size_t first) const {
     }
   }
   return false;
+}
+
+std::optional<Seconds> Pruner::least_time(std::size_t i) {
+  if (m_least_times.empty()) return m_estimator.least_time(m_plans[i]);
+  double& known = m_least_times[i];
+  if (std::isnan(known)) {
+    const std::optional<Seconds> least = m_estimator.least_time(m_plans[i]);
+    known = least ? least->value : -1;
+  }
+  return known >= 0 ? std::optional<Seconds>(Seconds(known)) : std::nullopt;
 }
 
 void Pruner::estimated(std::size_t i, const PlanEstimate& e) {

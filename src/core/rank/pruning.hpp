@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -89,8 +90,10 @@ class ServingDominance {
 class Slowness {
  public:
   explicit Slowness(Objective objective) : m_objective(objective) {}
-  // Whether `plan` is dominated (`estimator` tells its least time).
-  bool dominated(const Plan& plan, PlanEstimator& estimator);
+  // Whether a plan at `plan`'s device count may be dominated: a fitting plan is known there.
+  bool may_dominate(const Plan& plan);
+  // Whether `plan`, whose least time (PlanEstimator::least_time) is `least_time`, is dominated.
+  bool dominated(const Plan& plan, const std::optional<Seconds>& least_time) const;
   // Records a fitting plan that was estimated.
   void fits(const Plan& plan, Seconds time);
 
@@ -110,8 +113,10 @@ class Pruner {
  public:
   // `plans` and `estimator` must outlive the pruner; `recompute`: the one a `set` rule
   // decided (plans with another are not searched); `objective`: the ranking's.
+  // `least_times`: by plan, what is known of their least times across offerings of one
+  // shape (NaN: not yet, negative: none), filled as they are needed; empty: none kept.
   Pruner(const std::vector<Plan>& plans, PlanEstimator& estimator, const std::optional<Recompute>& recompute,
-         const Workload& workload, Objective objective);
+         const Workload& workload, Objective objective, std::span<double> least_times = {});
 
   // Before estimating plans[i] (a searched one): whether to skip it.
   bool skips(std::size_t i);
@@ -126,12 +131,14 @@ class Pruner {
   // (layout_can_fit); the rest of one that cannot is skipped.
   enum class Layout { unknown, fits, too_big };
   bool layout_can_fit(std::size_t first) const;
+  std::optional<Seconds> least_time(std::size_t i);
   int micro_batch_of(const Plan& plan) const {
     return plan.strategy.micro_batch > 0 ? plan.strategy.micro_batch : m_workload.micro_batch;
   }
 
   const std::vector<Plan>& m_plans;
   PlanEstimator& m_estimator;
+  std::span<double> m_least_times;
   std::optional<Recompute> m_recompute;
   const Workload& m_workload;
   bool m_serving;
@@ -232,7 +239,8 @@ inline bool Pruner::skips(std::size_t i) {
     return true;
   }
   if (m_dominance.larger_than_too_big(plan, micro_batch_of(plan))) return true;
-  return m_dominance.dominated(plan) || m_slowness.dominated(plan, m_estimator);
+  if (m_dominance.dominated(plan)) return true;
+  return m_slowness.may_dominate(plan) && m_slowness.dominated(plan, least_time(i));
 }
 
 }  // namespace mlsize::pruning

@@ -128,11 +128,73 @@ void keep(std::unique_ptr<PlanEstimate>& best, const PlanEstimate& plan) {
   }
 }
 
+// What offerings of one shape share (same_shape; issue 49): the same candidate plans, and
+// each plan the same memory, time and fit, but for the plans that read the host (reads_host),
+// which share them only with offerings of the same host; only the price, the time spot
+// interruptions take and what follows from them differ. recommend() hands a worker the
+// offerings of a shape one after the other, those of one host together, and the estimates
+// of the first serve the next, each priced on its own.
+class ShapeMemo {
+ public:
+  // Whether it holds the plans of `offering`'s shape at `precision`.
+  bool holds(const Offering& offering, Precision precision) const {
+    return m_shape != nullptr && m_precision == precision && same_shape(*m_shape, offering);
+  }
+  // Starts over for the `plans` of `offering`'s shape.
+  void start(const Offering& offering, Precision precision, std::size_t plans) {
+    m_shape = &offering;
+    m_host = &offering;
+    m_precision = precision;
+    m_slot.assign(plans, -1);
+    m_known.assign(plans, false);
+    m_estimates.clear();
+    m_least_times.assign(plans, k_unknown);
+  }
+  void forget() { m_shape = nullptr; }
+  // Moves to `offering` (of the held shape): what was known of the plans that read the host
+  // is forgotten when its host differs.
+  void enter(const Offering& offering, const Workload& workload, std::span<const Plan> plans) {
+    if (same_host(*m_host, offering)) return;
+    m_host = &offering;
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      if (!reads_host(workload, plans[i])) continue;
+      m_known[i] = false;
+      m_least_times[i] = k_unknown;
+    }
+  }
+  // Plan i's estimate (unpriced), if known.
+  const PlanEstimate* estimate(std::size_t i) const {
+    return m_known[i] ? &m_estimates[static_cast<std::size_t>(m_slot[i])] : nullptr;
+  }
+  void keep(std::size_t i, const PlanEstimate& estimate) {
+    if (m_slot[i] < 0) {
+      m_slot[i] = static_cast<int>(m_estimates.size());
+      m_estimates.push_back(estimate);
+    } else {
+      m_estimates[static_cast<std::size_t>(m_slot[i])] = estimate;
+    }
+    m_known[i] = true;
+  }
+  // By plan, for the pruner (Pruner's least_times).
+  std::span<double> least_times() { return m_least_times; }
+
+ private:
+  static constexpr double k_unknown = std::numeric_limits<double>::quiet_NaN();
+  const Offering* m_shape = nullptr;  // whose plans they are; null: none
+  const Offering* m_host = nullptr;   // whose host the known plans that read it are for
+  Precision m_precision = Precision::bf16_mixed;
+  std::vector<int> m_slot;  // by plan: its place in m_estimates, or -1 (kept again in place)
+  std::vector<bool> m_known;
+  std::vector<PlanEstimate> m_estimates;  // as PlanEstimator::estimate_physics leaves them
+  std::vector<double> m_least_times;
+};
+
 // What one worker of recommend() reuses from one offering to the next.
 struct Scratch {
   Workload workload;  // the run's, at the precision of the offering in hand
   EstimateCache estimates;
-  std::vector<Plan> plans;
+  std::vector<Plan> plans;  // of the shape in hand (memo)
+  ShapeMemo memo;
   FieldValues values;  // rule fields: the workload's at values_precision, then an offering's
   std::optional<Precision> values_precision;
 };
@@ -145,10 +207,12 @@ void note_rules(const Workload& workload, RankedPlan& plan, const RuleSet& rules
   plan.rule_notes.insert(plan.rule_notes.end(), outcome.advice.begin(), outcome.advice.end());
 }
 
-// `judge`: the ranking rules as the workload leaves them (null without rules).
+// `judge`: the ranking rules as the workload leaves them (null without rules); `shared`:
+// whether the next offering the worker plans has this one's shape (what is estimated is
+// then kept for it).
 OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, const Device& device,
                                   const RecommendSettings& settings, const RuleJudge* judge,
-                                  const std::optional<Recompute>& recompute) {
+                                  const std::optional<Recompute>& recompute, bool shared) {
   const Workload& workload = scratch.workload;
   OfferingOutcome outcome{&offering, &device, {}, nullptr, 0, 0, nullptr, nullptr, nullptr};
   auto note_rejection = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
@@ -228,7 +292,14 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     counts = wanted->second;
   }
   std::vector<Plan>& planned = scratch.plans;
-  candidate_plans(planned, workload, offering, device, settings.max_devices, counts);
+  ShapeMemo& memo = scratch.memo;
+  if (memo.holds(offering, workload.precision)) {
+    for (Plan& plan : planned) plan.offering = &offering;
+    memo.enter(offering, workload, planned);
+  } else {
+    candidate_plans(planned, workload, offering, device, settings.max_devices, counts);
+    memo.start(offering, workload.precision, planned.size());
+  }
   if (planned.empty()) {
     note_rejection(RejectionReason::device_count, std::nullopt);
     outcome.rejection->device_counts.assign(counts.begin(), counts.end());
@@ -276,7 +347,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   const bool prunes = settings.prune && workload.task != Task::gbdt && !serves &&
                       (!offering_judge || (!offering_judge->open() && !offering_judge->decided().excluded));
   std::optional<pruning::Pruner> pruner;
-  if (prunes) pruner.emplace(planned, estimator, recompute, workload, settings.objective);
+  if (prunes) pruner.emplace(planned, estimator, recompute, workload, settings.objective, memo.least_times());
   RankedPlan e;
   for (std::size_t i = 0; i < planned.size(); ++i) {
     const Plan& plan = planned[i];
@@ -285,7 +356,14 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       ++outcome.pruned;
       continue;
     }
-    estimator.estimate_into(plan, e);
+    if (const PlanEstimate* known = memo.estimate(i)) {
+      static_cast<PlanEstimate&>(e) = *known;
+      e.plan.offering = &offering;
+    } else {
+      estimator.estimate_physics(plan, e);
+      if (shared) memo.keep(i, e);
+    }
+    estimator.price(e);
     e.rule_score = 1.0;
     e.beyond_on_demand = beyond_on_demand(offering, e);
     ++outcome.evaluated;
@@ -398,8 +476,15 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     outcome.rejection->run_time_limit = settings.max_run_time;
     return outcome;
   }
-  if (contenders.plans().empty()) return reject(RejectionReason::budget, std::move(least_cash));
-  outcome.feasible = std::move(contenders.plans());
+  std::vector<RankedPlan>& kept = contenders.plans();
+  if (kept.empty()) return reject(RejectionReason::budget, std::move(least_cash));
+  if (settings.objective == Objective::balanced) {
+    outcome.feasible = std::move(kept);  // its score needs every offering's minima
+  } else {
+    // Under cost and time the offering's best plan is chosen from its own plans alone
+    // (first_of reads no minima): one record per offering is kept, not its contenders.
+    outcome.feasible.push_back(ordering::first_of(kept, settings.objective, Minima{}));
+  }
   return outcome;
 }
 
@@ -430,20 +515,21 @@ Minima minima_of(const std::vector<OfferingOutcome>& outcomes, OfKind of_kind) {
 }
 
 // The best plan of each outcome `of_kind` selects, best first under the objective.
+// The offerings' chosen plans and alternatives are moved out of `outcomes`.
 template <class OfKind>
-std::vector<RankedPlan> rank_outcomes(const std::vector<OfferingOutcome>& outcomes, Objective objective,
-                                      OfKind of_kind) {
+std::vector<RankedPlan> rank_outcomes(std::vector<OfferingOutcome>& outcomes, Objective objective, OfKind of_kind) {
   const Minima minima = minima_of(outcomes, of_kind);
   const auto ranks_before = [&](const RankedPlan& a, const RankedPlan& b) {
     return compare_plans(a, b, objective, minima) < 0;
   };
   std::vector<RankedPlan> best;
-  for (const OfferingOutcome& outcome : outcomes) {
+  for (OfferingOutcome& outcome : outcomes) {
     if (of_kind(outcome) && !outcome.rejection && !outcome.feasible.empty()) {
       // The offering's best plan, near-ties broken as in the ranking.
-      RankedPlan& first = best.emplace_back(ordering::first_of(outcome.feasible, objective, minima));
-      if (outcome.smallest_meeting) first.smallest = std::make_shared<const PlanEstimate>(*outcome.smallest_meeting);
-      if (outcome.fastest_meeting) first.fastest = std::make_shared<const PlanEstimate>(*outcome.fastest_meeting);
+      const auto chosen = &ordering::first_of(outcome.feasible, objective, minima) - outcome.feasible.data();
+      RankedPlan& first = best.emplace_back(std::move(outcome.feasible[static_cast<std::size_t>(chosen)]));
+      first.smallest = std::move(outcome.smallest_meeting);
+      first.fastest = std::move(outcome.fastest_meeting);
     }
   }
   std::sort(best.begin(), best.end(), ranks_before);
@@ -557,23 +643,48 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     jobs.push_back(Job{&offering, device, precision, judge_for(precision),
                        calibration_for(settings.calibrations, *device, precision)});
   }
-  // Offerings are independent: workers take them in turn, each outcome lands in its
-  // offering's place, and they are merged in catalogue order, so that the report is the
-  // same for any number of threads.
+  // Offerings are independent: workers take the offerings of a shape (same_shape) in turn,
+  // each outcome lands in its offering's place, and they are merged in catalogue order, so
+  // that the report is the same for any number of threads. Offerings of one shape share
+  // their estimates (ShapeMemo): one shape after another, as shape_before orders them.
+  std::vector<std::size_t> order(jobs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (settings.share_shapes) {
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return shape_before(*jobs[a].offering, *jobs[b].offering);
+    });
+  }
+  const auto shares = [&](std::size_t a, std::size_t b) {
+    return settings.share_shapes && jobs[a].precision == jobs[b].precision &&
+           same_shape(*jobs[a].offering, *jobs[b].offering);
+  };
+  std::vector<std::size_t> shape_starts;  // in `order`
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (k == 0 || !shares(order[k - 1], order[k])) shape_starts.push_back(k);
+  }
+  shape_starts.push_back(order.size());
   std::vector<OfferingOutcome> outcomes(jobs.size());
   std::vector<std::exception_ptr> errors(jobs.size());
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
-    Scratch scratch{workload, {}, {}, {}, std::nullopt};
-    for (std::size_t i = next++; i < jobs.size(); i = next++) {
-      const Job& job = jobs[i];
-      scratch.workload.precision = job.precision;
-      // The serving memory the cache remembers holds the overhead a calibration sets.
-      if (apply_calibration(scratch.workload, workload, job.calibration)) scratch.estimates = EstimateCache{};
-      try {
-        outcomes[i] = evaluate_offering(scratch, *job.offering, *job.device, settings, job.judge, recompute);
-      } catch (...) {
-        errors[i] = std::current_exception();
+    Scratch scratch{workload, {}, {}, {}, {}, std::nullopt};
+    for (std::size_t shape = next++; shape + 1 < shape_starts.size(); shape = next++) {
+      for (std::size_t k = shape_starts[shape]; k < shape_starts[shape + 1]; ++k) {
+        const std::size_t i = order[k];
+        const Job& job = jobs[i];
+        scratch.workload.precision = job.precision;
+        // The serving memory the cache remembers holds the overhead a calibration sets.
+        if (apply_calibration(scratch.workload, workload, job.calibration)) {
+          scratch.estimates = EstimateCache{};
+          scratch.memo.forget();
+        }
+        if (!settings.share_shapes) scratch.memo.forget();
+        const bool shared = k + 1 < shape_starts[shape + 1];
+        try {
+          outcomes[i] = evaluate_offering(scratch, *job.offering, *job.device, settings, job.judge, recompute, shared);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
       }
     }
   };
