@@ -8,5 +8,5 @@ using mlsize::testing::check_names_table;
 
 TEST_CASE("the command line's names tables round-trip each of their names", "[names]") {
   check_names_table(mlsize::cli::OutputFormat::html);
-  check_names_table(mlsize::cli::CatalogAction::import_);
+  check_names_table(mlsize::cli::CatalogAction::compile);
 }

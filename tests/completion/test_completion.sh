@@ -59,7 +59,7 @@ expect "balanced cost time" recommend --optimize ''
 expect "cost" recommend --optimize c
 expect "balanced cost time" recommend --optimize = ''
 expect "bash fish zsh" completion ''
-expect "export import list show validate" catalog ''
+expect "compile export import list show validate" catalog ''
 expect "csv json markdown table tsv yaml" catalog list --format ''
 expect "aws-p5.48xlarge aws-p5en.48xlarge" estimate --offering aws-p5
 expect "llama-2-70b llama-2-7b" recommend --model llama-2-7

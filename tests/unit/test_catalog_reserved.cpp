@@ -155,7 +155,7 @@ TEST_CASE("providers' on-demand limits and spot interruption rates", "[catalog][
   CHECK_FALSE(catalog.find_provider("gcp")->spot_interruptions.per_instance_hour);
   CHECK(k_default_spot_interruptions_per_hour == Approx(600.0 / 3066).margin(0.01));
   // Offerings carry their provider's.
-  CHECK(catalog.find_offering("aws-p5.48xlarge")->on_demand_limit.devices == 8);
+  CHECK(catalog.find_offering("aws-p5.48xlarge")->terms->on_demand_limit.devices == 8);
 
   Catalog overlay;
   load_catalog_yaml(overlay,

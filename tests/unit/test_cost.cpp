@@ -110,8 +110,8 @@ TEST_CASE("billing rounds the run up to the provider's step and minimum", "[cost
 
 TEST_CASE("offerings take their provider's billing when the catalogue is checked", "[cost][catalog]") {
   const mlsize::Catalog catalog = mlsize::load_default_catalog();
-  CHECK(catalog.find_offering("aws-p4d.24xlarge")->billing.minimum_seconds == 60.0);
-  CHECK(catalog.find_offering("lambda-gpu_8x_h100_sxm5")->billing.granularity_seconds == 60.0);
+  CHECK(catalog.find_offering("aws-p4d.24xlarge")->terms->billing.minimum_seconds == 60.0);
+  CHECK(catalog.find_offering("lambda-gpu_8x_h100_sxm5")->terms->billing.granularity_seconds == 60.0);
   CHECK(catalog.find_offering("aws-p4d.24xlarge")->network_gbps == 400.0);
 }
 

@@ -337,7 +337,7 @@ TEST_CASE("offerings of one shape differ only in what a plan's physics does not 
   other.provider = "another";
   other.name = "another name";
   other.price.on_demand = Usd(1);
-  other.billing = Billing{};
+  other.terms = SharedTerms{};
   CHECK(same_shape(base, other));
   CHECK_FALSE(shape_before(base, other));
   CHECK_FALSE(shape_before(other, base));

@@ -108,7 +108,7 @@ TEST_CASE("prices: the cheapest on-demand region becomes the offering's price", 
   REQUIRE(offering->other_regions.size() == 2);
   CHECK(offering->other_regions[0].region == "ap-south");  // ascending on-demand price
   CHECK(offering->other_regions[1].region == "eu-west");
-  CHECK(offering->reserved_discount.one_year == 0.25);  // the provider's, copied by check_references
+  CHECK(offering->terms->reserved_discount.one_year == 0.25);  // the provider's, copied by check_references
 }
 
 TEST_CASE("prices: malformed lists are errors that name the field", "[catalog][prices]") {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -147,6 +148,33 @@ struct SpotInterruptions {
   bool operator==(const SpotInterruptions&) const = default;
 };
 
+// A provider's terms as its offerings see them: one copy per provider, shared by all of
+// them (Catalog::check_references), not one per offering (issue 49: 100,000 offerings held
+// 130 MB of copies).
+struct ProviderTerms {
+  Billing billing;
+  CommitmentDiscount reserved_discount;
+  OnDemandLimit on_demand_limit;
+  SpotInterruptions spot_interruptions;
+  std::string marketplace;
+  bool operator==(const ProviderTerms&) const = default;
+};
+
+// An offering's view of its provider's terms, compared by value; the defaults until
+// Catalog::check_references shares the provider's.
+class SharedTerms {
+ public:
+  SharedTerms() = default;
+  explicit SharedTerms(std::shared_ptr<const ProviderTerms> terms) : m_terms(std::move(terms)) {}
+  const ProviderTerms& operator*() const { return m_terms ? *m_terms : k_defaults; }
+  const ProviderTerms* operator->() const { return &**this; }
+  bool operator==(const SharedTerms& other) const { return **this == *other; }
+
+ private:
+  static inline const ProviderTerms k_defaults{};
+  std::shared_ptr<const ProviderTerms> m_terms;
+};
+
 // Facts about a provider that hold for all its offerings.
 struct Provider {
   std::string id;
@@ -206,11 +234,9 @@ struct Offering {
   // The link between the unit's devices where it is not the device's own: a VM cut from a
   // larger board without its NVLink (docs/catalogue.md#interconnect-of-vm-slices).
   std::optional<Interconnect> interconnect;
-  Billing billing;                       // from the provider's entry (Catalog::check_references)
-  CommitmentDiscount reserved_discount;  // the provider's, likewise
-  OnDemandLimit on_demand_limit;         // the provider's, likewise
-  SpotInterruptions spot_interruptions;  // the provider's, likewise
-  std::string marketplace;               // the provider's, likewise: non-empty for a marketplace
+  // Billing, discounts, availability, marketplace: the provider's entry's
+  // (Catalog::check_references).
+  SharedTerms terms;
   std::string source;
   std::string as_of;
   SourceLocation defined_at;
@@ -245,6 +271,10 @@ class Catalog {
   // Edits each offering in place and drops those `edit` returns false for, in one pass: a
   // catalogue repriced without a copy of it (choose_regions).
   void edit_offerings(const std::function<bool(Offering&)>& edit);
+
+  // Moves every entry of `overlay` in, each replacing the entry of the same id (a compiled
+  // overlay laid over the catalogue, as a YAML overlay's entries are).
+  void lay_over(Catalog&& overlay);
 
   // Throws Error (input) when an offering names a device that does not exist; gives each
   // offering its provider's billing. Call after the last file is loaded.

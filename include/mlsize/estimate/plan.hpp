@@ -9,6 +9,7 @@
 #include <mlsize/estimate/strategy.hpp>
 #include <mlsize/estimate/vision.hpp>
 #include <mlsize/model/workload.hpp>
+#include <mlsize/support/boxed.hpp>
 #include <mlsize/support/units.hpp>
 
 #include <optional>
@@ -59,7 +60,7 @@ struct PlanEstimate {
   Precision precision = Precision::bf16_mixed;  // the workload's, as the plan was estimated
   // Serving a load (Workload::serving): the replicas' batch, latencies and throughput.
   // `time` is then the time per output token and `cost` the fleet's cost per hour.
-  std::optional<ServingEstimate> serving;
+  Boxed<ServingEstimate> serving;
 };
 
 }  // namespace mlsize

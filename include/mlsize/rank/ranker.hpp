@@ -69,6 +69,9 @@ struct RecommendSettings {
   // message costs more than ranking an offering): the ones shown, and at least the
   // advice_from ones the advice is gathered from. Purchases all get them.
   std::size_t notes_for = std::numeric_limits<std::size_t>::max();
+  // The recommendations, from #1 down, that get RankedPlan::smallest and ::fastest (each an
+  // estimate made again for it): the ones shown. Purchases all get them.
+  std::size_t alternatives_for = std::numeric_limits<std::size_t>::max();
   // Whether Report::advice also gathers tips (Severity::tip): practice that holds for any
   // plan, such as watching utilisation. Off, the advice is about this ranking only.
   bool tips = false;

@@ -13,6 +13,7 @@
 #include "cli/render/render_catalog.hpp"
 
 #include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/catalog/compiled_catalog.hpp>
 #include <mlsize/catalog/price_import.hpp>
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/quantity.hpp>
@@ -140,16 +141,51 @@ CommandOutput run_show(const CatalogOptions& options) {
 CommandOutput run_validate(const CatalogOptions& options) {
   Catalog catalog = load_default_catalog();
   std::string report;
-  for (const auto& [path, text] : read_overlays(options.files, {})) {
+  for (const OverlayText& overlay : read_overlays(options.files, {})) {
     Catalog own;
-    load_catalog_yaml(own, text, path);
-    for (const Device& device : own.devices()) catalog.put(device);
-    for (const Offering& offering : own.offerings()) catalog.put(offering);
-    report += "ok: " + path + " (" + std::to_string(own.devices().size()) + " devices, " +
+    load_overlay(own, overlay);
+    report += "ok: " + overlay.path + " (" + std::to_string(own.devices().size()) + " devices, " +
               std::to_string(own.offerings().size()) + " offerings)\n";
+    catalog.lay_over(std::move(own));
   }
   catalog.check_references();
   return CommandOutput{report, {}, 0};
+}
+
+// Writes `overlay` compiled to `path` (not stdout: the bytes are not text), after checking
+// that it lays over `catalog` with every reference resolved; `inputs` must not be `path`.
+void write_compiled(Catalog catalog, Catalog&& overlay, const std::string& path, std::vector<std::string> inputs) {
+  if (is_standard_output(path)) {
+    flag_error("--output", "a compiled catalogue is binary, not for stdout", "the path of the file to write");
+  }
+  const std::string bytes = write_compiled_catalog(overlay);
+  catalog.lay_over(std::move(overlay));
+  catalog.check_references();
+  OutputGuard guard;
+  guard.inputs = std::move(inputs);
+  write_output_file(path, bytes, guard);
+}
+
+// YAML overlays (or compiled ones) into one compiled catalogue: each file is read and
+// validated as --catalog reads it, but with no limit on their sum (docs/catalogue.md#compiled-catalogues).
+CommandOutput run_compile(const CatalogOptions& options) {
+  Catalog overlay;
+  for (const std::string& path : options.files) {
+    Catalog own;
+    load_overlay(own, read_overlays({path}, {}).front());
+    overlay.lay_over(std::move(own));
+  }
+  const std::size_t devices = overlay.devices().size();
+  const std::size_t offerings = overlay.offerings().size();
+  std::vector<std::string> inputs = options.files;
+  inputs.insert(inputs.end(), options.catalog_files.begin(), options.catalog_files.end());
+  write_compiled(build_catalog(options.catalog_files, !options.no_user_catalog), std::move(overlay),
+                 options.compile_output, std::move(inputs));
+  return CommandOutput{{},
+                       "compiled " + std::to_string(options.files.size()) + " file(s): " + std::to_string(devices) +
+                           " devices, " + std::to_string(offerings) + " offerings into " + options.compile_output +
+                           "\n",
+                       0};
 }
 
 CommandOutput run_export(const CatalogOptions& options) {
@@ -166,12 +202,13 @@ CommandOutput run_import(const CatalogOptions& options) {
   const Catalog catalog = options.import_without_refreshed
                               ? load_default_catalog_yaml(false)
                               : build_catalog(options.catalog_files, !options.no_user_catalog);
+  // A compiled overlay has no YAML limit (0: none).
   PriceImporter importer(catalog, {options.import_provider,
                                    options.import_as_of,
                                    options.import_cpu_device,
                                    options.import_origin,
                                    {},
-                                   k_max_overlay_bytes});
+                                   options.import_compiled ? 0 : k_max_overlay_bytes});
   for (const std::string& path : options.import_files) {
     importer.add(format, read_input_file(path, k_max_price_file_bytes), path);
   }
@@ -190,7 +227,8 @@ CommandOutput run_import(const CatalogOptions& options) {
                  "the overlay would be " + std::to_string(std::max<std::size_t>(bytes / (1024 * 1024), 1)) +
                      " MiB, over the " + std::to_string(k_max_overlay_bytes / (1024 * 1024)) +
                      " MiB a catalogue file may have; nothing was written",
-                 "import fewer files at a time (one cloud per overlay), or leave out CPU rows (--include-cpu)");
+                 "import fewer files at a time (one cloud per overlay), leave out CPU rows (--include-cpu), or "
+                 "write a compiled catalogue (--compiled), which has no such limit");
   };
   std::string files;
   for (const std::string& path : options.import_files) files += (files.empty() ? "" : ", ") + path;
@@ -200,6 +238,14 @@ CommandOutput run_import(const CatalogOptions& options) {
                     options.import_as_of +
                     ".\nUse it with --catalog FILE; an entry replaces the catalogue's entry of "
                     "the same id. Schema: docs/catalogue.md.");
+  if (options.import_compiled) {
+    std::vector<std::string> inputs = options.import_files;
+    inputs.insert(inputs.end(), options.catalog_files.begin(), options.catalog_files.end());
+    Catalog overlay;
+    for (const Offering& offering : imported.offerings) overlay.put(offering);
+    write_compiled(catalog, std::move(overlay), options.import_output, std::move(inputs));
+    return CommandOutput{{}, summary, 0};
+  }
   // Refused before the check below parses it (seconds for a file this size): --catalog would refuse it.
   if (yaml.size() > k_max_overlay_bytes) throw too_large(yaml.size());
   // The overlay must load over the catalogue it was made against: a failure here is a bug
@@ -250,7 +296,9 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
   show->add_option("--format", options.show_format, format_help(k_catalog_show_formats))->type_name("FORMAT");
 
   CLI::App* validate = add_action(CatalogAction::validate, "Check catalogue files against the schema");
-  validate->add_option("files", options.files, "Catalogue YAML files")->type_name("FILE")->required();
+  validate->add_option("files", options.files, "Catalogue YAML files or compiled catalogues")
+      ->type_name("FILE")
+      ->required();
 
   CLI::App* export_command = add_action(CatalogAction::export_, "Write the whole catalogue (with overlays)");
   add_catalog_options(*export_command, options.catalog_files, options.no_user_catalog);
@@ -292,6 +340,22 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
                    "The overlay to write (a file atomically; a device or FIFO in place; '-' for stdout)")
       ->type_name("FILE")
       ->required();
+  import->add_flag(
+      "--compiled", options.import_compiled,
+      "Write a compiled catalogue, for any number of offerings, not YAML (docs/catalogue.md#compiled-catalogues)");
+
+  CLI::App* compile =
+      add_action(CatalogAction::compile, "Compile overlays into one catalogue --catalog reads at any size");
+  compile->add_option("files", options.files, "Catalogue YAML files (or compiled catalogues), later over earlier")
+      ->type_name("FILE")
+      ->required();
+  add_catalog_options(*compile, options.catalog_files, options.no_user_catalog);
+  compile->option_defaults()->group(k_group_output);
+  compile
+      ->add_option("--output", options.compile_output,
+                   "The compiled catalogue to write (a file atomically; a device or FIFO in place)")
+      ->type_name("FILE")
+      ->required();
   command->footer(examples({"mlsize catalog list --kind gpu --min-memory 80GB", "mlsize catalog show h100",
                             "mlsize catalog export --format csv > catalog.csv",
                             "mlsize catalog import --from skypilot aws/vms.csv --as-of 2026-12-01 --output aws.yaml"}));
@@ -305,6 +369,7 @@ CommandOutput run_catalog(const CatalogOptions& options) {
     case CatalogAction::validate: return run_validate(options);
     case CatalogAction::export_: return run_export(options);
     case CatalogAction::import_: return run_import(options);
+    case CatalogAction::compile: return run_compile(options);
   }
   return run_list(options);
 }

@@ -1,6 +1,6 @@
 #pragma once
-// `mlsize catalog list|show|validate|export|import`: the catalogue itself, and overlays made
-// from public price files.
+// `mlsize catalog list|show|validate|export|import|compile`: the catalogue itself, overlays
+// made from public price files, and overlays compiled for catalogues of any size.
 
 #include "cli/commands/command.hpp"
 #include "cli/options/hardware_filter.hpp"
@@ -17,11 +17,15 @@
 namespace mlsize::cli {
 
 // The subcommands, named by their table.
-enum class CatalogAction { list, show, validate, export_, import_ };
+enum class CatalogAction { list, show, validate, export_, import_, compile };
 constexpr auto enum_names(CatalogAction) {
   using enum CatalogAction;
-  return std::to_array<EnumName<CatalogAction>>(
-      {{list, "list"}, {show, "show"}, {validate, "validate"}, {export_, "export"}, {import_, "import"}});
+  return std::to_array<EnumName<CatalogAction>>({{list, "list"},
+                                                 {show, "show"},
+                                                 {validate, "validate"},
+                                                 {export_, "export"},
+                                                 {import_, "import"},
+                                                 {compile, "compile"}});
 }
 
 struct CatalogOptions {
@@ -34,7 +38,8 @@ struct CatalogOptions {
   bool wide = false;  // list: every column
   std::string id;     // show
   std::optional<std::string> show_format;
-  std::vector<std::string> files;  // validate
+  std::vector<std::string> files;  // validate, compile
+  std::string compile_output;      // compile: --output
   std::optional<std::string> export_format;
   std::string import_from;  // import: --from, the files, --output, --as-of, --provider, --include-cpu, --origin
   std::vector<std::string> import_files;
@@ -44,6 +49,7 @@ struct CatalogOptions {
   std::string import_cpu_device;
   std::string import_origin;
   bool import_without_refreshed = false;
+  bool import_compiled = false;  // import: --compiled
 };
 
 CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_options = true);  // see commands.hpp

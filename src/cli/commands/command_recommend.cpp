@@ -160,6 +160,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
   }
   settings.include_purchase = options.include_purchase;
   settings.advice_from = static_cast<std::size_t>(run->top);
+  settings.alternatives_for = static_cast<std::size_t>(run->top);
   if (!all_notes) settings.notes_for = static_cast<std::size_t>(run->top);
   settings.tips = options.verbose;
   // One planning thread per core (the report is the same for any number).

@@ -4,6 +4,7 @@
 #include "cli/options/option_conventions.hpp"
 
 #include <mlsize/catalog/catalog_loader.hpp>
+#include <mlsize/catalog/compiled_catalog.hpp>
 #include <mlsize/support/error.hpp>
 
 #include <fmt/format.h>
@@ -17,7 +18,9 @@ namespace mlsize::cli {
 
 void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog) {
   command.option_defaults()->group(k_group_sources);  // and the options added after, until another group
-  command.add_option("--catalog", catalog_files, "Catalogue YAML laid over the default; repeatable")->type_name("FILE");
+  command
+      .add_option("--catalog", catalog_files, "Catalogue YAML or compiled catalogue laid over the default; repeatable")
+      ->type_name("FILE");
   command.add_flag("--no-user-catalog", no_user_catalog,
                    "Ignore ~/.config/mlsize/catalog.d and MLSIZE_CATALOG (the embedded catalogue and --catalog only)");
 }
@@ -59,6 +62,9 @@ std::vector<std::string> catalog_d_files(const std::filesystem::path& directory)
 // Reads a catalogue file; `origin` explains in a hint where a user overlay's path came from.
 std::string read_catalog_file(const std::string& path, const std::string& origin) {
   try {
+    // A compiled catalogue may be far larger than YAML (k_max_compiled_catalog_bytes).
+    const std::string head = read_file_head(path, sizeof k_compiled_catalog_magic - 1);
+    if (is_compiled_catalog(head)) return read_input_file(path, k_max_compiled_catalog_bytes);
     return read_input_file(path, k_max_overlay_bytes);
   } catch (const Error& error) {
     if (origin.empty() || !error.hint().empty()) throw;
@@ -114,6 +120,7 @@ std::vector<OverlayText> read_overlays(const std::vector<std::string>& paths, co
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const std::string& origin = i < origins.size() ? origins[i] : std::string();
     overlays.push_back({paths[i], read_catalog_file(paths[i], origin)});
+    if (is_compiled_catalog(overlays.back().text)) continue;  // not YAML: no YAML limit
     total += overlays.back().text.size();
     if (total > k_max_overlay_bytes) {
       Error error(
@@ -121,14 +128,22 @@ std::vector<OverlayText> read_overlays(const std::vector<std::string>& paths, co
           "the catalogue overlays come to " + fmt::format("{:.1f}", static_cast<double>(total) / (1 << 20)) +
               " MiB with this file, over the " + std::to_string(k_max_overlay_bytes >> 20) +
               " MiB one run reads; nothing was loaded",
-          "about 4,500 offerings as catalog import writes them, 1.5 s to load (docs/reliability.md#limits); keep "
-          "overlays to the offerings you plan on" +
+          "about 4,500 offerings as catalog import writes them, 1.5 s to load (docs/reliability.md#limits); for more, "
+          "compile them: mlsize catalog compile FILE.yaml... --output FILE (docs/catalogue.md#compiled-catalogues)" +
               (origin.empty() ? std::string() : "; this one is " + origin + " (--no-user-catalog skips it)"));
       error.at(SourceLocation{paths[i], 0, 0, {}});
       throw error;
     }
   }
   return overlays;
+}
+
+void load_overlay(Catalog& catalog, const OverlayText& overlay) {
+  if (is_compiled_catalog(overlay.text)) {
+    lay_compiled_catalog(catalog, overlay.text, overlay.path);
+  } else {
+    load_catalog_yaml(catalog, overlay.text, overlay.path);
+  }
 }
 
 Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog,
@@ -143,9 +158,7 @@ Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_us
   }
   paths.insert(paths.end(), catalog_files.begin(), catalog_files.end());
   Catalog catalog = load_default_catalog();
-  for (const OverlayText& overlay : read_overlays(paths, origins)) {
-    load_catalog_yaml(catalog, overlay.text, overlay.path);
-  }
+  for (const OverlayText& overlay : read_overlays(paths, origins)) load_overlay(catalog, overlay);
   if (applied != nullptr) applied->insert(applied->end(), paths.begin(), paths.end());
   catalog.check_references();
   return catalog;

@@ -34,9 +34,14 @@ struct OverlayText {
 };
 
 // Reads overlay files, each with the reason it is read (`origins[i]`, for the hint when it
-// cannot be; empty for a path the user typed), all before any is parsed: together they may
-// not pass k_max_overlay_bytes, an error at the file that passes it.
+// cannot be; empty for a path the user typed), all before any is parsed: together the YAML
+// ones may not pass k_max_overlay_bytes, an error at the file that passes it; compiled ones
+// (compiled_catalog.hpp) may each hold up to k_max_compiled_catalog_bytes.
 std::vector<OverlayText> read_overlays(const std::vector<std::string>& paths, const std::vector<std::string>& origins);
+
+// Lays `overlay` over `catalog`: a compiled catalogue (compiled_catalog.hpp) or YAML. On an
+// error `catalog` may hold part of a compiled one: discard it.
+void load_overlay(Catalog& catalog, const OverlayText& overlay);
 
 // Adds --catalog and --no-user-catalog to a command.
 void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog);

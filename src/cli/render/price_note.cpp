@@ -30,7 +30,7 @@ std::string basis_words(PriceBasis basis, const Offering& offering, int years) {
     case PriceBasis::list: return "its listed reservation rate";
     case PriceBasis::provider_discount: {
       const std::optional<double> share =
-          years == 1 ? offering.reserved_discount.one_year : offering.reserved_discount.three_year;
+          years == 1 ? offering.terms->reserved_discount.one_year : offering.terms->reserved_discount.three_year;
       return fmt::format("{}'s typical {}-year discount, {} off on demand (an estimate)", offering.provider, years,
                          format_percent(share.value_or(0.0)));
     }
@@ -71,11 +71,11 @@ std::string price_footer(const Report& report, int top, const Provenance& proven
   std::vector<std::string> marketplaces;
   for_each_shown(report, top, [&](const PlanEstimate& e) {
     const Offering* offering = e.plan.offering;
-    if (offering == nullptr || offering->marketplace.empty()) return;
+    if (offering == nullptr || offering->terms->marketplace.empty()) return;
     if (std::find(marketplaces.begin(), marketplaces.end(), offering->provider) != marketplaces.end()) return;
     marketplaces.push_back(offering->provider);
     text += fmt::format("  note: {} is a marketplace: {} (--no-marketplace leaves it out).\n", offering->provider,
-                        offering->marketplace);
+                        offering->terms->marketplace);
   });
   const int years = commitment_years(report.cost.pricing);
   if (years > 0 && !report.recommendations.empty()) {

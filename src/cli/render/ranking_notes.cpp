@@ -23,7 +23,7 @@ namespace {
 
 // What a plan on more devices than the provider gives on demand takes (OnDemandLimit).
 std::string on_demand_takes(const Offering& offering) {
-  if (!offering.on_demand_limit.beyond.empty()) return offering.on_demand_limit.beyond;
+  if (!offering.terms->on_demand_limit.beyond.empty()) return offering.terms->on_demand_limit.beyond;
   return fmt::format("a reservation, capacity block or quota request ({} states no limit; {} devices assumed)",
                      offering.provider, k_default_on_demand_devices);
 }
@@ -40,7 +40,7 @@ std::string channel_verdict(const RankedPlan& e, bool service) {
                   service ? "" : fmt::format(" for {} days", std::ceil(e.time.value / 86400.0)));
   if (!covering->empty()) return fmt::format(" Its {} fit {}.", size, covering->front());
   std::string bounds;
-  for (const ReservationChannel& c : offering.on_demand_limit.channels) {
+  for (const ReservationChannel& c : offering.terms->on_demand_limit.channels) {
     std::vector<std::string> limits;
     if (c.max_machines) limits.push_back(fmt::format("at most {} machines", *c.max_machines));
     if (c.min_devices) limits.push_back(fmt::format("{} to {} devices", *c.min_devices, c.max_devices.value_or(0)));
@@ -76,12 +76,12 @@ std::string variant_notes(const Report& report, int top) {
 }  // namespace
 
 std::optional<std::vector<std::string>> reservations_covering(const RankedPlan& e, bool service) {
-  if (e.plan.offering == nullptr || e.plan.offering->on_demand_limit.channels.empty()) return std::nullopt;
+  if (e.plan.offering == nullptr || e.plan.offering->terms->on_demand_limit.channels.empty()) return std::nullopt;
   const Offering& offering = *e.plan.offering;
   const int machines = e.plan.units * machines_per_unit(offering);
   const double days = service ? 0.0 : std::ceil(e.time.value / 86400.0);
   std::vector<std::string> covering;
-  for (const ReservationChannel& c : offering.on_demand_limit.channels) {
+  for (const ReservationChannel& c : offering.terms->on_demand_limit.channels) {
     if (c.covers(machines, e.plan.device_count, days)) covering.push_back(c.name);
   }
   return covering;
@@ -198,7 +198,8 @@ std::string ranking_notes(const Report& report, int top) {
         "Spot: times include the work expected to be lost to interruptions ({} per instance-hour at {}; a checkpoint "
         "every sqrt(2 × checkpoint time / interruption rate), Young 1974; each restart takes the setup time): #1 loses "
         "{} of its {}.\n",
-        format_general(offering.spot_interruptions.per_instance_hour.value_or(k_default_spot_interruptions_per_hour)),
+        format_general(
+            offering.terms->spot_interruptions.per_instance_hour.value_or(k_default_spot_interruptions_per_hour)),
         offering.provider, format_duration(best.preemption), format_duration(best.time));
   }
   return text;

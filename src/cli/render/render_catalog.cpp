@@ -127,14 +127,14 @@ Json offering_json(const Offering& offering) {
   Json prices = Json::array();
   for (const RegionalPrice* price : all_regions(offering)) prices.push_back(price_json(*price));
   json["prices"] = std::move(prices);
-  json["reserved_discount"] = {{"1y", optional_json(offering.reserved_discount.one_year, plain)},
-                               {"3y", optional_json(offering.reserved_discount.three_year, plain)}};
+  json["reserved_discount"] = {{"1y", optional_json(offering.terms->reserved_discount.one_year, plain)},
+                               {"3y", optional_json(offering.terms->reserved_discount.three_year, plain)}};
   json["max_units"] = optional_json(offering.max_units, [](int count) { return count; });
   json["purchase_price_usd"] = optional_json(offering.purchase_price, usd);
   json["power_w"] = optional_json(offering.power_w, plain);
   json["network_gbps"] = optional_json(offering.network_gbps, plain);
-  json["billing"] = {{"granularity_seconds", offering.billing.granularity_seconds},
-                     {"minimum_seconds", offering.billing.minimum_seconds}};
+  json["billing"] = {{"granularity_seconds", offering.terms->billing.granularity_seconds},
+                     {"minimum_seconds", offering.terms->billing.minimum_seconds}};
   json["limits"] = {{"session_hours", optional_json(offering.limits.session_hours, plain)},
                     {"weekly_hours", optional_json(offering.limits.weekly_hours, plain)},
                     {"note", offering.limits.note.empty() ? Json(nullptr) : Json(offering.limits.note)}};

@@ -332,7 +332,7 @@ Json ranked_plan_json(const RankedPlan& e) {
     const std::optional<std::vector<std::string>> covering =
         reservations_covering(e, e.serving.has_value() && !e.serving->offline);
     json["beyond_on_demand"] = Json{{"limit_devices", *e.beyond_on_demand},
-                                    {"takes", offering->on_demand_limit.beyond},
+                                    {"takes", offering->terms->on_demand_limit.beyond},
                                     {"reservations", covering ? Json(*covering) : Json(nullptr)}};
   } else {
     json["beyond_on_demand"] = nullptr;

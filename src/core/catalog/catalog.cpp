@@ -42,6 +42,13 @@ void Catalog::put(Device device) {
 void Catalog::put(Offering offering) {
   put_entry(m_offerings, m_offering_index, std::move(offering));
 }
+void Catalog::lay_over(Catalog&& overlay) {
+  for (Provider& provider : overlay.m_providers) put(std::move(provider));
+  for (Device& device : overlay.m_devices) put(std::move(device));
+  reserve_offerings(overlay.m_offerings.size());
+  for (Offering& offering : overlay.m_offerings) put(std::move(offering));
+  overlay = Catalog{};
+}
 void Catalog::edit_offerings(const std::function<bool(Offering&)>& edit) {
   std::size_t kept = 0;
   for (Offering& offering : m_offerings) {
@@ -85,14 +92,18 @@ const Offering* Catalog::find_offering(std::string_view id) const {
 }
 
 void Catalog::check_references() {
+  // One copy of each provider's terms, shared by its offerings.
+  std::vector<std::shared_ptr<const ProviderTerms>> terms(m_providers.size());
   for (Offering& offering : m_offerings) {
-    if (const Provider* provider = find_provider(offering.provider)) {
-      offering.billing = provider->billing;
-      offering.reserved_discount = provider->reserved_discount;
-      offering.on_demand_limit = provider->on_demand_limit;
-      offering.spot_interruptions = provider->spot_interruptions;
-      offering.marketplace = provider->marketplace;
+    const auto found = m_provider_index.find(offering.provider);
+    if (found == m_provider_index.end()) continue;
+    std::shared_ptr<const ProviderTerms>& shared = terms[found->second];
+    if (!shared) {
+      const Provider& p = m_providers[found->second];
+      shared = std::make_shared<const ProviderTerms>(
+          ProviderTerms{p.billing, p.reserved_discount, p.on_demand_limit, p.spot_interruptions, p.marketplace});
     }
+    offering.terms = SharedTerms(shared);
   }
   std::vector<std::string> device_ids;
   device_ids.reserve(m_devices.size());

@@ -3,6 +3,7 @@
 
 #include <mlsize/support/error.hpp>
 
+#include "core/catalog/catalog_entries.hpp"
 #include "core/support/snapshot_bytes.hpp"
 
 #include <cstdint>
@@ -12,9 +13,6 @@ namespace {
 
 using snapshot::Reader;
 using snapshot::Writer;
-
-// Bumped whenever the layout changes; a mismatch is a stale build, not user input.
-constexpr std::uint32_t k_snapshot_version = 9;
 
 void write_device(Writer& w, const Device& d) {
   w.text(d.id);
@@ -45,10 +43,10 @@ void write_device(Writer& w, const Device& d) {
 Device read_device(Reader& r) {
   Device d;
   d.id = r.text();
-  d.aliases.resize(r.u32());
+  d.aliases.resize(r.count(sizeof(std::uint32_t)));
   for (std::string& alias : d.aliases) alias = r.text();
   d.name = r.text();
-  d.kind = static_cast<DeviceKind>(r.u32());
+  d.kind = r.enumerated<DeviceKind>(enum_names(DeviceKind{}).size());
   d.vendor = r.text();
   d.memory = r.optional<Bytes>([&] { return Bytes(r.f64()); });
   d.reserved = r.optional<Bytes>([&] { return Bytes(r.f64()); });
@@ -62,7 +60,7 @@ Device read_device(Reader& r) {
     return link;
   });
   d.tdp_w = r.optional<double>([&] { return r.f64(); });
-  d.host_arch = static_cast<HostArch>(r.i32());
+  d.host_arch = r.enumerated<HostArch>(enum_names(HostArch{}).size());
   d.compute_capability = r.optional<int>([&] { return r.i32(); });
   d.multiprocessors = r.optional<int>([&] { return r.i32(); });
   d.launch_price = r.optional<Usd>([&] { return Usd(r.f64()); });
@@ -128,7 +126,7 @@ void write_availability(Writer& w, const OnDemandLimit& limit, const SpotInterru
 void read_availability(Reader& r, OnDemandLimit& limit, SpotInterruptions& spot) {
   limit.devices = r.optional<int>([&] { return r.i32(); });
   limit.beyond = r.text();
-  limit.channels.resize(r.u32());
+  limit.channels.resize(r.count(sizeof(std::uint32_t)));
   for (ReservationChannel& c : limit.channels) {
     c.name = r.text();
     c.max_machines = r.optional<int>([&] { return r.i32(); });
@@ -179,9 +177,7 @@ void write_offering(Writer& w, const Offering& o) {
     w.text(link.kind);
     w.f64(link.bandwidth_bytes_per_s);
   });
-  write_billing(w, o.billing);
-  write_discount(w, o.reserved_discount);
-  write_availability(w, o.on_demand_limit, o.spot_interruptions);
+  // Not the provider's terms: Catalog::check_references shares them.
   w.text(o.source);
   w.text(o.as_of);
   w.location(o.defined_at);
@@ -194,7 +190,7 @@ Offering read_offering(Reader& r) {
   Offering o;
   o.id = r.text();
   o.provider = r.text();
-  o.kind = static_cast<OfferingKind>(r.u32());
+  o.kind = r.enumerated<OfferingKind>(enum_names(OfferingKind{}).size());
   o.name = r.text();
   o.device_id = r.text();
   o.devices_per_unit = r.i32();
@@ -202,7 +198,7 @@ Offering read_offering(Reader& r) {
   o.threads_per_core = r.optional<int>(whole);
   o.host_memory = r.optional<Bytes>([&] { return Bytes(r.f64()); });
   o.price = read_price(r);
-  for (std::uint32_t n = r.u32(); n > 0; --n) o.other_regions.push_back(read_price(r));
+  for (std::uint32_t n = r.count(sizeof(std::uint32_t)); n > 0; --n) o.other_regions.push_back(read_price(r));
   o.max_units = r.optional<int>(whole);
   o.purchase_price = r.optional<Usd>(money);
   o.power_w = r.optional<double>(number);
@@ -216,9 +212,6 @@ Offering read_offering(Reader& r) {
     link.bandwidth_bytes_per_s = r.f64();
     return link;
   });
-  o.billing = read_billing(r);
-  o.reserved_discount = read_discount(r);
-  read_availability(r, o.on_demand_limit, o.spot_interruptions);
   o.source = r.text();
   o.as_of = r.text();
   o.defined_at = r.location();
@@ -227,9 +220,7 @@ Offering read_offering(Reader& r) {
 
 }  // namespace
 
-std::string write_catalog_snapshot(const Catalog& catalog) {
-  Writer w;
-  w.u32(k_snapshot_version);
+void write_catalog_entries(snapshot::Writer& w, const Catalog& catalog) {
   w.u32(static_cast<std::uint32_t>(catalog.providers().size()));
   for (const Provider& p : catalog.providers()) {
     w.text(p.id);
@@ -245,16 +236,10 @@ std::string write_catalog_snapshot(const Catalog& catalog) {
   for (const Device& d : catalog.devices()) write_device(w, d);
   w.u32(static_cast<std::uint32_t>(catalog.offerings().size()));
   for (const Offering& o : catalog.offerings()) write_offering(w, o);
-  return w.take();
 }
 
-Catalog read_catalog_snapshot(std::string_view bytes) {
-  Reader r(bytes);
-  if (r.u32() != k_snapshot_version) {
-    throw Error(ErrorKind::input, "the compiled-in catalogue has another layout", "rebuild mlsize");
-  }
-  Catalog catalog;
-  for (std::uint32_t n = r.u32(); n > 0; --n) {
+void read_catalog_entries(Reader& r, Catalog& catalog, const EntryChecks& checks) {
+  for (std::uint32_t n = r.count(sizeof(std::uint32_t)); n > 0; --n) {
     Provider p;
     p.id = r.text();
     p.billing = read_billing(r);
@@ -264,15 +249,40 @@ Catalog read_catalog_snapshot(std::string_view bytes) {
     p.source = r.text();
     p.as_of = r.text();
     p.defined_at = r.location();
+    if (checks.provider) checks.provider(p);
     catalog.put(std::move(p));
   }
-  for (std::uint32_t n = r.u32(); n > 0; --n) catalog.put(read_device(r));
-  const std::uint32_t offerings = r.u32();
-  // The count is the snapshot's own, checked against its bytes as they are read; a reserve
-  // bounded by what the bytes can hold (one offering takes more than one byte).
-  catalog.reserve_offerings(std::min<std::size_t>(offerings, bytes.size()));
-  for (std::uint32_t n = offerings; n > 0; --n) catalog.put(read_offering(r));
-  if (!r.done()) throw Error(ErrorKind::input, "the compiled-in catalogue has trailing bytes", "rebuild mlsize");
+  for (std::uint32_t n = r.count(sizeof(std::uint32_t)); n > 0; --n) {
+    Device d = read_device(r);
+    if (checks.device) checks.device(d);
+    catalog.put(std::move(d));
+  }
+  // The count is checked against the bytes left (an offering takes more than one byte), so
+  // the reserve is bounded by them.
+  const std::uint32_t offerings = r.count(sizeof(std::uint32_t));
+  catalog.reserve_offerings(offerings);
+  for (std::uint32_t n = offerings; n > 0; --n) {
+    Offering o = read_offering(r);
+    if (checks.offering) checks.offering(o);
+    catalog.put(std::move(o));
+  }
+  if (!r.done()) r.fail("trailing bytes after the last entry");
+}
+
+std::string write_catalog_snapshot(const Catalog& catalog) {
+  Writer w;
+  w.u32(k_catalog_layout_version);
+  write_catalog_entries(w, catalog);
+  return w.take();
+}
+
+Catalog read_catalog_snapshot(std::string_view bytes) {
+  Reader r(bytes);
+  if (r.u32() != k_catalog_layout_version) {
+    throw Error(ErrorKind::input, "the compiled-in catalogue has another layout", "rebuild mlsize");
+  }
+  Catalog catalog;
+  read_catalog_entries(r, catalog);
   return catalog;
 }
 

@@ -28,7 +28,7 @@ std::optional<UnitPrice> unit_price(const Offering& offering, const RegionalPric
   if (auto price = listed(one_year ? region.reserved_1y : region.reserved_3y)) return price;
   if (!region.on_demand) return std::nullopt;
   const std::optional<double> discount =
-      one_year ? offering.reserved_discount.one_year : offering.reserved_discount.three_year;
+      one_year ? offering.terms->reserved_discount.one_year : offering.terms->reserved_discount.three_year;
   if (discount) return UnitPrice{*region.on_demand * (1.0 - *discount), PriceBasis::provider_discount};
   return UnitPrice{*region.on_demand, PriceBasis::on_demand};
 }

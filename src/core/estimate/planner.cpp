@@ -27,8 +27,8 @@ namespace {
 // The fields same_shape compares, then those same_host does, in shape_before's order.
 auto shape_fields(const Offering& o) {
   const bool linked = o.interconnect.has_value();
-  return std::make_tuple(std::string_view(o.device_id), o.devices_per_unit, o.kind, o.max_units, o.network_gbps,
-                         linked, linked ? std::string_view(o.interconnect->kind) : std::string_view(),
+  return std::make_tuple(std::string_view(o.device_id), o.devices_per_unit, o.kind, o.max_units, o.network_gbps, linked,
+                         linked ? std::string_view(o.interconnect->kind) : std::string_view(),
                          linked ? o.interconnect->bandwidth_bytes_per_s : 0.0, o.vcpus.has_value(),
                          o.host_memory.has_value());
 }
@@ -375,12 +375,11 @@ void PlanEstimator::price(PlanEstimate& estimate) const {
   // A fleet serving a load, or sized without one, is priced by the hour; a run (training,
   // an offline job) by its time.
   const bool fleet = serving != nullptr && !serving->offline;
-  if (!fleet && m_cost.pricing == Pricing::spot && m_offering->kind == OfferingKind::cloud &&
-      estimate.time.value > 0) {
+  if (!fleet && m_cost.pricing == Pricing::spot && m_offering->kind == OfferingKind::cloud && estimate.time.value > 0) {
     // Interruptions over all the plan's instances stretch the run (preemption_share); at a
     // share of 1 or more it never finishes, and its time is infinite.
     const double per_instance =
-        m_offering->spot_interruptions.per_instance_hour.value_or(k_default_spot_interruptions_per_hour);
+        m_offering->terms->spot_interruptions.per_instance_hour.value_or(k_default_spot_interruptions_per_hour);
     const double per_hour = per_instance * units * machines_per_unit(*m_offering);
     const double share = preemption_share(per_hour, Seconds(k_checkpoint_write_seconds), m_workload->setup_time);
     const double stretched = share < 1 ? estimate.time.value / (1 - share) : std::numeric_limits<double>::infinity();
@@ -391,7 +390,7 @@ void PlanEstimator::price(PlanEstimate& estimate) const {
   estimate.price_per_unit_hour = m_price;
   if (!m_price) return;
   if (!fleet) {
-    estimate.cost = run_cost(*m_price, units, estimate.time, m_offering->billing);
+    estimate.cost = run_cost(*m_price, units, estimate.time, m_offering->terms->billing);
     estimate.commitment = commitment_cost(*m_offering, *m_price, units, m_cost.pricing);
     if (serving != nullptr) {
       const double tokens = m_workload->tokens;

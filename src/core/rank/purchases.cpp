@@ -21,7 +21,7 @@ void weigh_purchases(Report& report) {
   }
   for (PurchasePlan& p : report.purchases) {
     const Offering& offering = *p.plan.offering;
-    const Billing& billing = offering.billing;
+    const Billing& billing = offering.terms->billing;
     const Seconds charged = p.time;
     p.utilisation = cost.utilisation;
     const Usd electricity = run_cost(electricity_per_unit_hour(offering, cost), p.plan.units, charged, billing);

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 
 namespace mlsize {
 namespace {
@@ -53,20 +54,12 @@ bool less_host_memory(const PlanEstimate& a, const PlanEstimate& b) {
 bool faster(const PlanEstimate& a, const PlanEstimate& b) {
   return compare_values(a.time.value, b.time.value) < 0;
 }
-bool fewer_devices(const PlanEstimate& a, const PlanEstimate& b) {
-  if (a.plan.device_count != b.plan.device_count) return a.plan.device_count < b.plan.device_count;
-  return compare_values(ordering::ranked_cost(a), ordering::ranked_cost(b)) < 0;
-}
-bool faster_then_cheaper(const PlanEstimate& a, const PlanEstimate& b) {
-  const int time = compare_values(a.time.value, b.time.value);
-  return time != 0 ? time < 0 : compare_values(ordering::ranked_cost(a), ordering::ranked_cost(b)) < 0;
-}
 
 // The provider's on-demand limit when a plan of `devices` on `offering` is over it: rentals
 // on demand or spot (a reservation is capacity held already). docs/catalogue.md#availability.
 std::optional<int> beyond_on_demand(const Offering& offering, const PlanEstimate& e) {
   if (offering.kind != OfferingKind::cloud || e.commitment) return std::nullopt;
-  const int limit = offering.on_demand_limit.devices.value_or(k_default_on_demand_devices);
+  const int limit = offering.terms->on_demand_limit.devices.value_or(k_default_on_demand_devices);
   return e.plan.device_count > limit ? std::optional<int>(limit) : std::nullopt;
 }
 bool sooner_first_token(const PlanEstimate& a, const PlanEstimate& b) {
@@ -98,6 +91,31 @@ bool cards_only(const Offering& offering) {
   return name.find("card only") != std::string::npos || name.find("cards only") != std::string::npos;
 }
 
+// A plan an outcome keeps by reference (issue 49): what the choices among plans compare,
+// and the candidate plan to estimate again when its whole estimate is wanted (for the rows
+// shown), not a 1 KB estimate per offering.
+struct PlanRef {
+  Plan candidate;
+  int devices = 0;
+  double seconds = 0;
+  double cost = 0;  // ordering::ranked_cost
+};
+PlanRef ref_of(const Plan& candidate, const PlanEstimate& e) {
+  return {candidate, e.plan.device_count, e.time.value, ordering::ranked_cost(e)};
+}
+// Faster; on the fewest devices, then cheaper; faster, then cheaper.
+bool faster_ref(const PlanRef& a, const PlanRef& b) {
+  return compare_values(a.seconds, b.seconds) < 0;
+}
+bool fewer_devices_ref(const PlanRef& a, const PlanRef& b) {
+  if (a.devices != b.devices) return a.devices < b.devices;
+  return compare_values(a.cost, b.cost) < 0;
+}
+bool faster_then_cheaper_ref(const PlanRef& a, const PlanRef& b) {
+  const int time = compare_values(a.seconds, b.seconds);
+  return time != 0 ? time < 0 : compare_values(a.cost, b.cost) < 0;
+}
+
 struct OfferingOutcome {
   const Offering* offering = nullptr;
   const Device* device = nullptr;
@@ -109,23 +127,19 @@ struct OfferingOutcome {
   std::size_t pruned = 0;     // plans skipped as dominated
   // The fastest plan that fits (and no rule excludes), for Report::fastest_fitting;
   // purchases have none.
-  std::unique_ptr<PlanEstimate> fastest;
+  std::optional<PlanRef> fastest;
   // Of the plans that meet every constraint, the one on the fewest devices and the fastest
   // (RankedPlan::smallest, ::fastest); none for serving a load.
-  std::unique_ptr<PlanEstimate> smallest_meeting;
-  std::unique_ptr<PlanEstimate> fastest_meeting;
+  std::optional<PlanRef> smallest_meeting;
+  std::optional<PlanRef> fastest_meeting;
 };
 
 // Keeps `plan` as the best so far, in an optional or in a box.
 void keep(std::optional<RankedPlan>& best, const RankedPlan& plan) {
   best = plan;
 }
-void keep(std::unique_ptr<PlanEstimate>& best, const PlanEstimate& plan) {
-  if (best) {
-    *best = plan;
-  } else {
-    best = std::make_unique<PlanEstimate>(plan);
-  }
+void keep_if_better(std::optional<PlanRef>& best, const PlanRef& plan, bool (*better)(const PlanRef&, const PlanRef&)) {
+  if (!best || better(plan, *best)) best = plan;
 }
 
 // What offerings of one shape share (same_shape; issue 49): the same candidate plans, and
@@ -149,6 +163,7 @@ class ShapeMemo {
     m_known.assign(plans, false);
     m_estimates.clear();
     m_least_times.assign(plans, k_unknown);
+    m_search_known = false;
   }
   void forget() { m_shape = nullptr; }
   // Moves to `offering` (of the held shape): what was known of the plans that read the host
@@ -156,6 +171,7 @@ class ShapeMemo {
   void enter(const Offering& offering, const Workload& workload, std::span<const Plan> plans) {
     if (same_host(*m_host, offering)) return;
     m_host = &offering;
+    m_search_known = false;
     for (std::size_t i = 0; i < plans.size(); ++i) {
       if (!reads_host(workload, plans[i])) continue;
       m_known[i] = false;
@@ -178,6 +194,27 @@ class ShapeMemo {
   // By plan, for the pruner (Pruner's least_times).
   std::span<double> least_times() { return m_least_times; }
 
+  // The plans pruning left to estimate, in order, for the host in hand: a function of the
+  // plans' physics alone (fit, time, hidden communication) while no spot interruption
+  // stretches their times, so the next offering of the shape goes through these only.
+  struct Search {
+    std::vector<std::uint32_t> plans;
+    std::size_t pruned = 0;
+    bool skipped_layout = false;  // Pruner::skipped_a_layout
+  };
+  const Search* search() const { return m_search_known ? &m_search : nullptr; }
+  // Records a search, plan by plan (its storage kept from one to the next), then its end.
+  void begin_search() {
+    m_search.plans.clear();
+    m_search_known = false;
+  }
+  void searched(std::size_t plan) { m_search.plans.push_back(static_cast<std::uint32_t>(plan)); }
+  void end_search(std::size_t pruned, bool skipped_layout) {
+    m_search.pruned = pruned;
+    m_search.skipped_layout = skipped_layout;
+    m_search_known = true;
+  }
+
  private:
   static constexpr double k_unknown = std::numeric_limits<double>::quiet_NaN();
   const Offering* m_shape = nullptr;  // whose plans they are; null: none
@@ -187,6 +224,8 @@ class ShapeMemo {
   std::vector<bool> m_known;
   std::vector<PlanEstimate> m_estimates;  // as PlanEstimator::estimate_physics leaves them
   std::vector<double> m_least_times;
+  Search m_search;
+  bool m_search_known = false;
 };
 
 // What one worker of recommend() reuses from one offering to the next.
@@ -214,7 +253,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
                                   const RecommendSettings& settings, const RuleJudge* judge,
                                   const std::optional<Recompute>& recompute, bool shared) {
   const Workload& workload = scratch.workload;
-  OfferingOutcome outcome{&offering, &device, {}, nullptr, 0, 0, nullptr, nullptr, nullptr};
+  OfferingOutcome outcome{&offering, &device, {}, nullptr, 0, 0, std::nullopt, std::nullopt, std::nullopt};
   auto note_rejection = [&](RejectionReason reason, std::optional<PlanEstimate> nearest) {
     std::shared_ptr<const PlanEstimate> kept;
     if (nearest) kept = std::make_shared<const PlanEstimate>(std::move(*nearest));
@@ -325,8 +364,11 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
                                                                : std::numeric_limits<double>::infinity();
   const Seconds time_limit = workload.deadline ? *workload.deadline : settings.max_run_time;
   const auto improves = [](auto& best, const RankedPlan& plan, auto better) {
-    if (!best || better(plan, *best)) keep(best, plan);
+    if (best && !better(plan, *best)) return false;
+    keep(best, plan);
+    return true;
   };
+  std::optional<PlanRef> fastest_ref;            // `fastest`'s
   std::optional<RankedPlan> excluded_fitting;    // the first plan a rule excluded, of those that fit
   std::optional<RankedPlan> excluded_too_big;    // ... of those that do not
   std::optional<RankedPlan> least_memory;        // not excluded, too big: the nearest to fitting
@@ -346,16 +388,26 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   // Pruning needs every plan of the offering to get the same rule verdict.
   const bool prunes = settings.prune && workload.task != Task::gbdt && !serves &&
                       (!offering_judge || (!offering_judge->open() && !offering_judge->decided().excluded));
+  // The search an offering of the shape before made, when it is this one's (ShapeMemo::Search).
+  const bool replays = prunes && settings.cost.pricing != Pricing::spot;
+  const ShapeMemo::Search* known_search = replays ? memo.search() : nullptr;
+  const bool records = replays && shared && known_search == nullptr;  // this one's search, for the next
+  if (records) memo.begin_search();
   std::optional<pruning::Pruner> pruner;
-  if (prunes) pruner.emplace(planned, estimator, recompute, workload, settings.objective, memo.least_times());
+  if (prunes && known_search == nullptr) {
+    pruner.emplace(planned, estimator, recompute, workload, settings.objective, memo.least_times());
+  }
   RankedPlan e;
-  for (std::size_t i = 0; i < planned.size(); ++i) {
+  const std::size_t searched = known_search != nullptr ? known_search->plans.size() : planned.size();
+  for (std::size_t k = 0; k < searched; ++k) {
+    const std::size_t i = known_search != nullptr ? known_search->plans[k] : k;
     const Plan& plan = planned[i];
     if (recompute && plan.strategy.recompute != *recompute) continue;  // decided by a `set` rule
     if (pruner && pruner->skips(i)) {
       ++outcome.pruned;
       continue;
     }
+    if (records) memo.searched(i);
     if (const PlanEstimate* known = memo.estimate(i)) {
       static_cast<PlanEstimate&>(e) = *known;
       e.plan.offering = &offering;
@@ -402,19 +454,24 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
                [](const PlanEstimate& a, const PlanEstimate& b) { return a.plan.units < b.plan.units; });
       continue;
     }
-    improves(fastest, e, faster);
+    if (improves(fastest, e, faster)) fastest_ref = ref_of(plan, e);
     if (e.time.value > session_seconds) continue;
     improves(fastest_in_session, e, faster);
     if (e.time > time_limit) continue;
     improves(least_cash, e, needs_less_cash);
     if (workload.budget && budget_cash(e) > *workload.budget) continue;
     if (!serves || workload.serving->offline()) {
-      improves(outcome.smallest_meeting, e, fewer_devices);
-      improves(outcome.fastest_meeting, e, faster_then_cheaper);
+      const PlanRef ref = ref_of(plan, e);
+      keep_if_better(outcome.smallest_meeting, ref, fewer_devices_ref);
+      keep_if_better(outcome.fastest_meeting, ref, faster_then_cheaper_ref);
     }
     contenders.offer(e);
   }
-  if (!fastest && !least_host && pruner && pruner->skipped_a_layout()) {
+  if (known_search != nullptr) outcome.pruned = known_search->pruned;
+  const bool skipped_layout =
+      pruner ? pruner->skipped_a_layout() : known_search != nullptr && known_search->skipped_layout;
+  if (records) memo.end_search(outcome.pruned, skipped_layout);
+  if (!fastest && !least_host && skipped_layout) {
     // Nothing fits: the plan nearest to fitting, over every plan (those of skipped layouts
     // too), from their memory alone, in plan order as improves() would find it; only that
     // one is estimated in full.
@@ -468,7 +525,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     return outcome;
   }
   // The summary's "fastest plan that fits" speaks of the ranking, which purchases are not in.
-  if (!to_buy) outcome.fastest = std::make_unique<PlanEstimate>(*fastest);
+  if (!to_buy) outcome.fastest = fastest_ref;
   if (!fastest_in_session) return reject(RejectionReason::session_limit, std::move(fastest));
   if (!least_cash) {
     if (workload.deadline) return reject(RejectionReason::deadline, std::move(fastest_in_session));
@@ -523,13 +580,15 @@ std::vector<RankedPlan> rank_outcomes(std::vector<OfferingOutcome>& outcomes, Ob
     return compare_plans(a, b, objective, minima) < 0;
   };
   std::vector<RankedPlan> best;
+  best.reserve(static_cast<std::size_t>(std::count_if(outcomes.begin(), outcomes.end(), [&](const OfferingOutcome& o) {
+    return of_kind(o) && !o.rejection && !o.feasible.empty();
+  })));
   for (OfferingOutcome& outcome : outcomes) {
     if (of_kind(outcome) && !outcome.rejection && !outcome.feasible.empty()) {
       // The offering's best plan, near-ties broken as in the ranking.
       const auto chosen = &ordering::first_of(outcome.feasible, objective, minima) - outcome.feasible.data();
-      RankedPlan& first = best.emplace_back(std::move(outcome.feasible[static_cast<std::size_t>(chosen)]));
-      first.smallest = std::move(outcome.smallest_meeting);
-      first.fastest = std::move(outcome.fastest_meeting);
+      best.emplace_back(std::move(outcome.feasible[static_cast<std::size_t>(chosen)]));
+      outcome.feasible = {};  // its memory too: 100,000 offerings held 112 MB of them
     }
   }
   std::sort(best.begin(), best.end(), ranks_before);
@@ -551,19 +610,42 @@ bool same_plan(const RankedPlan& a, const RankedPlan& b) {
 }
 
 // Folds each recommendation that repeats a better-ranked one on another host shape into it
-// (RankedPlan::variants).
+// (RankedPlan::variants), in place. Candidates are found by what same_plan compares
+// exactly (a map, not a scan of every kept plan: 100,000 offerings of a compiled catalogue).
 void fold_variants(std::vector<RankedPlan>& ranked) {
-  std::vector<RankedPlan> kept;
-  kept.reserve(ranked.size());
-  for (RankedPlan& e : ranked) {
-    const auto first = std::find_if(kept.begin(), kept.end(), [&](const RankedPlan& k) { return same_plan(k, e); });
-    if (first == kept.end()) {
-      kept.push_back(std::move(e));
-    } else {
-      first->variants.push_back(e.plan.offering);
+  using Key = std::tuple<std::string_view, const Device*, int, int, int, int, int, int, int, int>;
+  const auto key = [](const RankedPlan& e) {
+    const Strategy& st = e.plan.strategy;
+    return Key{e.plan.offering->provider,
+               e.plan.device,
+               e.plan.device_count,
+               e.plan.units,
+               st.tensor_parallel,
+               st.pipeline_parallel,
+               st.zero_stage,
+               static_cast<int>(st.recompute),
+               st.micro_batch,
+               static_cast<int>(st.offload)};
+  };
+  std::map<Key, std::vector<std::size_t>> kept_by_key;  // places in the kept prefix
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    RankedPlan& e = ranked[i];
+    std::vector<std::size_t>* same = nullptr;
+    if (e.plan.offering != nullptr) {
+      same = &kept_by_key[key(e)];
+      const auto first =
+          std::find_if(same->begin(), same->end(), [&](std::size_t k) { return same_plan(ranked[k], e); });
+      if (first != same->end()) {
+        ranked[*first].variants.push_back(e.plan.offering);
+        continue;
+      }
     }
+    if (same != nullptr) same->push_back(kept);
+    if (kept != i) ranked[kept] = std::move(e);
+    ++kept;
   }
-  ranked = std::move(kept);
+  ranked.erase(ranked.begin() + static_cast<std::ptrdiff_t>(kept), ranked.end());
 }
 
 }  // namespace
@@ -650,9 +732,8 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   std::vector<std::size_t> order(jobs.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   if (settings.share_shapes) {
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return shape_before(*jobs[a].offering, *jobs[b].offering);
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return shape_before(*jobs[a].offering, *jobs[b].offering); });
   }
   const auto shares = [&](std::size_t a, std::size_t b) {
     return settings.share_shapes && jobs[a].precision == jobs[b].precision &&
@@ -697,13 +778,40 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   for (const std::exception_ptr& error : errors) {
     if (error) std::rethrow_exception(error);  // the first in catalogue order, as one thread would
   }
-  for (const OfferingOutcome& outcome : outcomes) {
+  // A plan an outcome kept by reference, estimated again as the workers estimated it.
+  Workload at = workload;  // at each job's precision and calibration in turn
+  const auto estimate_again = [&](std::size_t i, const Plan& candidate) {
+    at.precision = jobs[i].precision;
+    apply_calibration(at, workload, jobs[i].calibration);
+    return PlanEstimator(at, *jobs[i].device, jobs[i].offering, settings.cost).estimate(candidate);
+  };
+  std::optional<std::size_t> fastest_fitting;  // its outcome
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const OfferingOutcome& outcome = outcomes[i];
     report.plans_evaluated += outcome.evaluated;
     report.plans_pruned += outcome.pruned;
-    if (outcome.fastest && (!report.fastest_fitting || faster(*outcome.fastest, *report.fastest_fitting))) {
-      report.fastest_fitting = *outcome.fastest;
+    if (outcome.fastest && (!fastest_fitting || faster_ref(*outcome.fastest, *outcomes[*fastest_fitting].fastest))) {
+      fastest_fitting = i;
     }
   }
+  if (fastest_fitting) {
+    report.fastest_fitting = estimate_again(*fastest_fitting, outcomes[*fastest_fitting].fastest->candidate);
+  }
+  // The offerings' other plans that meet the constraints, for the rows that show them.
+  std::unordered_map<const Offering*, std::size_t> outcome_of;
+  const auto add_alternatives = [&](RankedPlan& e) {
+    if (outcome_of.empty()) {
+      for (std::size_t i = 0; i < outcomes.size(); ++i) outcome_of.emplace(outcomes[i].offering, i);
+    }
+    const std::size_t i = outcome_of.at(e.plan.offering);
+    const OfferingOutcome& outcome = outcomes[i];
+    if (outcome.smallest_meeting) {
+      e.smallest = std::make_shared<const PlanEstimate>(estimate_again(i, outcome.smallest_meeting->candidate));
+    }
+    if (outcome.fastest_meeting) {
+      e.fastest = std::make_shared<const PlanEstimate>(estimate_again(i, outcome.fastest_meeting->candidate));
+    }
+  };
   // The workload as each shown plan ran it: only the precision differs.
   Workload planned = workload;
 
@@ -729,6 +837,9 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   report.rejected.reserve(rejected.size());
   for (Rejection* rejection : rejected) report.rejected.push_back(std::move(*rejection));
   ordering::mark_pareto_front(report.recommendations);
+  const std::size_t detailed = std::min(report.recommendations.size(), settings.alternatives_for);
+  for (RankedPlan& e : std::span(report.recommendations).first(detailed)) add_alternatives(e);
+  for (RankedPlan& e : report.purchases) add_alternatives(e);
   if (settings.rules != nullptr) {
     // The advice is gathered from the notes (below): those plans need them too.
     const std::size_t noted =

@@ -152,7 +152,7 @@ void fill_offering(FieldValues& v, const Offering& o) {
   if (!o.price.region.empty()) put(v, F::offering_region, o.price.region);
   put_optional(v, F::offering_price_per_hour_usd, o.price.on_demand);
   put(v, F::offering_devices_per_unit, o.devices_per_unit);
-  put(v, F::offering_marketplace, !o.marketplace.empty());
+  put(v, F::offering_marketplace, !o.terms->marketplace.empty());
   if (o.limits.session_hours) put(v, F::offering_session_hours, *o.limits.session_hours);
 }
 

@@ -1,8 +1,13 @@
 #pragma once
-// Writing and reading the compact bytes of the build-time snapshots (catalogue, rules):
-// length-prefixed text and native numbers, read back on the machine that wrote them.
+// Writing and reading the compact bytes of the build-time snapshots (catalogue, rules) and
+// of compiled catalogues: length-prefixed text and native numbers, read back on a machine
+// of the same byte order.
 
 #include <mlsize/support/error.hpp>
+#include <mlsize/support/utf8.hpp>
+
+#include <algorithm>
+#include <cmath>
 
 #include <cstdint>
 #include <cstring>
@@ -30,7 +35,9 @@ class Writer {
     text(at.file);
     i32(at.line);
     i32(at.column);
-    text(at.line_text);
+    // The source line is quoted in errors only; a comment on it may hold what a reader of
+    // compiled catalogues refuses (a line separator), so it is written escaped.
+    text(is_printable_utf8(at.line_text) ? at.line_text : escape_unprintable(at.line_text));
   }
   std::string take() { return std::move(m_bytes); }
 
@@ -39,22 +46,50 @@ class Writer {
   std::string m_bytes;
 };
 
+// Reads what Writer wrote. The compiled-in snapshots are the build's own; a compiled
+// catalogue (compiled_catalog.hpp) is a user's file, hostile until read: `checked` then
+// also refuses counts the bytes cannot hold, enum values out of range, numbers that are not
+// finite and text that is not printable UTF-8, each as an input Error at `where`.
 class Reader {
  public:
   explicit Reader(std::string_view bytes) : m_bytes(bytes) {}
+  Reader(std::string_view bytes, SourceLocation where, std::string hint)
+      : m_bytes(bytes), m_checked(true), m_where(std::move(where)), m_hint(std::move(hint)) {}
+
   std::uint32_t u32() { return raw<std::uint32_t>(); }
   int i32() { return raw<int>(); }
-  double f64() { return raw<double>(); }
+  double f64() {
+    const double value = raw<double>();
+    if (m_checked && !std::isfinite(value)) fail("a number that is not finite");
+    return value;
+  }
   std::string text() {
     const std::uint32_t size = u32();
     need(size);
     std::string value(m_bytes.substr(m_at, size));
     m_at += size;
+    if (m_checked && !is_printable_utf8(value))
+      fail("text that is not printable UTF-8 (" + first_unprintable(value) + ")");
     return value;
+  }
+  // A count of items of at least `least_bytes` each, which the bytes left must hold.
+  std::uint32_t count(std::size_t least_bytes) {
+    const std::uint32_t n = u32();
+    if (n > (m_bytes.size() - m_at) / std::max<std::size_t>(least_bytes, 1)) fail("a count beyond its bytes");
+    return n;
+  }
+  // An enum written as its number: one of `Enum`'s named values.
+  template <class Enum>
+  Enum enumerated(std::size_t values) {
+    const std::uint32_t n = u32();
+    if (n >= values) fail("an enum value out of range");
+    return static_cast<Enum>(n);
   }
   template <class T, class Get>
   std::optional<T> optional(Get get) {
-    if (u32() == 0) return std::nullopt;
+    const std::uint32_t present = u32();
+    if (present > 1) fail("a presence flag other than 0 or 1");
+    if (present == 0) return std::nullopt;
     return std::optional<T>(get());
   }
   SourceLocation location() {
@@ -66,6 +101,16 @@ class Reader {
     return at;
   }
   bool done() const { return m_at == m_bytes.size(); }
+  std::size_t offset() const { return m_at; }
+
+  // An input Error at the reader's place: `problem` at byte N.
+  [[noreturn]] void fail(const std::string& problem) const {
+    if (!m_checked) throw Error(ErrorKind::input, "a compiled-in snapshot is corrupt: " + problem, "rebuild mlsize");
+    Error error(ErrorKind::input, "the compiled catalogue is corrupt: " + problem + " at byte " + std::to_string(m_at),
+                m_hint);
+    error.at(m_where);
+    throw error;
+  }
 
  private:
   template <class T>
@@ -78,11 +123,15 @@ class Reader {
   }
   void need(std::size_t size) const {
     if (m_bytes.size() - m_at < size) {
-      throw Error(ErrorKind::input, "a compiled-in snapshot is truncated", "rebuild mlsize");
+      if (!m_checked) throw Error(ErrorKind::input, "a compiled-in snapshot is truncated", "rebuild mlsize");
+      fail("it ends inside an entry");
     }
   }
   std::string_view m_bytes;
   std::size_t m_at = 0;
+  bool m_checked = false;
+  SourceLocation m_where;
+  std::string m_hint;
 };
 
 }  // namespace mlsize::snapshot
