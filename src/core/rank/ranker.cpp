@@ -92,16 +92,22 @@ bool cards_only(const Offering& offering) {
 }
 
 // A plan an outcome keeps by reference (issue 49): what the choices among plans compare,
-// and the candidate plan to estimate again when its whole estimate is wanted (for the rows
-// shown), not a 1 KB estimate per offering.
+// and its place among the offering's candidate plans, to estimate it again when its whole
+// estimate is wanted (for the rows shown): 24 bytes, not a 1 KB estimate per offering.
 struct PlanRef {
-  Plan candidate;
+  std::uint32_t candidate = 0;
   int devices = 0;
   double seconds = 0;
   double cost = 0;  // ordering::ranked_cost
 };
-PlanRef ref_of(const Plan& candidate, const PlanEstimate& e) {
-  return {candidate, e.plan.device_count, e.time.value, ordering::ranked_cost(e)};
+PlanRef ref_of(std::size_t candidate, const PlanEstimate& e) {
+  return {static_cast<std::uint32_t>(candidate), e.plan.device_count, e.time.value, ordering::ranked_cost(e)};
+}
+
+// The device counts asked for `device` (--gpus h100:8), or none: any.
+std::span<const int> counts_for(const RecommendSettings& settings, const Device& device) {
+  const auto wanted = settings.device_counts.find(device.id);
+  return wanted != settings.device_counts.end() ? std::span<const int>(wanted->second) : std::span<const int>();
 }
 // Faster; on the fewest devices, then cheaper; faster, then cheaper.
 bool faster_ref(const PlanRef& a, const PlanRef& b) {
@@ -326,10 +332,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   }
 
   // The counts asked for this device (--gpus h100:8), or any.
-  std::span<const int> counts;
-  if (auto wanted = settings.device_counts.find(device.id); wanted != settings.device_counts.end()) {
-    counts = wanted->second;
-  }
+  const std::span<const int> counts = counts_for(settings, device);
   std::vector<Plan>& planned = scratch.plans;
   ShapeMemo& memo = scratch.memo;
   if (memo.holds(offering, workload.precision)) {
@@ -454,14 +457,14 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
                [](const PlanEstimate& a, const PlanEstimate& b) { return a.plan.units < b.plan.units; });
       continue;
     }
-    if (improves(fastest, e, faster)) fastest_ref = ref_of(plan, e);
+    if (improves(fastest, e, faster)) fastest_ref = ref_of(i, e);
     if (e.time.value > session_seconds) continue;
     improves(fastest_in_session, e, faster);
     if (e.time > time_limit) continue;
     improves(least_cash, e, needs_less_cash);
     if (workload.budget && budget_cash(e) > *workload.budget) continue;
     if (!serves || workload.serving->offline()) {
-      const PlanRef ref = ref_of(plan, e);
+      const PlanRef ref = ref_of(i, e);
       keep_if_better(outcome.smallest_meeting, ref, fewer_devices_ref);
       keep_if_better(outcome.fastest_meeting, ref, faster_then_cheaper_ref);
     }
@@ -780,10 +783,14 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   }
   // A plan an outcome kept by reference, estimated again as the workers estimated it.
   Workload at = workload;  // at each job's precision and calibration in turn
-  const auto estimate_again = [&](std::size_t i, const Plan& candidate) {
+  std::vector<Plan> candidates;
+  const auto estimate_again = [&](std::size_t i, const PlanRef& ref) {
     at.precision = jobs[i].precision;
     apply_calibration(at, workload, jobs[i].calibration);
-    return PlanEstimator(at, *jobs[i].device, jobs[i].offering, settings.cost).estimate(candidate);
+    const Offering& offering = *jobs[i].offering;
+    const Device& device = *jobs[i].device;
+    candidate_plans(candidates, at, offering, device, settings.max_devices, counts_for(settings, device));
+    return PlanEstimator(at, device, &offering, settings.cost).estimate(candidates.at(ref.candidate));
   };
   std::optional<std::size_t> fastest_fitting;  // its outcome
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
@@ -795,7 +802,7 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     }
   }
   if (fastest_fitting) {
-    report.fastest_fitting = estimate_again(*fastest_fitting, outcomes[*fastest_fitting].fastest->candidate);
+    report.fastest_fitting = estimate_again(*fastest_fitting, *outcomes[*fastest_fitting].fastest);
   }
   // The offerings' other plans that meet the constraints, for the rows that show them.
   std::unordered_map<const Offering*, std::size_t> outcome_of;
@@ -806,10 +813,10 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
     const std::size_t i = outcome_of.at(e.plan.offering);
     const OfferingOutcome& outcome = outcomes[i];
     if (outcome.smallest_meeting) {
-      e.smallest = std::make_shared<const PlanEstimate>(estimate_again(i, outcome.smallest_meeting->candidate));
+      e.smallest = std::make_shared<const PlanEstimate>(estimate_again(i, *outcome.smallest_meeting));
     }
     if (outcome.fastest_meeting) {
-      e.fastest = std::make_shared<const PlanEstimate>(estimate_again(i, outcome.fastest_meeting->candidate));
+      e.fastest = std::make_shared<const PlanEstimate>(estimate_again(i, *outcome.fastest_meeting));
     }
   };
   // The workload as each shown plan ran it: only the precision differs.
