@@ -212,7 +212,7 @@ CommandOutput run_import(const CatalogOptions& options) {
   for (const std::string& path : options.import_files) {
     importer.add(format, read_input_file(path, k_max_price_file_bytes), path);
   }
-  const PriceImport imported = importer.result();
+  PriceImport imported = importer.result();
   const std::string output_name =
       is_standard_output(options.import_output) ? std::string("stdout") : options.import_output;
   const std::string summary = render_price_import_summary(imported, output_name);
@@ -230,6 +230,15 @@ CommandOutput run_import(const CatalogOptions& options) {
                  "import fewer files at a time (one cloud per overlay), leave out CPU rows (--include-cpu), or "
                  "write a compiled catalogue (--compiled), which has no such limit");
   };
+  if (options.import_compiled) {
+    std::vector<std::string> inputs = options.import_files;
+    inputs.insert(inputs.end(), options.catalog_files.begin(), options.catalog_files.end());
+    Catalog overlay;
+    overlay.reserve_offerings(imported.offerings.size());
+    for (Offering& offering : imported.offerings) overlay.put(std::move(offering));
+    write_compiled(catalog, std::move(overlay), options.import_output, std::move(inputs));
+    return CommandOutput{{}, summary, 0};
+  }
   std::string files;
   for (const std::string& path : options.import_files) files += (files.empty() ? "" : ", ") + path;
   const std::string yaml = render_price_import_yaml(
@@ -238,14 +247,6 @@ CommandOutput run_import(const CatalogOptions& options) {
                     options.import_as_of +
                     ".\nUse it with --catalog FILE; an entry replaces the catalogue's entry of "
                     "the same id. Schema: docs/catalogue.md.");
-  if (options.import_compiled) {
-    std::vector<std::string> inputs = options.import_files;
-    inputs.insert(inputs.end(), options.catalog_files.begin(), options.catalog_files.end());
-    Catalog overlay;
-    for (const Offering& offering : imported.offerings) overlay.put(offering);
-    write_compiled(catalog, std::move(overlay), options.import_output, std::move(inputs));
-    return CommandOutput{{}, summary, 0};
-  }
   // Refused before the check below parses it (seconds for a file this size): --catalog would refuse it.
   if (yaml.size() > k_max_overlay_bytes) throw too_large(yaml.size());
   // The overlay must load over the catalogue it was made against: a failure here is a bug

@@ -130,13 +130,15 @@ bool before_in_tie(const RankedPlan& a, const RankedPlan& b, Objective objective
 
 }  // namespace
 
-void order_near_ties(std::vector<RankedPlan>& plans, Objective objective, const Minima& minima) {
+void order_near_ties(std::vector<const RankedPlan*>& plans, Objective objective, const Minima& minima) {
   if (objective == Objective::balanced) return;
-  const auto in_tie = [&](const RankedPlan& a, const RankedPlan& b) { return before_in_tie(a, b, objective, minima); };
+  const auto in_tie = [&](const RankedPlan* a, const RankedPlan* b) {
+    return before_in_tie(*a, *b, objective, minima);
+  };
   for (auto first = plans.begin(); first != plans.end();) {
-    const double limit = *objective_value(*first, objective) * (1 + k_near_tie);
-    const auto last = std::find_if(first, plans.end(), [&](const RankedPlan& e) {
-      return compare_values(*objective_value(e, objective), limit) > 0;
+    const double limit = *objective_value(**first, objective) * (1 + k_near_tie);
+    const auto last = std::find_if(first, plans.end(), [&](const RankedPlan* e) {
+      return compare_values(*objective_value(*e, objective), limit) > 0;
     });
     std::stable_sort(first, last, in_tie);
     first = last;

@@ -44,8 +44,9 @@ double dollars(const PlanEstimate& e);
 int compare_plans(const RankedPlan& a, const RankedPlan& b, Objective objective, const Minima& minima);
 
 // Reorders `plans`, sorted by compare_plans, so that each run of plans whose objective is
-// within k_near_tie of the run's first is ordered by the tie-break (before_in_tie).
-void order_near_ties(std::vector<RankedPlan>& plans, Objective objective, const Minima& minima);
+// within k_near_tie of the run's first is ordered by the tie-break (before_in_tie). By
+// pointer: a million ranked records are not moved about while they are ordered.
+void order_near_ties(std::vector<const RankedPlan*>& plans, Objective objective, const Minima& minima);
 
 // Marks each plan whose objective is within k_near_tie of the next's, either way: the
 // tie-break, not the objective, put it first (RankedPlan::tie_with_next). None under
