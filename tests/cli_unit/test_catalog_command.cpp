@@ -281,12 +281,15 @@ TEST_CASE("user_catalog_files: catalog.d sorted by name, then MLSIZE_CATALOG in 
   fs::create_directories(dir);
   touch(dir / "20-b.yaml");
   touch(dir / "10-a.yaml");
+  touch(dir / "15-prices.mlcat");  // a compiled catalogue
   touch(dir / "notes.txt");
   touch(dir / ".hidden.yaml");
+  touch(dir / ".hidden.mlcat");
   fs::create_directories(dir / "sub.yaml");  // a directory is not a file
   const ScopedEnv xdg("XDG_CONFIG_HOME", config.string());
   const ScopedEnv list("MLSIZE_CATALOG", std::string("/x/one.yaml::/x/two.yaml:"));
   CHECK(cli::user_catalog_files() == std::vector<std::string>{(dir / "10-a.yaml").string(),
+                                                              (dir / "15-prices.mlcat").string(),
                                                               (dir / "20-b.yaml").string(), "/x/one.yaml",
                                                               "/x/two.yaml"});
 }

@@ -44,8 +44,10 @@ std::vector<std::string> catalog_d_files(const std::filesystem::path& directory)
   if (!fs::is_directory(directory, error)) return files;
   for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
     const std::string name = it->path().filename().string();
-    // Like the shell's *.yaml: hidden files (editor backups, .#locks) do not match.
-    if (name.size() > 5 && name.front() != '.' && name.ends_with(".yaml") && it->is_regular_file(error)) {
+    // Like the shell's *.yaml and *.mlcat (compiled catalogues): hidden files (editor
+    // backups, .#locks) do not match.
+    const bool named = name.ends_with(".yaml") || name.ends_with(".mlcat");
+    if (name.front() != '.' && named && it->is_regular_file(error)) {
       files.push_back(it->path().string());
     }
   }
