@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 
 namespace mlsize::cli {
 namespace {
@@ -36,18 +37,18 @@ CatalogSelection select_entries(const CatalogOptions& options, const Catalog& ca
   };
 
   CatalogSelection selection;
+  std::set<const Device*> offered;  // the kept offerings' devices
   for (const Offering& offering : catalog.offerings()) {
     const Device& device = *catalog.find_device(offering.device_id);
     if (provider_kept(offering) && hardware.keeps(offering, device)) {
       selection.offerings.push_back(&offering);
+      offered.insert(&device);
     }
   }
   for (const Device& device : catalog.devices()) {
     if (!hardware.keeps(device, device.memory)) continue;
     // With --provider, only the devices those providers offer.
-    const bool offered = std::any_of(selection.offerings.begin(), selection.offerings.end(),
-                                     [&](const Offering* o) { return catalog.find_device(o->device_id) == &device; });
-    if (options.providers.empty() || offered) selection.devices.push_back(&device);
+    if (options.providers.empty() || offered.contains(&device)) selection.devices.push_back(&device);
   }
   return selection;
 }

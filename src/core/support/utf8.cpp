@@ -149,6 +149,12 @@ std::string terminal_text(std::string_view text) {
 std::size_t display_width(std::string_view text) {
   std::size_t width = 0;
   while (!text.empty()) {
+    // ASCII, most of any table, is one column a byte: no decoding (issue 49).
+    if (static_cast<unsigned char>(text.front()) < 0x80) {
+      width += 1;
+      text.remove_prefix(1);
+      continue;
+    }
     const std::size_t length = utf8_sequence_length(text);
     if (length == 0) {  // a byte that is not UTF-8: one column, as a terminal's replacement
       width += 1;
