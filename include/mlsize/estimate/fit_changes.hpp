@@ -23,6 +23,7 @@ enum class FitChangeKind {
   adam_8bit,       // 8-bit Adam (bitsandbytes): 2 bytes of moments per parameter instead of 8
   lora,            // fine-tune low-rank adapters on frozen weights
   qlora,           // the same on 4-bit weights
+  cache_latents,   // diffusion: train on precomputed latents and text embeddings (no VAE or text encoder loaded)
   int8_weights,    // inference: 8-bit weights
   int4_weights,    // inference: 4-bit weights
   more_devices,    // training with ZeRO-3, inference with tensor parallelism, over more devices
@@ -39,6 +40,7 @@ constexpr auto enum_names(FitChangeKind) {
                                                  {adam_8bit, "adam-8bit"},
                                                  {lora, "lora"},
                                                  {qlora, "qlora"},
+                                                 {cache_latents, "cache-latents"},
                                                  {int8_weights, "int8-weights"},
                                                  {int4_weights, "int4-weights"},
                                                  {more_devices, "more-devices"},
@@ -53,7 +55,8 @@ struct FitChange {
 };
 
 // The changes to the request itself that may make a run fit, each with the workload it
-// gives: 8-bit Adam, LoRA for a full fine-tune, QLoRA for LoRA or a full fine-tune; 8- and
+// gives: 8-bit Adam, LoRA for a full fine-tune, QLoRA for LoRA or a full fine-tune, cached
+// latents for a diffusion model's training; 8- and
 // 4-bit weights for inference. One list for estimate (ways_to_fit) and recommend (ways_out).
 std::vector<std::pair<FitChangeKind, Workload>> workload_changes(const Workload& workload);
 

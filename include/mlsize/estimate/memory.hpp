@@ -56,6 +56,9 @@ double foreach_temporary_bytes_per_param(const Workload& workload);
 
 // Parameters in LoRA adapters of rank `rank` on `targets` in every layer (Hu et al. 2021).
 double lora_parameters(const Architecture& model, int rank, unsigned targets);
+// The adapters a LoRA or QLoRA workload trains: a language model's (lora_parameters) or a
+// diffusion model's on its attention projections (diffusion_lora_parameters).
+double adapter_parameters(const Workload& workload);
 
 // Parameters of the routed experts (all of them), for expert parallelism.
 double routed_expert_parameters(const Architecture& model);

@@ -3,6 +3,7 @@
 
 #include <mlsize/catalog/catalog.hpp>
 #include <mlsize/estimate/communication.hpp>
+#include <mlsize/estimate/diffusion.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/serving.hpp>
@@ -46,7 +47,9 @@ struct PlanEstimate {
   Seconds compute_time;             // FLOPs / (devices × peak × MFU); gbdt: cell visits / throughput
   std::optional<GbdtRun> gbdt;      // gbdt: the workers, their visits per second and the speed-up
   std::optional<VisionRun> vision;  // vision: the GPUs' and the input pipeline's images per second
-  Communication communication;      // what communication and pipeline bubbles add to the compute
+  // Diffusion generation: a device's batch, its latency and images per second, the fleet.
+  std::optional<DiffusionRun> diffusion;
+  Communication communication;  // what communication and pipeline bubbles add to the compute
   std::optional<Usd> price_per_unit_hour;
   std::optional<Usd> cost;      // absent when the plan has no price
   std::optional<Usd> purchase;  // cash up front: on-premise hardware not owned (purchase_cash)

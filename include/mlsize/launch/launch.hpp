@@ -124,6 +124,8 @@ struct LaunchSpec {
   // Vision models (docs/launch.md#vision): timm's train.py under torchrun.
   std::string timm_model;  // timm's name; empty: not a vision job, or one timm does not train
   bool vision = false;
+  // Diffusion models (docs/launch.md#diffusion): their plans are sized, not yet launched.
+  bool diffusion = false;
   bool detector = false;       // YOLO, RetinaNet, Mask R-CNN: trained by their own tools
   bool convolutional = false;  // channels-last helps CNNs' tensor-core convolutions
   int image_height = 0;

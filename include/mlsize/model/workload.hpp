@@ -3,6 +3,7 @@
 // and the constraints. Built once at the edge (CLI) from flags, presets or a config.
 
 #include <mlsize/model/architecture.hpp>
+#include <mlsize/model/diffusion.hpp>
 #include <mlsize/model/parameter_count.hpp>
 #include <mlsize/model/vision.hpp>
 #include <mlsize/support/names.hpp>
@@ -281,6 +282,9 @@ struct Workload {
   // A vision model (docs/methodology.md#vision): its images stand for the tokens (`tokens` is
   // images × epochs, `sequence_length` 1, `micro_batch` images per device per step).
   std::optional<VisionWorkload> vision;
+  // A latent diffusion model (docs/methodology.md#diffusion): its images stand for the tokens
+  // as a vision model's do; generation sizes the denoising steps and the VAE decode.
+  std::optional<DiffusionWorkload> diffusion;
 
   // Per device: workspaces and buffers beyond the estimate
   // (docs/methodology.md#framework-overhead-and-allocator-margin); the CUDA context is taken off the capacity instead
@@ -298,6 +302,13 @@ struct Workload {
   // Training of a neural network (gbdt is classical machine learning, inference is serving).
   bool is_training() const { return task != Task::inference && task != Task::gbdt; }
   bool is_adapter_tuning() const { return task == Task::lora || task == Task::qlora; }
+  // Images stand for the tokens (vision and diffusion models): data-parallel replicas, each
+  // device its own batch of images, none of a language model's layouts.
+  bool images_are_tokens() const { return vision.has_value() || diffusion.has_value(); }
+  // A service sized for a load (tokens or images at a rate): priced by the hour, not a run.
+  bool serves_a_fleet() const {
+    return task == Task::inference && ((serving && !serving->offline()) || (diffusion && diffusion->images_per_s > 0));
+  }
 };
 
 // Tokens in `bytes` of text at `bytes_per_token`, times `epochs`.

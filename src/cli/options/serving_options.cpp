@@ -85,7 +85,8 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
       {options.percentile, "--percentile"},
       {options.batching, "--batching"}};
   const auto given = std::find_if(std::begin(flags), std::end(flags), [](const auto& flag) { return flag.first; });
-  if (given == std::end(flags)) return;
+  // A diffusion model's fleet serves images (resolve_diffusion).
+  if (given == std::end(flags) || workload.diffusion) return;
   if (workload.task != Task::inference) {
     flag_error(given->second, std::string(given->second) + " sizes a serving fleet", "add --task inference");
   }
@@ -156,8 +157,8 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
 }
 
 void size_without_load(const WorkloadOptions& options, Workload& workload) {
-  if (workload.task != Task::inference || workload.serving || workload.vision || options.tokens || options.data ||
-      options.batch) {
+  if (workload.task != Task::inference || workload.serving || workload.images_are_tokens() || options.tokens ||
+      options.data || options.batch) {
     return;
   }
   ServingLoad load;

@@ -145,6 +145,15 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
       ->type_name("BYTES");
   command.add_option("--data-loader", options.data_loader, "Decoding: pil (the host's vCPUs) or dali (on the GPUs)")
       ->type_name("LOADER");
+  command
+      .add_option("--steps", options.steps, "Diffusion: denoising steps per generated image (default: the pipeline's)")
+      ->type_name("N");
+  command
+      .add_option("--guidance", options.guidance,
+                  "Diffusion: guidance scale; above 1 runs the denoiser twice a step (default 7.5; 1: one pass)")
+      ->type_name("SCALE");
+  command.add_flag("--cache-latents", options.cache_latents,
+                   "Diffusion training: latents and text embeddings precomputed (no VAE or text encoder loaded)");
   command.option_defaults()->group(k_group_trees);
   command.add_option("--rows", options.rows, "Examples, e.g. 50M (default: --data / (features × 4 bytes))")
       ->type_name("COUNT");

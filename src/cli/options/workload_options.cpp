@@ -3,6 +3,7 @@
 #include "cli/io/input_file.hpp"
 #include "cli/io/tabular_file.hpp"
 #include "cli/options/choice.hpp"
+#include "cli/options/diffusion_options.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/options/providers.hpp"
 #include "cli/options/serving_options.hpp"
@@ -28,6 +29,7 @@
 #include <ctime>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -104,6 +106,12 @@ Bytes parse_size_flag(const std::string& text, const std::string& flag, const st
   return parse_flag(flag, [&] { return parse_bytes(text); });
 }
 
+std::pair<int, int> parse_resolution_flag(const std::string& text) {
+  const std::size_t x = text.find_first_of("xX");
+  const int height = parse_int_flag(text.substr(0, x), "--resolution", 16, 16384);
+  return {height, x == std::string::npos ? height : parse_int_flag(text.substr(x + 1), "--resolution", 16, 16384)};
+}
+
 double parse_count_flag(const std::string& text, const std::string& flag, const std::string& noun,
                         const std::string& likely_unit) {
   const double count = parse_flag(flag, [&] { return parse_count(text); });
@@ -173,6 +181,10 @@ void resolve_model(const WorkloadOptions& options, Workload& workload) {
   if (options.model) {
     if (const VisionModel* vision = find_vision_model(*options.model)) {
       set_vision_model(*vision, workload);
+      return;
+    }
+    if (const DiffusionModel* diffusion = find_diffusion_model(*options.model)) {
+      set_diffusion_model(*diffusion, workload);
       return;
     }
     const std::optional<Architecture> preset = model_preset(*options.model);
@@ -278,9 +290,7 @@ void resolve_vision(const WorkloadOptions& options, Workload& workload) {
   }
   if (options.resolution) {
     const std::string& text = *options.resolution;
-    const std::size_t x = text.find_first_of("xX");
-    v.height = parse_int_flag(text.substr(0, x), "--resolution", 16, 16384);
-    v.width = x == std::string::npos ? v.height : parse_int_flag(text.substr(x + 1), "--resolution", 16, 16384);
+    std::tie(v.height, v.width) = parse_resolution_flag(text);
     if (v.model.family == VisionFamily::vit && (v.height % v.model.patch != 0 || v.width % v.model.patch != 0)) {
       flag_error("--resolution", fmt::format("{} does not divide into {}-pixel patches", text, v.model.patch),
                  fmt::format("a multiple of {}, e.g. {}", v.model.patch, v.model.patch * 24));
@@ -300,7 +310,7 @@ void resolve_vision(const WorkloadOptions& options, Workload& workload) {
 }
 
 void check_vision_flags(const WorkloadOptions& options, const Workload& workload) {
-  if (workload.vision) return;
+  if (workload.images_are_tokens()) return;
   for (const auto& [given, flag] :
        {std::pair{options.images.has_value(), "--images"}, std::pair{options.resolution.has_value(), "--resolution"},
         std::pair{options.bytes_per_image.has_value(), "--bytes-per-image"},
@@ -312,6 +322,11 @@ void check_vision_flags(const WorkloadOptions& options, const Workload& workload
 // Training needs a dataset size; inference defaults to one full batch of contexts.
 void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool require_data) {
   check_vision_flags(options, workload);
+  check_diffusion_flags(options, workload);
+  if (workload.diffusion) {
+    resolve_diffusion(options, workload);
+    return;
+  }
   if (workload.vision) {
     resolve_vision(options, workload);
     return;
@@ -357,6 +372,7 @@ std::vector<std::string> input_files(const WorkloadOptions& options) {
 std::vector<std::string> built_in_model_names() {
   std::vector<std::string> names = model_preset_names();
   for (const VisionModel& vision : vision_models()) names.push_back(vision.id);
+  for (const DiffusionModel& diffusion : diffusion_models()) names.push_back(diffusion.id);
   return names;
 }
 

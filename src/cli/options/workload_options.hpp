@@ -66,6 +66,9 @@ struct WorkloadOptions {
   std::optional<std::string> resolution;       // vision: 224 or HxW
   std::optional<std::string> bytes_per_image;  // vision: --data in images
   std::optional<std::string> data_loader;      // vision: pil or dali
+  std::optional<std::string> steps;            // diffusion generation: denoising steps
+  std::optional<std::string> guidance;         // diffusion generation: the guidance scale (1: none)
+  bool cache_latents = false;                  // diffusion training: precomputed latents and text embeddings
   std::optional<std::string> rows;             // --task gbdt
   std::optional<std::string> features;
   std::optional<std::string> rounds;
@@ -115,7 +118,7 @@ struct LoraTargetNames {
 };
 LoraTargetNames lora_target_names();
 
-// The names --model accepts: the language-model presets, then the vision models (completion,
+// The names --model accepts: the language-model presets, then the vision and diffusion models (completion,
 // "did you mean").
 std::vector<std::string> built_in_model_names();
 
@@ -176,6 +179,9 @@ double parse_count_flag(const std::string& text, const std::string& flag, const 
 // `zero_allowed`, 0 needs no unit (--overhead 0).
 Bytes parse_size_flag(const std::string& text, const std::string& flag, const std::string& examples,
                       bool zero_allowed = false);
+// --resolution: "1024" (square) or "HxW" in pixels, each from 16 to 16384.
+std::pair<int, int> parse_resolution_flag(const std::string& text);
+
 // A fraction above 0 and at most 1 given to `flag`.
 double parse_fraction_flag(const std::string& text, const std::string& flag);
 

@@ -3,6 +3,7 @@
 #include "cli/render/text_table.hpp"
 
 #include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/diffusion.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/framework.hpp>
 #include <mlsize/estimate/gbdt.hpp>
@@ -333,6 +334,7 @@ std::string request_change_flags(FitChangeKind kind) {
     case FitChangeKind::adam_8bit: return "--optimizer adam-8bit";
     case FitChangeKind::lora: return "--task lora";
     case FitChangeKind::qlora: return "--task qlora";
+    case FitChangeKind::cache_latents: return "--cache-latents";
     case FitChangeKind::int8_weights: return "--quant int8";
     case FitChangeKind::int4_weights: return "--quant int4";
     default: return {};
@@ -563,6 +565,37 @@ std::string vision_way_out() {
   return "--data-loader dali, or a host with more vCPUs per GPU, lifts it";
 }
 
+std::string diffusion_lines(const PlanEstimate& e, const Workload& workload) {
+  if (!workload.diffusion) return {};
+  const DiffusionWorkload& d = *workload.diffusion;
+  const double frozen = workload.is_training() ? diffusion_frozen_bytes(workload).value
+                                               : diffusion_inference_frozen_bytes(workload).value;
+  std::string text = fmt::format(
+      "Weights: the denoiser {} GB{}; {} and VAE {} GB{}.\n", format_gb(Bytes(e.memory.weights.value - frozen)),
+      workload.is_adapter_tuning()
+          ? fmt::format(" (frozen, with {} LoRA parameters trained)", format_count(adapter_parameters(workload)))
+          : std::string(),
+      d.model.text_encoders, format_gb(Bytes(frozen)),
+      workload.is_training() ? (d.cached ? " (cached: not loaded)" : " (frozen, 16-bit)") : " (16-bit)");
+  if (!e.diffusion) return text;
+  const DiffusionRun& run = *e.diffusion;
+  const DiffusionBatch& b = run.batch;
+  text += fmt::format(
+      "Generation: a batch of {} image{} per device in {} (text encoders {}, {} steps {}, VAE decode {}): {} images "
+      "a second per device.\n",
+      b.batch, b.batch == 1 ? "" : "s", format_latency(b.latency()), format_latency(b.text), d.steps,
+      format_latency(b.denoise), format_latency(b.decode), format_general(b.images_per_s(), 3));
+  if (run.fleet) {
+    text += fmt::format(
+        "Fleet: {} replica{} for {} images a second ({} needed at {} of each replica's rate, {} spare "
+        "unit{}){}.\n",
+        run.replicas, run.replicas == 1 ? "" : "s", format_general(d.images_per_s), run.replicas_needed,
+        format_percent(d.utilisation), d.redundancy, d.redundancy == 1 ? "" : "s",
+        run.per_1000_images ? ": " + format_usd(*run.per_1000_images) + " per 1,000 images" : "");
+  }
+  return text;
+}
+
 std::string vision_throughput(const VisionRun& run) {
   std::string text = fmt::format("{} images/s", format_grouped(run.images_per_s()));
   if (!run.pipeline) return text + " (the devices' rate; no host decoding bound)";
@@ -582,6 +615,9 @@ std::string vision_throughput(const VisionRun& run) {
 std::string mfu_basis(const PlanEstimate& e, const Workload& workload) {
   if (workload.mfu_pinned || e.mfu <= 0) return "";
   if (workload.vision) return " (the roofline of FLOPs and activation traffic, docs/methodology.md#vision-time)";
+  if (workload.diffusion) {
+    return " (each part's roofline of FLOPs and activation traffic, docs/methodology.md#diffusion-time)";
+  }
   if (workload.task == Task::inference) return " (a serving engine's, docs/methodology.md#serving)";
   std::vector<std::string> why;
   const Stack stack = stack_of(*e.plan.device);

@@ -72,4 +72,9 @@ std::string vision_throughput(const VisionRun& run);
 // What lifts a data-loader bound.
 std::string vision_way_out();
 
+// A diffusion plan's parts: where its weights go (the denoiser, the frozen text encoders and
+// VAE), and for generation the batch's latency by part, images a second and the fleet
+// (docs/methodology.md#diffusion). Lines ending in a newline; empty for other workloads.
+std::string diffusion_lines(const PlanEstimate& e, const Workload& workload);
+
 }  // namespace mlsize::cli

@@ -67,8 +67,7 @@ Json workload_json(const Workload& workload) {
   }
   if (workload.is_adapter_tuning()) {
     json["lora_rank"] = workload.lora_rank;
-    json["lora_trainable_params"] =
-        json_whole(lora_parameters(workload.model, workload.lora_rank, workload.lora_targets));
+    json["lora_trainable_params"] = json_whole(adapter_parameters(workload));
   }
   if (workload.task == Task::inference) {
     json["weight_format"] = to_string(workload.weight_format);
@@ -108,6 +107,24 @@ Json workload_json(const Workload& workload) {
                       {"forward_macs", vision_forward_macs(v.model, v.height, v.width)},
                       {"bytes_per_image", v.bytes_per_image},
                       {"data_loader", to_string(v.loader)}};
+  }
+  if (workload.diffusion) {
+    const DiffusionWorkload& d = *workload.diffusion;
+    const DiffusionModel& m = d.model;
+    json["diffusion"] = {{"model", m.id},
+                         {"family", to_string(m.family)},
+                         {"images", d.images},
+                         {"images_per_s", d.images_per_s > 0 ? Json(d.images_per_s) : Json(nullptr)},
+                         {"height", d.height},
+                         {"width", d.width},
+                         {"steps", workload.task == Task::inference ? Json(d.steps) : Json(nullptr)},
+                         {"passes_per_step", d.passes_per_step()},
+                         {"latents_cached", d.cached},
+                         {"denoiser_params", m.denoiser_params},
+                         {"text_encoder_params", m.text_encoder_params},
+                         {"vae_params", m.vae_params},
+                         {"denoiser_forward_macs", denoiser_forward_macs(m, d.height, d.width)},
+                         {"vae_decoder_macs", vae_decoder_macs(m, d.height, d.width)}};
   }
   json["mfu"] = workload.mfu;
   json["mfu_pinned"] = workload.mfu_pinned;
@@ -247,6 +264,19 @@ Json plan_json(const PlanEstimate& e, bool timed) {
         {"loader_images_per_s", run.pipeline ? Json(run.pipeline->images_per_s) : Json(nullptr)},
         {"loader_bound", run.loader_bound()},
         {"epoch_overhead_seconds", run.epoch_overhead.value}};
+  }
+  if (e.diffusion) {
+    const DiffusionRun& run = *e.diffusion;
+    json["compute"]["diffusion"] = {
+        {"batch", run.batch.batch},
+        {"latency_seconds", run.batch.latency().value},
+        {"text_encoder_seconds", run.batch.text.value},
+        {"denoise_seconds", run.batch.denoise.value},
+        {"decode_seconds", run.batch.decode.value},
+        {"images_per_s_per_device", run.batch.images_per_s()},
+        {"replicas", run.fleet ? Json(run.replicas) : Json(nullptr)},
+        {"replicas_needed", run.fleet ? Json(run.replicas_needed) : Json(nullptr)},
+        {"usd_per_1000_images", run.per_1000_images ? Json(run.per_1000_images->value) : Json(nullptr)}};
   }
   if (e.gbdt) {
     json["compute"]["gbdt"] = {{"cell_visits", e.gbdt->cell_visits},

@@ -8,6 +8,7 @@
 
 #include <mlsize/support/number_format.hpp>
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
 

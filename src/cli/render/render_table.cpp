@@ -253,8 +253,51 @@ std::string ways_out_table(const Report& report, std::vector<TableColumn> column
          render_table(columns, rows, style) + "\n";
 }
 
+// A fleet generating images at a rate (docs/methodology.md#diffusion-serving): the replicas
+// it needs and spares, a batch's latency, each replica's rate, $/hour and $ per 1,000 images.
+std::string image_fleet_table(const Report& report, int top, const TableStyle& style) {
+  const std::vector<TableColumn> columns{{"#", true},           {"hardware", false},   {"replicas", true},
+                                         {"latency", true},     {"images/s", true, 2}, {"$/hour", true},
+                                         {"$/1k images", true}, {"memory", true, 1}};
+  std::vector<std::vector<std::string>> rows;
+  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  for (std::size_t i = 0; i < shown; ++i) {
+    const RankedPlan& e = report.recommendations[i];
+    const DiffusionRun& run = *e.diffusion;
+    rows.push_back({rank_cell(i + 1, e, i + 1 < shown), hardware_cell(e.plan, style.wide, style.wide),
+                    fmt::format("{}+{}", run.replicas_needed, std::max(0, run.replicas - run.replicas_needed)),
+                    format_latency(run.batch.latency()), format_general(run.batch.images_per_s(), 3),
+                    format_usd(*e.cost), run.per_1000_images ? format_usd(*run.per_1000_images) : "-",
+                    style.wide ? memory_cell(e) : format_percent(e.memory.total().value / e.capacity.value)});
+  }
+  if (rows.empty()) return {};
+  const RankedPlan& best = report.recommendations.front();
+  return render_table(columns, rows, style) + "\n" +
+         fmt::format(
+             "{} is the {} fleet that serves {} images a second: {} an hour, {} per 1,000 images, {} "
+             "an image ({} of {} offerings have a plan that meets the constraints).\n",
+             describe_hardware(best.plan), report.objective == Objective::time ? "fastest" : "cheapest",
+             format_general(report.workload.diffusion->images_per_s), format_usd(*best.cost),
+             best.diffusion->per_1000_images ? format_usd(*best.diffusion->per_1000_images) : "-",
+             format_latency(best.diffusion->batch.latency()), report.recommendations.size(), offering_count(report)) +
+         fmt::format(
+             "Ranked by {} (--optimize: cost is the fleet's $/hour, time an image's latency). replicas: "
+             "devices the rate needs at {} of each one's images/s (--replica-utilisation), + the spare "
+             "units' (--redundancy); latency: prompt to decoded image at one image per device. GB = 10^9 "
+             "bytes.\n",
+             to_string(report.objective), format_percent(report.workload.diffusion->utilisation));
+}
+
 std::string recommend_table(const Report& report, int top, const Provenance& provenance, const TableStyle& style) {
   std::string text = workload_line(report.workload) + "\n";
+  if (report.workload.diffusion && report.workload.serves_a_fleet()) {
+    text += image_fleet_table(report, top, style);
+    if (report.recommendations.empty()) text += summary_sentence(report) + "\n";
+    text += ranking_notes(report, top);
+    text += rejected_summary(report);
+    text += price_footer(report, top, provenance);
+    return text + advice_text(report);
+  }
   // What the narrow serving table leaves out (render_serving.cpp).
   const std::string narrow_note =
       style.wide ? ""

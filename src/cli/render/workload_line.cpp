@@ -5,8 +5,10 @@
 #include "cli/render/renderers.hpp"
 
 #include <mlsize/estimate/compute.hpp>
+#include <mlsize/estimate/diffusion.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
+#include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/vision.hpp>
 #include <mlsize/support/number_format.hpp>
 
@@ -52,6 +54,46 @@ std::string vision_workload_line(const Workload& workload) {
   return text;
 }
 
+// A diffusion job: the model's parts, the images at their resolution, and for generation the
+// steps, guidance and rate (docs/methodology.md#diffusion).
+std::string diffusion_workload_line(const Workload& workload) {
+  const DiffusionWorkload& d = *workload.diffusion;
+  const DiffusionModel& m = d.model;
+  const std::string images =
+      d.images >= 1e6 ? format_general(d.images / 1e6, 3) + "M" : format_count_exact_below_10k(d.images);
+  std::string text;
+  if (workload.task == Task::inference) {
+    const std::string work = d.images_per_s > 0 ? fmt::format("{} images a second", format_general(d.images_per_s))
+                                                : fmt::format("{} images", images);
+    text = fmt::format("Workload: {}, generating {} at {}×{} px: {} steps × {}, {} weights.\n", m.name, work, d.height,
+                       d.width, d.steps, d.passes_per_step() == 2 ? "2 passes (classifier-free guidance)" : "1 pass",
+                       to_string(workload.weight_format));
+  } else {
+    std::string task(to_string(workload.task));
+    if (workload.is_adapter_tuning()) {
+      task += fmt::format(" (rank {}, {} trainable)", workload.lora_rank, format_count(adapter_parameters(workload)));
+    }
+    text = fmt::format("Workload: {}, {} images × {} epochs at {}×{} px, {} {}, {}{}.\n", m.name, images,
+                       format_general(workload.epochs), d.height, d.width, task, to_string(workload.precision),
+                       to_string(workload.optimizer), d.cached ? ", latents and text embeddings cached" : "");
+  }
+  const double macs = denoiser_forward_macs(m, d.height, d.width);
+  const char* denoiser = m.family == DenoiserFamily::unet  ? "a UNet"
+                         : m.family == DenoiserFamily::dit ? "a diffusion transformer (DiT)"
+                                                           : "a joint-attention transformer (MMDiT)";
+  text += fmt::format("Model: {} of {} parameters, {} {} a pass", denoiser, format_count(m.denoiser_params),
+                      format_general(macs >= 1e12 ? macs / 1e12 : macs / 1e9, 3), macs >= 1e12 ? "TMACs" : "GMACs");
+  if (m.family != DenoiserFamily::unet) {
+    text += fmt::format(" ({} tokens, {} blocks, hidden {})", format_general(denoiser_tokens(m, d.height, d.width)),
+                        m.layers, m.hidden);
+  }
+  text += fmt::format("; text encoders {} ({} parameters); VAE {} parameters; micro-batch {} images per device",
+                      m.text_encoders, format_count(m.text_encoder_params), format_count(m.vae_params),
+                      workload.micro_batch);
+  text += "; time each part's roofline of FLOPs and activation traffic.\n";
+  return text;
+}
+
 }  // namespace
 
 std::string workload_line(const Workload& workload) {
@@ -64,6 +106,7 @@ std::string workload_line(const Workload& workload) {
         format_count(workload.features), workload.rounds, workload.max_depth, workload.bins);
   }
   if (workload.vision) return vision_workload_line(workload);
+  if (workload.diffusion) return diffusion_workload_line(workload);
   const Architecture& m = workload.model;
   std::string params = format_count(workload.parameters.total) + " parameters";
   if (workload.parameters.active < workload.parameters.total) {
@@ -118,8 +161,7 @@ std::string workload_line(const Workload& workload) {
     }
     std::string task(to_string(workload.task));
     if (workload.is_adapter_tuning()) {
-      task += fmt::format(" (rank {}, {} trainable)", workload.lora_rank,
-                          format_count(lora_parameters(m, workload.lora_rank, workload.lora_targets)));
+      task += fmt::format(" (rank {}, {} trainable)", workload.lora_rank, format_count(adapter_parameters(workload)));
     }
     const std::string tokens = workload.tokens > 0 ? format_count(workload.tokens) + " tokens" + data : "no data given";
     text = fmt::format("Workload: {}{}, {}, {} {}, {}.\n", model, params, tokens, task, to_string(workload.precision),

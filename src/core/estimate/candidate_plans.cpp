@@ -70,8 +70,8 @@ bool offloads(const Workload& workload, const Layout& layout) {
 // with the optimizer states only), with micro-batches up to 128 × the workload's.
 void add_layout_plans(const Workload& workload, const Layout& layout, std::vector<Plan>& plans) {
   const int data = layout.devices / (layout.tensor * layout.pipeline);
-  if (workload.vision) {
-    // A vision model: DDP (or ZeRO/FSDP across replicas for the largest ViTs), each at the
+  if (workload.images_are_tokens()) {
+    // A vision or diffusion model: DDP (or ZeRO/FSDP across replicas for the largest ViTs), each at the
     // per-GPU batch and at 1/2, 1/4 and 1/8 of it, without and with activation
     // checkpointing: a practitioner lowers the batch before checkpointing (which costs a
     // forward pass), and the estimate keeps the faster of what fits.
@@ -151,7 +151,7 @@ void add_training_plans(const Workload& workload, const Offering& offering, cons
   // Vision models: data parallel only (DDP, or FSDP for the largest ViTs); no launcher shards
   // a CNN's layers, and an image's activations are small.
   // A named --framework keeps to its own layouts (framework_runs, in add_layout_plans).
-  const bool data_parallel_only = workload.is_adapter_tuning() || workload.vision;
+  const bool data_parallel_only = workload.is_adapter_tuning() || workload.images_are_tokens();
   const int most_model_parallel = data_parallel_only ? 1 : devices;
   for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, most_model_parallel) && devices % tensor == 0;
        tensor *= 2) {
@@ -240,9 +240,13 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
         add_serving_plans(workload, offering, device, units, plans);
       }
       for (std::size_t i = first; i < plans.size(); ++i) plans[i].fixed_units = !device_counts.empty();
-    } else if (workload.task == Task::inference && workload.vision) {
-      // Scoring images: each device a replica (no model is split for a vision model).
-      plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
+    } else if (workload.task == Task::inference && workload.images_are_tokens()) {
+      // Scoring or generating images: each device a replica (no model is split). A fleet for
+      // a rate of images is sized by the estimate: one plan, its units a placeholder.
+      if (units == 1 || !workload.serves_a_fleet() || !device_counts.empty()) {
+        plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
+        plans.back().fixed_units = workload.serves_a_fleet() && !device_counts.empty();
+      }
     } else if (workload.task == Task::inference) {
       // Tensor parallel within a unit (1, 2, 4, ... devices, at most the 8 of a GPU node:
       // vLLM serves with "tensor parallel size = the number of GPUs in each node"; its

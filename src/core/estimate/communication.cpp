@@ -23,8 +23,7 @@ double gradient_width(const Workload& w) {
 // Bytes of one replica's gradients as they cross the network: the trained parameters of
 // its model-parallel share (LoRA and QLoRA: their adapters only) at gradient_width.
 double gradient_bytes_per_replica(const Workload& w, const Strategy& st) {
-  const double params =
-      w.is_adapter_tuning() ? lora_parameters(w.model, w.lora_rank, w.lora_targets) : w.parameters.total;
+  const double params = w.is_adapter_tuning() ? adapter_parameters(w) : w.parameters.total;
   return params * gradient_width(w) / st.model_parallel();
 }
 
@@ -288,7 +287,7 @@ double global_batch_tokens(const Workload& w, int data_parallel) {
   // A vision run's global batch is its per-device batch on every replica (DDP, the learning
   // rate scaled with it: Goyal et al. 2017), unless --global-batch says otherwise.
   const double wanted = w.global_batch             ? *w.global_batch
-                        : w.vision                 ? micro_step
+                        : w.images_are_tokens()    ? micro_step
                         : w.task == Task::pretrain ? 4.0 * 1024 * 1024
                                                    : 128.0 * w.sequence_length;
   return std::max(wanted, micro_step);
@@ -337,8 +336,7 @@ Seconds offload_seconds(const Workload& w, const Strategy& st, int device_count,
                         Seconds compute, double& steps) {
   if (st.offload == Offload::none || !w.is_training() || w.tokens <= 0) return Seconds(0);
   const int dp = st.data_parallel(device_count);
-  const double trained =
-      w.is_adapter_tuning() ? lora_parameters(w.model, w.lora_rank, w.lora_targets) : w.parameters.total;
+  const double trained = w.is_adapter_tuning() ? adapter_parameters(w) : w.parameters.total;
   const double shard = trained / st.model_parallel() / (st.zero_stage >= 1 ? st.shard_degree(device_count) : 1);
   const int sharing = std::min(device_count, std::max(1, topology.devices_per_node));
   const double batch = global_batch_tokens(w, dp);

@@ -1,5 +1,6 @@
 #include <mlsize/estimate/compute.hpp>
 
+#include <mlsize/estimate/diffusion.hpp>
 #include <mlsize/estimate/vision.hpp>
 
 #include <mlsize/estimate/engine.hpp>
@@ -25,6 +26,7 @@ Flops inference_flops(double active_params, double tokens) {
 
 Flops run_flops(const Workload& workload, Recompute recompute) {
   if (workload.vision) return vision_run_flops(workload, recompute);
+  if (workload.diffusion) return diffusion_run_flops(workload, recompute);
   const double active = workload.parameters.active;
   if (workload.task == Task::inference) return inference_flops(active, workload.tokens);
   Flops flops = training_flops(active, workload.tokens, recompute, workload.task);
@@ -55,8 +57,8 @@ DType compute_dtype(Precision precision) {
 std::optional<DType> compute_dtype(const Device& device, const Workload& workload) {
   if (workload.task != Task::inference) {
     // PyTorch runs fp32 convolutions in TF32 where the GPU has it
-    // (torch.backends.cudnn.allow_tf32 defaults to True): a vision model's fp32 is TF32.
-    if (workload.vision && workload.precision == Precision::fp32 && device.kind == DeviceKind::gpu &&
+    // (torch.backends.cudnn.allow_tf32 defaults to True): a vision or diffusion model's fp32 is TF32.
+    if (workload.images_are_tokens() && workload.precision == Precision::fp32 && device.kind == DeviceKind::gpu &&
         device.peak(DType::tf32)) {
       return DType::tf32;
     }

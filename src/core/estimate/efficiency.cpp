@@ -1,6 +1,7 @@
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/kernels.hpp>
 
+#include <mlsize/estimate/diffusion.hpp>
 #include <mlsize/estimate/vision.hpp>
 
 #include <mlsize/estimate/compute.hpp>
@@ -87,6 +88,8 @@ double cpu_gemm_efficiency(const Device& device, DType compute_dtype) {
 double effective_mfu(const Device& device, const Workload& workload) {
   // A vision model's efficiency is its family's, fitted to published throughput (vision.hpp).
   if (workload.vision && !workload.mfu_pinned) return vision_efficiency(device, workload);
+  // A diffusion model's is its parts' roofline, the same fit (diffusion.hpp).
+  if (workload.diffusion && !workload.mfu_pinned) return diffusion_efficiency(device, workload);
   double mfu = workload.mfu_pinned ? workload.mfu
                                    : workload.mfu * stack_efficiency(stack_of(device)) * generation_efficiency(device);
   const std::optional<DType> dtype = compute_dtype(device, workload);

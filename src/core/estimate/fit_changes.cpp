@@ -35,6 +35,10 @@ std::vector<std::pair<FitChangeKind, Workload>> workload_changes(const Workload&
     // Adapters change a fine-tuning run, not a pre-training one.
     if (workload.task == Task::finetune) change(FitChangeKind::lora).task = Task::lora;
     if (workload.task == Task::finetune || workload.task == Task::lora) change(FitChangeKind::qlora).task = Task::qlora;
+    // A diffusion model's frozen VAE and text encoders stay off the device when their outputs
+    // are precomputed (diffusers' --cache_latents, kohya's cache_text_encoder_outputs).
+    if (workload.diffusion && !workload.diffusion->cached)
+      change(FitChangeKind::cache_latents).diffusion->cached = true;
   } else if (workload.task == Task::inference) {
     for (const auto& [kind, format] : {std::pair{FitChangeKind::int8_weights, WeightFormat::int8},
                                        std::pair{FitChangeKind::int4_weights, WeightFormat::int4}}) {

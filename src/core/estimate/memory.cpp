@@ -2,6 +2,7 @@
 // picks the part for the task (training: memory_training.cpp). Formulas and citations:
 // docs/methodology.md#memory.
 
+#include <mlsize/estimate/diffusion.hpp>
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/vision.hpp>
 
@@ -71,6 +72,11 @@ StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimize
     case Precision::fp8_mixed: return {2, 4, 4, states};
   }
   return {2, 4, 4, states};
+}
+
+double adapter_parameters(const Workload& w) {
+  if (w.diffusion) return diffusion_lora_parameters(w.diffusion->model, w.lora_rank);
+  return lora_parameters(w.model, w.lora_rank, w.lora_targets);
 }
 
 double lora_parameters(const Architecture& m, int rank, unsigned targets) {
@@ -251,6 +257,24 @@ void inference_memory(const Workload& w, int device_count, const Strategy& st, c
   const Architecture& m = w.model;
   const double n = w.parameters.total;
   const double bits = bits_per_weight(w.weight_format);
+  if (w.diffusion) {
+    // A diffusion model's denoiser at its width and its text encoders and VAE in 16 bits,
+    // replicated on every device; the larger of the denoiser's live activations and the VAE
+    // decoder's peak over the batch (diffusion.hpp); no KV cache.
+    const T frozen = named<T>("text encoders and VAE", diffusion_inference_frozen_bytes(w).value);
+    memory.weights = rows.term("weights", named<T>("N", n) * (bits / 8.0) + frozen, [&] {
+      return "denoiser " + format_general(n) + ", bits " + format_general(bits) + ", " +
+             w.diffusion->model.text_encoders + " and VAE in 16 bits";
+    });
+    memory.activations = rows.term(
+        "activations", named<T>("denoiser or VAE decoder", diffusion_inference_activation_bytes(w).value), [&] {
+          return "images " + format_general(w.micro_batch) + " × passes " +
+                 format_general(w.diffusion->passes_per_step()) + " × live share " +
+                 format_general(k_vision_inference_live_share) + ", or the decoder's " +
+                 format_general(k_vae_decode_bytes_per_element) + " bytes per element of its largest map";
+        });
+    return;
+  }
   if (w.vision) {
     // A vision model's weights at their width, replicated on every device, and the live
     // activations of its batch (vision.hpp); no KV cache.

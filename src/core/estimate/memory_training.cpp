@@ -5,6 +5,8 @@
 
 #include <mlsize/model/vision.hpp>
 
+#include <mlsize/estimate/diffusion.hpp>
+
 #include <mlsize/estimate/communication.hpp>
 
 #include <algorithm>
@@ -89,6 +91,13 @@ const char* gradient_convention(const Workload& w, const Strategy& st) {
 
 // What training_activation_bytes (activations.cpp) counts, in short.
 const char* training_activation_summary(const Workload& w, Recompute recompute) {
+  // A diffusion model's, from diffusion_activation_bytes (diffusion.cpp).
+  if (w.diffusion) {
+    return recompute == Recompute::full
+               ? "images × denoiser outputs × bytes × kept share (UNet 1/4, transformer 1/17)"
+               : "images × denoiser outputs (7cs a ResNet block, 33cs a UNet transformer block, "
+                 "17sh a DiT block) × bytes";
+  }
   // A vision model's, from vision_activation_bytes (vision.cpp).
   if (w.vision) {
     const bool vit = w.vision->model.family == VisionFamily::vit;
@@ -107,6 +116,13 @@ const char* training_activation_summary(const Workload& w, Recompute recompute) 
             : "Σ layers sbh-terms (Korthikanti Table 2, GQA/gated/MoE/flash) + sbh + 4sbh(1 + V/h)/t";
 }
 
+// A diffusion model's text encoders and VAE, frozen and replicated on every device unless
+// the latents and text embeddings are cached (diffusion_frozen_bytes).
+template <class T>
+T diffusion_frozen(const Workload& w) {
+  return named<T>("frozen text encoders and VAE", diffusion_frozen_bytes(w).value);
+}
+
 }  // namespace
 
 template <class T>
@@ -114,7 +130,7 @@ void adapter_memory(const Workload& w, int device_count, const Strategy& st, con
                     MemoryBreakdown& memory, ExplainRows<T>& rows) {
   const Architecture& m = w.model;
   const double n = w.parameters.total;
-  const double adapter_count = lora_parameters(m, w.lora_rank, w.lora_targets);
+  const double adapter_count = adapter_parameters(w);
   const T adapters = named<T>("adapters", adapter_count);
   const T base = w.task == Task::qlora ? named<T>("linear", w.parameters.linear) *
                                                  rounded<T>(bits_per_weight(WeightFormat::nf4), 3) / 8.0 +
@@ -134,11 +150,12 @@ void adapter_memory(const Workload& w, int device_count, const Strategy& st, con
                                    named<T>("optimizer bytes", adapter_bytes.optimizer())};
   const ShardedStates<T> trained = shard(adapters, T(0.0), per_param, st, split);
 
-  memory.weights =
-      rows.term("weights", base_share + noted(trained.weights, w.task == Task::qlora ? "bf16" : "fp32"), [&] {
-        return "base " + format_general(value_of(base)) + " bytes, adapters " + format_general(adapter_count) +
-               " (rank " + format_general(w.lora_rank) + "), " + layout_text(st, device_count);
-      });
+  T weights = base_share + noted(trained.weights, w.task == Task::qlora ? "bf16" : "fp32");
+  if (w.diffusion && !w.diffusion->cached) weights = weights + diffusion_frozen<T>(w);
+  memory.weights = rows.term("weights", weights, [&] {
+    return "base " + format_general(value_of(base)) + " bytes, adapters " + format_general(adapter_count) + " (rank " +
+           format_general(w.lora_rank) + "), " + layout_text(st, device_count);
+  });
   memory.gradients = rows.term("gradients", noted(trained.gradients, "only adapters are trained"),
                                [&] { return "adapters " + format_general(adapter_count); });
   memory.optimizer = rows.term("optimizer", trained.optimizer,
@@ -223,6 +240,7 @@ void full_training_memory(const Workload& w, int device_count, const Strategy& s
     gradients = st.zero_stage >= 3 ? gathered_gradients : noted(T(0.0), "streamed to the host");
     optimizer = noted(T(0.0), "on the host");
   }
+  if (w.diffusion && !w.diffusion->cached) weights = weights + diffusion_frozen<T>(w);
   memory.weights = rows.term("weights", weights, inputs);
   memory.gradients = rows.term("gradients", gradients, inputs);
   memory.optimizer = rows.term("optimizer", optimizer, inputs);
@@ -237,6 +255,13 @@ void add_training_tail(const Workload& w, const Strategy& st, MemoryBreakdown& m
   const Architecture& m = w.model;
   const T activations = named<T>(training_activation_summary(w, st.recompute), activation_bytes(w, st, rows));
   memory.activations = rows.term("activations", activations, [&] {
+    if (w.diffusion) {
+      const DiffusionWorkload& d = *w.diffusion;
+      return "images " + format_general(w.micro_batch) + ", " + std::to_string(d.height) + "x" +
+             std::to_string(d.width) + " px, denoiser outputs " +
+             format_general(denoiser_activation_elements(d.model, d.height, d.width)) + ", recompute " +
+             std::string(to_string(st.recompute));
+    }
     if (w.vision) {
       const VisionWorkload& v = *w.vision;
       return "images " + format_general(w.micro_batch) + ", " + std::to_string(v.height) + "x" +

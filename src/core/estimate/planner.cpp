@@ -182,7 +182,9 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
   const double peak = *m_peak;
   estimate.peak_flops_per_s = peak;
   estimate.flops = flops(plan.strategy.recompute);
-  if (workload.vision && workload.task == Task::inference) {
+  if (workload.diffusion && workload.task == Task::inference) {
+    estimate_generation(workload, plan, estimate);
+  } else if (workload.vision && workload.task == Task::inference) {
     // Scoring images: every device a replica on its share of them, at the forward pass's
     // roofline (vision.hpp), bound by the host's decoding as training is.
     estimate.mfu = m_mfu;
@@ -205,6 +207,37 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
     estimate.time = estimate.compute_time + estimate.communication.exposed();
     if (workload.vision) add_input_pipeline(workload, plan, estimate);
   }
+}
+
+// Generating images: every device a replica running its batch (diffusion_batch). A batch job
+// shares the images among the devices; a rate of images is served by the replicas it needs
+// at the utilisation, in whole units, plus the spare units (docs/methodology.md#diffusion-serving).
+void PlanEstimator::estimate_generation(const Workload& workload, const Plan& plan, PlanEstimate& estimate) const {
+  const DiffusionWorkload& d = *workload.diffusion;
+  DiffusionRun run;
+  run.batch = diffusion_batch(m_device, workload);
+  estimate.mfu = m_mfu;
+  estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *m_peak, estimate.mfu);
+  estimate.time = estimate.compute_time;
+  if (d.images_per_s > 0) {
+    run.fleet = true;
+    const double per_replica = run.batch.images_per_s();
+    constexpr double k_most_replicas = 1e6;  // a rate no catalogue carries is rejected, not overflowed
+    const double needed = per_replica > 0 ? std::ceil(d.images_per_s / (d.utilisation * per_replica)) : k_most_replicas;
+    run.replicas_needed = static_cast<int>(std::min(needed, k_most_replicas));
+    if (m_offering != nullptr) {
+      const int per_unit = std::max(1, m_offering->devices_per_unit);
+      const int needed_units = (run.replicas_needed + per_unit - 1) / per_unit;
+      estimate.plan.units =
+          plan.fixed_units && needed_units <= plan.units ? plan.units : std::max(1, needed_units + d.redundancy);
+      estimate.plan.device_count = estimate.plan.units * per_unit;
+    }
+    run.replicas = estimate.plan.device_count;
+    // A fleet's time is what a user waits for an image.
+    estimate.time = run.batch.latency();
+    estimate.compute_time = run.batch.latency();
+  }
+  estimate.diffusion = run;
 }
 
 // A vision run's steps take the longer of the devices' time and the input pipeline's: the
@@ -277,6 +310,7 @@ void PlanEstimator::estimate_physics(const Plan& plan, PlanEstimate& estimate) {
   estimate.host_fits.reset();
   estimate.gbdt.reset();
   estimate.vision.reset();
+  estimate.diffusion.reset();
   estimate.communication = Communication{};
   estimate.flops = Flops(0);
   estimate.peak_flops_per_s = 0;
@@ -361,8 +395,9 @@ void PlanEstimator::add_extmem_transfer(const Workload& workload, const Strategy
 }
 
 void PlanEstimator::add_setup(PlanEstimate& estimate) const {
-  // Every run also provisions, loads and checkpoints: minutes that matter for short runs.
-  if (estimate.time.value > 0) {
+  // Every run also provisions, loads and checkpoints: minutes that matter for short runs. A
+  // fleet's time is a request's latency: it is provisioned once.
+  if (estimate.time.value > 0 && !m_workload->serves_a_fleet()) {
     estimate.setup = m_workload->setup_time;
     estimate.time = Seconds(estimate.time.value + estimate.setup.value);
   }
@@ -374,7 +409,8 @@ void PlanEstimator::price(PlanEstimate& estimate) const {
   ServingEstimate* serving = estimate.serving ? &*estimate.serving : nullptr;
   // A fleet serving a load, or sized without one, is priced by the hour; a run (training,
   // an offline job) by its time.
-  const bool fleet = serving != nullptr && !serving->offline;
+  DiffusionRun* images = estimate.diffusion && estimate.diffusion->fleet ? &*estimate.diffusion : nullptr;
+  const bool fleet = (serving != nullptr && !serving->offline) || images != nullptr;
   if (!fleet && m_cost.pricing == Pricing::spot && m_offering->kind == OfferingKind::cloud && estimate.time.value > 0) {
     // Interruptions over all the plan's instances stretch the run (preemption_share); at a
     // share of 1 or more it never finishes, and its time is infinite.
@@ -397,6 +433,13 @@ void PlanEstimator::price(PlanEstimate& estimate) const {
       serving->per_hour = Usd(m_price->value * units);
       serving->per_million_output_tokens = Usd(tokens > 0 ? estimate.cost->value / tokens * 1e6 : 0);
     }
+    return;
+  }
+  if (images != nullptr) {
+    // A fleet of image generators: by the hour, and per 1,000 images at the rate it serves.
+    estimate.cost = Usd(m_price->value * units);
+    images->per_1000_images =
+        Usd(estimate.cost->value / (m_workload->diffusion->images_per_s * k_seconds_per_hour) * 1000);
     return;
   }
   serving->per_hour = Usd(m_price->value * units);

@@ -169,9 +169,7 @@ double disk_gb(const Workload& workload, const LaunchSpec& spec) {
   const double params = workload.parameters.total;
   double bytes = 2 * params;  // the 16-bit weights, downloaded
   if (workload.is_training()) {
-    const double trained = workload.is_adapter_tuning()
-                               ? lora_parameters(workload.model, workload.lora_rank, workload.lora_targets)
-                               : params;
+    const double trained = workload.is_adapter_tuning() ? adapter_parameters(workload) : params;
     const bool sharded = spec.zero_stage > 0 || spec.tensor_parallel * spec.pipeline_parallel > 1;
     bytes += k_checkpoints_kept * k_checkpoint_bytes_per_param * trained / (sharded ? spec.nodes : 1);
   }
@@ -326,6 +324,7 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
   }
 
   if (workload.task == Task::gbdt) set_trees(workload, estimate, spec);
+  spec.diffusion = workload.diffusion.has_value();
   if (workload.vision) {
     const VisionWorkload& v = *workload.vision;
     spec.vision = true;
@@ -426,6 +425,11 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
     return "--framework jax plans train with JAX (MaxText's mesh of data, fsdp, tensor and stage axes), whose "
            "config mlsize does not write; the plan's layout is in the report, and --framework hf, deepspeed or "
            "megatron ranks plans it launches";
+  }
+  if (spec.diffusion) {
+    return "a diffusion model trains with diffusers' example scripts (train_text_to_image*.py, "
+           "train_dreambooth_lora*.py under accelerate launch) and generates with its pipeline, which mlsize does "
+           "not emit yet; the plan's devices, micro-batch, precision, recomputation and optimizer are in the report";
   }
   if (kind == skypilot) {
     if (spec.task == Task::gbdt && spec.external_memory) return trees_unsupported(kind, spec);

@@ -76,18 +76,24 @@ Pruner::Pruner(const std::vector<Plan>& plans, PlanEstimator& estimator, const s
       m_slowness(objective) {}
 
 // Memory never grows with the ZeRO stage nor shrinks with the micro-batch, so a layout's
-// least memory is that of its highest stage at the workload's micro-batch, with whichever
-// recomputation holds least: a few plans' memory tells whether any plan of it can fit.
+// least memory is that of its highest stage at its smallest micro-batch (the workload's for a
+// language model, whose search only grows it; the least for images, whose search halves
+// it), with whichever recomputation holds least: a few plans' memory tells whether any plan
+// of it can fit.
 bool Pruner::layout_can_fit(std::size_t first) const {
   const auto searched = [&](const Plan& plan) { return !m_recompute || plan.strategy.recompute == *m_recompute; };
   std::size_t last = first;
   int highest = 0;
+  int least_micro_batch = m_workload.micro_batch;
   for (; last < m_plans.size() && same_layout(m_plans[last], m_plans[first]); ++last) {
-    if (searched(m_plans[last])) highest = std::max(highest, m_plans[last].strategy.zero_stage);
+    if (!searched(m_plans[last])) continue;
+    highest = std::max(highest, m_plans[last].strategy.zero_stage);
+    least_micro_batch = std::min(least_micro_batch, micro_batch_of(m_plans[last]));
   }
   for (std::size_t i = first; i < last; ++i) {
     const Strategy& st = m_plans[i].strategy;
-    if (searched(m_plans[i]) && st.zero_stage == highest && st.micro_batch == 0 && m_estimator.fits(m_plans[i])) {
+    if (searched(m_plans[i]) && st.zero_stage == highest && micro_batch_of(m_plans[i]) == least_micro_batch &&
+        m_estimator.fits(m_plans[i])) {
       return true;
     }
   }

@@ -201,7 +201,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   if (workload.task == Task::inference && !device.memory_bandwidth_bytes_per_s) {
     return reject(RejectionReason::no_bandwidth, std::nullopt);
   }
-  if (workload.task == Task::inference && !engine_runs_on(workload.engine, device)) {
+  if (workload.task == Task::inference && !workload.images_are_tokens() && !engine_runs_on(workload.engine, device)) {
     return reject(RejectionReason::engine, std::nullopt);
   }
   // --framework neuron on an H100, --framework megatron on a TPU (framework.hpp).
@@ -242,7 +242,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   }
   if (!hourly_price_per_unit(offering, settings.cost)) return reject(RejectionReason::no_price, std::nullopt);
   // A service stays up: a free tier's sessions end (Colab, Kaggle).
-  if (serves && !workload.serving->offline() && offering.limits.session_hours) {
+  if (workload.serves_a_fleet() && offering.limits.session_hours) {
     return reject(RejectionReason::session_limit, std::nullopt);
   }
 
