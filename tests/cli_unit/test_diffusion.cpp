@@ -5,6 +5,7 @@
 // Each figure names its row in bench/results/issue50-published-figures.md (Xn) or
 // issue50-more-figures.md (Qn-m), and whether it is in the fitting or the held-out set.
 #include "run_capture.hpp"
+#include "temp_files.hpp"
 
 #include <mlsize/model/diffusion.hpp>
 
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -253,4 +255,59 @@ TEST_CASE("diffusion: flags outside what is sized are refused by name", "[diffus
   CHECK_THAT(error({"recommend", "--model", "sdxl", "--task", "lora"}), Catch::Contains("--images"));
   CHECK_THAT(error({"recommend", "--params", "7B", "--data", "1GB", "--steps", "30"}),
              Catch::Contains("diffusion models"));
+}
+
+TEST_CASE("diffusion: diffusers configs are read, the UNet's as its preset and a transformer's from its structure",
+          "[diffusion]") {
+  const std::string dir = std::string(MLSIZE_TEST_DATA_DIR) + "/diffusers-configs/";
+  const auto workload = [&](const std::string& file) {
+    return json_of({"estimate", "--model-config", dir + file, "--task", "lora", "--images", "1k", "--device",
+                    "h100-sxm"})["workload"]["diffusion"];
+  };
+  // A UNet's layout (widths, the text width cross-attention reads, transformer depth) is the
+  // preset's; sample_size × 8 the native resolution.
+  CHECK(workload("runwayml--stable-diffusion-v1-5--unet.json")["denoiser_params"] == 859'520'964);
+  const nlohmann::json sd2 = workload("stabilityai--stable-diffusion-2-1--unet.json");
+  CHECK(sd2["height"] == 768);
+  CHECK(sd2["text_encoder_params"].get<double>() == Approx(354.03e6).epsilon(0.001));
+  CHECK(workload("stabilityai--stable-diffusion-xl-base-1.0--unet.json")["denoiser_params"] == 2.570e9);
+  CHECK(workload("stabilityai--stable-diffusion-xl-base-1.0--model_index.json")["model"] == "sdxl");
+  // FLUX.1-dev's transformer from its 19 double- and 38 single-stream blocks of 24 × 128: its
+  // parameters within 1% of the 11,901,408,320 diffusers prints, its MACs the preset's.
+  const nlohmann::json flux = workload("black-forest-labs--FLUX.1-dev--transformer.json");
+  CHECK(flux["denoiser_params"].get<double>() == Approx(11'901'408'320.0).epsilon(0.01));
+  CHECK(flux["denoiser_forward_macs"].get<double>() ==
+        Approx(denoiser_forward_macs(preset("flux.1-dev"), 1024, 1024)).epsilon(1e-9));
+  CHECK(flux["passes_per_step"] == 1);  // guidance_embeds: distilled
+  // A pipeline whose index does not say its layout, and ones not sized, are refused by name.
+  const auto refused = [&](const std::string& file) {
+    const auto result = run_cli({"estimate", "--model-config", dir + file, "--images", "1k", "--device", "h100-sxm"});
+    CHECK(result.exit_code != 0);
+    CHECK(result.out.empty());
+    return result.err;
+  };
+  CHECK_THAT(refused("stabilityai--stable-diffusion-3-medium--model_index.json"),
+             Catch::Contains("\"StableDiffusion3Pipeline\" is not one mlsize sizes") &&
+                 Catch::Contains("--model with a preset"));
+  const auto temp = testing::fresh_directory("mlsize-diffusers-configs");
+  const auto write = [&](const char* name, const char* text) {
+    std::ofstream(temp / name) << text;
+    return (temp / name).string();
+  };
+  CHECK_THAT(run_cli({"estimate", "--model-config",
+                      write("sd.json", "{\"_class_name\": \"StableDiffusionPipeline\"}"), "--images", "1k"})
+                 .err,
+             Catch::Contains("unet/config.json"));
+  CHECK_THAT(run_cli({"estimate", "--model-config",
+                      write("vae.json", "{\"_class_name\": \"AutoencoderKL\", \"latent_channels\": 4}"), "--images",
+                      "1k"})
+                 .err,
+             Catch::Contains("not its denoiser"));
+  CHECK_THAT(run_cli({"estimate", "--model-config",
+                      write("unet.json",
+                            "{\"_class_name\": \"UNet2DConditionModel\", \"block_out_channels\": [320, 640], "
+                            "\"cross_attention_dim\": 768}"),
+                      "--images", "1k"})
+                 .err,
+             Catch::Contains("not one mlsize sizes") && Catch::Contains("unet.json:1:"));
 }

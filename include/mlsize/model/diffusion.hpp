@@ -52,6 +52,7 @@ struct DiffusionModel {
   int patch = 0;
   int hidden = 0;
   int layers = 0;
+  int double_blocks = 0;           // mmdit: the double-stream blocks among `layers` (Flux.1: 19 of 57)
   int text_tokens = 77;            // the text encoders' sequence (CLIP 77, T5 120 in PixArt, 512 in Flux)
   int context_dim = 0;             // the text embedding's width cross-attention reads (UNet, dit)
   double text_encoder_params = 0;  // all text encoders together; 0: class-conditional (DiT)

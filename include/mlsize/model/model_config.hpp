@@ -2,6 +2,7 @@
 // Model shapes from Hugging Face transformers `config.json` text, and the built-in presets.
 
 #include <mlsize/model/architecture.hpp>
+#include <mlsize/model/diffusion.hpp>
 #include <mlsize/model/vision.hpp>
 
 #include <cstddef>
@@ -26,10 +27,11 @@ inline constexpr double k_max_config_dimension = 1e7;
 // names the text in errors. Throws Error (input) with file:line:column and a hint.
 Architecture architecture_from_hf_config(std::string_view json_text, std::string_view source_name);
 
-// A config.json parsed once: a vision model's (ViT and DeiT read; other vision families such
-// as swin, convnext, resnet refused by name with the preset to use) or a language model's
-// (architecture_from_hf_config).
-std::variant<Architecture, VisionModel> model_from_hf_config(std::string_view json_text, std::string_view source_name);
+// A config.json parsed once: a diffusers one (diffusion_config.hpp), a vision model's (ViT
+// and DeiT read; other vision families such as swin, convnext, resnet refused by name with the
+// preset to use) or a language model's (architecture_from_hf_config).
+using ModelFromConfig = std::variant<Architecture, VisionModel, DiffusionModel>;
+ModelFromConfig model_from_hf_config(std::string_view json_text, std::string_view source_name);
 
 // The built-in model called `name` (data/models/<name>.json), or nothing: read from the
 // snapshot the build made of the presets (model_snapshot.hpp), no JSON is parsed.

@@ -204,6 +204,10 @@ void resolve_model(const WorkloadOptions& options, Workload& workload) {
       set_vision_model(*vision, workload);
       return;
     }
+    if (const DiffusionModel* diffusion = std::get_if<DiffusionModel>(&model)) {
+      set_diffusion_model(*diffusion, workload);
+      return;
+    }
     workload.model = std::get<Architecture>(std::move(model));
   }
   workload.parameters = count_parameters(workload.model);

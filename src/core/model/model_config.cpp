@@ -2,6 +2,7 @@
 #include <mlsize/model/vision.hpp>
 
 #include "core/model/config_reader.hpp"
+#include "core/model/diffusion_config.hpp"
 
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/text_distance.hpp>
@@ -610,9 +611,12 @@ std::optional<VisionModel> vision_model_from_root(const ConfigText& source, cons
 
 }  // namespace
 
-std::variant<Architecture, VisionModel> model_from_hf_config(std::string_view json_text, std::string_view source_name) {
+ModelFromConfig model_from_hf_config(std::string_view json_text, std::string_view source_name) {
   const ConfigText source(json_text, source_name);
   const Json root = parse_json(source);
+  if (std::optional<DiffusionModel> diffusion = diffusion_model_from_root(source, root, source_name)) {
+    return *std::move(diffusion);
+  }
   if (std::optional<VisionModel> vision = vision_model_from_root(source, root, source_name)) return *std::move(vision);
   return architecture_from_root(source, root, json_text, source_name);
 }
