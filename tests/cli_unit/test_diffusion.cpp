@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -310,4 +311,94 @@ TEST_CASE("diffusion: diffusers configs are read, the UNet's as its preset and a
                       "--images", "1k"})
                  .err,
              Catch::Contains("not one mlsize sizes") && Catch::Contains("unet.json:1:"));
+}
+
+namespace {
+
+// The option strings of a diffusers script's parse_args (tests/launch/diffusers_args/).
+std::vector<std::string> script_options(const std::string& script) {
+  std::ifstream file(std::string(MLSIZE_SOURCE_DIR) + "/tests/launch/diffusers_args/" + script + ".txt");
+  std::vector<std::string> options;
+  for (std::string line; std::getline(file, line);) {
+    if (!line.empty() && line.front() != '#') options.push_back(line);
+  }
+  return options;
+}
+
+// The flags of the command after the script's name, one "--flag value" per line.
+std::vector<std::pair<std::string, std::string>> script_flags(const std::string& text, const std::string& script) {
+  std::vector<std::pair<std::string, std::string>> flags;
+  // The command's line naming the script (the setup may name it too, fetching it).
+  const std::size_t at = text.find(script + ".py \\\n");
+  REQUIRE(at != std::string::npos);
+  std::size_t line = text.find('\n', at);
+  while (line != std::string::npos && line + 1 < text.size()) {
+    std::size_t end = text.find('\n', line + 1);
+    std::string item = text.substr(line + 1, end == std::string::npos ? std::string::npos : end - line - 1);
+    const std::size_t dash = item.find("--");
+    if (dash == std::string::npos) break;
+    item = item.substr(dash);
+    if (item.ends_with(" \\")) item.resize(item.size() - 2);
+    const std::size_t space = item.find(' ');
+    flags.emplace_back(item.substr(0, space), space == std::string::npos ? "" : item.substr(space + 1));
+    line = end;
+  }
+  return flags;
+}
+
+}  // namespace
+
+TEST_CASE("diffusion: --emit accelerate and skypilot write diffusers' script with flags it parses", "[diffusion]") {
+  struct Case {
+    std::vector<std::string> request;
+    std::string script;
+  };
+  const std::vector<Case> cases{
+      {{"--model", "sd-1.5", "--task", "finetune", "--optimizer", "adam-8bit"}, "train_text_to_image"},
+      {{"--model", "sd-2.1", "--task", "lora"}, "train_text_to_image_lora"},
+      {{"--model", "sdxl", "--task", "finetune", "--cache-latents"}, "train_text_to_image_sdxl"},
+      {{"--model", "sdxl", "--task", "lora", "--lora-rank", "8"}, "train_text_to_image_lora_sdxl"},
+      {{"--model", "flux.1-dev", "--task", "lora", "--cache-latents", "--optimizer", "adam-8bit"},
+       "train_dreambooth_lora_flux"},
+  };
+  for (const Case& c : cases) {
+    for (const char* kind : {"accelerate", "skypilot"}) {
+      std::vector<std::string> args{"recommend", "--images", "10k", "--gpus", "a100-80gb-sxm,h100-sxm", "--emit", kind};
+      args.insert(args.end(), c.request.begin(), c.request.end());
+      const auto result = run_cli(args);
+      INFO(c.script << " " << kind << "\n" << result.out << result.err);
+      REQUIRE(result.exit_code == 0);
+      const std::vector<std::string> known = script_options(c.script);
+      REQUIRE(!known.empty());
+      const auto flags = script_flags(result.out, c.script);
+      std::vector<std::string> names;
+      for (const auto& [flag, value] : flags) {
+        INFO(flag);
+        CHECK(std::find(known.begin(), known.end(), flag) != known.end());
+        names.push_back(flag);
+        if (flag == "--mixed_precision") CHECK((value == "no" || value == "fp16" || value == "bf16"));
+      }
+      const auto has = [&](const char* flag) { return std::find(names.begin(), names.end(), flag) != names.end(); };
+      // What each script requires: the checkpoint and one source of images (and the subject's
+      // prompt for DreamBooth).
+      CHECK(has("--pretrained_model_name_or_path"));
+      if (c.script == "train_dreambooth_lora_flux") {
+        CHECK(has("--instance_data_dir"));
+        CHECK(has("--instance_prompt"));
+        CHECK(has("--cache_latents"));
+        CHECK(has("--use_8bit_adam"));
+      } else {
+        CHECK(has("--train_data_dir"));
+      }
+      CHECK(has("--rank") == (c.request[3] == "lora"));
+    }
+  }
+  // What diffusers' scripts do not train is refused with what does.
+  const auto refused = run_cli({"recommend", "--model", "sdxl", "--task", "pretrain", "--images", "1M", "--emit",
+                                "accelerate"});
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.err, Catch::Contains("MosaicML"));
+  const auto torchrun = run_cli({"recommend", "--model", "sdxl", "--task", "lora", "--images", "1k", "--emit",
+                                 "torchrun"});
+  CHECK_THAT(torchrun.err, Catch::Contains("--emit accelerate"));
 }

@@ -124,8 +124,15 @@ struct LaunchSpec {
   // Vision models (docs/launch.md#vision): timm's train.py under torchrun.
   std::string timm_model;  // timm's name; empty: not a vision job, or one timm does not train
   bool vision = false;
-  // Diffusion models (docs/launch.md#diffusion): their plans are sized, not yet launched.
+  // Diffusion models (docs/launch.md#diffusion): a diffusers example script under accelerate
+  // launch. `diffusers_script` empty: no diffusers script trains the plan (unsupported() says
+  // why, from `diffusers_gap`).
   bool diffusion = false;
+  std::string diffusers_script;  // examples/text_to_image/train_text_to_image_lora_sdxl.py
+  std::string diffusers_gap;     // what trains the plan instead
+  std::string hub_model;         // --pretrained_model_name_or_path; empty: $MODEL at launch
+  bool dreambooth = false;       // the script takes --instance_data_dir and --instance_prompt
+  bool cache_latents = false;
   bool detector = false;       // YOLO, RetinaNet, Mask R-CNN: trained by their own tools
   bool convolutional = false;  // channels-last helps CNNs' tensor-core convolutions
   int image_height = 0;

@@ -66,6 +66,9 @@ struct DiffusionModel {
   bool guidance_distilled = false;
   int default_steps = 50;  // the pipeline's num_inference_steps default
   std::string source;
+  // The Hub checkpoint diffusers' scripts load (--pretrained_model_name_or_path); empty for a
+  // model read from a config, whose checkpoint only the user knows.
+  std::string hub;
 };
 
 // A diffusion job: which model, how many images at which resolution; for generation the

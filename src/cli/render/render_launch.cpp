@@ -61,8 +61,8 @@ std::string layout_line(const LaunchSpec& s) {
   line += "; micro-batch " + std::to_string(s.micro_batch) + " × accumulation " +
           std::to_string(s.gradient_accumulation) + " × data " + std::to_string(s.data_parallel) + " = " +
           std::to_string(s.global_batch()) +
-          (s.vision ? fmt::format(" images of {}×{} per step", s.image_height, s.image_width)
-                    : " sequences of " + std::to_string(s.sequence_length) + " tokens per step");
+          (s.vision || s.diffusion ? fmt::format(" images of {}×{} per step", s.image_height, s.image_width)
+                                   : " sequences of " + std::to_string(s.sequence_length) + " tokens per step");
   return line;
 }
 
@@ -320,6 +320,68 @@ std::string yaml_text(const YAML::Emitter& out) {
   return text;
 }
 
+// The script's file name, fetched into the working directory.
+std::string script_file(const LaunchSpec& s) {
+  return s.diffusers_script.substr(s.diffusers_script.rfind('/') + 1);
+}
+
+// A diffusers example script under accelerate launch (docs/launch.md#diffusion): the
+// checkpoint, the images, the resolution, the per-GPU batch and accumulation, the epochs, the
+// mixed precision, checkpointing where the plan recomputes, 8-bit Adam where it was sized so,
+// the adapters' rank, cached latents where the script has the flag. `sky`: across SkyPilot's
+// nodes, from its environment, rather than with the config file --emit accelerate writes.
+Command diffusers_command(const LaunchSpec& s, bool sky) {
+  Command command("accelerate launch");
+  if (sky) {
+    if (s.world_size() > 1) command.arg("--multi_gpu");
+    command.arg("--num_machines", "\"$SKYPILOT_NUM_NODES\"");
+    command.arg("--num_processes", "$((SKYPILOT_NUM_NODES * SKYPILOT_NUM_GPUS_PER_NODE))");
+    command.arg("--machine_rank", "\"$SKYPILOT_NODE_RANK\"");
+    command.arg("--main_process_ip", "\"$MASTER_ADDR\"");
+    command.arg("--main_process_port", static_cast<long long>(k_rendezvous_port));
+  } else {
+    command.arg("--config_file", "accelerate.yaml");
+  }
+  command.arg(script_file(s));
+  command.arg("--pretrained_model_name_or_path",
+              s.hub_model.empty() ? std::string("\"${MODEL:?the diffusers checkpoint to train}\"") : s.hub_model);
+  if (s.dreambooth) {
+    command.arg("--instance_data_dir", "\"${DATA:?a folder of the subject's images}\"");
+    command.arg("--instance_prompt", "\"${PROMPT:?the prompt that names the subject}\"");
+  } else {
+    command.arg("--train_data_dir", "\"${DATA:?an imagefolder of images and a metadata.jsonl of captions}\"");
+  }
+  command.arg("--resolution", s.image_height);
+  command.arg("--train_batch_size", s.micro_batch);
+  command.arg("--gradient_accumulation_steps", s.gradient_accumulation);
+  command.arg("--num_train_epochs", static_cast<long long>(std::ceil(s.epochs)));
+  command.arg("--mixed_precision", is_fp16(s.precision) ? "fp16" : runs_in_bf16(s.precision) ? "bf16" : "no");
+  if (s.recompute != Recompute::none) command.arg("--gradient_checkpointing");
+  if (s.optimizer == Optimizer::adam_8bit) command.arg("--use_8bit_adam");
+  if (s.task == Task::lora) command.arg("--rank", s.lora_rank);
+  if (s.cache_latents && s.dreambooth) command.arg("--cache_latents");
+  command.arg("--output_dir", "out");
+  return command;
+}
+
+// What the diffusers command leaves to the user, and what its script does of its own.
+std::string diffusers_notes(const LaunchSpec& s) {
+  std::string notes = "mlsize: note: fetch " + script_file(s) +
+                      " from https://github.com/huggingface/diffusers/tree/main/" + s.diffusers_script +
+                      " (and its requirements) into the working directory\n";
+  if (s.cache_latents && !s.dreambooth) {
+    notes += s.diffusers_script.ends_with("_sdxl.py") && s.task != Task::lora
+                 ? "mlsize: note: the script precomputes the text embeddings and VAE latents itself\n"
+                 : "mlsize: note: the script has no --cache_latents: it encodes every step, which the plan, sized "
+                   "with cached latents, does not count\n";
+  }
+  if (s.optimizer != Optimizer::adamw && s.optimizer != Optimizer::adam_8bit) {
+    notes += "mlsize: note: the script steps AdamW (or 8-bit Adam), not " + std::string(to_string(s.optimizer)) +
+             "; the plan's optimizer memory is " + std::string(to_string(s.optimizer)) + "'s\n";
+  }
+  return notes;
+}
+
 // The offload devices of Accelerate's DeepSpeed plugin.
 std::string offload_device(bool offloaded) {
   return offloaded ? "cpu" : "none";
@@ -373,6 +435,19 @@ LaunchText accelerate_config(const LaunchSpec& s, const std::string& title) {
   out << YAML::EndMap;
   LaunchText text;
   text.text = yaml_text(out);
+  if (s.diffusion) {
+    // The command that reads this config, as comments after it.
+    std::string command = diffusers_command(s, false).text();
+    text.text += "# " + yaml_comment("run (each node with --machine_rank and --main_process_ip when several):") + "\n";
+    std::size_t start = 0;
+    while (start < command.size()) {
+      const std::size_t end = command.find('\n', start);
+      text.text += "# " + yaml_comment(command.substr(start, end - start)) + "\n";
+      start = end + 1;
+    }
+    text.notes = precision_notes(s) + diffusers_notes(s);
+    return text;
+  }
   text.notes = precision_notes(s) + adapter_note(s);
   if (!deepspeed) {
     text.notes +=
@@ -418,6 +493,15 @@ std::string skypilot_setup(const LaunchSpec& s, bool serves) {
   std::string packages;
   if (serves) {
     packages = "vllm";
+  } else if (s.diffusion) {
+    // The diffusers example script, fetched beside the workdir's files unless it has its own.
+    std::string diffusers = "pip install torch diffusers transformers accelerate datasets";
+    if (s.task == Task::lora) diffusers += " peft";
+    if (s.optimizer == Optimizer::adam_8bit) diffusers += " bitsandbytes";
+    if (s.dreambooth) diffusers += " sentencepiece protobuf";  // Flux's T5 tokenizer
+    return diffusers + "\nif [ ! -f " + script_file(s) +
+           " ]; then curl -fsSLO https://raw.githubusercontent.com/huggingface/diffusers/main/" + s.diffusers_script +
+           "; fi\nif [ -f requirements.txt ]; then pip install -r requirements.txt; fi";
   } else if (s.vision) {
     // timm's train.py, fetched beside the workdir's files unless the workdir has its own.
     return "pip install torch torchvision timm\n"
@@ -458,10 +542,13 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
     out << YAML::Key << "MODEL" << YAML::Value << YAML::Null;
     out << YAML::EndMap;
   }
-  // The images' folder, which only the user knows: required at launch.
-  if (s.vision) {
+  // The images' folder, which only the user knows: required at launch (and the subject's
+  // prompt for DreamBooth, the checkpoint of a model read from a config).
+  if (s.vision || s.diffusion) {
     out << YAML::Key << "envs" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "DATA" << YAML::Value << YAML::Null;
+    if (s.dreambooth) out << YAML::Key << "PROMPT" << YAML::Value << YAML::Null;
+    if (s.diffusion && s.hub_model.empty()) out << YAML::Key << "MODEL" << YAML::Value << YAML::Null;
     out << YAML::EndMap;
   }
   // The trees' data and label column, which only the user knows: required at launch.
@@ -503,6 +590,8 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
     run = trees_skypilot_run(s);
   } else if (serves) {
     run = vllm_comments(s) + vllm_command(s).text();
+  } else if (s.diffusion) {
+    run = "MASTER_ADDR=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)\n" + diffusers_command(s, true).text();
   } else if (!unsupported(LaunchKind::torchrun, s)) {
     run = "MASTER_ADDR=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)\n" + torchrun_command(s, true).text();
   } else {
@@ -531,6 +620,8 @@ LaunchText skypilot_task(const LaunchSpec& s, const std::string& title) {
   }
   if (s.task == Task::gbdt) {
     text.notes += trees_skypilot_notes(s);
+  } else if (s.diffusion) {
+    text.notes += precision_notes(s) + diffusers_notes(s);
   } else if (s.task != Task::inference) {
     text.notes += precision_notes(s) + adapter_note(s) + fsdp_loading_note(s);
   }

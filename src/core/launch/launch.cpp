@@ -240,6 +240,48 @@ std::vector<std::string> regions_priced_alike(const Offering& offering, Pricing 
   return regions;
 }
 
+// The diffusers example script that trains a diffusion plan, or what trains it instead
+// (docs/launch.md#diffusion).
+void set_diffusion(const Workload& workload, LaunchSpec& spec) {
+  const DiffusionWorkload& d = *workload.diffusion;
+  spec.diffusion = true;
+  spec.image_height = d.height;
+  spec.image_width = d.width;
+  spec.native_resolution = d.model.resolution;
+  spec.epochs = workload.epochs;
+  spec.optimizer = workload.optimizer;
+  spec.hub_model = d.model.hub;
+  spec.cache_latents = d.cached;
+  const std::string& id = d.model.id;
+  const bool sd = id == "sd-1.5" || id == "sd-2.1";
+  if (workload.task == Task::inference) {
+    spec.diffusers_gap =
+        "generation runs your own pipeline (diffusers' StableDiffusionXLPipeline, FluxPipeline, ...), "
+        "which mlsize does not emit; the fleet's devices and batch are in the report";
+  } else if (workload.task == Task::pretrain) {
+    spec.diffusers_gap =
+        "pre-training from scratch runs with MosaicML's diffusion or NVIDIA NeMo, whose configs mlsize "
+        "does not write; diffusers' scripts fine-tune a checkpoint (--task finetune or lora)";
+  } else if (workload.task == Task::qlora) {
+    spec.diffusers_gap =
+        "QLoRA of a diffusion model runs diffusers' research_projects/flux_lora_quantization, which "
+        "mlsize does not write; --task lora has a script";
+  } else if (d.height != d.width) {
+    spec.diffusers_gap = "diffusers' training scripts train square crops at one --resolution; give a square one";
+  } else if (sd || id == "sdxl") {
+    const bool lora = workload.task == Task::lora;
+    spec.diffusers_script = std::string("examples/text_to_image/train_text_to_image") + (lora ? "_lora" : "") +
+                            (id == "sdxl" ? "_sdxl" : "") + ".py";
+  } else if (id == "flux.1-dev" && workload.task == Task::lora) {
+    spec.diffusers_script = "examples/dreambooth/train_dreambooth_lora_flux.py";
+    spec.dreambooth = true;
+  } else {
+    spec.diffusers_gap = d.model.name + " " + std::string(to_string(workload.task)) +
+                         " has no diffusers example script mlsize writes (it writes SD 1.5, SD 2.1 and SDXL "
+                         "fine-tunes and LoRA, and Flux LoRA)";
+  }
+}
+
 LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, const CostSettings& cost) {
   const Plan& plan = estimate.plan;
   const Strategy& strategy = plan.strategy;
@@ -324,7 +366,7 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
   }
 
   if (workload.task == Task::gbdt) set_trees(workload, estimate, spec);
-  spec.diffusion = workload.diffusion.has_value();
+  if (workload.diffusion) set_diffusion(workload, spec);
   if (workload.vision) {
     const VisionWorkload& v = *workload.vision;
     spec.vision = true;
@@ -427,9 +469,16 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
            "megatron ranks plans it launches";
   }
   if (spec.diffusion) {
-    return "a diffusion model trains with diffusers' example scripts (train_text_to_image*.py, "
-           "train_dreambooth_lora*.py under accelerate launch) and generates with its pipeline, which mlsize does "
-           "not emit yet; the plan's devices, micro-batch, precision, recomputation and optimizer are in the report";
+    if (spec.diffusers_script.empty()) return spec.diffusers_gap;
+    if (kind != accelerate && kind != skypilot) {
+      return "diffusers' training scripts launch with accelerate: --emit accelerate (its config and the command) or "
+             "skypilot";
+    }
+    if (spec.device_kind != DeviceKind::gpu) return "diffusers' training scripts run on CUDA GPUs";
+    if (kind == skypilot && spec.zero_stage > 0) {
+      return "a ZeRO/FSDP plan needs accelerate's config file: --emit accelerate writes it and the command";
+    }
+    return std::nullopt;
   }
   if (kind == skypilot) {
     if (spec.task == Task::gbdt && spec.external_memory) return trees_unsupported(kind, spec);

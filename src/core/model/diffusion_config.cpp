@@ -92,6 +92,7 @@ DiffusionModel unet_model(const ConfigText& source, const Json& root, std::strin
   DiffusionModel model = preset(id);
   read_resolution(config, model);
   model.source += "; read as the " + model.name + " layout from diffusers config " + escape_unprintable(source_name);
+  model.hub.clear();  // the user's checkpoint, not the preset's
   return model;
 }
 
@@ -135,8 +136,9 @@ DiffusionModel transformer_model(const ConfigText& source, const Json& root, std
   read_resolution(config, model);
   model.source = "diffusers config " + escape_unprintable(source_name) + " (" + std::string(class_name) +
                  ", read from its structure); text encoders and VAE as " + model.name;
-  model.id = escape_unprintable(source_name);
+  // The id stays the family's preset (what trains and serves it); the name says it is a layout.
   model.name = model.name + " layout (" + std::string(class_name) + ")";
+  model.hub.clear();
   return model;
 }
 

@@ -34,34 +34,40 @@ const std::array<DiffusionModel, 6>& models() {
      16.938e12 / 50, k_sd_levels, 0, 0, 0, 0, 77, 768, k_clip_l, "CLIP ViT-L/14", k_sd_vae, {128, 256, 512, 512},
      false, 50,
      "UNet 859,520,964 params (fast.ai count; calflops 859.520M, diffusers tgate.md); text encoder CLIP ViT-L/14 "
-     "123,060,480; VAE 83,653,863; MACs: T-GATE Table 2 (16.938T per image, 25 steps × 2 passes)"},
+     "123,060,480; VAE 83,653,863; MACs: T-GATE Table 2 (16.938T per image, 25 steps × 2 passes)",
+     "stable-diffusion-v1-5/stable-diffusion-v1-5"},
     {"sd-2.1", "Stable Diffusion 2.1", DenoiserFamily::unet, 865'785'000, 768, 4, 8,
      38.041e12 / 50, k_sd_levels, 0, 0, 0, 0, 77, 1024, k_openclip_h, "OpenCLIP ViT-H/14", k_sd_vae,
      {128, 256, 512, 512}, false, 50,
      "UNet 865.785M params and 38.041T MACs per 768x768 image (25 steps × 2 passes; calflops, T-GATE Table 2); "
-     "text encoder OpenCLIP ViT-H/14 text tower 354.03M (open_clip docs/model_profile.csv); VAE as SD 1.x"},
+     "text encoder OpenCLIP ViT-H/14 text tower 354.03M (open_clip docs/model_profile.csv); VAE as SD 1.x",
+     "stabilityai/stable-diffusion-2-1"},
     {"sdxl", "SDXL base 1.0", DenoiserFamily::unet, 2.570e9, 1024, 4, 8,
      // The same table's LCM-SDXL row, 11.955T over 4 single-pass steps, gives the same 2.989T a pass.
      149.438e12 / 50, k_sdxl_levels, 0, 0, 0, 0, 77, 2048, k_clip_l + k_openclip_bigg,
      "CLIP ViT-L/14 + OpenCLIP ViT-bigG/14", k_sd_vae, {128, 256, 512, 512}, false, 50,
      "UNet 2.570B params and 149.438T MACs per 1024x1024 image (25 steps × 2 passes; calflops, T-GATE Table 2); "
      "text encoders CLIP ViT-L/14 123.06M + OpenCLIP ViT-bigG/14 694.66M (open_clip model_profile.csv); "
-     "levels from the diffusers config (block_out_channels [320,640,1280], transformer depth [0,2,10])"},
+     "levels from the diffusers config (block_out_channels [320,640,1280], transformer depth [0,2,10])",
+     "stabilityai/stable-diffusion-xl-base-1.0"},
     {"dit-xl-2", "DiT-XL/2", DenoiserFamily::dit, 675e6, 256, 4, 8,
      0, {}, 2, 1152, 28, 0, 0, 0, 0, "none (class-conditional)", k_sd_vae, {128, 256, 512, 512}, false, 250,
      "facebookresearch/DiT models.py L328-329 @ed81ce2 (depth 28, hidden 1152, patch 2, heads 16); 675M params and "
-     "119 Gflops at 256x256 (README L63-66); sample.py's 250 steps, cfg-scale 4"},
+     "119 Gflops at 256x256 (README L63-66); sample.py's 250 steps, cfg-scale 4",
+     "facebook/DiT-XL-2-256"},
     {"pixart-alpha", "PixArt-α XL-2-1024", DenoiserFamily::dit, 611'350'000, 1024, 4, 8,
      0, {}, 2, 1152, 28, 0, 120, 1152, k_t5_xxl, "T5-v1.1-XXL encoder", k_sd_vae, {128, 256, 512, 512}, false, 20,
      "PixArt-alpha README @cac2fd3 (0.6B, 28 blocks of 1152 like DiT-XL/2, T5 120 tokens projected to 1152 for "
-     "cross-attention); 611.350M params (calflops, T-GATE Table 2); PixArtAlphaPipeline's 20 steps"},
+     "cross-attention); 611.350M params (calflops, T-GATE Table 2); PixArtAlphaPipeline's 20 steps",
+     "PixArt-alpha/PixArt-XL-2-1024-MS"},
     {"flux.1-dev", "FLUX.1 [dev]", DenoiserFamily::mmdit, 11'901'408'320, 1024, 16, 8,
      0, {}, 2, 3072, 57, 19, 512, 4096, k_t5_xxl + k_clip_l, "T5-v1.1-XXL + CLIP ViT-L/14", 83.8e6,
      {128, 256, 512, 512}, true, 28,
      "11,901,408,320 transformer params (diffusers' LoRA print, huggingface/blog flux-qlora.md); 19 double- and 38 "
      "single-stream blocks of 3072, 512 T5 tokens (diffusers FluxTransformer2DModel); components T5 9.52 GB, "
      "CLIP 246 MB, VAE 168 MB in bf16 (huggingface/blog diffusers-quantization.md); FluxPipeline's 28 steps, "
-     "guidance-distilled (one pass a step)"},
+     "guidance-distilled (one pass a step)",
+     "black-forest-labs/FLUX.1-dev"},
   }};
   // clang-format on
   return k_models;
