@@ -167,6 +167,8 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
                                   const std::string& next) {
   const Workload& workload = report.workload;
   const bool load = workload.serving && !workload.serving->offline();
+  // A fleet generating images (docs/methodology.md#diffusion-serving): latency and $ per 1,000.
+  const bool images = workload.diffusion && workload.serves_a_fleet();
   std::string body = "<h1>mlsize recommend</h1>\n";
   body += paragraphs(summary_sentence(report), "summary");
   body += "<h2>Workload</h2>\n";
@@ -194,21 +196,28 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
       std::string strategy = describe_strategy(e.plan.strategy, e.plan.device_count, workload.task);
       if (e.precision != workload.precision) strategy += fmt::format(", {}", to_string(e.precision));
       const std::string per_hour = per_hour_cell(e);
-      rows.push_back({rank_cell(i + 1, e, i + 1 < shown), hardware_cell(e.plan, true),
-                      std::to_string(e.plan.device_count), strategy, memory_cell(e),
-                      load ? format_latency(e.time) : format_duration(e.time), per_hour,
-                      load && e.serving ? format_usd(e.serving->per_million_output_tokens)
-                      : e.cost          ? format_usd(*e.cost)
-                                        : "-"});
+      rows.push_back(
+          {rank_cell(i + 1, e, i + 1 < shown), hardware_cell(e.plan, true), std::to_string(e.plan.device_count),
+           strategy, memory_cell(e), load || images ? format_latency(e.time) : format_duration(e.time), per_hour,
+           load && e.serving                                       ? format_usd(e.serving->per_million_output_tokens)
+           : images && e.diffusion && e.diffusion->per_1000_images ? format_usd(*e.diffusion->per_1000_images)
+           : e.cost                                                ? format_usd(*e.cost)
+                                                                   : "-"});
     }
     body += html_table({{"rank", true},
                         {"hardware", false},
                         {"devices", true},
                         {"strategy", false},
                         {"memory GB", true},
-                        {load ? "TPOT" : "time", true},
+                        {load     ? "TPOT"
+                         : images ? "latency"
+                                  : "time",
+                         true},
                         {"$/hour", true},
-                        {load ? "$/M tokens" : "cost USD", true}},
+                        {load     ? "$/M tokens"
+                         : images ? "$/1k images"
+                                  : "cost USD",
+                         true}},
                        rows);
     // What the table's notes say: ties, host shapes, on-demand limits, spot, the serving
     // fleet's figures, and the prices' kind, region and age (with its warning).
@@ -221,18 +230,22 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
     for (std::size_t i = 0; i < plans.size(); ++i) {
       const RankedPlan& e = plans[i];
       if (!e.cost || e.time.value <= 0) continue;
-      const double x = load ? e.time.value * 1000 : e.time.value / k_seconds_per_hour;
+      const double x = load || images ? e.time.value * 1000 : e.time.value / k_seconds_per_hour;
       std::string tooltip = fmt::format("#{} {}, {}: {}, {}", i + 1, describe_hardware(e.plan),
                                         describe_strategy(e.plan.strategy, e.plan.device_count, workload.task),
-                                        load ? format_latency(e.time) + " TPOT" : format_duration(e.time),
-                                        format_usd(*e.cost) + (load ? "/hour" : ""));
+                                        load     ? format_latency(e.time) + " TPOT"
+                                        : images ? format_latency(e.time) + " an image"
+                                                 : format_duration(e.time),
+                                        format_usd(*e.cost) + (load || images ? "/hour" : ""));
       if (e.pareto) tooltip += " (Pareto front)";
       points.push_back({x, e.cost->value, std::move(tooltip), i + 1, e.pareto});
     }
-    const ScatterAxes axes = load ? ScatterAxes{"time per output token at the load (log scale)",
+    const ScatterAxes axes = load     ? ScatterAxes{"time per output token at the load (log scale)",
                                                 "fleet cost per hour, USD (log scale)", latency_tick, usd_tick}
-                                  : ScatterAxes{"time to finish (log scale)", "cost of the run, USD (log scale)",
-                                                hours_tick, usd_tick, k_hour_steps};
+                             : images ? ScatterAxes{"latency of an image (log scale)",
+                                                    "fleet cost per hour, USD (log scale)", latency_tick, usd_tick}
+                                      : ScatterAxes{"time to finish (log scale)", "cost of the run, USD (log scale)",
+                                                    hours_tick, usd_tick, k_hour_steps};
     body += "<h2>Time and cost</h2>\n<figure>\n";
     body +=
         points.empty() ? "<p>No ranked plan has a time and a cost to draw.</p>\n" : svg_scatter(points, shown, axes);

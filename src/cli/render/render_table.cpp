@@ -166,6 +166,17 @@ std::string external_memory_sentence(const PlanEstimate& e, const Workload& work
 }  // namespace
 
 std::string summary_sentence(const Report& report) {
+  if (report.workload.diffusion && report.workload.serves_a_fleet() && !report.recommendations.empty()) {
+    // An image-generation fleet (docs/methodology.md#diffusion-serving).
+    const RankedPlan& best = report.recommendations.front();
+    return fmt::format(
+        "{} is the {} fleet that serves {} images a second: {} an hour, {} per 1,000 images, {} an "
+        "image ({} of {} offerings have a plan that meets the constraints).",
+        describe_hardware(best.plan), report.objective == Objective::time ? "fastest" : "cheapest",
+        format_general(report.workload.diffusion->images_per_s), format_usd(*best.cost),
+        best.diffusion->per_1000_images ? format_usd(*best.diffusion->per_1000_images) : "-",
+        format_latency(best.diffusion->batch.latency()), report.recommendations.size(), offering_count(report));
+  }
   const bool offline = report.workload.serving && report.workload.serving->offline();
   if (!report.recommendations.empty() && report.recommendations.front().serving && !offline) {
     return serving_summary(report);
@@ -271,15 +282,7 @@ std::string image_fleet_table(const Report& report, int top, const TableStyle& s
                     style.wide ? memory_cell(e) : format_percent(e.memory.total().value / e.capacity.value)});
   }
   if (rows.empty()) return {};
-  const RankedPlan& best = report.recommendations.front();
-  return render_table(columns, rows, style) + "\n" +
-         fmt::format(
-             "{} is the {} fleet that serves {} images a second: {} an hour, {} per 1,000 images, {} "
-             "an image ({} of {} offerings have a plan that meets the constraints).\n",
-             describe_hardware(best.plan), report.objective == Objective::time ? "fastest" : "cheapest",
-             format_general(report.workload.diffusion->images_per_s), format_usd(*best.cost),
-             best.diffusion->per_1000_images ? format_usd(*best.diffusion->per_1000_images) : "-",
-             format_latency(best.diffusion->batch.latency()), report.recommendations.size(), offering_count(report)) +
+  return render_table(columns, rows, style) + "\n" + summary_sentence(report) + "\n" +
          fmt::format(
              "Ranked by {} (--optimize: cost is the fleet's $/hour, time an image's latency). replicas: "
              "devices the rate needs at {} of each one's images/s (--replica-utilisation), + the spare "
