@@ -51,7 +51,10 @@ Bytes diffusion_frozen_bytes(const Workload& workload);
 
 // Generation: the weights besides the denoiser's (text encoders and VAE, 16 bits), and the
 // larger of the denoiser's live activations over its batch × passes and the VAE decoder's
-// peak over the batch.
+// peak over the batch (one image with VAE slicing). With model CPU offload the text encoders
+// are off the GPU at the peak: diffusers' hooks keep the denoiser through the decode (SDXL's
+// 20.21 GiB with it against 21.72 without, the text encoders' 1.5 GiB; huggingface/blog
+// simple_sdxl_optimizations.md, G5).
 Bytes diffusion_inference_frozen_bytes(const Workload& workload);
 Bytes diffusion_inference_activation_bytes(const Workload& workload);
 
@@ -62,7 +65,8 @@ struct DiffusionBatch {
   Seconds text{0};     // the text encoders
   Seconds denoise{0};  // steps × (passes + the step's fixed cost)
   Seconds decode{0};   // the VAE decoder
-  Seconds latency() const { return text + denoise + decode; }
+  Seconds offload{0};  // model CPU offload: each component moved to the GPU over the host link
+  Seconds latency() const { return text + denoise + decode + offload; }
   double images_per_s() const { return latency().value > 0 ? batch / latency().value : 0; }
 };
 DiffusionBatch diffusion_batch(const Device& device, const Workload& workload);

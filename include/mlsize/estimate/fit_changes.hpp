@@ -24,6 +24,8 @@ enum class FitChangeKind {
   lora,            // fine-tune low-rank adapters on frozen weights
   qlora,           // the same on 4-bit weights
   cache_latents,   // diffusion: train on precomputed latents and text embeddings (no VAE or text encoder loaded)
+  vae_slicing,     // diffusion generation: decode one image at a time
+  model_offload,   // diffusion generation: the text encoders off the GPU at the peak
   int8_weights,    // inference: 8-bit weights
   int4_weights,    // inference: 4-bit weights
   more_devices,    // training with ZeRO-3, inference with tensor parallelism, over more devices
@@ -41,6 +43,8 @@ constexpr auto enum_names(FitChangeKind) {
                                                  {lora, "lora"},
                                                  {qlora, "qlora"},
                                                  {cache_latents, "cache-latents"},
+                                                 {vae_slicing, "vae-slicing"},
+                                                 {model_offload, "model-cpu-offload"},
                                                  {int8_weights, "int8-weights"},
                                                  {int4_weights, "int4-weights"},
                                                  {more_devices, "more-devices"},

@@ -87,6 +87,12 @@ struct DiffusionWorkload {
   // --cache_latents and kohya's cache_text_encoder_outputs): the VAE encoder and the text
   // encoders neither run nor stay loaded.
   bool cached = false;
+  // Generation on a small card, as diffusers' pipelines offer it: the VAE decodes one image
+  // at a time (--vae-slicing, enable_vae_slicing); the text encoders leave the GPU once the
+  // prompts are encoded (--model-cpu-offload, enable_model_cpu_offload), each component moved
+  // over the host link when it runs.
+  bool vae_slicing = false;
+  bool model_offload = false;
   double images_per_s = 0;  // generation at a rate (--rate): a fleet; 0: a batch job
   // A fleet's share of each replica's throughput and its spare units, as a language model's
   // (ServingLoad: --replica-utilisation, --redundancy).

@@ -368,8 +368,8 @@ CommandOutput run_estimate(const EstimateOptions& options) {
       if (error.where().empty()) error.at_flag("--precision");  // the planner's own flag stays (--offload)
       throw;
     }
-    // A language model's decode step; a vision model's inference has none.
-    if (workload.task == Task::inference && !workload.serving && !workload.vision) {
+    // A language model's decode step; an image model's inference has none.
+    if (workload.task == Task::inference && !workload.serving && !workload.images_are_tokens()) {
       if (const std::optional<Replica> replica =
               replica_of(workload, *plan.device, plan.offering, plan.strategy.tensor_parallel)) {
         result.decode = decode_step(workload, *replica, workload.batch, workload.context);

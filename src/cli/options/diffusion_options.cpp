@@ -93,7 +93,8 @@ void check_diffusion_flags(const WorkloadOptions& options, const Workload& workl
   if (workload.diffusion) return;
   for (const auto& [given, flag] :
        {std::pair{options.steps.has_value(), "--steps"}, std::pair{options.guidance.has_value(), "--guidance"},
-        std::pair{options.cache_latents, "--cache-latents"}}) {
+        std::pair{options.cache_latents, "--cache-latents"}, std::pair{options.vae_slicing, "--vae-slicing"},
+        std::pair{options.model_cpu_offload, "--model-cpu-offload"}}) {
     if (given) flag_error(flag, std::string(flag) + " is for diffusion models", "give --model sd-1.5, sdxl, ...");
   }
 }
@@ -139,6 +140,13 @@ void resolve_diffusion(const WorkloadOptions& options, Workload& workload) {
     if (generation) flag_error("--cache-latents", "--cache-latents is for training", "drop it");
     d.cached = true;
   }
+  for (const auto& [given, flag] :
+       {std::pair{options.vae_slicing, "--vae-slicing"}, std::pair{options.model_cpu_offload, "--model-cpu-offload"}}) {
+    if (given && !generation)
+      flag_error(flag, std::string(flag) + " is a generation pipeline's", "add --task inference");
+  }
+  d.vae_slicing = options.vae_slicing;
+  d.model_offload = options.model_cpu_offload;
   if (generation && options.epochs) flag_error("--epochs", "generation makes each image once", "drop --epochs");
   workload.tokens = d.images * (generation ? 1.0 : workload.epochs);
   // The stored images, for the rules' data-size tiers and the disk: ImageNet's JPEG size, as a

@@ -154,6 +154,10 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
       ->type_name("SCALE");
   command.add_flag("--cache-latents", options.cache_latents,
                    "Diffusion training: latents and text embeddings precomputed (no VAE or text encoder loaded)");
+  command.add_flag("--vae-slicing", options.vae_slicing,
+                   "Diffusion generation: the VAE decodes one image at a time (diffusers' enable_vae_slicing)");
+  command.add_flag("--model-cpu-offload", options.model_cpu_offload,
+                   "Diffusion generation: components on the GPU only for their turn (enable_model_cpu_offload)");
   command.option_defaults()->group(k_group_trees);
   command.add_option("--rows", options.rows, "Examples, e.g. 50M (default: --data / (features × 4 bytes))")
       ->type_name("COUNT");

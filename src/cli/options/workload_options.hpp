@@ -69,6 +69,8 @@ struct WorkloadOptions {
   std::optional<std::string> steps;            // diffusion generation: denoising steps
   std::optional<std::string> guidance;         // diffusion generation: the guidance scale (1: none)
   bool cache_latents = false;                  // diffusion training: precomputed latents and text embeddings
+  bool vae_slicing = false;                    // diffusion generation: decode one image at a time
+  bool model_cpu_offload = false;              // diffusion generation: text encoders off the GPU at the peak
   std::optional<std::string> rows;             // --task gbdt
   std::optional<std::string> features;
   std::optional<std::string> rounds;

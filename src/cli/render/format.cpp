@@ -335,6 +335,8 @@ std::string request_change_flags(FitChangeKind kind) {
     case FitChangeKind::lora: return "--task lora";
     case FitChangeKind::qlora: return "--task qlora";
     case FitChangeKind::cache_latents: return "--cache-latents";
+    case FitChangeKind::vae_slicing: return "--vae-slicing";
+    case FitChangeKind::model_offload: return "--model-cpu-offload";
     case FitChangeKind::int8_weights: return "--quant int8";
     case FitChangeKind::int4_weights: return "--quant int4";
     default: return {};
@@ -581,10 +583,12 @@ std::string diffusion_lines(const PlanEstimate& e, const Workload& workload) {
   const DiffusionRun& run = *e.diffusion;
   const DiffusionBatch& b = run.batch;
   text += fmt::format(
-      "Generation: a batch of {} image{} per device in {} (text encoders {}, {} steps {}, VAE decode {}): {} images "
-      "a second per device.\n",
+      "Generation: a batch of {} image{} per device in {} (text encoders {}, {} steps {}, VAE decode {}{}): {} "
+      "images a second per device.\n",
       b.batch, b.batch == 1 ? "" : "s", format_latency(b.latency()), format_latency(b.text), d.steps,
-      format_latency(b.denoise), format_latency(b.decode), format_general(b.images_per_s(), 3));
+      format_latency(b.denoise), format_latency(b.decode),
+      b.offload.value > 0 ? ", moving the components from the host " + format_latency(b.offload) : std::string(),
+      format_general(b.images_per_s(), 3));
   if (run.fleet) {
     text += fmt::format(
         "Fleet: {} replica{} for {} images a second ({} needed at {} of each replica's rate, {} spare "

@@ -1,5 +1,6 @@
 #include <mlsize/estimate/diffusion.hpp>
 
+#include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/vision.hpp>
@@ -87,6 +88,13 @@ DiffusionBatch diffusion_batch(const Device& device, const Workload& w) {
   batch.denoise =
       Seconds(d.steps * (images * d.passes_per_step() * r.seconds(denoiser_part(w)) + k_diffusion_step_overhead_s));
   batch.decode = Seconds(images * r.seconds(vae_part(w, true)));
+  if (d.model_offload) {
+    // Every component comes back from the host for its turn: the denoiser at its width, the
+    // text encoders and VAE in 16 bits, over the host link offload plans use.
+    const double bytes =
+        d.model.denoiser_params * bits_per_weight(w.weight_format) / 8 + diffusion_inference_frozen_bytes(w).value;
+    batch.offload = Seconds(bytes / k_host_link_bytes_per_s);
+  }
   const double stack = stack_efficiency(stack_of(device));
   if (stack > 0) {
     batch.text = Seconds(batch.text.value / stack);
@@ -145,7 +153,8 @@ Bytes diffusion_frozen_bytes(const Workload& w) {
 
 Bytes diffusion_inference_frozen_bytes(const Workload& w) {
   const DiffusionModel& m = w.diffusion->model;
-  return Bytes((m.text_encoder_params + m.vae_params) * 2.0);
+  // Offloaded, the text encoders are on the host at the peak.
+  return Bytes(((w.diffusion->model_offload ? 0 : m.text_encoder_params) + m.vae_params) * 2.0);
 }
 
 Bytes diffusion_inference_activation_bytes(const Workload& w) {
@@ -153,8 +162,10 @@ Bytes diffusion_inference_activation_bytes(const Workload& w) {
   const double images = std::max(1, w.micro_batch);
   const double denoiser = images * d.passes_per_step() * denoiser_activation_elements(d.model, d.height, d.width) *
                           element_bytes(w) * k_vision_inference_live_share;
+  // Sliced, the decoder holds one image's maps at a time.
+  const double decoded = d.vae_slicing ? 1.0 : images;
   const double decoder =
-      images * vae_decoder_peak_elements(d.model, d.height, d.width) * k_vae_decode_bytes_per_element;
+      decoded * vae_decoder_peak_elements(d.model, d.height, d.width) * k_vae_decode_bytes_per_element;
   return Bytes(std::max(denoiser, decoder));
 }
 

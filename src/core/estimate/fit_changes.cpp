@@ -40,6 +40,13 @@ std::vector<std::pair<FitChangeKind, Workload>> workload_changes(const Workload&
     if (workload.diffusion && !workload.diffusion->cached)
       change(FitChangeKind::cache_latents).diffusion->cached = true;
   } else if (workload.task == Task::inference) {
+    // A generator's pipeline options before its weights' width (diffusers' memory guide).
+    if (workload.diffusion && !workload.diffusion->vae_slicing && workload.micro_batch > 1) {
+      change(FitChangeKind::vae_slicing).diffusion->vae_slicing = true;
+    }
+    if (workload.diffusion && !workload.diffusion->model_offload) {
+      change(FitChangeKind::model_offload).diffusion->model_offload = true;
+    }
     for (const auto& [kind, format] : {std::pair{FitChangeKind::int8_weights, WeightFormat::int8},
                                        std::pair{FitChangeKind::int4_weights, WeightFormat::int4}}) {
       if (bits_per_weight(workload.weight_format) <= bits_per_weight(format)) continue;
