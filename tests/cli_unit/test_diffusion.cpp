@@ -278,6 +278,10 @@ TEST_CASE("diffusion: flags outside what is sized are refused by name", "[diffus
   CHECK_THAT(error({"recommend", "--model", "sdxl", "--task", "lora", "--images", "1k", "--resolution", "1000"}),
              Catch::Contains("multiple of 64"));
   CHECK_THAT(error({"recommend", "--model", "sdxl", "--task", "lora"}), Catch::Contains("--images"));
+  CHECK_THAT(error({"recommend", "--model", "sdxl", "--task", "lora", "--images", "0.5"}), Catch::Contains("below 1"));
+  // DreamBooth's handful of images is a count as it is, not a unit left out.
+  CHECK(json_of({"estimate", "--model", "sdxl", "--task", "lora", "--images", "20", "--epochs", "100", "--device",
+                 "rtx-4090"})["workload"]["diffusion"]["images"] == 20);
   CHECK_THAT(error({"recommend", "--params", "7B", "--data", "1GB", "--steps", "30"}),
              Catch::Contains("diffusion models"));
 }

@@ -110,7 +110,9 @@ void resolve_diffusion(const WorkloadOptions& options, Workload& workload) {
   }
   resolve_image_rate(options, workload);
   if (options.images) {
-    d.images = parse_count_flag(*options.images, "--images", "images", "k");
+    // A bare count is taken as it is: DreamBooth fine-tunes on 5 to 20 images.
+    d.images = parse_flag("--images", [&] { return parse_count(*options.images); });
+    if (d.images < 1) flag_error("--images", "\"" + *options.images + "\" is below 1", "e.g. 20, 10k, 600M");
   } else if (d.images_per_s <= 0) {
     flag_error("--images", "the number of images is missing",
                generation ? "give --images (e.g. 10k to generate) or --rate (images a second to serve)"
