@@ -58,6 +58,10 @@ Bytes diffusion_frozen_bytes(const Workload& workload);
 Bytes diffusion_inference_frozen_bytes(const Workload& workload);
 Bytes diffusion_inference_activation_bytes(const Workload& workload);
 
+// The largest batch of images a device generates at once in a batch job's search (diffusers'
+// num_images_per_prompt; MLPerf's SDXL offline runs 8 per GPU on an H100).
+inline constexpr int k_largest_generation_batch = 16;
+
 // One device generating a batch of images (Workload::micro_batch): the time from the prompts
 // to the decoded images, what each part takes, and the images per second it gives.
 struct DiffusionBatch {

@@ -58,6 +58,8 @@ std::string describe_strategy(const Strategy& strategy, int device_count, Task t
                                                       : "1 device";
     if (strategy.pipeline_parallel > 1) text += fmt::format(", PP {}", strategy.pipeline_parallel);
     if (replicas > 1) text += fmt::format(" × {} replicas", replicas);
+    // A batch of generated images the search chose (a batch job's plans).
+    if (strategy.micro_batch > 1) text += fmt::format(", {} images at once", strategy.micro_batch);
     return text;
   }
   const std::string recompute = fmt::format("{} recompute", to_string(strategy.recompute));

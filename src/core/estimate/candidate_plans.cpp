@@ -247,6 +247,16 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
         plans.push_back(Plan{&offering, &device, units, devices, Strategy{}});
         plans.back().fixed_units = workload.serves_a_fleet() && !device_counts.empty();
       }
+      // A batch job of generated images (no rate to answer in time) also at 2, 4, ... up to
+      // k_largest_generation_batch images a device at once: the step's fixed cost is shared,
+      // for the memory of more images (the estimate keeps what fits).
+      if (workload.diffusion && !workload.serves_a_fleet() && !workload.micro_batch_pinned) {
+        for (int batch = 2; batch <= k_largest_generation_batch; batch *= 2) {
+          Strategy strategy;
+          strategy.micro_batch = batch;
+          plans.push_back(Plan{&offering, &device, units, devices, strategy});
+        }
+      }
     } else if (workload.task == Task::inference) {
       // Tensor parallel within a unit (1, 2, 4, ... devices, at most the 8 of a GPU node:
       // vLLM serves with "tensor parallel size = the number of GPUs in each node"; its

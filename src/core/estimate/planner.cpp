@@ -148,7 +148,9 @@ const Workload& PlanEstimator::workload_of(const Plan& plan) {
 MemoryBreakdown PlanEstimator::memory(const Workload& w, const Plan& plan) {
   const Strategy& st = plan.strategy;
   const int log2_tensor = std::countr_zero(static_cast<unsigned>(st.tensor_parallel));
-  if (m_cache != nullptr && w.task == Task::inference && st.pipeline_parallel == 1 &&
+  // (Serving memory depends on the tensor degree only; a batch of generated images on the
+  // plan's micro-batch too, so it is not cached.)
+  if (m_cache != nullptr && w.task == Task::inference && st.pipeline_parallel == 1 && !w.diffusion &&
       std::has_single_bit(static_cast<unsigned>(st.tensor_parallel)) && log2_tensor < 8) {
     return m_cache->serving_memory(w.precision, log2_tensor, [&] { return estimate_memory(w, plan.device_count, st); });
   }
@@ -216,7 +218,8 @@ void PlanEstimator::estimate_generation(const Workload& workload, const Plan& pl
   const DiffusionWorkload& d = *workload.diffusion;
   DiffusionRun run;
   run.batch = diffusion_batch(m_device, workload);
-  estimate.mfu = m_mfu;
+  // The efficiency at this plan's batch (the step's fixed cost is shared by its images).
+  estimate.mfu = workload.mfu_pinned ? m_mfu : diffusion_efficiency(m_device, workload);
   estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *m_peak, estimate.mfu);
   estimate.time = estimate.compute_time;
   if (d.images_per_s > 0) {
