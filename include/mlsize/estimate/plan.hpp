@@ -7,6 +7,7 @@
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/estimate/serving.hpp>
+#include <mlsize/estimate/speech.hpp>
 #include <mlsize/estimate/strategy.hpp>
 #include <mlsize/estimate/vision.hpp>
 #include <mlsize/model/workload.hpp>
@@ -49,6 +50,9 @@ struct PlanEstimate {
   std::optional<VisionRun> vision;  // vision: the GPUs' and the input pipeline's images per second
   // Diffusion generation: a device's batch, its latency and images per second, the fleet.
   std::optional<DiffusionRun> diffusion;
+  // Transcription: a device's batch of windows, its time and the audio it gets through
+  // (boxed: only speech plans have one).
+  Boxed<SpeechRun> speech;
   Communication communication;  // what communication and pipeline bubbles add to the compute
   std::optional<Usd> price_per_unit_hour;
   std::optional<Usd> cost;      // absent when the plan has no price

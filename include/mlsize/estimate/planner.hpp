@@ -153,6 +153,7 @@ class PlanEstimator {
   void estimate_network_time(const Workload& workload, const Plan& plan, PlanEstimate& estimate);
   void add_input_pipeline(const Workload& workload, const Plan& plan, PlanEstimate& estimate) const;
   void estimate_generation(const Workload& workload, const Plan& plan, PlanEstimate& estimate) const;
+  void estimate_transcription(const Workload& workload, const Plan& plan, PlanEstimate& estimate) const;
   void estimate_serving(const Plan& plan, PlanEstimate& estimate);
   void add_setup(PlanEstimate& estimate) const;
   // External memory: the cache's host part streamed at every pass over the host link.

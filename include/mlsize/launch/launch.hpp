@@ -128,6 +128,8 @@ struct LaunchSpec {
   // launch. `diffusers_script` empty: no diffusers script trains the plan (unsupported() says
   // why, from `diffusers_gap`).
   bool diffusion = false;
+  // Speech models (docs/launch.md#speech): none emitted yet; unsupported() names what runs them.
+  bool speech = false;
   std::string diffusers_script;  // examples/text_to_image/train_text_to_image_lora_sdxl.py
   std::string diffusers_gap;     // what trains the plan instead
   std::string hub_model;         // --pretrained_model_name_or_path; empty: $MODEL at launch

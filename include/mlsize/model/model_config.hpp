@@ -3,6 +3,7 @@
 
 #include <mlsize/model/architecture.hpp>
 #include <mlsize/model/diffusion.hpp>
+#include <mlsize/model/speech.hpp>
 #include <mlsize/model/vision.hpp>
 
 #include <cstddef>
@@ -29,8 +30,9 @@ Architecture architecture_from_hf_config(std::string_view json_text, std::string
 
 // A config.json parsed once: a diffusers one (diffusion_config.hpp), a vision model's (ViT
 // and DeiT read; other vision families such as swin, convnext, resnet refused by name with the
-// preset to use) or a language model's (architecture_from_hf_config).
-using ModelFromConfig = std::variant<Architecture, VisionModel, DiffusionModel>;
+// preset to use), a Whisper's (speech_config.hpp) or a language model's
+// (architecture_from_hf_config).
+using ModelFromConfig = std::variant<Architecture, VisionModel, DiffusionModel, SpeechModel>;
 ModelFromConfig model_from_hf_config(std::string_view json_text, std::string_view source_name);
 
 // The built-in model called `name` (data/models/<name>.json), or nothing: read from the

@@ -5,6 +5,7 @@
 #include <mlsize/model/architecture.hpp>
 #include <mlsize/model/diffusion.hpp>
 #include <mlsize/model/parameter_count.hpp>
+#include <mlsize/model/speech.hpp>
 #include <mlsize/model/vision.hpp>
 #include <mlsize/support/names.hpp>
 #include <mlsize/support/units.hpp>
@@ -285,6 +286,9 @@ struct Workload {
   // A latent diffusion model (docs/methodology.md#diffusion): its images stand for the tokens
   // as a vision model's do; generation sizes the denoising steps and the VAE decode.
   std::optional<DiffusionWorkload> diffusion;
+  // A speech model (docs/methodology.md#speech): its 30-second windows stand for the tokens
+  // (`tokens` is windows × epochs); inference transcribes them with an engine.
+  std::optional<SpeechWorkload> speech;
 
   // Per device: workspaces and buffers beyond the estimate
   // (docs/methodology.md#framework-overhead-and-allocator-margin); the CUDA context is taken off the capacity instead
@@ -305,6 +309,8 @@ struct Workload {
   // Images stand for the tokens (vision and diffusion models): data-parallel replicas, each
   // device its own batch of images, none of a language model's layouts.
   bool images_are_tokens() const { return vision.has_value() || diffusion.has_value(); }
+  // Images or audio windows stand for the tokens: the same data-parallel plans.
+  bool samples_are_tokens() const { return images_are_tokens() || speech.has_value(); }
   // A service sized for a load (tokens or images at a rate): priced by the hour, not a run.
   bool serves_a_fleet() const {
     return task == Task::inference && ((serving && !serving->offline()) || (diffusion && diffusion->images_per_s > 0));

@@ -369,7 +369,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
       throw;
     }
     // A language model's decode step; an image model's inference has none.
-    if (workload.task == Task::inference && !workload.serving && !workload.images_are_tokens()) {
+    if (workload.task == Task::inference && !workload.serving && !workload.samples_are_tokens()) {
       if (const std::optional<Replica> replica =
               replica_of(workload, *plan.device, plan.offering, plan.strategy.tensor_parallel)) {
         result.decode = decode_step(workload, *replica, workload.batch, workload.context);

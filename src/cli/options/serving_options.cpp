@@ -157,7 +157,7 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
 }
 
 void size_without_load(const WorkloadOptions& options, Workload& workload) {
-  if (workload.task != Task::inference || workload.serving || workload.images_are_tokens() || options.tokens ||
+  if (workload.task != Task::inference || workload.serving || workload.samples_are_tokens() || options.tokens ||
       options.data || options.batch) {
     return;
   }

@@ -62,7 +62,7 @@ std::string task_flag_warnings(const WorkloadOptions& options, const Workload& w
   if (workload.task == Task::inference || workload.task == Task::gbdt) {
     warn(options.optimizer, "--optimizer", "training");
     // An image model's inference takes its images per device from it (a batch of images).
-    if (!workload.images_are_tokens()) warn(options.micro_batch, "--micro-batch", "training (inference sets --batch)");
+    if (!workload.samples_are_tokens()) warn(options.micro_batch, "--micro-batch", "training (inference sets --batch)");
     warn(options.global_batch, "--global-batch", "training");
   }
   if (workload.task != Task::lora && workload.task != Task::qlora) {

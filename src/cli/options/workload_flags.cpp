@@ -158,6 +158,15 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
                    "Diffusion generation: the VAE decodes one image at a time (diffusers' enable_vae_slicing)");
   command.add_flag("--model-cpu-offload", options.model_cpu_offload,
                    "Diffusion generation: components on the GPU only for their turn (enable_model_cpu_offload)");
+  command
+      .add_option("--audio-hours", options.audio_hours,
+                  "Speech: hours of audio to transcribe, or to fine-tune on per epoch, e.g. 1000")
+      ->type_name("HOURS");
+  command
+      .add_option("--clip-seconds", options.clip_seconds,
+                  "Speech fine-tuning: seconds per training clip, each padded to 30 (default 30)")
+      ->type_name("SECONDS");
+  command.add_option("--beam", options.beam, "Speech: beam width (default: the engine's; 1: greedy)")->type_name("N");
   command.option_defaults()->group(k_group_trees);
   command.add_option("--rows", options.rows, "Examples, e.g. 50M (default: --data / (features × 4 bytes))")
       ->type_name("COUNT");

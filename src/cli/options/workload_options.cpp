@@ -7,6 +7,7 @@
 #include "cli/options/option_conventions.hpp"
 #include "cli/options/providers.hpp"
 #include "cli/options/serving_options.hpp"
+#include "cli/options/speech_options.hpp"
 #include "cli/options/task_flags.hpp"
 
 #include <mlsize/estimate/gbdt.hpp>
@@ -187,6 +188,10 @@ void resolve_model(const WorkloadOptions& options, Workload& workload) {
       set_diffusion_model(*diffusion, workload);
       return;
     }
+    if (const SpeechModel* speech = find_speech_model(*options.model)) {
+      set_speech_model(*speech, workload);
+      return;
+    }
     const std::optional<Architecture> preset = model_preset(*options.model);
     if (!preset) {
       const std::vector<std::string> names = built_in_model_names();
@@ -206,6 +211,10 @@ void resolve_model(const WorkloadOptions& options, Workload& workload) {
     }
     if (const DiffusionModel* diffusion = std::get_if<DiffusionModel>(&model)) {
       set_diffusion_model(*diffusion, workload);
+      return;
+    }
+    if (const SpeechModel* speech = std::get_if<SpeechModel>(&model)) {
+      set_speech_model(*speech, workload);
       return;
     }
     workload.model = std::get<Architecture>(std::move(model));
@@ -327,6 +336,11 @@ void check_vision_flags(const WorkloadOptions& options, const Workload& workload
 void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool require_data) {
   check_vision_flags(options, workload);
   check_diffusion_flags(options, workload);
+  check_speech_flags(options, workload);
+  if (workload.speech) {
+    resolve_speech(options, workload);
+    return;
+  }
   if (workload.diffusion) {
     resolve_diffusion(options, workload);
     return;
@@ -377,6 +391,7 @@ std::vector<std::string> built_in_model_names() {
   std::vector<std::string> names = model_preset_names();
   for (const VisionModel& vision : vision_models()) names.push_back(vision.id);
   for (const DiffusionModel& diffusion : diffusion_models()) names.push_back(diffusion.id);
+  for (const SpeechModel& speech : speech_models()) names.push_back(speech.id);
   return names;
 }
 
@@ -431,7 +446,8 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
         "--bytes-per-token", [&] { return parse_positive_number(*options.bytes_per_token, "a number of bytes"); });
   }
   // The engine's defaults for the batch and the step's tokens apply to the load.
-  parse_choice_if_given(options.engine, "--engine", workload.engine);
+  // A speech model's engine is one of its own (resolve_speech).
+  if (!workload.speech) parse_choice_if_given(options.engine, "--engine", workload.engine);
   resolve_serving(options, workload);
   resolve_tokens(options, workload, require_data);
   check_context(options, workload);

@@ -71,6 +71,9 @@ struct WorkloadOptions {
   bool cache_latents = false;                  // diffusion training: precomputed latents and text embeddings
   bool vae_slicing = false;                    // diffusion generation: decode one image at a time
   bool model_cpu_offload = false;              // diffusion generation: text encoders off the GPU at the peak
+  std::optional<std::string> audio_hours;      // speech: hours to transcribe, or to fine-tune on per epoch
+  std::optional<std::string> clip_seconds;     // speech fine-tuning: seconds per training clip
+  std::optional<std::string> beam;             // speech: beam width (1: greedy)
   std::optional<std::string> rows;             // --task gbdt
   std::optional<std::string> features;
   std::optional<std::string> rounds;

@@ -9,6 +9,7 @@
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/kernels.hpp>
 #include <mlsize/estimate/planner.hpp>
+#include <mlsize/estimate/speech.hpp>
 #include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/number_format.hpp>
 #include <mlsize/support/utf8.hpp>
@@ -58,8 +59,8 @@ std::string describe_strategy(const Strategy& strategy, int device_count, Task t
                                                       : "1 device";
     if (strategy.pipeline_parallel > 1) text += fmt::format(", PP {}", strategy.pipeline_parallel);
     if (replicas > 1) text += fmt::format(" × {} replicas", replicas);
-    // A batch of generated images the search chose (a batch job's plans).
-    if (strategy.micro_batch > 1) text += fmt::format(", {} images at once", strategy.micro_batch);
+    // A batch the search chose for a batch job: images generated or audio windows transcribed at once.
+    if (strategy.micro_batch > 1) text += fmt::format(", batches of {}", strategy.micro_batch);
     return text;
   }
   const std::string recompute = fmt::format("{} recompute", to_string(strategy.recompute));
@@ -602,6 +603,19 @@ std::string diffusion_lines(const PlanEstimate& e, const Workload& workload) {
   return text;
 }
 
+std::string speech_lines(const PlanEstimate& e, const Workload& workload) {
+  if (!workload.speech || !e.speech) return {};
+  const SpeechWorkload& s = *workload.speech;
+  const SpeechRun& run = *e.speech;
+  const SpeechBatch& b = run.batch;
+  return fmt::format(
+      "Transcription: a batch of {} window{} × beam {} per device in {} (features {}, encoder {}, {} decode steps of "
+      "{}): {}× real time per device, {}× for the plan.\n",
+      b.batch, b.batch == 1 ? "" : "s", b.beams, format_latency(b.latency()), format_latency(b.host),
+      format_latency(b.encoder), format_general(b.steps), format_latency(b.step),
+      format_general(b.speed(speech_engine_profile(s.engine).advance), 3), format_general(run.audio_speed, 3));
+}
+
 std::string vision_throughput(const VisionRun& run) {
   std::string text = fmt::format("{} images/s", format_grouped(run.images_per_s()));
   if (!run.pipeline) return text + " (the devices' rate; no host decoding bound)";
@@ -623,6 +637,9 @@ std::string mfu_basis(const PlanEstimate& e, const Workload& workload) {
   if (workload.vision) return " (the roofline of FLOPs and activation traffic, docs/methodology.md#vision-time)";
   if (workload.diffusion) {
     return " (each part's roofline of FLOPs and activation traffic, docs/methodology.md#diffusion-time)";
+  }
+  if (workload.speech && workload.task == Task::inference) {
+    return " (the encoder's roofline and the decoder's steps, docs/methodology.md#speech-time)";
   }
   if (workload.task == Task::inference) return " (a serving engine's, docs/methodology.md#serving)";
   std::vector<std::string> why;

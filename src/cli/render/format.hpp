@@ -76,5 +76,8 @@ std::string vision_way_out();
 // VAE), and for generation the batch's latency by part, images a second and the fleet
 // (docs/methodology.md#diffusion). Lines ending in a newline; empty for other workloads.
 std::string diffusion_lines(const PlanEstimate& e, const Workload& workload);
+// A transcription plan's batch: its parts' times and the audio it gets through
+// (docs/methodology.md#speech-time). A line ending in a newline; empty for other workloads.
+std::string speech_lines(const PlanEstimate& e, const Workload& workload);
 
 }  // namespace mlsize::cli

@@ -170,6 +170,7 @@ std::string estimate_findings(const EstimateResult& result) {
             (e.vision->loader_bound() ? ": data-loader bound (" + vision_way_out() + ")" : std::string()) + ".\n";
   }
   text += diffusion_lines(e, result.workload);
+  text += speech_lines(e, result.workload);
   if (const std::optional<PlanEstimate>& faster = result.faster_micro_batch) {
     text += fmt::format(
         "Faster: --micro-batch {} sends the gradients to the host {}× less often: {} ({} of usable).\n",

@@ -126,6 +126,21 @@ Json workload_json(const Workload& workload) {
                          {"denoiser_forward_macs", denoiser_forward_macs(m, d.height, d.width)},
                          {"vae_decoder_macs", vae_decoder_macs(m, d.height, d.width)}};
   }
+  if (workload.speech) {
+    const SpeechWorkload& s = *workload.speech;
+    const SpeechModel& m = s.model;
+    const bool transcription = workload.task == Task::inference;
+    json["speech"] = {{"model", m.id},
+                      {"audio_hours", s.audio_hours},
+                      {"windows", workload.tokens},
+                      {"engine", transcription ? Json(to_string(s.engine)) : Json(nullptr)},
+                      {"beams", transcription ? Json(s.beams) : Json(nullptr)},
+                      {"clip_seconds", transcription ? Json(nullptr) : Json(s.clip_seconds)},
+                      {"transcript_tokens_per_window", s.transcript_tokens(k_speech_window_seconds)},
+                      {"encoder_params", speech_encoder_parameters(m)},
+                      {"decoder_params", speech_decoder_parameters(m)},
+                      {"encoder_macs_per_window", speech_encoder_macs(m)}};
+  }
   json["mfu"] = workload.mfu;
   json["mfu_pinned"] = workload.mfu_pinned;
   json["setup_seconds"] = workload.setup_time.value;
@@ -277,6 +292,17 @@ Json plan_json(const PlanEstimate& e, bool timed) {
         {"replicas", run.fleet ? Json(run.replicas) : Json(nullptr)},
         {"replicas_needed", run.fleet ? Json(run.replicas_needed) : Json(nullptr)},
         {"usd_per_1000_images", run.per_1000_images ? Json(run.per_1000_images->value) : Json(nullptr)}};
+  }
+  if (e.speech) {
+    const SpeechRun& run = *e.speech;
+    json["compute"]["speech"] = {{"batch", run.batch.batch},
+                                 {"beams", run.batch.beams},
+                                 {"latency_seconds", run.batch.latency().value},
+                                 {"features_seconds", run.batch.host.value},
+                                 {"encoder_seconds", run.batch.encoder.value},
+                                 {"decode_steps", run.batch.steps},
+                                 {"decode_step_seconds", run.batch.step.value},
+                                 {"audio_seconds_per_second", run.audio_speed}};
   }
   if (e.gbdt) {
     json["compute"]["gbdt"] = {{"cell_visits", e.gbdt->cell_visits},

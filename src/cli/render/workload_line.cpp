@@ -9,6 +9,7 @@
 #include <mlsize/estimate/efficiency.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/memory.hpp>
+#include <mlsize/estimate/speech.hpp>
 #include <mlsize/estimate/vision.hpp>
 #include <mlsize/support/number_format.hpp>
 
@@ -94,6 +95,44 @@ std::string diffusion_workload_line(const Workload& workload) {
   return text;
 }
 
+// A speech job: the hours of audio as windows, the engine and beam for transcription or the
+// clips for fine-tuning, and the model's two stacks (docs/methodology.md#speech).
+std::string speech_workload_line(const Workload& workload) {
+  const SpeechWorkload& s = *workload.speech;
+  const SpeechModel& m = s.model;
+  const bool transcription = workload.task == Task::inference;
+  std::string text;
+  if (transcription) {
+    const SpeechEngineProfile& engine = speech_engine_profile(s.engine);
+    text = fmt::format(
+        "Workload: {}, transcribing {} hour{} of audio with {}: {} windows of 30 s (each {} s of new audio), "
+        "beam {}, {} weights.\n",
+        m.name, format_general(s.audio_hours), s.audio_hours == 1 ? "" : "s", to_string(s.engine),
+        format_count(workload.tokens), format_general(engine.advance), s.beams, to_string(workload.weight_format));
+  } else {
+    std::string task(to_string(workload.task));
+    if (workload.is_adapter_tuning()) {
+      task += fmt::format(" (rank {}, {} trainable)", workload.lora_rank, format_count(adapter_parameters(workload)));
+    }
+    text = fmt::format("Workload: {}, {} hour{} of audio in clips of {} s ({} clips) × {} epochs, {} {}, {}.\n", m.name,
+                       format_general(s.audio_hours), s.audio_hours == 1 ? "" : "s", format_general(s.clip_seconds),
+                       format_count(workload.tokens / workload.epochs), format_general(workload.epochs), task,
+                       to_string(workload.precision), to_string(workload.optimizer));
+  }
+  const double macs = speech_encoder_macs(m);
+  text += fmt::format(
+      "Model: an encoder of {} layers ({} parameters, {} {} a 30 s window over {} positions) and a decoder of {} "
+      "layers ({} parameters), width {}, {} heads; {} transcript tokens a {}; micro-batch {} {} per device.\n",
+      m.encoder_layers, format_count(speech_encoder_parameters(m)),
+      format_general(macs >= 1e12 ? macs / 1e12 : macs / 1e9, 3), macs >= 1e12 ? "TMACs" : "GMACs", m.source_positions,
+      m.decoder_layers, format_count(speech_decoder_parameters(m)), m.width, m.heads,
+      format_general(s.transcript_tokens(transcription ? k_speech_window_seconds : s.clip_seconds), 3),
+      transcription ? "window" : "clip", workload.micro_batch,
+      transcription ? (workload.micro_batch == 1 ? "window" : "windows")
+                    : (workload.micro_batch == 1 ? "clip" : "clips"));
+  return text;
+}
+
 }  // namespace
 
 std::string workload_line(const Workload& workload) {
@@ -107,6 +146,7 @@ std::string workload_line(const Workload& workload) {
   }
   if (workload.vision) return vision_workload_line(workload);
   if (workload.diffusion) return diffusion_workload_line(workload);
+  if (workload.speech) return speech_workload_line(workload);
   const Architecture& m = workload.model;
   std::string params = format_count(workload.parameters.total) + " parameters";
   if (workload.parameters.active < workload.parameters.total) {

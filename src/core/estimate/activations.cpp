@@ -1,5 +1,6 @@
 #include <mlsize/estimate/diffusion.hpp>
 #include <mlsize/estimate/memory.hpp>
+#include <mlsize/estimate/speech.hpp>
 #include <mlsize/estimate/vision.hpp>
 
 #include <algorithm>
@@ -216,6 +217,7 @@ double stage_activation_bytes(const Workload& w, const Strategy& st) {
 Bytes training_activation_bytes(const Workload& w, const Strategy& st) {
   if (w.vision) return vision_activation_bytes(w, st);
   if (w.diffusion) return diffusion_activation_bytes(w, st);
+  if (w.speech) return speech_activation_bytes(w, st);
   // The megatron counts are for 16-bit activations (Korthikanti et al.); fp32 training
   // stores 4-byte activations, so twice as much (dropout masks slightly overcounted).
   // The hf counts carry their element sizes already.

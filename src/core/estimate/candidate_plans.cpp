@@ -7,6 +7,7 @@
 #include <mlsize/estimate/framework.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/planner.hpp>
+#include <mlsize/estimate/speech.hpp>
 
 #include <algorithm>
 #include <vector>
@@ -70,8 +71,8 @@ bool offloads(const Workload& workload, const Layout& layout) {
 // with the optimizer states only), with micro-batches up to 128 × the workload's.
 void add_layout_plans(const Workload& workload, const Layout& layout, std::vector<Plan>& plans) {
   const int data = layout.devices / (layout.tensor * layout.pipeline);
-  if (workload.images_are_tokens()) {
-    // A vision or diffusion model: DDP (or ZeRO/FSDP across replicas for the largest ViTs), each at the
+  if (workload.samples_are_tokens()) {
+    // A vision, diffusion or speech model: DDP (or ZeRO/FSDP across replicas for the largest ViTs), each at the
     // per-GPU batch and at 1/2, 1/4 and 1/8 of it, without and with activation
     // checkpointing: a practitioner lowers the batch before checkpointing (which costs a
     // forward pass), and the estimate keeps the faster of what fits.
@@ -151,7 +152,7 @@ void add_training_plans(const Workload& workload, const Offering& offering, cons
   // Vision models: data parallel only (DDP, or FSDP for the largest ViTs); no launcher shards
   // a CNN's layers, and an image's activations are small.
   // A named --framework keeps to its own layouts (framework_runs, in add_layout_plans).
-  const bool data_parallel_only = workload.is_adapter_tuning() || workload.images_are_tokens();
+  const bool data_parallel_only = workload.is_adapter_tuning() || workload.samples_are_tokens();
   const int most_model_parallel = data_parallel_only ? 1 : devices;
   for (int tensor = 1; tensor <= std::min(offering.devices_per_unit, most_model_parallel) && devices % tensor == 0;
        tensor *= 2) {
@@ -240,7 +241,7 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
         add_serving_plans(workload, offering, device, units, plans);
       }
       for (std::size_t i = first; i < plans.size(); ++i) plans[i].fixed_units = !device_counts.empty();
-    } else if (workload.task == Task::inference && workload.images_are_tokens()) {
+    } else if (workload.task == Task::inference && workload.samples_are_tokens()) {
       // Scoring or generating images: each device a replica (no model is split). A fleet for
       // a rate of images is sized by the estimate: one plan, its units a placeholder.
       if (units == 1 || !workload.serves_a_fleet() || !device_counts.empty()) {
@@ -250,8 +251,12 @@ void candidate_plans(std::vector<Plan>& plans, const Workload& workload, const O
       // A batch job of generated images (no rate to answer in time) also at 2, 4, ... up to
       // k_largest_generation_batch images a device at once: the step's fixed cost is shared,
       // for the memory of more images (the estimate keeps what fits).
-      if (workload.diffusion && !workload.serves_a_fleet() && !workload.micro_batch_pinned) {
-        for (int batch = 2; batch <= k_largest_generation_batch; batch *= 2) {
+      // Transcription likewise, up to the engine's largest batch of windows.
+      const int largest = workload.speech      ? speech_engine_profile(workload.speech->engine).max_batch
+                          : workload.diffusion ? k_largest_generation_batch
+                                               : 1;
+      if (!workload.serves_a_fleet() && !workload.micro_batch_pinned) {
+        for (int batch = 2; batch <= largest; batch *= 2) {
           Strategy strategy;
           strategy.micro_batch = batch;
           plans.push_back(Plan{&offering, &device, units, devices, strategy});

@@ -287,7 +287,7 @@ double global_batch_tokens(const Workload& w, int data_parallel) {
   // A vision run's global batch is its per-device batch on every replica (DDP, the learning
   // rate scaled with it: Goyal et al. 2017), unless --global-batch says otherwise.
   const double wanted = w.global_batch             ? *w.global_batch
-                        : w.images_are_tokens()    ? micro_step
+                        : w.samples_are_tokens()   ? micro_step
                         : w.task == Task::pretrain ? 4.0 * 1024 * 1024
                                                    : 128.0 * w.sequence_length;
   return std::max(wanted, micro_step);

@@ -1,6 +1,7 @@
 #include <mlsize/estimate/compute.hpp>
 
 #include <mlsize/estimate/diffusion.hpp>
+#include <mlsize/estimate/speech.hpp>
 #include <mlsize/estimate/vision.hpp>
 
 #include <mlsize/estimate/engine.hpp>
@@ -27,6 +28,7 @@ Flops inference_flops(double active_params, double tokens) {
 Flops run_flops(const Workload& workload, Recompute recompute) {
   if (workload.vision) return vision_run_flops(workload, recompute);
   if (workload.diffusion) return diffusion_run_flops(workload, recompute);
+  if (workload.speech) return speech_run_flops(workload, recompute);
   const double active = workload.parameters.active;
   if (workload.task == Task::inference) return inference_flops(active, workload.tokens);
   Flops flops = training_flops(active, workload.tokens, recompute, workload.task);

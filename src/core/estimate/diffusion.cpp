@@ -1,5 +1,7 @@
 #include <mlsize/estimate/diffusion.hpp>
 
+#include "core/estimate/roofline.hpp"
+
 #include <mlsize/estimate/communication.hpp>
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
@@ -9,13 +11,6 @@
 
 namespace mlsize {
 namespace {
-
-// One part of the work per image: its FLOPs and the bytes its activations move, timed by the
-// roofline (the longer of the two at the compute share and the memory bandwidth).
-struct Part {
-  double flops = 0;
-  double traffic = 0;
-};
 
 double element_bytes(const Workload& w) {
   if (w.is_training()) return w.precision == Precision::fp32 ? 4.0 : 2.0;
@@ -43,24 +38,6 @@ Part vae_part(const Workload& w, bool decoder) {
 // The text encoders read their weights once per prompt: compute-bound, no traffic counted.
 Part text_part(const Workload& w) {
   return {2 * text_encoder_macs(w.diffusion->model), 0};
-}
-
-struct Roofline {
-  double peak = 0;       // FLOP/s at the compute type, at the vision models' compute share
-  double bandwidth = 0;  // bytes/s; 0: not stated, the compute bound alone
-  double seconds(const Part& part) const {
-    const double compute = peak > 0 ? part.flops / peak : 0;
-    return bandwidth > 0 ? std::max(compute, part.traffic / bandwidth) : compute;
-  }
-};
-
-Roofline roofline_of(const Device& device, const Workload& w) {
-  const std::optional<DType> dtype = compute_dtype(device, w);
-  const std::optional<double> peak = dtype ? device.peak(*dtype) : std::nullopt;
-  Roofline r;
-  r.peak = peak ? *peak * k_vision_compute_efficiency * cpu_gemm_efficiency(device, *dtype) : 0;
-  r.bandwidth = device.memory_bandwidth_bytes_per_s.value_or(0);
-  return r;
 }
 
 // FLOPs per image of a training step or a generated image.

@@ -2,6 +2,7 @@
 #include <mlsize/estimate/kernels.hpp>
 
 #include <mlsize/estimate/diffusion.hpp>
+#include <mlsize/estimate/speech.hpp>
 #include <mlsize/estimate/vision.hpp>
 
 #include <mlsize/estimate/compute.hpp>
@@ -90,6 +91,10 @@ double effective_mfu(const Device& device, const Workload& workload) {
   if (workload.vision && !workload.mfu_pinned) return vision_efficiency(device, workload);
   // A diffusion model's is its parts' roofline, the same fit (diffusion.hpp).
   if (workload.diffusion && !workload.mfu_pinned) return diffusion_efficiency(device, workload);
+  // Transcription's is its batch's (speech.hpp); fine-tuning a speech model is a transformer's.
+  if (workload.speech && workload.task == Task::inference && !workload.mfu_pinned) {
+    return speech_efficiency(device, workload);
+  }
   double mfu = workload.mfu_pinned ? workload.mfu
                                    : workload.mfu * stack_efficiency(stack_of(device)) * generation_efficiency(device);
   const std::optional<DType> dtype = compute_dtype(device, workload);

@@ -4,6 +4,7 @@
 
 #include <mlsize/estimate/diffusion.hpp>
 #include <mlsize/estimate/memory.hpp>
+#include <mlsize/estimate/speech.hpp>
 #include <mlsize/estimate/vision.hpp>
 
 #include <mlsize/estimate/gbdt.hpp>
@@ -76,6 +77,7 @@ StateBytesPerParam state_bytes_per_param(Precision precision, Optimizer optimize
 
 double adapter_parameters(const Workload& w) {
   if (w.diffusion) return diffusion_lora_parameters(w.diffusion->model, w.lora_rank);
+  if (w.speech) return speech_lora_parameters(w.speech->model, w.lora_rank);
   return lora_parameters(w.model, w.lora_rank, w.lora_targets);
 }
 
@@ -272,6 +274,27 @@ void inference_memory(const Workload& w, int device_count, const Strategy& st, c
                  format_general(w.diffusion->passes_per_step()) + " × live share " +
                  format_general(k_vision_inference_live_share) + ", or the decoder's " +
                  format_general(k_vae_decode_bytes_per_element) + " bytes per element of its largest map";
+        });
+    return;
+  }
+  if (w.speech) {
+    // A speech model's weights at their width on every device, each sequence's keys and
+    // values (the window's cross-attention ones and its own), the encoder's live layer over
+    // the batch of windows (speech.hpp).
+    const SpeechWorkload& s = *w.speech;
+    memory.weights = rows.term("weights", named<T>("N", n) * (bits / 8.0), [&] {
+      return "N " + format_general(n) + ", bits " + format_general(bits) + ", " + layout_text(st, device_count);
+    });
+    memory.kv_cache =
+        rows.term("KV cache", named<T>("cross and self keys and values", speech_inference_cache_bytes(w).value), [&] {
+          return "windows " + format_general(w.micro_batch) + " × beams " + format_general(s.beams) +
+                 ", cross-attention over " + format_general(s.model.source_positions) + " positions, self-attention " +
+                 format_general(s.model.target_positions) + " tokens, " + std::string(to_string(s.engine));
+        });
+    memory.activations =
+        rows.term("activations", named<T>("encoder layer", speech_inference_activation_bytes(w).value), [&] {
+          return "windows " + format_general(w.micro_batch) + " × positions " +
+                 format_general(s.model.source_positions) + " × (5·d + f)";
         });
     return;
   }

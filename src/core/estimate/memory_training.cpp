@@ -6,6 +6,7 @@
 #include <mlsize/model/vision.hpp>
 
 #include <mlsize/estimate/diffusion.hpp>
+#include <mlsize/estimate/speech.hpp>
 
 #include <mlsize/estimate/communication.hpp>
 
@@ -97,6 +98,12 @@ const char* training_activation_summary(const Workload& w, Recompute recompute) 
                ? "images × denoiser outputs × bytes × kept share (UNet 1/4, transformer 1/17)"
                : "images × denoiser outputs (7cs a ResNet block, 33cs a UNet transformer block, "
                  "17sh a DiT block) × bytes";
+  }
+  // A speech model's, from speech_activation_bytes (speech.cpp).
+  if (w.speech) {
+    return recompute == Recompute::full
+               ? "clips × (layer inputs + one layer live + logits) × bytes"
+               : "clips × (17nd an encoder layer, 20td + 2nd a decoder layer, logits 3tV) × bytes";
   }
   // A vision model's, from vision_activation_bytes (vision.cpp).
   if (w.vision) {
@@ -260,6 +267,13 @@ void add_training_tail(const Workload& w, const Strategy& st, MemoryBreakdown& m
       return "images " + format_general(w.micro_batch) + ", " + std::to_string(d.height) + "x" +
              std::to_string(d.width) + " px, denoiser outputs " +
              format_general(denoiser_activation_elements(d.model, d.height, d.width)) + ", recompute " +
+             std::string(to_string(st.recompute));
+    }
+    if (w.speech) {
+      const SpeechWorkload& s = *w.speech;
+      return "clips " + format_general(w.micro_batch) + " of " + format_general(s.clip_seconds) + " s, " +
+             format_general(s.model.source_positions) + " positions, transcript " +
+             format_general(s.transcript_tokens(s.clip_seconds)) + " tokens, recompute " +
              std::string(to_string(st.recompute));
     }
     if (w.vision) {

@@ -150,7 +150,7 @@ MemoryBreakdown PlanEstimator::memory(const Workload& w, const Plan& plan) {
   const int log2_tensor = std::countr_zero(static_cast<unsigned>(st.tensor_parallel));
   // (Serving memory depends on the tensor degree only; a batch of generated images on the
   // plan's micro-batch too, so it is not cached.)
-  if (m_cache != nullptr && w.task == Task::inference && st.pipeline_parallel == 1 && !w.diffusion &&
+  if (m_cache != nullptr && w.task == Task::inference && st.pipeline_parallel == 1 && !w.diffusion && !w.speech &&
       std::has_single_bit(static_cast<unsigned>(st.tensor_parallel)) && log2_tensor < 8) {
     return m_cache->serving_memory(w.precision, log2_tensor, [&] { return estimate_memory(w, plan.device_count, st); });
   }
@@ -186,6 +186,8 @@ void PlanEstimator::estimate_network_time(const Workload& workload, const Plan& 
   estimate.flops = flops(plan.strategy.recompute);
   if (workload.diffusion && workload.task == Task::inference) {
     estimate_generation(workload, plan, estimate);
+  } else if (workload.speech && workload.task == Task::inference) {
+    estimate_transcription(workload, plan, estimate);
   } else if (workload.vision && workload.task == Task::inference) {
     // Scoring images: every device a replica on its share of them, at the forward pass's
     // roofline (vision.hpp), bound by the host's decoding as training is.
@@ -241,6 +243,20 @@ void PlanEstimator::estimate_generation(const Workload& workload, const Plan& pl
     estimate.compute_time = run.batch.latency();
   }
   estimate.diffusion = run;
+}
+
+// Transcribing audio: every device a replica decoding its batch of windows (speech_batch),
+// the windows shared among the devices (docs/methodology.md#speech-time).
+void PlanEstimator::estimate_transcription(const Workload& workload, const Plan& plan, PlanEstimate& estimate) const {
+  SpeechRun run;
+  run.batch = speech_batch(m_device, workload);
+  run.windows = workload.tokens;
+  estimate.mfu = workload.mfu_pinned ? m_mfu : speech_efficiency(m_device, workload);
+  estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *m_peak, estimate.mfu);
+  estimate.time = estimate.compute_time;
+  const double advance = speech_engine_profile(workload.speech->engine).advance;
+  run.audio_speed = run.batch.speed(advance) * plan.device_count;
+  estimate.speech = run;
 }
 
 // A vision run's steps take the longer of the devices' time and the input pipeline's: the
@@ -314,6 +330,7 @@ void PlanEstimator::estimate_physics(const Plan& plan, PlanEstimate& estimate) {
   estimate.gbdt.reset();
   estimate.vision.reset();
   estimate.diffusion.reset();
+  estimate.speech.reset();
   estimate.communication = Communication{};
   estimate.flops = Flops(0);
   estimate.peak_flops_per_s = 0;

@@ -367,6 +367,7 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
 
   if (workload.task == Task::gbdt) set_trees(workload, estimate, spec);
   if (workload.diffusion) set_diffusion(workload, spec);
+  spec.speech = workload.speech.has_value();
   if (workload.vision) {
     const VisionWorkload& v = *workload.vision;
     spec.vision = true;
@@ -467,6 +468,14 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
     return "--framework jax plans train with JAX (MaxText's mesh of data, fsdp, tensor and stage axes), whose "
            "config mlsize does not write; the plan's layout is in the report, and --framework hf, deepspeed or "
            "megatron ranks plans it launches";
+  }
+  if (spec.speech) {
+    return spec.task == Task::inference
+               ? "transcription runs faster-whisper, openai-whisper or transformers' pipeline, whose scripts mlsize "
+                 "does not write; the plan's devices, engine and batch of windows are in the report"
+               : "fine-tuning Whisper runs transformers' examples/pytorch/speech-recognition/"
+                 "run_speech_recognition_seq2seq.py, whose flags mlsize does not write yet; the plan's devices, "
+                 "batch and precision are in the report";
   }
   if (spec.diffusion) {
     if (spec.diffusers_script.empty()) return spec.diffusers_gap;

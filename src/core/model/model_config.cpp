@@ -3,6 +3,7 @@
 
 #include "core/model/config_reader.hpp"
 #include "core/model/diffusion_config.hpp"
+#include "core/model/speech_config.hpp"
 
 #include <mlsize/support/error.hpp>
 #include <mlsize/support/text_distance.hpp>
@@ -359,7 +360,7 @@ void read_checkpoint_format(const ConfigReader& config, Architecture& a, std::ve
 // Model types whose layers are no transformer blocks mlsize can count: what each is. The
 // hybrids' names are transformers' model types (Zamba2Config, NemotronHConfig, FalconH1Config,
 // BambaConfig, GraniteMoeHybridConfig).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 17> k_unsupported{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 16> k_unsupported{{
     {"mamba", "a state-space model (Mamba)"},
     {"mamba2", "a state-space model (Mamba-2)"},
     {"falcon_mamba", "a state-space model (Falcon Mamba)"},
@@ -372,7 +373,6 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 17> k_unsupp
     {"granitemoehybrid", "a hybrid of state-space and attention layers (Granite 4.0)"},
     {"hymba", "a hybrid of state-space and attention heads (Hymba)"},
     {"rwkv", "a recurrent model (RWKV)"},
-    {"whisper", "a speech encoder-decoder (Whisper)"},
     {"wav2vec2", "a speech encoder (wav2vec 2.0)"},
     {"hubert", "a speech encoder (HuBERT)"},
     {"speech_to_text", "a speech encoder-decoder"},
@@ -618,6 +618,7 @@ ModelFromConfig model_from_hf_config(std::string_view json_text, std::string_vie
     return *std::move(diffusion);
   }
   if (std::optional<VisionModel> vision = vision_model_from_root(source, root, source_name)) return *std::move(vision);
+  if (std::optional<SpeechModel> speech = speech_model_from_root(source, root, source_name)) return *std::move(speech);
   return architecture_from_root(source, root, json_text, source_name);
 }
 

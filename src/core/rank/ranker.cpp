@@ -201,7 +201,10 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
   if (workload.task == Task::inference && !device.memory_bandwidth_bytes_per_s) {
     return reject(RejectionReason::no_bandwidth, std::nullopt);
   }
-  if (workload.task == Task::inference && !workload.images_are_tokens() && !engine_runs_on(workload.engine, device)) {
+  if (workload.task == Task::inference && !workload.samples_are_tokens() && !engine_runs_on(workload.engine, device)) {
+    return reject(RejectionReason::engine, std::nullopt);
+  }
+  if (workload.task == Task::inference && workload.speech && !speech_engine_runs_on(workload.speech->engine, device)) {
     return reject(RejectionReason::engine, std::nullopt);
   }
   // --framework neuron on an H100, --framework megatron on a TPU (framework.hpp).
@@ -588,7 +591,10 @@ void fold_variants(std::vector<RankedPlan>& ranked) {
 }  // namespace
 
 std::optional<HostCpus> host_cpus_needed(const Workload& workload, int gpus) {
-  if (workload.task == Task::inference && workload.engine == Engine::vllm) return HostCpus{2 + gpus, true};
+  // (vLLM's: a language model served; an image or speech model's batch job has no such engine.)
+  if (workload.task == Task::inference && !workload.samples_are_tokens() && workload.engine == Engine::vllm) {
+    return HostCpus{2 + gpus, true};
+  }
   if (workload.is_training() && workload.task != Task::gbdt && !workload.vision)
     return HostCpus{k_training_cpus_per_gpu * gpus, false};
   return std::nullopt;
