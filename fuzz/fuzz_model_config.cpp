@@ -1,10 +1,12 @@
-// Fuzzes the Hugging Face config reader (language, vision and diffusers configs); for every
-// config it accepts, counts the parameters and estimates memory for training and inference,
-// or a diffusion model's MACs, activations and adapters, which must stay finite.
+// Fuzzes the Hugging Face config reader (language, vision, diffusers and Whisper configs); for
+// every config it accepts, counts the parameters and estimates memory for training and
+// inference, or a diffusion or speech model's MACs, activations and adapters, which must stay
+// finite.
 #include <mlsize/support/error.hpp>
 #include <mlsize/estimate/memory.hpp>
 #include <mlsize/model/model_config.hpp>
 #include <mlsize/model/diffusion.hpp>
+#include <mlsize/model/speech.hpp>
 #include <mlsize/model/parameter_count.hpp>
 
 #include <cmath>
@@ -28,6 +30,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
          {m.denoiser_params, mlsize::denoiser_forward_macs(m, m.resolution, m.resolution),
           mlsize::denoiser_activation_elements(m, m.resolution, m.resolution),
           mlsize::diffusion_lora_parameters(m, 16), mlsize::vae_decoder_macs(m, m.resolution, m.resolution)}) {
+      if (!std::isfinite(value) || value < 0) std::abort();
+    }
+    return 0;
+  }
+  if (const auto* speech = std::get_if<mlsize::SpeechModel>(&read)) {
+    const mlsize::SpeechModel& m = *speech;
+    for (const double value :
+         {mlsize::speech_parameters(m), mlsize::speech_encoder_macs(m), mlsize::speech_token_macs(m, 448),
+          mlsize::speech_activation_elements(m, 105, false), mlsize::speech_lora_parameters(m, 32)}) {
       if (!std::isfinite(value) || value < 0) std::abort();
     }
     return 0;

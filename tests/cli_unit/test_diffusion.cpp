@@ -4,6 +4,7 @@
 // throughput comparisons with published figures are tests/diffusion/check_diffusion_figures.py.
 // Each figure names its row in bench/results/issue50-published-figures.md (Xn) or
 // issue50-more-figures.md (Qn-m), and whether it is in the fitting or the held-out set.
+#include "json_report.hpp"
 #include "run_capture.hpp"
 #include "temp_files.hpp"
 
@@ -19,19 +20,10 @@
 #include <vector>
 
 using namespace mlsize;
+using mlsize::testing::json_of;
 using mlsize::testing::run_cli;
 
 namespace {
-
-// The JSON report; exit 3 (the plan does not fit) still writes it.
-nlohmann::json json_of(const std::vector<std::string>& args) {
-  std::vector<std::string> with_format = args;
-  with_format.insert(with_format.end(), {"--format", "json"});
-  const auto result = run_cli(with_format);
-  INFO(result.err);
-  REQUIRE((result.exit_code == 0 || result.exit_code == 3));
-  return nlohmann::json::parse(result.out);
-}
 
 const DiffusionModel& preset(const char* id) {
   const DiffusionModel* model = find_diffusion_model(id);

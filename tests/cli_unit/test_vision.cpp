@@ -2,6 +2,7 @@
 // at a resolution), the config reader, memory fits at published batch sizes, the input pipeline
 // as a bound that changes the ranking, and clear errors for what is not sized. The throughput
 // and time-to-train comparisons with published figures are tests/vision/check_vision_figures.py.
+#include "json_report.hpp"
 #include "run_capture.hpp"
 #include "temp_files.hpp"
 
@@ -16,19 +17,10 @@
 #include <vector>
 
 using namespace mlsize;
+using mlsize::testing::json_of;
 using mlsize::testing::run_cli;
 
 namespace {
-
-// The JSON report; exit 3 (the plan does not fit) still writes it.
-nlohmann::json json_of(const std::vector<std::string>& args) {
-  std::vector<std::string> with_format = args;
-  with_format.insert(with_format.end(), {"--format", "json"});
-  const auto result = run_cli(with_format);
-  INFO(result.err);
-  REQUIRE((result.exit_code == 0 || result.exit_code == 3));
-  return nlohmann::json::parse(result.out);
-}
 
 const VisionModel& preset(const char* id) {
   const VisionModel* model = find_vision_model(id);
