@@ -127,7 +127,8 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
       ->type_name("FRACTION");
   command
       .add_option("--engine", options.engine,
-                  "Serving engine, for its fixed cost per step and KV pages: " + choice_help(defaults.engine))
+                  "Serving engine, for its fixed cost per step and KV pages: " + choice_help(defaults.engine) +
+                      "; speech models: " + choice_help(SpeechEngine::faster_whisper))
       ->type_name("ENGINE");
   command
       .add_option("--step-overhead", options.step_overhead,

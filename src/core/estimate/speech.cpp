@@ -54,6 +54,12 @@ bool casts_weights(const SpeechEngineProfile& engine, const Workload& w, const D
   return engine.casts_weights && w.weight_format == WeightFormat::fp32 && device.kind != DeviceKind::cpu;
 }
 
+// Bytes of an activation or cached key: the weights' width, but fp16 where openai-whisper
+// casts its fp32 weights (the memory estimate takes its GPU path; on a CPU it runs fp32).
+double activation_element_bytes(const SpeechEngineProfile& engine, const Workload& w) {
+  return engine.casts_weights && w.weight_format == WeightFormat::fp32 ? 2.0 : element_bytes(w);
+}
+
 // Decode steps per window: its transcript's tokens. The cache each step attends to grows
 // from none to all of them: half on average.
 double decode_steps(const SpeechWorkload& s) {
@@ -106,7 +112,7 @@ SpeechBatch speech_batch(const Device& device, const Workload& w) {
   if (casts_weights(engine, w, device)) {
     // fp32 weights computed in fp16: each weight read, written as fp16 and read again.
     r.peak = device.peak(DType::fp16).value_or(0) * k_vision_compute_efficiency;
-    bytes = 2;
+    bytes = activation_element_bytes(engine, w);
     weight_traffic = 4 + 2 + 2;
   }
   const double stack = std::max(1e-9, stack_efficiency(stack_of(device)));
@@ -168,8 +174,7 @@ Bytes speech_inference_cache_bytes(const Workload& w) {
   const double cross_copies = speech_engine_profile(s.engine).cross_kv_per_beam ? sequences : windows;
   // The engines grow the self-attention cache with the transcript (torch.cat in
   // openai-whisper's hooks, transformers' DynamicCache, CTranslate2's): its length at the end.
-  const double bytes =
-      speech_engine_profile(s.engine).casts_weights && w.weight_format == WeightFormat::fp32 ? 2.0 : element_bytes(w);
+  const double bytes = activation_element_bytes(speech_engine_profile(s.engine), w);
   return Bytes((cross_copies * speech_cross_kv_elements(s.model) +
                 sequences * speech_self_kv_elements(s.model, decode_steps(s))) *
                bytes);
@@ -180,7 +185,8 @@ Bytes speech_inference_activation_bytes(const Workload& w) {
   // One encoder layer at a time over the batch: its input, the attention's q, k, v and
   // output, and the MLP's inner width (4·d + 4·d per position with f = 4·d).
   const double windows = std::max(1, w.micro_batch);
-  return Bytes(windows * m.source_positions * (5.0 * m.width + m.ffn) * element_bytes(w));
+  return Bytes(windows * m.source_positions * (5.0 * m.width + m.ffn) *
+               activation_element_bytes(speech_engine_profile(w.speech->engine), w));
 }
 
 }  // namespace mlsize
