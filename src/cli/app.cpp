@@ -108,7 +108,40 @@ std::vector<const char*> with_habits(int argc, const char* const* argv) {
   return args;
 }
 
-int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err);
+int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err, bool json_errors);
+
+// --format json on the command line: errors are then a JSON object on stderr (issue 51;
+// docs/cli.md#errors-under---format-json), whatever stage finds them, the flags' parsing included.
+bool asks_json(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i] == nullptr ? std::string_view() : std::string_view(argv[i]);
+    if (arg == "--format=json" ||
+        (arg == "--format" && i + 1 < argc && argv[i + 1] != nullptr && std::string_view(argv[i + 1]) == "json")) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// An error on stderr, as text or JSON; returns the exit code it is for.
+int report_error(std::FILE* err, const Error& error, bool json) {
+  const int code = error.kind() == ErrorKind::usage ? k_exit_usage : k_exit_error;
+  if (json) {
+    write(err, format_error_json(error, code));
+  } else {
+    write_err(err, format_error(error));
+  }
+  return code;
+}
+
+int report_failure(std::FILE* err, std::string_view code, const std::string& message, bool json) {
+  if (json) {
+    write(err, format_failure_json(code, message, k_exit_error));
+  } else {
+    write_err(err, "mlsize: error: " + message + "\n");
+  }
+  return k_exit_error;
+}
 
 // Every command's options, which the parse fills, and the commands added for them.
 struct Commands {
@@ -228,18 +261,18 @@ UsageText nearest_flag(const CLI::App& command, std::string_view message, std::s
 
 int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
   std::vector<const char*> args;
+  const bool json_errors = asks_json(argc, argv);
   try {
     args = with_habits(argc, argv);
   } catch (const Error& error) {
-    write_err(err, format_error(error));
-    return k_exit_usage;
+    return report_error(err, error, json_errors);
   }
-  return run_command(static_cast<int>(args.size()), args.data(), out, err);
+  return run_command(static_cast<int>(args.size()), args.data(), out, err, json_errors);
 }
 
 namespace {
 
-int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
+int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err, bool json_errors) {
   CLI::App app{"mlsize: what hardware an ML workload needs, how long it takes, what it costs"};
   app.name("mlsize");
   app.set_version_flag("--version", version_line());
@@ -281,8 +314,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       defaults =
           team_defaults(*app.get_subcommand(std::string(first)), std::string(first), words, read_default_sources());
     } catch (const Error& error) {
-      write_err(err, format_error(error));
-      return error.kind() == ErrorKind::usage ? k_exit_usage : k_exit_error;
+      return report_error(err, error, json_errors);
     }
     default_args = default_arguments(defaults);
     args.resize(2);
@@ -330,8 +362,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       hint = std::move(text.hint);
     }
     if (hint.empty()) hint = "run '" + command + " --help'";
-    write_err(err, format_error(Error(ErrorKind::usage, message, hint)));
-    return k_exit_usage;
+    return report_error(err, Error(ErrorKind::usage, message, hint), json_errors);
   }
 
   try {
@@ -376,9 +407,8 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
     // A bad value the team's defaults set: say where it came from, as the user never typed it.
     const auto set_by = std::find_if(defaults.begin(), defaults.end(),
                                      [&](const AppliedDefault& d) { return d.flag == error.where(); });
-    if (set_by == defaults.end()) {
-      write_err(err, format_error(error));
-    } else {
+    if (set_by == defaults.end()) return report_error(err, error, json_errors);
+    {
       std::string hint = error.hint();
       if (!hint.empty()) hint += "; ";
       hint += set_by->flag;
@@ -387,15 +417,12 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       hint += " (--no-defaults ignores the team's defaults)";
       Error sourced(error.kind(), error.message(), std::move(hint));
       sourced.at_flag(error.where());
-      write_err(err, format_error(sourced));
+      return report_error(err, sourced, json_errors);
     }
-    return error.kind() == ErrorKind::usage ? k_exit_usage : k_exit_error;
   } catch (const std::bad_alloc&) {
-    write_err(err, "mlsize: error: out of memory\n");
-    return k_exit_error;
+    return report_failure(err, "out_of_memory", "out of memory", json_errors);
   } catch (const std::exception& failure) {
-    write_err(err, std::string("mlsize: error: internal error: ") + failure.what() + "\n");
-    return k_exit_error;
+    return report_failure(err, "internal", std::string("internal error: ") + failure.what(), json_errors);
   }
 }
 

@@ -41,7 +41,7 @@ except ImportError as missing:
 
 Validator = jsonschema.Draft202012Validator
 
-OUTPUT_SCHEMAS = ["recommend", "estimate", "explain", "catalog", "rules", "detect"]
+OUTPUT_SCHEMAS = ["recommend", "estimate", "explain", "catalog", "rules", "detect", "error"]
 FILE_SCHEMAS = ["catalog-file", "rules-file"]
 # Definitions that recommend.schema.json and estimate.schema.json both hold: kept equal.
 SHARED_DEFS = ["date", "rule_id", "provenance", "model", "workload", "plan", "rules_fired"]
@@ -440,6 +440,36 @@ def check_formats(run, mlsize, source_dir, env, outputs):
             run.fail(f"{name}: --format markdown has no pipe table", [f"exit {result.returncode}"])
 
 
+# Failures under --format json: stderr is one JSON object (error.schema.json), stdout empty,
+# the exit code the object names (issue 51).
+ERROR_CASES = [
+    ("bad count flag", ["recommend", "--params", "0", "--format", "json"], 2, "usage", "flag"),
+    ("unknown flag", ["estimate", "--params", "7B", "--bogus", "--format", "json"], 2, "usage", None),
+    ("bad catalogue file", ["recommend", "--params", "7B", "--data", "200GB", "--format", "json", "--catalog",
+                            "tests/cli/cases/catalog_bad_field_exit1/bad.yaml"], 1, "input", "file"),
+]
+
+
+def check_errors(run, schemas, mlsize, source_dir, env):
+    for name, args, code, kind, where in ERROR_CASES:
+        result = subprocess.run([mlsize] + args, cwd=source_dir, env=env, capture_output=True, text=True, check=False)
+        details = [f"exit {result.returncode}", f"stderr: {result.stderr[:300]}"]
+        try:
+            document = json.loads(result.stderr)
+        except json.JSONDecodeError:
+            run.fail(f"error {name}: stderr is not one JSON object", details)
+            continue
+        errors = validate(schemas["error"], document)
+        if errors:
+            run.fail(f"error {name} against error.schema.json", error_lines(errors))
+        elif result.returncode != code or document["error"]["exit_code"] != code or result.stdout:
+            run.fail(f"error {name}: exit {result.returncode}, stdout {len(result.stdout)} bytes", details)
+        elif document["error"]["code"] != kind or (where and document["error"][where] is None):
+            run.fail(f"error {name}: code {document['error']['code']!r}, {where} missing", details)
+        else:
+            run.ok(f"error {name} against error.schema.json")
+
+
 def check_golden_outputs(run, schemas, source_dir):
     for case_dir in sorted(glob.glob(os.path.join(source_dir, "tests/cli/cases/*"))):
         path = os.path.join(case_dir, "expected_stdout")
@@ -606,6 +636,7 @@ def main():
         outputs = run_cases(run, schemas, mlsize, source_dir, env)
         check_formats(run, mlsize, source_dir, env, outputs)
         check_golden_outputs(run, schemas, source_dir)
+        check_errors(run, schemas, mlsize, source_dir, env)
         check_files(run, schemas, source_dir)
         check_negatives(run, schemas, outputs, source_dir)
     seconds = time.monotonic() - started

@@ -1,6 +1,10 @@
 #include "cli/render/error_message.hpp"
 
+#include "cli/render/provenance.hpp"
+
 #include <mlsize/support/utf8.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
@@ -47,6 +51,41 @@ std::string format_error(const Error& error) {
   }
   if (!error.hint().empty()) text += "hint: " + printable_lines(error.hint()) + "\n";
   return text;
+}
+
+namespace {
+
+nlohmann::json error_object(std::string_view code, const std::string& message, int exit_code) {
+  // Text from outside (a flag's value, a file's line) is kept as it is: JSON escapes it.
+  return {{"code", code},    {"exit_code", exit_code}, {"message", message}, {"flag", nullptr},
+          {"file", nullptr}, {"line", nullptr},        {"column", nullptr},  {"hint", nullptr}};
+}
+
+std::string json_line(nlohmann::json error) {
+  const nlohmann::json document{{"schema_version", k_schema_version}, {"error", std::move(error)}};
+  // Invalid UTF-8 (a hostile file's bytes) is replaced rather than thrown on.
+  return document.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+std::string format_error_json(const Error& error, int exit_code) {
+  nlohmann::json object =
+      error_object(error.kind() == ErrorKind::usage ? "usage" : "input", error.message(), exit_code);
+  const SourceLocation& location = error.location();
+  if (!location.file.empty()) {
+    object["file"] = location.file;
+    if (location.line > 0) object["line"] = location.line;
+    if (location.column > 0) object["column"] = location.column;
+  } else if (!error.where().empty()) {
+    object["flag"] = error.where();
+  }
+  if (!error.hint().empty()) object["hint"] = error.hint();
+  return json_line(std::move(object));
+}
+
+std::string format_failure_json(std::string_view code, const std::string& message, int exit_code) {
+  return json_line(error_object(code, message, exit_code));
 }
 
 }  // namespace mlsize::cli

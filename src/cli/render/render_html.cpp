@@ -180,9 +180,10 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
   if (shown > 0) {
     body += fmt::format(
         "<h2>Ranking</h2>\n<p class=\"note\">Ranked by {} (--optimize); the top {} of {} offerings "
-        "that can do it. * on the time-cost Pareto front. Memory is per device against its capacity, of which "
-        "{} is kept free (--memory-headroom); GB = 10^9 bytes.</p>\n",
-        to_string(report.objective), shown, plans.size(), format_percent(report.workload.memory_headroom));
+        "that can do it. * on the time-cost Pareto front (figures within {} count as equal). Memory is per device "
+        "against its capacity, of which {} is kept free (--memory-headroom); GB = 10^9 bytes.</p>\n",
+        to_string(report.objective), shown, plans.size(), format_percent(k_near_tie),
+        format_percent(report.workload.memory_headroom));
     if (load) {
       // As the table says: which latency, and whose engine.
       const int percentile = workload.serving->percentile;
@@ -251,9 +252,10 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
         points.empty() ? "<p>No ranked plan has a time and a cost to draw.</p>\n" : svg_scatter(points, shown, axes);
     body += fmt::format(
         "<figcaption>Each point is one offering's best plan ({} offerings; the ranker keeps one plan per "
-        "offering). The red staircase joins the Pareto front: no other plan is both cheaper and faster. The top {} "
-        "are labelled with their rank. Hover a point for its plan.</figcaption>\n</figure>\n",
-        points.size(), shown);
+        "offering). The red staircase joins the Pareto front: no other plan is both cheaper and faster (figures within "
+        "{} count as equal). The top {} are labelled with their rank. Hover a point for its plan.</figcaption>\n"
+        "</figure>\n",
+        points.size(), format_percent(k_near_tie), shown);
 
     const std::vector<MemoryBar> bars = memory_bars(plans, std::min(shown, k_memory_bars), workload.memory_headroom);
     body += "<h2>Memory per device</h2>\n<figure>\n";

@@ -314,7 +314,8 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
         "run's cost per "
         "million output tokens. GB = 10^9 bytes.{}\n",
         to_string(report.objective), narrow_note);
-    return text + rejected_summary(report) + purchases_table(report, top, style) + advice_text(report);
+    return text + rejected_summary(report) + price_footer(report, top, provenance) +
+           purchases_table(report, top, style) + advice_text(report);
   }
   if (report.workload.serving) {
     // docs/cli.md#serving-fields; without a load, docs/methodology.md#sizing
@@ -329,7 +330,7 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
           "$/M tokens: per million output tokens at that rate.\n",
           k_sizing_sequences);
       text += ranking_notes(report, top);
-      return text + rejected_summary(report) + advice_text(report);
+      return text + rejected_summary(report) + price_footer(report, top, provenance) + advice_text(report);
     }
     text += fmt::format(
         "Ranked by {} (--optimize: cost is the fleet's $/hour, time the TPOT). batch: sequences a replica holds in "
@@ -345,6 +346,8 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
     text += serving_notes(report);
     text += ranking_notes(report, top);
     text += rejected_summary(report);
+    // Every table carries the prices' age and its warning (issue 51), a fleet's as a run's.
+    text += price_footer(report, top, provenance);
     return text + advice_text(report);
   }
   // "memory GB" (per device, as the note below says) unless --wide. Too wide for the
@@ -391,7 +394,14 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
       "Ranked by {} (--optimize). GB = 10^9 bytes; memory is per device against its capacity, of which {} is kept "
       "free (--memory-headroom).\n",
       to_string(report.objective), format_percent(report.workload.memory_headroom));
-  if (pareto_shown) text += "* on the time-cost Pareto front: no other recommendation is both cheaper and faster.\n";
+  // The front counts figures within k_near_tie as equal (ordering.cpp), as the ranking does:
+  // the legend says so, or a cheapest plan left unstarred would contradict it (issue 51).
+  if (pareto_shown) {
+    text += fmt::format(
+        "* on the time-cost Pareto front: no other recommendation is both cheaper and faster (figures within {} "
+        "count as equal).\n",
+        format_percent(k_near_tie));
+  }
   text += ranking_notes(report, top);
   text += rejected_summary(report);
   text += purchases_table(report, top, style);
