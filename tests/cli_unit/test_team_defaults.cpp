@@ -4,6 +4,7 @@
 #include "run_capture.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -36,6 +37,8 @@ std::string write_config(const std::string& name, const std::string& text) {
 }
 
 const std::vector<std::string> k_json{"recommend", "--params", "7B", "--data", "200GB", "--format", "json"};
+// The same as a table: its errors are text (under --format json they are a JSON object).
+const std::vector<std::string> k_text{"recommend", "--params", "7B", "--data", "200GB"};
 
 std::vector<std::string> with(std::vector<std::string> args, std::initializer_list<std::string> more) {
   args.insert(args.end(), more);
@@ -92,16 +95,23 @@ TEST_CASE("a bad config file or variable is a clear error", "[defaults]") {
   SECTION("an unknown flag in a command's section: file:line:column and the nearest flag") {
     const std::string path = write_config("c4", "recommend:\n  top: 2\n  pricng: spot\n");
     const ScopedEnv config("MLSIZE_CONFIG", path);
-    const auto result = run_cli(k_json);
+    const auto result = run_cli(k_text);
     CHECK(result.exit_code == 1);
     CHECK(result.out.empty());
     CHECK(result.err.find(path + ":3:3") != std::string::npos);
     CHECK(result.err.find("did you mean \"pricing\"?") != std::string::npos);
+    // Under --format json: the same place, as fields.
+    const auto json = run_cli(k_json);
+    CHECK(json.exit_code == 1);
+    const nlohmann::json error = nlohmann::json::parse(json.err).at("error");
+    CHECK(error["file"] == path);
+    CHECK(error["line"] == 3);
+    CHECK(error["column"] == 3);
   }
   SECTION("a flag twice in one section: both lines named, neither silently kept") {
     const std::string path = write_config("c9", "recommend:\n  top: 2\n  pricing: spot\n  top: 5\n");
     const ScopedEnv config("MLSIZE_CONFIG", path);
-    const auto result = run_cli(k_json);
+    const auto result = run_cli(k_text);
     CHECK(result.exit_code == 1);
     CHECK(result.out.empty());
     CHECK(result.err.find(path + ":4:3") != std::string::npos);
@@ -109,13 +119,13 @@ TEST_CASE("a bad config file or variable is a clear error", "[defaults]") {
   }
   SECTION("an unknown section") {
     const ScopedEnv config("MLSIZE_CONFIG", write_config("c5", "recomend:\n  top: 2\n"));
-    const auto result = run_cli(k_json);
+    const auto result = run_cli(k_text);
     CHECK(result.exit_code == 1);
     CHECK(result.err.find("did you mean \"recommend\"?") != std::string::npos);
   }
   SECTION("a bad value is checked as the flag's own") {
     const ScopedEnv config("MLSIZE_CONFIG", write_config("c6", "recommend:\n  pricing: cheap\n"));
-    const auto result = run_cli(k_json);
+    const auto result = run_cli(k_text);
     CHECK(result.exit_code == 2);
     CHECK(result.err.find("--pricing: \"cheap\" is not one of") != std::string::npos);
     // The user never typed --pricing: the hint says where it came from.
@@ -129,7 +139,7 @@ TEST_CASE("a bad config file or variable is a clear error", "[defaults]") {
   }
   SECTION("a named config file that does not exist") {
     const ScopedEnv config("MLSIZE_CONFIG", "/nonexistent/mlsize.yaml");
-    const auto result = run_cli(k_json);
+    const auto result = run_cli(k_text);
     CHECK(result.exit_code == 1);
     CHECK(result.err.find("/nonexistent/mlsize.yaml") != std::string::npos);
   }
