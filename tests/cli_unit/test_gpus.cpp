@@ -65,3 +65,31 @@ TEST_CASE("a --gpus entry is ACC or ACC:N with N from 1, anything else names the
     }
   }
 }
+
+TEST_CASE("estimate --gpus with a count serves a model split over them when one device cannot hold it", "[gpus]") {
+  // Issue 51: Llama-3-70B in 4 bits is 38.7 GB, an RTX 4090 24 GB; two hold it with TP 2, as
+  // vLLM's --tensor-parallel-size 2 does. The layout is searched, the smallest that fits.
+  const auto split = run_cli({"estimate", "--model", "llama-3-70b", "--task", "inference", "--quant", "int4",
+                              "--gpus", "rtx-4090:2", "--format", "json"});
+  REQUIRE(split.exit_code == 0);
+  const nlohmann::json report = nlohmann::json::parse(split.out);
+  CHECK(report["memory"]["fits"] == true);
+  CHECK(report["strategy"]["tensor_parallel"] == 2);
+  CHECK(split.err.find("TP 2") != std::string::npos);
+  // A model one device holds stays unsplit: two replicas serve more than one TP pair.
+  const auto small = run_cli({"estimate", "--model", "llama-3-8b", "--task", "inference", "--gpus", "rtx-4090:2",
+                              "--format", "json"});
+  REQUIRE(small.exit_code == 0);
+  CHECK(nlohmann::json::parse(small.out)["strategy"]["tensor_parallel"] == 1);
+  // --tp is the user's: it is kept, and the plan reported as it is.
+  const auto pinned = run_cli({"estimate", "--model", "llama-3-70b", "--task", "inference", "--quant", "int4",
+                               "--gpus", "rtx-4090:2", "--tp", "1", "--format", "json"});
+  CHECK(pinned.exit_code == 3);
+  CHECK(nlohmann::json::parse(pinned.out)["strategy"]["tensor_parallel"] == 1);
+  // One device: the way out is the second one with TP 2, not more hardware than that.
+  const auto one = run_cli({"estimate", "--model", "llama-3-70b", "--task", "inference", "--quant", "int4", "--gpus",
+                            "rtx-4090:1"});
+  CHECK(one.exit_code == 3);
+  CHECK(one.out.find("--count 2 --tp 2") != std::string::npos);
+  CHECK(one.out.find("--count 4") == std::string::npos);
+}

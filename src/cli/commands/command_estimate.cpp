@@ -308,6 +308,43 @@ void check_offering_region(const EstimateOptions& options, const Catalog& full) 
       "its regions: " + regions);
 }
 
+namespace {
+
+// The most devices one tensor-parallel group spans in the search (candidate_plans.cpp's:
+// vLLM serves with TP up to the GPUs of a node).
+constexpr int k_largest_tensor_search = 8;
+
+// A language model served on several devices with no layout named: the smallest tensor degree
+// that fits, the other devices replicas, as recommend searches it (issue 51: two RTX 4090s
+// hold a 70B model in 4 bits only split in two). Returns a note when it chose one above 1.
+std::string choose_serving_layout(const EstimateOptions& options, const Workload& workload,
+                                  const CostSettings& cost_settings, Plan& plan) {
+  if (workload.task != Task::inference || workload.samples_are_tokens() || plan.device == nullptr ||
+      plan.device_count < 2 || options.tensor_parallel || options.pipeline_parallel || options.expert_parallel) {
+    return {};
+  }
+  const int per_unit = plan.offering != nullptr ? plan.offering->devices_per_unit : plan.device_count;
+  for (int tensor = 1; tensor <= std::min({per_unit, plan.device_count, k_largest_tensor_search}); tensor *= 2) {
+    if (plan.device_count % tensor != 0 || (workload.model.heads > 0 && workload.model.heads % tensor != 0)) break;
+    Plan candidate = plan;
+    candidate.strategy.tensor_parallel = tensor;
+    try {
+      if (!estimate_plan(workload, candidate, cost_settings).fits) continue;
+    } catch (const Error&) {
+      return {};  // the plan as given reports it
+    }
+    plan = candidate;
+    return tensor == 1 ? std::string()
+                       : fmt::format(
+                             "mlsize: note: TP {}, the smallest tensor-parallel degree that fits on these {} "
+                             "devices (--tp sets one)\n",
+                             tensor, plan.device_count);
+  }
+  return {};
+}
+
+}  // namespace
+
 CommandOutput run_estimate(const EstimateOptions& options) {
   check_emit_format(options.emit, options.workload.format);
   Workload workload = build_workload(options.workload, false);
@@ -354,6 +391,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
     calibration_warnings += fmt::format("mlsize: warning: --calibration {} is for {} at {}; not applied to this plan\n",
                                         c.file, c.device_id, to_string(c.precision));
   }
+  const std::string layout_note = choose_serving_layout(options, workload, cost_settings, plan);
   result.workload = workload;
   if (options.explain) estimate_memory(workload, plan.device_count, plan.strategy, &result.explanation);
   if (plan.device == nullptr) {
@@ -385,7 +423,7 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   }
 
   const std::string warnings = task_flag_warnings(options.workload, workload) + plan_flag_warnings(options, workload) +
-                               calibration_warnings + (here ? here->notes : std::string());
+                               calibration_warnings + layout_note + (here ? here->notes : std::string());
   if (options.emit) return emit_estimated(options, result, cost_settings, warnings);
   CommandOutput output;
   if (format == OutputFormat::html) {
