@@ -60,7 +60,9 @@ void gpus_hardware(const EstimateOptions& options, const Catalog& catalog, Plan&
                "e.g. --gpus h100:8; recommend --gpus compares several");
   }
   const GpuRequest request = parse_gpu_request(catalog, "--gpus", *options.gpus);
-  plan.device = request.device;
+  const std::string name = options.gpus->substr(0, options.gpus->find(':'));
+  if (request.devices.size() > 1) find_device_for_flag(catalog, "--gpus", name);  // throws, naming them
+  plan.device = request.devices.front();
   count = request.count;
 }
 

@@ -111,8 +111,10 @@ void check_here_flags(const RecommendOptions& options) {
 
 // The offerings to rank: the wanted providers' with the wanted hardware. A filter that leaves
 // nothing is a question the catalogue cannot answer, not "nothing fits".
-Catalog filtered_catalog(const RecommendOptions& options, Catalog full_catalog, RecommendSettings& settings) {
+Catalog filtered_catalog(const RecommendOptions& options, Catalog full_catalog, RecommendSettings& settings,
+                         std::string& notes) {
   const HardwareFilter hardware(options.hardware, full_catalog);
+  notes += hardware.notes();
   settings.device_counts = hardware.device_counts();
   apply_device_counts(settings, options.max_devices.has_value());
   Catalog catalog = filter_hardware(
@@ -191,7 +193,7 @@ std::unique_ptr<RecommendRun> run_recommendation(const RecommendOptions& options
     run->warnings += here.notes;
     run->catalog = std::move(here.catalog);
   } else {
-    run->catalog = filtered_catalog(options, std::move(full_catalog), settings);
+    run->catalog = filtered_catalog(options, std::move(full_catalog), settings, run->warnings);
   }
   run->rules = build_rule_set(options.rules);
   settings.rules = &run->rules;

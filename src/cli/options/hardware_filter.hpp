@@ -29,14 +29,28 @@ void add_hardware_options(CLI::App& command, HardwareOptions& options, bool with
 // What a device offers: its own memory, or for CPUs (no memory_gb) the offering's host RAM.
 std::optional<Bytes> offering_memory(const Offering& offering, const Device& device);
 
-// The device `name` gives to `flag`: an id or an alias, in any case (catalogue ids are
-// lowercase). Throws a usage Error naming the flag, with the nearest name, when there is none.
+// The devices a name people type means (issue 51), in any case: a catalogue id or alias;
+// else SkyPilot's accelerator name (`A100` is the 40 GB part, SXM or PCIe, as `sky launch
+// --gpus A100` takes either; `A100-80GB`, `H100`, `L4`, ...); else a TPU slice as the tables
+// label it (`tpu-v6e-64`: the offering gcp-tpu-v6e-64, its device and its chips). `note`
+// says what a name of several devices stands for; empty `devices`: none.
+struct NamedDevices {
+  std::vector<const Device*> devices;
+  const Offering* slice = nullptr;
+  std::string note;
+};
+NamedDevices devices_named(const Catalog& catalog, const std::string& name);
+
+// The one device `name` gives to `flag` (devices_named). Throws a usage Error naming the flag:
+// with the nearest names when there is none, with the devices when the name means several.
 const Device& find_device_for_flag(const Catalog& catalog, const std::string& flag, const std::string& name);
 
-// One ACC[:N] of --gpus: a device and, when given, its exact count of devices.
+// One ACC[:N] of --gpus: its devices (several for a SkyPilot name such as A100) and, when
+// given, their exact count (a TPU slice's label gives its own).
 struct GpuRequest {
-  const Device* device = nullptr;
+  std::vector<const Device*> devices;
   std::optional<int> count;
+  std::string note;
 };
 // Parses one ACC[:N] given to `flag`; throws a usage Error naming the flag and the form.
 GpuRequest parse_gpu_request(const Catalog& catalog, const std::string& flag, const std::string& text);
@@ -52,6 +66,8 @@ class HardwareFilter {
   bool keeps_all() const { return m_device_ids.empty() && !m_kind && !m_min_memory; }
   // The exact counts --gpus asked for, by canonical device id (RecommendSettings::device_counts).
   const std::map<std::string, std::vector<int>, std::less<>>& device_counts() const { return m_device_counts; }
+  // What the names given stand for, a line each ("mlsize: note: ..."), for stderr.
+  const std::string& notes() const { return m_notes; }
   bool keeps(const Offering& offering, const Device& device) const {
     return keeps(device, offering_memory(offering, device));
   }
@@ -61,6 +77,7 @@ class HardwareFilter {
   std::optional<DeviceKind> m_kind;
   std::optional<Bytes> m_min_memory;
   std::map<std::string, std::vector<int>, std::less<>> m_device_counts;
+  std::string m_notes;
 };
 
 // Every device, and the offerings whose device the filter keeps; `catalog` itself when no
