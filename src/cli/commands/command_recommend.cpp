@@ -68,7 +68,7 @@ void add_recommend_options(CLI::App& command, RecommendOptions& options) {
   command.option_defaults()->group(k_group_output);
   command.add_flag("--wide", options.wide, "Table: device and offering names, lines not wrapped");
   command.add_flag("--verbose", options.verbose,
-                   "Also list general tips among the advice (rules of severity tip, e.g. monitoring)");
+                   "Every note under the table in full (a line per row), and the rules' general tips");
   add_rule_options(command, options.rules);
 }
 
@@ -336,7 +336,7 @@ CommandOutput run_recommend(const RecommendOptions& options) {
   const Report& report = run->report;
   CommandOutput output;
   const bool markdown = run->format == OutputFormat::markdown;
-  const TableStyle style{output_width(k_default_width), options.wide || markdown, markdown};
+  const TableStyle style{output_width(k_default_width), options.wide || markdown, markdown, options.verbose};
   // Training and batch runs: the command that shows #1 term by term (a fleet for a load
   // has no one-plan estimate).
   const bool has_next = !(report.workload.serving && !report.workload.serving->offline());

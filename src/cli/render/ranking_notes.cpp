@@ -59,15 +59,39 @@ std::string other_plan_words(const PlanEstimate& e, Task task) {
                      format_duration(e.time), format_usd(*e.cost));
 }
 
-// The shown recommendations that other offerings repeat (RankedPlan::variants).
-std::string variant_notes(const Report& report, int top) {
+// "#1, #3 and #5": the rows a grouped note is about.
+std::string rows_text(const std::vector<std::size_t>& rows) {
   std::string text;
-  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == rows.size() ? " and " : ", ") + fmt::format("#{}", rows[i] + 1);
+  }
+  return text;
+}
+
+// The shown rows for which `applies` holds.
+template <class Applies>
+std::vector<std::size_t> rows_where(const Report& report, std::size_t shown, Applies applies) {
+  std::vector<std::size_t> rows;
   for (std::size_t i = 0; i < shown; ++i) {
-    const RankedPlan& e = report.recommendations[i];
-    if (e.variants.empty()) continue;
+    if (applies(report.recommendations[i])) rows.push_back(i);
+  }
+  return rows;
+}
+
+// The shown recommendations that other offerings repeat (RankedPlan::variants): each with
+// its offerings when `full`, else one line naming the rows (issue 51: a line per kind).
+std::string variant_notes(const Report& report, std::size_t shown, bool full) {
+  const std::vector<std::size_t> rows =
+      rows_where(report, shown, [](const RankedPlan& e) { return !e.variants.empty(); });
+  if (rows.empty()) return {};
+  if (!full) {
+    return fmt::format("{} {} also offered on other host shapes, the same plan{} (--verbose names them).\n",
+                       rows_text(rows), rows.size() == 1 ? "is" : "are", rows.size() == 1 ? "" : "s");
+  }
+  std::string text;
+  for (std::size_t i : rows) {
     std::vector<std::string> ids;
-    for (const Offering* offering : e.variants) ids.push_back(offering->id);
+    for (const Offering* offering : report.recommendations[i].variants) ids.push_back(offering->id);
     text += fmt::format("#{} is also offered as {} (the same plan on another host shape).\n", i + 1, join(ids, ", "));
   }
   return text;
@@ -87,10 +111,20 @@ std::optional<std::vector<std::string>> reservations_covering(const RankedPlan& 
   return covering;
 }
 
-std::string rejected_summary(const Report& report) {
+std::string rejected_summary(const Report& report, bool full) {
   if (report.rejected.empty()) return {};
   std::map<RejectionReason, std::vector<std::string>> by_reason;
   for (const Rejection& rejection : report.rejected) by_reason[rejection.reason].push_back(rejection.offering->id);
+  if (!full) {
+    // The counts alone, the largest first (issue 51: a compact form; --verbose has an example each).
+    std::vector<std::pair<std::size_t, RejectionReason>> counts;
+    for (const auto& [reason, ids] : by_reason) counts.emplace_back(ids.size(), reason);
+    std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<std::string> parts;
+    for (const auto& [count, reason] : counts) parts.push_back(fmt::format("{} {}", count, to_string(reason)));
+    return fmt::format("Rejected {} offerings: {} (--verbose: an example of each; --format json: every one).\n",
+                       report.rejected.size(), join(parts, ", "));
+  }
   std::string text = fmt::format("Rejected {} offerings:", report.rejected.size());
   for (const auto& [reason, ids] : by_reason) {
     text += fmt::format(" {} {}", ids.size(), to_string(reason));
@@ -103,7 +137,7 @@ std::string rejected_summary(const Report& report) {
 
 // What the ranking decided beyond the objective, said under the table: #1's offering's
 // other plans, the tie-break, plans beyond the on-demand limit, spot interruptions.
-std::string ranking_notes(const Report& report, int top) {
+std::string ranking_notes(const Report& report, int top, bool full) {
   if (report.recommendations.empty()) return {};
   std::string text;
   const RankedPlan& best = report.recommendations.front();
@@ -129,7 +163,8 @@ std::string ranking_notes(const Report& report, int top) {
                 : fmt::format("#1 and #2 are within {} of each other in time: the tie went to the cheaper.\n",
                               format_percent(k_near_tie));
   }
-  text += variant_notes(report, top);
+  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
+  text += variant_notes(report, shown, full);
   // Vision plans the host's decoding bounds: the binding resource, and the way out.
   for (std::size_t i = 0; i < std::min(report.recommendations.size(), static_cast<std::size_t>(top)); ++i) {
     const RankedPlan& plan = report.recommendations[i];
@@ -156,41 +191,53 @@ std::string ranking_notes(const Report& report, int top) {
                       "first.\n",
                       format_percent(k_near_tie), format_percent(k_near_tie));
   }
-  const std::size_t shown = std::min(report.recommendations.size(), static_cast<std::size_t>(top));
-  for (std::size_t i = 0; i < shown; ++i) {
+  const std::vector<std::size_t> beyond =
+      rows_where(report, shown, [](const RankedPlan& e) { return e.beyond_on_demand && e.plan.offering != nullptr; });
+  if (!full && beyond.size() > 1) {
+    text += fmt::format(
+        "{} need more devices than their providers give on demand: a quota request or a reservation (--verbose says "
+        "which).\n",
+        rows_text(beyond));
+  }
+  for (std::size_t i : beyond) {
+    if (!full && beyond.size() > 1) break;
     const RankedPlan& e = report.recommendations[i];
-    if (!e.beyond_on_demand || e.plan.offering == nullptr) continue;
     text += fmt::format("#{} needs {} devices, more than {} gives on demand ({}): it takes {}.{}\n", i + 1,
                         e.plan.device_count, e.plan.offering->provider, *e.beyond_on_demand,
                         on_demand_takes(*e.plan.offering),
                         channel_verdict(e, e.serving.has_value() && !e.serving->offline));
   }
-  for (std::size_t i = 0; i < shown; ++i) {
-    const RankedPlan& e = report.recommendations[i];
-    if (e.plan.device == nullptr || e.plan.device->host_arch != HostArch::arm64) continue;
+  // Where the rows run outside x86-64 and CUDA: one line per kind, naming the rows.
+  const std::vector<std::size_t> arm = rows_where(report, shown, [](const RankedPlan& e) {
+    return e.plan.device != nullptr && e.plan.device->host_arch == HostArch::arm64;
+  });
+  if (!arm.empty()) {
     text += fmt::format(
-        "#{} runs on an Arm (aarch64) host: wheels and containers built for x86-64 do not run there; check that your "
+        "{} run{} on an Arm (aarch64) host: wheels and containers built for x86-64 do not run there; check that your "
         "framework, kernels and images have aarch64 builds.\n",
-        i + 1);
+        rows_text(arm), arm.size() == 1 ? "s" : "");
   }
-  for (std::size_t i = 0; i < shown; ++i) {
-    const RankedPlan& e = report.recommendations[i];
-    if (e.plan.device == nullptr || report.workload.task == Task::gbdt) continue;
-    const Stack stack = stack_of(*e.plan.device);
-    if (stack == Stack::neuron) {
-      text += fmt::format(
-          "#{} runs on AWS Neuron, not CUDA: {} through NeuronX Distributed (tensor, pipeline and ZeRO-1 layouts, "
-          "ahead-of-time compilation with neuron_parallel_compile), not the CUDA launchers of --emit.\n",
-          i + 1, report.workload.task == Task::inference ? "serving" : "training is ported to and runs");
-    } else if (stack == Stack::xla) {
-      text += fmt::format(
-          "#{} runs on a TPU: JAX or PyTorch/XLA code (and XLA's compilation), not the CUDA launchers "
-          "of --emit.\n",
-          i + 1);
-    } else if (stack == Stack::gaudi) {
-      text += fmt::format(
-          "#{} runs on Intel Gaudi: SynapseAI through optimum-habana, not the CUDA launchers of --emit.\n", i + 1);
-    }
+  const auto on_stack = [&](Stack stack) {
+    return rows_where(report, shown, [&](const RankedPlan& e) {
+      return e.plan.device != nullptr && report.workload.task != Task::gbdt && stack_of(*e.plan.device) == stack;
+    });
+  };
+  if (const std::vector<std::size_t> rows = on_stack(Stack::neuron); !rows.empty()) {
+    text += fmt::format(
+        "{} run{} on AWS Neuron, not CUDA: {} through NeuronX Distributed (tensor, pipeline and ZeRO-1 layouts, "
+        "ahead-of-time compilation with neuron_parallel_compile), not the CUDA launchers of --emit.\n",
+        rows_text(rows), rows.size() == 1 ? "s" : "",
+        report.workload.task == Task::inference ? "serving" : "training is ported to and runs");
+  }
+  if (const std::vector<std::size_t> rows = on_stack(Stack::xla); !rows.empty()) {
+    text += fmt::format(
+        "{} run{} on a TPU: JAX or PyTorch/XLA code (and XLA's compilation), not the CUDA launchers of --emit.\n",
+        rows_text(rows), rows.size() == 1 ? "s" : "");
+  }
+  if (const std::vector<std::size_t> rows = on_stack(Stack::gaudi); !rows.empty()) {
+    text +=
+        fmt::format("{} run{} on Intel Gaudi: SynapseAI through optimum-habana, not the CUDA launchers of --emit.\n",
+                    rows_text(rows), rows.size() == 1 ? "s" : "");
   }
   if (report.cost.pricing == Pricing::spot && best.preemption.value > 0 && best.plan.offering != nullptr) {
     const Offering& offering = *best.plan.offering;

@@ -11,7 +11,9 @@ namespace mlsize::cli {
 
 // #1's offering's smallest and fastest plans, a tie between #1 and #2, host-shape variants,
 // plans beyond the on-demand limit, Arm hosts and spot interruptions, for the `top` shown.
-std::string ranking_notes(const Report& report, int top);
+// `full`: every note in full, a line per row (--verbose, HTML); else one line per kind of note,
+// naming its rows (issue 51: the table and the answer on one screen).
+std::string ranking_notes(const Report& report, int top, bool full);
 
 // The reservations the plan's provider names (OnDemandLimit::channels) that hold its machines
 // and devices for its run (a service: its size alone), by name; none when it names none.
@@ -21,6 +23,7 @@ std::optional<std::vector<std::string>> reservations_covering(const RankedPlan& 
 std::string serving_notes(const Report& report);
 
 // "Rejected 378 offerings: 18 purchase (e.g. on-prem-dgx-a100-320gb); ...", or empty.
-std::string rejected_summary(const Report& report);
+// Compact: the counts by reason; `full`: an example offering of each reason.
+std::string rejected_summary(const Report& report, bool full);
 
 }  // namespace mlsize::cli

@@ -222,7 +222,7 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
                        rows);
     // What the table's notes say: ties, host shapes, on-demand limits, spot, the serving
     // fleet's figures, and the prices' kind, region and age (with its warning).
-    body += note_paragraphs((load ? serving_notes(report) : std::string()) + ranking_notes(report, top) +
+    body += note_paragraphs((load ? serving_notes(report) : std::string()) + ranking_notes(report, top, true) +
                             price_footer(report, top, provenance));
 
     // One point per ranked offering: its best plan. The ranker keeps no other plan, so
@@ -281,7 +281,7 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
                         {"cost USD", true}},
                        ways);
   }
-  body += note_paragraphs(rejected_summary(report));
+  body += note_paragraphs(rejected_summary(report, true));
   if (const std::string purchases = purchases_table(report, top, TableStyle{.wide = true}); !purchases.empty()) {
     body += "<h2>To buy</h2>\n<pre>" + escape_html(purchases.substr(purchases.find_first_not_of('\n'))) + "</pre>\n";
   }

@@ -124,13 +124,22 @@ std::string no_plan_sentence(const Report& report, std::string_view none) {
   return std::string(none) + " meets the constraints.";
 }
 
-std::string advice_text(const Report& report) {
+// The rules' messages: warnings in full; the rest in full with --verbose, else their rule ids
+// and rows on a line (issue 51: the table and the answer on one screen).
+std::string advice_text(const Report& report, bool full) {
   if (report.advice.empty()) return {};
   std::string text = "\nRules that shaped this ranking, and advice (--format json for sources):\n";
+  std::vector<std::string> brief;
   for (const RuleMessage& note : report.advice) {
-    text += fmt::format("  [{}] {}{}{}\n", note.rule->id, note.rank ? fmt::format("#{}: ", *note.rank) : "",
+    const std::string rank = note.rank ? fmt::format("#{}: ", *note.rank) : "";
+    if (!full && note.rule->severity != Severity::warn) {
+      brief.push_back(fmt::format("{}[{}]", rank, note.rule->id));
+      continue;
+    }
+    text += fmt::format("  [{}] {}{}{}\n", note.rule->id, rank,
                         note.rule->severity == Severity::warn ? "warning: " : "", note.message);
   }
+  if (!brief.empty()) text += fmt::format("  advice (--verbose says it): {}\n", join(brief, ", "));
   return text;
 }
 
@@ -296,10 +305,10 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
   if (report.workload.diffusion && report.workload.serves_a_fleet()) {
     text += image_fleet_table(report, top, style);
     if (report.recommendations.empty()) text += summary_sentence(report) + "\n";
-    text += ranking_notes(report, top);
-    text += rejected_summary(report);
+    text += ranking_notes(report, top, style.verbose);
+    text += rejected_summary(report, style.verbose);
     text += price_footer(report, top, provenance);
-    return text + advice_text(report);
+    return text + advice_text(report, style.verbose);
   }
   // What the narrow serving table leaves out (render_serving.cpp).
   const std::string narrow_note =
@@ -314,8 +323,8 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
         "run's cost per "
         "million output tokens. GB = 10^9 bytes.{}\n",
         to_string(report.objective), narrow_note);
-    return text + rejected_summary(report) + price_footer(report, top, provenance) +
-           purchases_table(report, top, style) + advice_text(report);
+    return text + rejected_summary(report, style.verbose) + price_footer(report, top, provenance) +
+           purchases_table(report, top, style) + advice_text(report, style.verbose);
   }
   if (report.workload.serving) {
     // docs/cli.md#serving-fields; without a load, docs/methodology.md#sizing
@@ -329,8 +338,9 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
           "sequences a replica decodes at once (what bounds it); tokens/s: every replica of the units at that batch; "
           "$/M tokens: per million output tokens at that rate.\n",
           k_sizing_sequences);
-      text += ranking_notes(report, top);
-      return text + rejected_summary(report) + price_footer(report, top, provenance) + advice_text(report);
+      text += ranking_notes(report, top, style.verbose);
+      return text + rejected_summary(report, style.verbose) + price_footer(report, top, provenance) +
+             advice_text(report, style.verbose);
     }
     text += fmt::format(
         "Ranked by {} (--optimize: cost is the fleet's $/hour, time the TPOT). batch: sequences a replica holds in "
@@ -344,11 +354,11 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
                                                   : fmt::format("p{}", report.workload.serving->percentile),
         to_string(report.workload.engine), narrow_note);
     text += serving_notes(report);
-    text += ranking_notes(report, top);
-    text += rejected_summary(report);
+    text += ranking_notes(report, top, style.verbose);
+    text += rejected_summary(report, style.verbose);
     // Every table carries the prices' age and its warning (issue 51), a fleet's as a run's.
     text += price_footer(report, top, provenance);
-    return text + advice_text(report);
+    return text + advice_text(report, style.verbose);
   }
   // "memory GB" (per device, as the note below says) unless --wide. Too wide for the
   // terminal, the $/hour goes first (the cost and time give it), then the memory (every
@@ -402,11 +412,11 @@ std::string recommend_table(const Report& report, int top, const Provenance& pro
         "count as equal).\n",
         format_percent(k_near_tie));
   }
-  text += ranking_notes(report, top);
-  text += rejected_summary(report);
+  text += ranking_notes(report, top, style.verbose);
+  text += rejected_summary(report, style.verbose);
   text += purchases_table(report, top, style);
   text += price_footer(report, top, provenance);
-  return text + advice_text(report);
+  return text + advice_text(report, style.verbose);
 }
 
 }  // namespace

@@ -29,6 +29,8 @@ struct TableStyle {
   std::size_t width = k_default_width;
   bool wide = false;
   bool markdown = false;
+  // --verbose: the notes under a ranking in full, a line per row; else a line per kind.
+  bool verbose = false;
 };
 
 // The table as text (render_text_table) or, with style.markdown, a Markdown pipe table.
