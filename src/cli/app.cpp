@@ -7,6 +7,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/io/output_file.hpp"
 #include "cli/io/output_width.hpp"
+#include "cli/io/pager.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/render/error_message.hpp"
 #include "cli/render/format.hpp"
@@ -53,8 +54,18 @@ int write_err(std::FILE* err, const std::string& text) {
 // The report on stdout. A reader that closed early (`mlsize ... | head`) ends the run
 // quietly, as it asked; any other failure (a full disk, a closed descriptor) loses the
 // report, which must not exit 0.
-int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output) {
-  if (const int failure = write(out, terminal_text(output.stdout_text)); failure != 0) {
+// On a terminal the report overflows, it goes through the pager unless `paging` is off
+// (--no-pager; io/pager.hpp).
+int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output, bool paging) {
+  const std::string text = terminal_text(output.stdout_text);
+  if (paging) {
+    const std::size_t lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    if (const std::optional<std::string> pager = pager_for(out, lines); pager && write_through_pager(*pager, text)) {
+      if (!output.stderr_text.empty()) write_err(err, terminal_text(output.stderr_text));
+      return output.exit_code;
+    }
+  }
+  if (const int failure = write(out, text); failure != 0) {
     if (failure == EPIPE) return k_exit_success;
     write_err(err, std::string("mlsize: error: write error: ") + std::strerror(failure) + "\n");
     return k_exit_error;
@@ -108,7 +119,7 @@ std::vector<const char*> with_habits(int argc, const char* const* argv) {
   return args;
 }
 
-int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err, bool json_errors);
+int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err, bool json_errors, bool paging);
 
 // --format json on the command line: errors are then a JSON object on stderr (issue 51;
 // docs/cli.md#errors-under---format-json), whatever stage finds them, the flags' parsing included.
@@ -267,12 +278,18 @@ int run(int argc, const char* const* argv, std::FILE* out, std::FILE* err) {
   } catch (const Error& error) {
     return report_error(err, error, json_errors);
   }
-  return run_command(static_cast<int>(args.size()), args.data(), out, err, json_errors);
+  // --no-pager, anywhere after the command: the report straight to the terminal (as git's).
+  const auto no_pager = std::remove_if(args.begin() + 1, args.end(), [](const char* arg) {
+    return arg != nullptr && std::string_view(arg) == "--no-pager";
+  });
+  const bool paging = no_pager == args.end();
+  args.erase(no_pager, args.end());
+  return run_command(static_cast<int>(args.size()), args.data(), out, err, json_errors, paging);
 }
 
 namespace {
 
-int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err, bool json_errors) {
+int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* err, bool json_errors, bool paging) {
   CLI::App app{"mlsize: what hardware an ML workload needs, how long it takes, what it costs"};
   app.name("mlsize");
   app.set_version_flag("--version", version_line());
@@ -336,7 +353,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       CommandOutput output;
       output.stdout_text = help.str();
       output.exit_code = code;
-      return write_report(out, err, output);
+      return write_report(out, err, output, paging);
     }
     // CLI11's own codes (100+) are mapped to our one usage code.
     const CLI::App* sub = deepest_command(app);
@@ -402,7 +419,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       write_output_file(*output_path, terminal_text(output.stdout_text), guard);
       output.stdout_text.clear();
     }
-    return write_report(out, err, output);
+    return write_report(out, err, output, paging);
   } catch (const Error& error) {
     // A bad value the team's defaults set: say where it came from, as the user never typed it.
     const auto set_by = std::find_if(defaults.begin(), defaults.end(),

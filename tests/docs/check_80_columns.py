@@ -87,6 +87,8 @@ def run_in_terminal(binary, words, cwd):
         os.chdir(cwd)
         os.environ.pop("COLUMNS", None)
         os.environ["MLSIZE_TODAY"] = "2026-12-01"
+        # The whole report on the terminal, its every line measured: no pager (docs/cli.md#pager).
+        os.environ["MLSIZE_PAGER"] = ""
         os.execv(binary, [binary, *words])
     chunks, deadline = [], time.time() + 120
     while time.time() < deadline:
