@@ -103,7 +103,9 @@ TEST_CASE("names people type: SkyPilot's accelerator names and the tables' TPU s
   REQUIRE(a100.exit_code == 0);
   CHECK(a100.err.find("A100 is SkyPilot's name for a100-40gb-sxm and a100-40gb-pcie") != std::string::npos);
   CHECK(a100.err.find("a100-80gb-sxm") != std::string::npos);  // the larger part, named
-  for (const nlohmann::json& plan : nlohmann::json::parse(a100.out)["recommendations"]) {
+  // The report kept alive: a range-for over a member of a temporary would read freed nodes.
+  const nlohmann::json ranked = nlohmann::json::parse(a100.out);
+  for (const nlohmann::json& plan : ranked["recommendations"]) {
     const std::string id = plan["device"]["id"];
     CHECK((id == "a100-40gb-sxm" || id == "a100-40gb-pcie"));
     CHECK(plan["device_count"] == 8);
