@@ -69,6 +69,8 @@ SpeechBatch speech_batch(const Device& device, const Workload& workload);
 // The share of the peak a speech job runs at on `device`: transcription, its FLOPs per window
 // over the batch's time per window; fine-tuning, the language models' (effective_mfu).
 double speech_efficiency(const Device& device, const Workload& workload);
+// The same from a batch already timed (the planner's, which it also reports).
+double speech_efficiency(const Device& device, const Workload& workload, const SpeechBatch& batch);
 
 // FLOPs of the whole run: per window, the encoder, the cross-attention projections and each
 // token's decoder pass (× beams in transcription); training 6·MACs (4 for adapters, 8 with

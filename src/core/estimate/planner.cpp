@@ -251,7 +251,7 @@ void PlanEstimator::estimate_transcription(const Workload& workload, const Plan&
   SpeechRun run;
   run.batch = speech_batch(m_device, workload);
   run.windows = workload.tokens;
-  estimate.mfu = workload.mfu_pinned ? m_mfu : speech_efficiency(m_device, workload);
+  estimate.mfu = workload.mfu_pinned ? m_mfu : speech_efficiency(m_device, workload, run.batch);
   estimate.compute_time = training_seconds(estimate.flops, plan.device_count, *m_peak, estimate.mfu);
   estimate.time = estimate.compute_time;
   const double advance = speech_engine_profile(workload.speech->engine).advance;

@@ -143,9 +143,12 @@ SpeechBatch speech_batch(const Device& device, const Workload& w) {
 }
 
 double speech_efficiency(const Device& device, const Workload& w) {
+  return speech_efficiency(device, w, speech_batch(device, w));
+}
+
+double speech_efficiency(const Device& device, const Workload& w, const SpeechBatch& batch) {
   const std::optional<DType> dtype = compute_dtype(device, w);
   const std::optional<double> peak = dtype ? device.peak(*dtype) : std::nullopt;
-  const SpeechBatch batch = speech_batch(device, w);
   const double seconds = batch.latency().value / batch.batch;
   if (!peak || *peak <= 0 || seconds <= 0) return k_vision_compute_efficiency;
   return flops_per_window(w) / (*peak * seconds);
