@@ -19,7 +19,18 @@ add_custom_command(
 add_custom_target(mlsize_completions ALL DEPENDS ${mlsize_completion_files})
 install(FILES ${mlsize_completion_dir}/mlsize.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME mlsize)
-install(FILES ${mlsize_completion_dir}/_mlsize DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+# zsh reads neither a fixed folder nor $XDG_DATA_DIRS: Debian's zsh has
+# /usr/share/zsh/vendor-completions (for packages) and /usr/local/share/zsh/site-functions
+# (for everything else) in $fpath, but no /usr/local/share/zsh/vendor-completions. So the
+# prefix at install time chooses (CPack installs to /usr, `cmake --install` to /usr/local
+# unless told): vendor-completions under /usr, zsh's own site-functions under any other.
+install(CODE "
+  if(CMAKE_INSTALL_PREFIX STREQUAL \"/usr\")
+    set(mlsize_zsh_dir \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions\")
+  else()
+    set(mlsize_zsh_dir \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/zsh/site-functions\")
+  endif()
+  file(INSTALL \"${mlsize_completion_dir}/_mlsize\" DESTINATION \"\${mlsize_zsh_dir}\")")
 install(FILES ${mlsize_completion_dir}/mlsize.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
 
 # mlsize(1) from docs/cli.md; gzipped, as Debian installs man pages.

@@ -307,6 +307,8 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   const auto full = [&](std::string_view name) { return !version && (!one || first == name || first == "completion"); };
   Commands c;
   add_commands(app, c, full);
+  OutputConventions conventions;
+  add_output_conventions(app, conventions);
   RecommendOptions& recommend_options = c.recommend_options;
   EstimateOptions& estimate_options = c.estimate_options;
   ExplainOptions& explain_options = c.explain_options;
@@ -402,7 +404,10 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
       output_path = estimate_options.workload.output_path;
       guard = guard_for(estimate_options.workload, {});
     }
-    if (c.catalog->parsed()) output = run_catalog(c.catalog_options);
+    if (c.catalog->parsed()) {
+      output = run_catalog(c.catalog_options);
+      guard.inputs = c.catalog_options.catalog_files;
+    }
     if (c.explain->parsed()) {
       output = run_explain(explain_options);
       output_path = explain_options.recommend.workload.output_path;
@@ -413,6 +418,17 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
     if (c.completion->parsed()) output = run_completion(c.completion_options, app);
     // calibrate writes its own --output: the overlay there, the comparison on stdout.
     if (c.calibrate->parsed()) output = run_calibrate(c.calibrate_options);
+    // -o on a command without a workload (catalog list, detect, ...).
+    if (conventions.output_path) {
+      output_path = conventions.output_path;
+      guard.force = conventions.force;
+    }
+    if (conventions.quiet) {
+      if (output.exit_code == k_exit_success) output.stderr_text.clear();
+      if (const CLI::App* command = deepest_command(app); command != nullptr && is_checker(*command)) {
+        output.stdout_text.clear();
+      }
+    }
     // The whole report at once: nothing partial on failure. `--output -` (or /dev/stdout)
     // is the stream stdout already is.
     if (output_path && !is_standard_output(*output_path)) {

@@ -188,3 +188,51 @@ TEST_CASE("a table too wide leaves out columns by priority and says so, and --wi
   }
   CHECK(wrapped.find("weights  N × 2 / (t·p) [/ dp\n         at ZeRO-3] + gathers\n") != std::string::npos);
 }
+
+TEST_CASE("output: -o works on every command that prints a report, and refuses the run's own catalogue", "[output]") {
+  const fs::path dir = fresh_directory("mlsize-output-short");
+  const fs::path exported = dir / "catalog.yaml";
+  const auto written = run_cli({"catalog", "export", "-o", exported.string()});
+  REQUIRE(written.exit_code == 0);
+  CHECK(written.out.empty());
+  CHECK(slurp(exported) == run_cli({"catalog", "export"}).out);
+  const fs::path listed = dir / "gpus.txt";
+  CHECK(run_cli({"catalog", "list", "--kind", "tpu", "-o", listed.string()}).exit_code == 0);
+  CHECK(slurp(listed).find("tpu-v5e") != std::string::npos);
+  // Exporting over the overlay the run reads would lose it: refused, the overlay kept.
+  const fs::path overlay = dir / "mine.yaml";
+  std::ofstream(overlay) << "offerings: []\n";
+  const auto over = run_cli({"catalog", "export", "--catalog", overlay.string(), "-o", overlay.string()});
+  CHECK(over.exit_code == 1);
+  CHECK(slurp(overlay) == "offerings: []\n");
+  const fs::path report = dir / "report.json";
+  CHECK(run_cli({"recommend", "--params", "7B", "--data", "200GB", "--format", "json", "-o", report.string()})
+            .exit_code == 0);
+  CHECK(slurp(report).front() == '{');
+}
+
+TEST_CASE("output: --quiet drops the notes of a run that succeeds, never its errors or its report", "[output]") {
+  const std::vector<std::string> two_cards{"estimate", "--model",   "llama-3-70b", "--task", "inference",
+                                           "--quant",  "int4",      "--gpus",      "rtx-4090:2"};
+  const auto noisy = run_cli(two_cards);
+  REQUIRE(noisy.exit_code == 0);
+  REQUIRE(noisy.err.find("note:") != std::string::npos);
+  std::vector<std::string> quiet = two_cards;
+  quiet.push_back("-q");
+  const auto silent = run_cli(quiet);
+  CHECK(silent.exit_code == 0);
+  CHECK(silent.err.empty());
+  CHECK(silent.out == noisy.out);
+  // An error still prints.
+  const auto failed = run_cli({"recommend", "--params", "0", "--quiet"});
+  CHECK(failed.exit_code == 2);
+  CHECK(failed.err.find("--params") != std::string::npos);
+  // A checker says nothing; its exit status is the answer.
+  const fs::path dir = fresh_directory("mlsize-quiet-check");
+  const fs::path rules = dir / "rules.yaml";
+  std::ofstream(rules) << "rules: []\n";
+  const auto checked = run_cli({"rules", "check", "--quiet", rules.string()});
+  CHECK(checked.exit_code == 0);
+  CHECK(checked.out.empty());
+  CHECK(checked.err.empty());
+}

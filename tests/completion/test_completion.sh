@@ -52,7 +52,7 @@ expect_some() {
 
 expect "recommend" rec
 expect "calibrate catalog completion detect estimate explain recommend rules" ''
-expect "--format --from" detect --f
+expect "--force --format --from" detect --f
 expect "--optimize --optimizer" recommend --opt
 expect "--max-devices" recommend --params 7B --data 200GB --max-dev
 expect "balanced cost time" recommend --optimize ''
@@ -68,6 +68,13 @@ expect_some "aws gcp azure" recommend --provider ''
 expect_some "bf16 bf16-mixed fp32 fp8-mixed" estimate --precision ''
 expect_some "--offering --zero --explain" estimate --params 7B ''
 expect "" recommend --gpus h100 : ''
+# bash splits h100:8,a10 at the colon: the list's next item still completes (issue 51).
+expect "8,a10 8,a100-40gb 8,a100-40gb-pcie 8,a100-40gb-sxm 8,a100-80gb 8,a100-80gb-pcie 8,a100-80gb-sxm 8,a10g" \
+  recommend --gpus h100 : 8,a10
+expect "4,l40s" recommend --gpus h100 : 8,a100 : 4,l40s
+expect "" recommend --gpus h100 : 8
+expect_some "-o --output -q --quiet --no-pager" catalog export -
+expect_some "-q --quiet" rules check -
 expect "" recommend --price-factor aws = ''
 expect_some "h100-sxm aws-p5.48xlarge" catalog show ''
 expect_some "--help --format --catalog" catalog list -
@@ -82,6 +89,8 @@ if command -v fish >/dev/null; then
   [ "$(fish_offers 'mlsize recommend --optimize ')" = "balanced cost time" ] || { echo "FAIL: fish: --optimize"; status=1; }
   got=$(fish_offers 'mlsize estimate --offering aws-p5')
   [ "$got" = "aws-p5.48xlarge aws-p5en.48xlarge" ] || { echo "FAIL: fish: --offering [$got]"; status=1; }
+  got=$(fish_offers 'mlsize recommend --gpus h100:8,a100-80gb-s')
+  [ "$got" = "h100:8,a100-80gb-sxm" ] || { echo "FAIL: fish: --gpus list [$got]"; status=1; }
 else
   echo "fish not installed: its script not run"
 fi

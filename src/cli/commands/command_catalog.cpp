@@ -338,7 +338,7 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
   add_catalog_options(*import, options.catalog_files, options.no_user_catalog);
   import->option_defaults()->group(k_group_output);
   import
-      ->add_option("--output", options.import_output,
+      ->add_option("-o,--output", options.import_output,
                    "The overlay to write (a file atomically; a device or FIFO in place; '-' for stdout)")
       ->type_name("FILE")
       ->required();
@@ -354,7 +354,7 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
   add_catalog_options(*compile, options.catalog_files, options.no_user_catalog);
   compile->option_defaults()->group(k_group_output);
   compile
-      ->add_option("--output", options.compile_output,
+      ->add_option("-o,--output", options.compile_output,
                    "The compiled catalogue to write (a file atomically; a device or FIFO in place)")
       ->type_name("FILE")
       ->required();

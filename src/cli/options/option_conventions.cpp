@@ -134,4 +134,33 @@ std::string examples(std::initializer_list<std::string_view> command_lines) {
   return footer;
 }
 
+bool is_checker(const CLI::App& command) {
+  const CLI::App* parent = command.get_parent();
+  if (parent == nullptr) return false;
+  return (parent->get_name() == "catalog" && command.get_name() == "validate") ||
+         (parent->get_name() == "rules" && command.get_name() == "check");
+}
+
+void add_output_conventions(CLI::App& app, OutputConventions& conventions) {
+  const auto visit = [&](const auto& self, CLI::App& command) -> void {
+    const std::vector<CLI::App*> subcommands = command.get_subcommands({});
+    for (CLI::App* sub : subcommands) self(self, *sub);
+    if (!subcommands.empty() || &command == &app) return;
+    command.option_defaults()->group(k_group_output);
+    if (command.get_option_no_throw("--output") == nullptr && !is_checker(command)) {
+      command
+          .add_option("-o,--output", conventions.output_path,
+                      "Write to FILE instead of stdout (a file atomically, all of it or nothing; a device or FIFO in "
+                      "place, never replaced); - is stdout")
+          ->type_name("FILE");
+      command.add_flag("--force", conventions.force, "With --output: replace a read-only file");
+    }
+    command.add_flag("-q,--quiet", conventions.quiet,
+                     is_checker(command) ? "Print nothing; the exit status says whether the files are valid"
+                                         : "No notes on stderr when the run succeeds; errors still print");
+    command.add_flag("--no-pager", conventions.no_pager, "Never page the report, even on a terminal");
+  };
+  visit(visit, app);
+}
+
 }  // namespace mlsize::cli

@@ -8,6 +8,7 @@
 
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,26 @@ void make_last_wins(CLI::App& app);
 // model name (value names ID, PROVIDER, NAME) reads it in any case: ids are lower case
 // (is_valid_id), so `--offering AWS-P5.48XLARGE` is aws-p5.48xlarge.
 void make_ids_case_insensitive(CLI::App& app);
+
+// The output flags every command takes (issue 51; docs/cli.md#general-options), as CI
+// users expect of a command-line tool:
+// - -q/--quiet: no notes on stderr when the run succeeds (errors, and why nothing fits,
+//   still print); a checker (catalog validate, rules check) prints nothing, its exit
+//   status says it.
+// - --no-pager: listed here for --help; run() takes it off the command line before the
+//   parse, wherever it is.
+// - -o/--output FILE and --force on the commands that print a report and have no
+//   --output of their own (catalog list/show/export, rules list, detect, completion).
+struct OutputConventions {
+  std::optional<std::string> output_path;
+  bool force = false;
+  bool quiet = false;
+  bool no_pager = false;
+};
+void add_output_conventions(CLI::App& app, OutputConventions& conventions);
+
+// The checkers: their stdout is a verdict ("ok: FILE"), not a report.
+bool is_checker(const CLI::App& command);
 
 // A command's help footer: "Examples:" and the command lines, one per line.
 std::string examples(std::initializer_list<std::string_view> command_lines);

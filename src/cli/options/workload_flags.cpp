@@ -261,7 +261,7 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
   command.option_defaults()->group(k_group_output);
   command.add_option("--format", options.format, format_help(options.formats))->type_name("FORMAT");
   command
-      .add_option("--output", options.output_path,
+      .add_option("-o,--output", options.output_path,
                   "Write the report to FILE instead of stdout (a file atomically, all of it or nothing; a device or "
                   "FIFO in place, never replaced); - is stdout")
       ->type_name("FILE");

@@ -219,6 +219,15 @@ function __mlsize_ids
   end
 end
 
+# The words given, each after the current token's text up to its last comma: the next
+# item of a comma-separated list (--gpus h100:8,a1).
+function __mlsize_list
+  set -l prefix (string replace -r '[^,]*$' '' -- (commandline -ct))
+  for word in $argv
+    echo "$prefix$word"
+  end
+end
+
 complete -c mlsize -f
 )";
 
@@ -226,6 +235,11 @@ complete -c mlsize -f
 std::string fish_value(const CompletionValue& value) {
   if (!value.takes_value) return {};
   if (value.file) return " -r -F";
+  // A list completes its last item, after what the token holds up to its last comma.
+  if (value.list && !value.id_kinds.empty())
+    return " -x -a " + single_quoted("(__mlsize_list (__mlsize_ids " + joined(value.id_kinds) + "))");
+  if (value.list && !value.choices.empty())
+    return " -x -a " + single_quoted("(__mlsize_list " + joined(value.choices) + ")");
   if (!value.id_kinds.empty()) return " -x -a " + single_quoted("(__mlsize_ids " + joined(value.id_kinds) + ")");
   if (!value.choices.empty()) return " -x -a " + single_quoted(joined(value.choices));
   return " -x";
@@ -279,6 +293,17 @@ std::string render_bash_completion(const CompletionTree& tree) {
       "    prev=${COMP_WORDS[COMP_CWORD-2]} split=1\n"
       "  fi\n"
       "  COMPREPLY=()\n"
+      "  # A list's next item after a count (--gpus h100:8,a1): bash splits the word at each :,\n"
+      "  # so the flag is before the value's first part; the item after the last comma completes.\n"
+      "  if [[ $prev == : && $_mlsize_cur == *,* ]]; then\n"
+      "    i=$COMP_CWORD\n"
+      "    while ((i >= 3)) && [[ ${COMP_WORDS[i-1]} == : ]]; do ((i -= 2)); done\n"
+      "    prev=${COMP_WORDS[i-1]}\n"
+      "    if [[ $prev == -* && \" $(_mlsize_value_flags \"$cmd\") \" == *\" $prev \"* ]]; then\n"
+      "      _mlsize_values \"$cmd\" \"$prev\"\n"
+      "    fi\n"
+      "    return 0\n"
+      "  fi\n"
       "  # Within a value (h100:8 after --gpus, aws=0.8 after --price-factor): nothing to offer.\n"
       "  if [[ $_mlsize_cur == : || $prev == : || ( -n $split && $prev != -* ) ]]; then return 0; fi\n"
       "  if [[ $prev == -* && \" $(_mlsize_value_flags \"$cmd\") \" == *\" $prev \"* ]]; then\n"
