@@ -24,6 +24,19 @@ std::size_t count(std::string_view text, std::string_view what) {
   return n;
 }
 
+// The page as a desktop shows it: each chart is drawn twice, for a desktop and for a phone
+// (render_html.cpp), and the style shows one; this drops the phone's.
+std::string desktop(const std::string& html) {
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t phone = html.find("<div class=\"chart phone\">"); phone != std::string::npos;
+       phone = html.find("<div class=\"chart phone\">", at)) {
+    out += html.substr(at, phone - at);
+    at = html.find("</div>", phone) + 6;
+  }
+  return out + html.substr(at);
+}
+
 // Whether every element the page opens is closed, in order (what a browser would otherwise
 // repair silently); returns the first mismatch, or empty.
 std::string unbalanced_tags(const std::string& html) {
@@ -53,11 +66,15 @@ TEST_CASE("recommend --format html is one page with the table, the time-cost cha
   const auto result = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--format", "html"});
   REQUIRE(result.exit_code == 0);
   CHECK(result.err.empty());
-  const std::string& html = result.out;
-  CHECK(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
-  CHECK(html.ends_with("</html>\n"));
-  CHECK(unbalanced_tags(html).empty());
-  INFO(unbalanced_tags(html));
+  CHECK(result.out.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
+  CHECK(result.out.ends_with("</html>\n"));
+  CHECK(unbalanced_tags(result.out).empty());
+  INFO(unbalanced_tags(result.out));
+  // Each chart for a desktop and for a phone, the same points and bars.
+  CHECK(count(result.out, "<div class=\"chart desktop\">") == 2);
+  CHECK(count(result.out, "<div class=\"chart phone\">") == 2);
+  CHECK(count(result.out, "<circle class=\"plan") == 2 * count(desktop(result.out), "<circle class=\"plan"));
+  const std::string html = desktop(result.out);
   CHECK(count(html, "<svg class=\"scatter\"") == 1);
   CHECK(count(html, "<svg class=\"memory\"") == 1);
   CHECK(count(html, "<svg") == 2);
@@ -83,9 +100,10 @@ TEST_CASE("recommend --format html is one page with the table, the time-cost cha
 TEST_CASE("recommend --top sets the plans marked in the html chart", "[html]") {
   const auto result = run_cli({"recommend", "--params", "7B", "--data", "200GB", "--format", "html", "--top", "3"});
   REQUIRE(result.exit_code == 0);
-  CHECK(count(result.out, "<circle class=\"plan top\"") == 3);
-  CHECK(count(result.out, "<line class=\"capacity\"") == 3);
-  CHECK(count(result.out, "<circle class=\"plan") > 20);  // every ranked offering is still plotted
+  const std::string html = desktop(result.out);
+  CHECK(count(html, "<circle class=\"plan top\"") == 3);
+  CHECK(count(html, "<line class=\"capacity\"") == 3);
+  CHECK(count(html, "<circle class=\"plan") > 20);  // every ranked offering is still plotted
 }
 
 TEST_CASE("recommend --format html shows the ways out when nothing is ranked", "[html]") {
@@ -121,14 +139,22 @@ TEST_CASE("estimate --format html draws the plan's memory against its capacity",
       run_cli({"estimate", "--params", "7B", "--data", "200GB", "--offering", "aws-p5.48xlarge", "--zero", "3", "--format", "html"});
   REQUIRE(result.exit_code == 0);
   CHECK(unbalanced_tags(result.out).empty());
-  CHECK(count(result.out, "<svg class=\"memory\"") == 1);
-  CHECK(count(result.out, "<svg class=\"scatter\"") == 0);
-  CHECK(count(result.out, "<line class=\"capacity\"") == 1);
+  const std::string html = desktop(result.out);
+  CHECK(count(html, "<svg class=\"memory\"") == 1);
+  CHECK(count(html, "<svg class=\"scatter\"") == 0);
+  CHECK(count(html, "<line class=\"capacity\"") == 1);
+  // The verdict in the headline.
+  CHECK(count(html, "<p class=\"summary\">Plan: ") == 1);
+  CHECK(count(html, ". It fits: ") == 1);
   // Without a device: the terms alone, no capacity.
   const auto memory_only = run_cli({"estimate", "--params", "7B", "--format", "html"});
   REQUIRE(memory_only.exit_code == 0);
-  CHECK(count(memory_only.out, "<line class=\"capacity\"") == 0);
-  CHECK(count(memory_only.out, "<rect class=\"term weights\"") == 1);
+  CHECK(count(desktop(memory_only.out), "<line class=\"capacity\"") == 0);
+  CHECK(count(desktop(memory_only.out), "<rect class=\"term weights\"") == 1);
+  // A plan that does not fit says so at the top.
+  const auto too_big =
+      run_cli({"estimate", "--model", "llama-3-70b", "--task", "inference", "--gpus", "rtx-4090:1", "--format", "html"});
+  CHECK(count(too_big.out, ". It does not fit: 145.1 GB per device of 22.8 GB usable (637%).") == 1);
 }
 
 TEST_CASE("commands without charts refuse --format html, listing what they offer", "[html]") {

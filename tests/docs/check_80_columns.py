@@ -4,6 +4,9 @@ and checks that no line it prints is wider (docs/cli.md#width; issue 32).
 
 usage: check_80_columns.py MLSIZE SOURCE_DIR
 
+Also runs EVERY_COMMAND below: each command, its help, each family's reports. A line may pass
+80 columns only when it is one URL (a terminal must keep it whole to open it).
+
 A command is taken from a code block (fenced, or indented four spaces): a line that starts
 with `$ mlsize`, `mlsize`, `build/mlsize` (also after `&&`). Commands whose output is a document rather than text for
 a person are skipped (--format other than table, --emit, --wide, completion, calibrate's overlay,
@@ -78,6 +81,47 @@ def skipped(words):
     return None
 
 
+# Beyond the docs' commands (issue 51): each command and each family's reports, with the
+# flags that add lines (--verbose, --explain, --include-purchase), so that a command no page
+# shows is held to the width too.
+EVERY_COMMAND = [
+    "--help", "recommend --help", "estimate --help", "explain --help", "catalog --help", "catalog list --help",
+    "catalog show --help", "catalog validate --help", "catalog export --help", "catalog import --help",
+    "catalog compile --help", "rules --help", "rules list --help", "rules check --help", "detect --help",
+    "completion --help", "calibrate --help",
+    "recommend --params 7B --data 200GB --verbose",
+    "recommend --params 7B --data 200GB --include-purchase",
+    "recommend --params 70B --data 2TB --kind tpu",
+    "recommend --model llama-3-70b --task inference --rate 20 --tpot 50ms --verbose",
+    "recommend --model llama-3-8b --task inference --tokens-per-day 1B",
+    "recommend --task gbdt --rows 100M --features 200",
+    "recommend --model resnet-50 --images 1.28M --epochs 90 --verbose",
+    "recommend --model sdxl --task inference --images 100k",
+    "recommend --model sdxl --task lora --images 10k --epochs 10",
+    "recommend --model whisper-large-v3 --task inference --audio-hours 1000",
+    "estimate --params 7B --data 200GB --gpus h100:8 --explain",
+    "estimate --model llama-3-70b --task inference --quant int4 --gpus rtx-4090:2",
+    "estimate --model llama-3-70b --task inference --gpus rtx-4090:1",
+    "estimate --task gbdt --rows 10M --features 100 --offering kaggle-gpu-t4x2 --count 2 --explain",
+    "estimate --model vit-b-16 --images 1.28M --epochs 300 --gpus a100-80gb-sxm:8 --explain",
+    "estimate --model sdxl --task inference --images 1000 --gpus l4:1",
+    "estimate --model whisper-small --task inference --audio-hours 10 --gpus t4:1",
+    "explain --params 7B --data 200GB",
+    "explain --model llama-3-70b --task inference --rate 20 --tpot 50ms",
+    "rules list", "rules check examples/team-policy.yaml",
+    "catalog list", "catalog list --kind cpu", "catalog list --kind tpu", "catalog validate examples/my-prices.yaml",
+    "detect --from tests/data/detect/h100x8", "detect --from tests/data/detect/macos-m3-max",
+    "recommend --here --from tests/data/detect/rtx4090 --model llama-3-8b --task qlora --data 1GB",
+    "calibrate --model llama-2-7b --task lora --micro-batch 4 --seq-len 2048 --recompute full --framework hf "
+    "--device h200 --measured tests/data/calibration/h200-llama-2-7b-lora.json -o /dev/null",
+]
+
+
+def too_wide(line):
+    """Wider than the terminal, unless the line is one word, a URL a terminal must keep whole."""
+    return display_width(line) > WIDTH and not re.fullmatch(r"\s*https?://\S+[;,.]?", line)
+
+
 def run_in_terminal(binary, words, cwd):
     """Runs binary with words on a pseudo-terminal WIDTH columns wide: (status, text)."""
     pid, fd = pty.fork()
@@ -109,20 +153,26 @@ def run_in_terminal(binary, words, cwd):
 def main():
     binary, root = os.path.abspath(sys.argv[1]), pathlib.Path(sys.argv[2]).resolve()
     failures, ran = [], 0
-    for where, words in commands(root):
-        reason = skipped(words)
+    every = [("every command", shlex.split(line)) for line in EVERY_COMMAND]
+    for where, words in [*commands(root), *every]:
+        reason = skipped(words) if where != "every command" else None
         if reason:
             continue
         status, text = run_in_terminal(binary, words, root)
         if status == 1 and re.search(r"cannot (open|read)|No such file", text):
+            if where == "every command":
+                failures.append(f"{where}: mlsize {shlex.join(words)}: {text.strip()}")
             continue  # a file the docs only show
+        if status == 2 and where == "every command":
+            failures.append(f"{where}: mlsize {shlex.join(words)}: a usage error: {text.strip()}")
         ran += 1
         for line in text.splitlines():
-            if display_width(line) > WIDTH:
+            if too_wide(line):
                 failures.append(f"{where}: mlsize {shlex.join(words)}\n  {display_width(line)} columns: {line}")
     for failure in failures:
         print(f"FAIL: {failure}")
-    print(f"{ran} commands of README.md and docs/ run in an {WIDTH}-column terminal; {len(failures)} lines too wide")
+    print(f"{ran} commands of README.md, docs/ and every command run in an {WIDTH}-column terminal; "
+          f"{len(failures)} lines too wide")
     if ran < 20:
         print("FAIL: fewer than 20 commands found: the extraction is broken")
         return 1

@@ -4,6 +4,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/io/input_file.hpp"
 #include "cli/io/output_file.hpp"
+#include "cli/io/output_width.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/render/render_calibration.hpp"
 
@@ -104,7 +105,8 @@ CommandOutput run_calibrate(const CalibrateOptions& options) {
     flag_error("--date", "the measured file gives no date", "give --date YYYY-MM-DD, the day of the run");
   }
 
-  const std::string table = render_calibration_table(comparison, workload, plan.device_count);
+  const std::string table =
+      render_calibration_table(comparison, workload, plan.device_count, output_width(k_default_width));
   const std::string overlay = render_calibration_overlay(comparison, table);
   CommandOutput output;
   const std::optional<std::string>& path = flags.workload.output_path;

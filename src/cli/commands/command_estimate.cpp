@@ -405,7 +405,13 @@ CommandOutput run_estimate(const EstimateOptions& options) {
     try {
       result.estimate = estimate_plan(workload, plan, cost_settings);
     } catch (Error& error) {
-      if (error.where().empty()) error.at_flag("--precision");  // the planner's own flag stays (--offload)
+      // The planner's own flag stays (--offload); trees without a throughput are the hardware's.
+      if (error.where().empty()) {
+        error.at_flag(workload.task != Task::gbdt ? "--precision"
+                      : options.offering          ? "--offering"
+                      : options.gpus              ? "--gpus"
+                                                  : "--device");
+      }
       throw;
     }
     // A language model's decode step; an image model's inference has none.

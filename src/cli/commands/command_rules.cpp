@@ -2,9 +2,11 @@
 
 #include "cli/commands/report_formats.hpp"
 #include "cli/io/input_file.hpp"
+#include "cli/io/output_width.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/options/workload_options.hpp"
 #include "cli/render/render_rules.hpp"
+#include "cli/render/text_table.hpp"
 
 #include <mlsize/support/utf8.hpp>
 
@@ -33,7 +35,7 @@ CommandOutput run_rules(const RulesOptions& options) {
     const OutputFormat format = parse_format(options.format, k_report_formats);
     const RuleSet rules = build_rule_set(options.rules);
     if (format == OutputFormat::table) {
-      output.stdout_text = render_rules_table(rules);
+      output.stdout_text = render_rules_table(rules, output_width(k_default_width));
     } else {
       output.stdout_text =
           format_document(render_rules_json(rules, provenance_of_rules(options.rules.rule_files)), format,

@@ -1,5 +1,6 @@
 #include "cli/render/render_calibration.hpp"
 
+#include "cli/render/format.hpp"
 #include "cli/render/text_table.hpp"
 
 #include <mlsize/support/number_format.hpp>
@@ -25,18 +26,18 @@ std::string error_percent(double estimated, double measured) {
 // What each measured figure is compared with (docs/methodology.md#calibration).
 std::string measured_name(MemoryBasis basis) {
   switch (basis) {
-    case MemoryBasis::allocated: return "peak max_memory_allocated";
-    case MemoryBasis::reserved: return "peak max_memory_reserved";
-    case MemoryBasis::used: return "peak nvidia-smi memory.used";
+    case MemoryBasis::allocated: return "max_memory_allocated";
+    case MemoryBasis::reserved: return "max_memory_reserved";
+    case MemoryBasis::used: return "nvidia-smi memory.used";
   }
   return {};
 }
 
 std::string estimate_terms(MemoryBasis basis, const CalibrationComparison& c) {
   switch (basis) {
-    case MemoryBasis::allocated: return "estimate less its overhead";
-    case MemoryBasis::reserved: return "estimate with its overhead";
-    case MemoryBasis::used: return "estimate + CUDA context " + format_bytes(c.context);
+    case MemoryBasis::allocated: return "peak per device; estimate less its overhead";
+    case MemoryBasis::reserved: return "peak per device; estimate with its overhead";
+    case MemoryBasis::used: return "peak per device; estimate + CUDA context " + format_bytes(c.context);
   }
   return {};
 }
@@ -47,15 +48,17 @@ std::string efficiency(double value) {
 
 }  // namespace
 
-std::string render_calibration_table(const CalibrationComparison& c, const Workload& workload, int devices) {
+std::string render_calibration_table(const CalibrationComparison& c, const Workload& workload, int devices,
+                                     std::size_t width) {
   const Calibration& calibration = c.calibration;
   std::string text = "Calibration of " + std::to_string(devices) + " × " + calibration.device_id + " (" +
                      calibration.stack + ", " + std::string(to_string(calibration.precision)) + ", " +
                      std::string(to_string(calibration.task)) + ") from " + calibration.source + ", measured " +
-                     calibration.measured + "\n\n";
+                     calibration.measured + "\n";
+  text = wrap_prose(text, width) + "\n";
   std::vector<std::vector<std::string>> rows;
   for (const MemoryComparison& m : c.memory) {
-    rows.push_back({measured_name(m.basis) + " per device", format_bytes(m.measured), format_bytes(m.estimated),
+    rows.push_back({measured_name(m.basis), format_bytes(m.measured), format_bytes(m.estimated),
                     error_percent(m.estimated.value, m.measured.value), estimate_terms(m.basis, c)});
   }
   if (c.throughput) {
@@ -77,8 +80,12 @@ std::string render_calibration_table(const CalibrationComparison& c, const Workl
                     efficiency(t.estimated_efficiency), "-",
                     decode ? "of the datasheet memory bandwidth" : "FLOPs per step ÷ (devices × peak × step)"});
   }
-  text +=
-      render_text_table({{"term"}, {"measured", true}, {"estimated", true}, {"error", true}, {"estimate terms"}}, rows);
+  // Within the terminal's width (docs/cli.md#width): the last column's prose wraps under it.
+  TableStyle style;
+  style.width = width;
+  text += render_table(
+      {{"term"}, {"measured", true}, {"estimated", true}, {"error", true}, {"estimate terms", false, 0, true}}, rows,
+      style);
   text += "\nThe overlay sets:";
   bool any = false;
   if (calibration.mfu) {

@@ -41,11 +41,19 @@ figure { margin: 12px 0; }
 figcaption { color: #555; font-size: 0.9em; margin-top: 4px; }
 svg { max-width: 100%; height: auto; }
 .note, footer { color: #555; font-size: 0.9em; }
-dl.provenance { display: grid; grid-template-columns: max-content auto; gap: 2px 16px; font-size: 0.9em; }
+dl.provenance { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 16px; font-size: 0.9em; }
 dl.provenance dt { color: #555; }
 dl.provenance dd { margin: 0; }
 p.warning { color: #8a3b00; background: #fff4e5; border-left: 4px solid #e08a00; padding: 6px 12px; }
 pre { background: #f6f8fa; padding: 8px 12px; overflow-x: auto; font-size: 0.88em; }
+p, dd, figcaption { overflow-wrap: anywhere; }
+div.table { overflow-x: auto; }
+div.chart.phone { display: none; }
+@media (max-width: 600px) {
+  body { margin: 12px auto; padding: 0 12px; }
+  div.chart.desktop { display: none; }
+  div.chart.phone { display: block; }
+}
 )";
 
 std::string page(std::string_view title, const std::string& body) {
@@ -109,10 +117,21 @@ std::string provenance_list(const Provenance& p) {
   return html + "</dl>\n";
 }
 
+// A chart drawn twice, for a desktop and for a phone (k_phone_chart_width): the style
+// shows one by the screen's width. Laid out again rather than scaled down, its text stays
+// 12 px and its legend whole on a phone.
+template <class Draw>
+std::string responsive_chart(Draw draw) {
+  return "<div class=\"chart desktop\">\n" + draw(k_chart_width) + "</div>\n<div class=\"chart phone\">\n" +
+         draw(k_phone_chart_width) + "</div>\n";
+}
+
 // A table whose columns marked `number` are right-aligned.
 std::string html_table(const std::vector<std::pair<std::string, bool>>& columns,
                        const std::vector<std::vector<std::string>>& rows) {
-  std::string html = "<table>\n";
+  // In a box of its own that scrolls sideways when the table is wider than the screen,
+  // so that the page never does (a phone's 390 px).
+  std::string html = "<div class=\"table\"><table>\n";
   // Columns without titles (a list of figures and values) get no header row.
   if (std::any_of(columns.begin(), columns.end(), [](const auto& column) { return !column.first.empty(); })) {
     html += "<thead><tr>";
@@ -129,7 +148,7 @@ std::string html_table(const std::vector<std::pair<std::string, bool>>& columns,
     }
     html += "</tr>\n";
   }
-  return html + "</tbody>\n</table>\n";
+  return html + "</tbody>\n</table></div>\n";
 }
 
 // Durations people plan in, in hours: minutes, hours, a day, a week, a month, a year.
@@ -155,8 +174,9 @@ std::vector<MemoryBar> memory_bars(const std::vector<RankedPlan>& plans, std::si
   std::vector<MemoryBar> bars;
   for (std::size_t i = 0; i < std::min(count, plans.size()); ++i) {
     const RankedPlan& e = plans[i];
-    bars.push_back(
-        {fmt::format("#{}  {}", i + 1, describe_hardware(e.plan)), e.memory, e.capacity, e.capacity * (1 - headroom)});
+    bars.push_back({fmt::format("#{}  {}", i + 1, describe_hardware(e.plan)),
+                    fmt::format("#{}  {}", i + 1, hardware_cell(e.plan, false)), e.memory, e.capacity,
+                    e.capacity * (1 - headroom)});
   }
   return bars;
 }
@@ -248,8 +268,8 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
                                       : ScatterAxes{"time to finish (log scale)", "cost of the run, USD (log scale)",
                                                     hours_tick, usd_tick, k_hour_steps};
     body += "<h2>Time and cost</h2>\n<figure>\n";
-    body +=
-        points.empty() ? "<p>No ranked plan has a time and a cost to draw.</p>\n" : svg_scatter(points, shown, axes);
+    body += points.empty() ? "<p>No ranked plan has a time and a cost to draw.</p>\n"
+                           : responsive_chart([&](double width) { return svg_scatter(points, shown, axes, width); });
     body += fmt::format(
         "<figcaption>Each point is one offering's best plan ({} offerings; the ranker keeps one plan per "
         "offering). The red staircase joins the Pareto front: no other plan is both cheaper and faster (figures within "
@@ -259,7 +279,7 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
 
     const std::vector<MemoryBar> bars = memory_bars(plans, std::min(shown, k_memory_bars), workload.memory_headroom);
     body += "<h2>Memory per device</h2>\n<figure>\n";
-    body += svg_memory_bars(bars);
+    body += responsive_chart([&](double width) { return svg_memory_bars(bars, width); });
     body += fmt::format(
         "<figcaption>The top {} plans: what one device holds, by term, against its capacity (solid: the device's "
         "memory less the runtime's reserve) and what a plan may use of it (dashed: {} kept free, "
@@ -311,7 +331,15 @@ std::string render_estimate_html(const EstimateResult& result) {
   const std::string plan = result.has_device() ? describe_hardware(e.plan) + ", " + layout
                                                : std::to_string(e.plan.device_count) + " device(s), " + layout +
                                                      " (no device given: memory only)";
-  body += paragraphs(fmt::format("Plan: {}.", plan), "summary");
+  // The verdict in the headline, as the table's "Memory:" line gives it (issue 51).
+  std::string verdict;
+  if (result.has_device()) {
+    const Bytes usable = e.capacity * (1 - workload.memory_headroom);
+    verdict = fmt::format(" It {}: {} GB per device of {} GB usable ({}).", e.fits ? "fits" : "does not fit",
+                          format_gb(e.memory.total()), format_gb(usable), format_percent(e.memory.total() / usable));
+    if (e.host_fits && !*e.host_fits) verdict += " Its host RAM does not fit.";
+  }
+  body += paragraphs(fmt::format("Plan: {}.{}", plan, verdict), "summary");
   body += "<h2>Workload</h2>\n";
   body += paragraphs(workload_line(workload));
   body += provenance_list(result.provenance);
@@ -335,10 +363,11 @@ std::string render_estimate_html(const EstimateResult& result) {
   body += html_table({{"", false}, {"", false}}, rows);
 
   const MemoryBar bar{
-      result.has_device() ? describe_hardware(e.plan) : fmt::format("{} device(s)", e.plan.device_count), e.memory,
+      result.has_device() ? describe_hardware(e.plan) : fmt::format("{} device(s)", e.plan.device_count),
+      result.has_device() ? hardware_cell(e.plan, false) : std::string(), e.memory,
       result.has_device() ? e.capacity : Bytes(0), e.capacity * (1 - result.workload.memory_headroom)};
   body += "<h2>Memory per device</h2>\n<figure>\n";
-  body += svg_memory_bars({bar});
+  body += responsive_chart([&](double width) { return svg_memory_bars({bar}, width); });
   body += "<figcaption>What one device holds, by term";
   body += result.has_device() ? ", against its capacity (solid) and what a plan may use of it (dashed)" : "";
   body += ". Hover a segment for its size.</figcaption>\n</figure>\n";

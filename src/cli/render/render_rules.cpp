@@ -1,5 +1,7 @@
 #include "cli/render/render_rules.hpp"
 
+#include "cli/render/format.hpp"
+
 #include <mlsize/support/number_format.hpp>
 
 #include <nlohmann/json.hpp>
@@ -28,7 +30,7 @@ std::string render_rules_json(const RuleSet& rules, const Provenance& provenance
   return json.dump(2) + "\n";
 }
 
-std::string render_rules_table(const RuleSet& rules) {
+std::string render_rules_table(const RuleSet& rules, std::size_t width) {
   std::string text;
   for (const Rule& rule : rules.rules()) {
     std::string action(to_string(rule.action));
@@ -41,7 +43,7 @@ std::string render_rules_table(const RuleSet& rules) {
     if (!rule.source.empty()) text += fmt::format("  source: {}\n", rule.source);
     text += "\n";
   }
-  return text + fmt::format("{} rules.\n", rules.size());
+  return wrap_prose(text, width) + fmt::format("{} rules.\n", rules.size());
 }
 
 }  // namespace mlsize::cli

@@ -1,5 +1,7 @@
 #include "cli/render/render_svg.hpp"
 
+#include "core/support/text_lines.hpp"
+
 #include <mlsize/support/number_format.hpp>
 
 #include <fmt/format.h>
@@ -103,6 +105,46 @@ struct Box {
   }
 };
 
+// A legend's entries laid out left to right from `left`, a new row when the next would
+// pass `right`: each entry's x and row.
+struct LegendPlace {
+  double x = 0;
+  int row = 0;
+};
+std::vector<LegendPlace> legend_places(const std::vector<double>& widths, double left, double right) {
+  std::vector<LegendPlace> places;
+  double x = left;
+  int row = 0;
+  for (const double w : widths) {
+    if (x > left && x + w > right) {
+      x = left;
+      ++row;
+    }
+    places.push_back({x, row});
+    x += w;
+  }
+  return places;
+}
+constexpr double k_legend_row = 18;
+
+// Labels of `values` at `at(value)` that do not overlap: every other one while two would.
+template <class At, class Label>
+std::vector<double> spaced_ticks(std::vector<double> values, At at, Label label) {
+  const auto fits = [&](const std::vector<double>& v) {
+    for (std::size_t i = 1; i < v.size(); ++i) {
+      const double room = std::abs(at(v[i]) - at(v[i - 1]));
+      if (room < (text_width(label(v[i])) + text_width(label(v[i - 1]))) / 2 + 8) return false;
+    }
+    return true;
+  };
+  while (values.size() > 2 && !fits(values)) {
+    std::vector<double> thinned;
+    for (std::size_t i = 0; i < values.size(); i += 2) thinned.push_back(values[i]);
+    values = std::move(thinned);
+  }
+  return values;
+}
+
 }  // namespace
 
 std::string escape_html(std::string_view text) {
@@ -121,12 +163,20 @@ std::string escape_html(std::string_view text) {
   return escaped;
 }
 
-std::string svg_scatter(const std::vector<ScatterPoint>& points, std::size_t marked, const ScatterAxes& axes) {
-  constexpr double width = 960;
-  constexpr double height = 540;
-  constexpr double left = 96;
-  constexpr double right = width - 24;
-  constexpr double top = 48;
+std::string svg_scatter(const std::vector<ScatterPoint>& points, std::size_t marked, const ScatterAxes& axes,
+                        double width) {
+  // A phone's chart keeps the desktop's text size: narrower margins, a taller plot.
+  const bool narrow = width < 600;
+  const double right = width - (narrow ? 12 : 24);
+  // The legend above the plot, in as many rows as the width needs.
+  std::vector<std::string> legend_texts{"one offering's best plan", "Pareto front (ringed points)"};
+  if (marked > 0) legend_texts.push_back(fmt::format("top {}, labelled #rank", std::min(marked, points.size())));
+  std::vector<double> legend_widths;
+  for (const std::string& text : legend_texts) legend_widths.push_back(12 + text_width(text) + 28);
+  const std::vector<LegendPlace> legend = legend_places(legend_widths, narrow ? 16 : 96, right);
+  const double legend_rows = legend.back().row;
+  const double top = 48 + k_legend_row * legend_rows;
+  const double height = (narrow ? 440 : 540) + k_legend_row * legend_rows;
   const bool any_free = std::any_of(points.begin(), points.end(), [](const ScatterPoint& p) { return p.y <= 0; });
   // A free plan has no place on a log axis: it gets a row under the axis, labelled $0.
   const double bottom = height - (any_free ? 96 : 64);
@@ -144,8 +194,15 @@ std::string svg_scatter(const std::vector<ScatterPoint>& points, std::size_t mar
     }
   }
   if (y_high <= 0) y_low = y_high = 1;  // only free plans: any range
-  const LogAxis x_axis = log_axis(x_low, x_high, left, right);
   const LogAxis y_axis = log_axis(y_low, y_high, bottom, top);
+  const auto y_at = [&](double v) { return y_axis.at(v); };
+  // A label's height, 12 px, is two characters' width (text_width): spaced as the x labels.
+  const std::vector<double> y_ticks = spaced_ticks(y_axis.ticks(), y_at, [](double) { return std::string("xx"); });
+  // Room on the left for the rotated title and the widest tick label.
+  double y_label_width = text_width("$0 (free)");
+  for (double value : y_ticks) y_label_width = std::max(y_label_width, text_width(axes.y_tick(value)));
+  const double left = std::max(narrow ? 40.0 : 96.0, 26 + y_label_width + 10);
+  const LogAxis x_axis = log_axis(x_low, x_high, left, right);
   const auto x_of = [&](const ScatterPoint& p) { return x_axis.at(p.x); };
   const auto y_of = [&](const ScatterPoint& p) { return p.y > 0 ? y_axis.at(p.y) : free_row; };
 
@@ -155,13 +212,14 @@ std::string svg_scatter(const std::vector<ScatterPoint>& points, std::size_t mar
       width, height, k_font_size, k_ink);
   svg += "<title>Time and cost of each ranked plan</title>\n";
   // Grid and tick labels.
-  for (double value : x_axis.ticks(axes.x_steps)) {
+  for (double value : spaced_ticks(
+           x_axis.ticks(axes.x_steps), [&](double v) { return x_axis.at(v); }, axes.x_tick)) {
     const double x = x_axis.at(value);
     svg += fmt::format("<line class=\"grid\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\"/>\n", px(x),
                        px(top), px(bottom), k_grid);
     svg += text_element(x, bottom + 18, "middle", axes.x_tick(value));
   }
-  for (double value : y_axis.ticks()) {
+  for (double value : y_ticks) {
     const double y = y_axis.at(value);
     svg += fmt::format("<line class=\"grid\" x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\"/>\n", px(left),
                        px(y), px(right), k_grid);
@@ -175,7 +233,15 @@ std::string svg_scatter(const std::vector<ScatterPoint>& points, std::size_t mar
                        px(left), px(free_row), px(right), k_grid);
     svg += text_element(left - 8, free_row + 4, "end", "$0 (free)");
   }
-  svg += text_element((left + right) / 2, height - 12, "middle", axes.x_title, " font-weight=\"bold\"");
+  // The x title under the plot's middle, moved in or wrapped where the chart is narrower.
+  const std::vector<std::string> x_title =
+      text::wrap_words(axes.x_title, static_cast<std::size_t>((width - 8) / (1.1 * text_width("x"))));
+  for (std::size_t i = 0; i < x_title.size(); ++i) {
+    const double half = 1.1 * text_width(x_title[i]) / 2;
+    svg += text_element(std::clamp((left + right) / 2, half + 4, std::max(half + 4, width - half - 4)),
+                        height - 12 - 14 * static_cast<double>(x_title.size() - 1 - i), "middle", x_title[i],
+                        " font-weight=\"bold\"");
+  }
   svg += fmt::format(
       "<text x=\"16\" y=\"{0}\" text-anchor=\"middle\" font-weight=\"bold\" "
       "transform=\"rotate(-90 16 {0})\">{1}</text>\n",
@@ -262,22 +328,19 @@ std::string svg_scatter(const std::vector<ScatterPoint>& points, std::size_t mar
   svg += labels;
 
   // Legend, above the plot.
-  double lx = left;
-  const double ly = 24;
-  const auto legend_entry = [&](const std::string& mark, std::string_view text) {
-    svg += mark;
-    svg += text_element(lx + 12, ly + 4, "start", text);
-    lx += 12 + text_width(text) + 28;
-  };
-  legend_entry(fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{}\" fill-opacity=\"0.6\"/>\n", px(lx), px(ly),
-                           k_plan_colour),
-               "one offering's best plan");
-  legend_entry(fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>\n",
-                           px(lx - 7), px(ly), px(lx + 7), px(ly), k_front_colour),
-               "Pareto front (ringed points)");
-  if (marked > 0) {
-    legend_entry(fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"{}\"/>\n", px(lx), px(ly), k_top_colour),
-                 fmt::format("top {}, labelled #rank", std::min(marked, points.size())));
+  for (std::size_t i = 0; i < legend.size(); ++i) {
+    const double lx = legend[i].x;
+    const double ly = 24 + k_legend_row * legend[i].row;
+    if (i == 0) {
+      svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{}\" fill-opacity=\"0.6\"/>\n", px(lx), px(ly),
+                         k_plan_colour);
+    } else if (i == 1) {
+      svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+                         px(lx - 7), px(ly), px(lx + 7), px(ly), k_front_colour);
+    } else {
+      svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"{}\"/>\n", px(lx), px(ly), k_top_colour);
+    }
+    svg += text_element(lx + 12, ly + 4, "start", legend_texts[i]);
   }
   return svg + "</svg>\n";
 }
@@ -311,13 +374,33 @@ double round_step(double high, int most) {
 
 }  // namespace
 
-std::string svg_memory_bars(const std::vector<MemoryBar>& bars) {
-  constexpr double width = 960;
-  constexpr double left = 24;
-  constexpr double right = width - 190;  // room for "123.4 / 141.0 GB" after the longest bar
+std::string svg_memory_bars(const std::vector<MemoryBar>& bars, double width) {
+  const bool narrow = width < 600;
+  const double left = narrow ? 8 : 24;
+  const double right = width - (narrow ? 124 : 190);  // room for "123.4 / 141.0 GB" after the longest bar
   constexpr double row = 52;
   constexpr double bar_height = 20;
-  constexpr double top = 44;
+
+  // Legend: the terms some bar has, and the capacity lines, in rows within the width.
+  std::array<bool, k_terms.size()> used{};
+  for (const MemoryBar& bar : bars) {
+    for (std::size_t t = 0; t < k_terms.size(); ++t) used[t] = used[t] || (bar.memory.*k_terms[t].bytes).value > 0;
+  }
+  const bool any_capacity =
+      std::any_of(bars.begin(), bars.end(), [](const MemoryBar& bar) { return bar.capacity.value > 0; });
+  constexpr std::string_view k_capacity_text = "capacity per device";
+  constexpr std::string_view k_usable_text = "usable (less --memory-headroom)";
+  std::vector<double> legend_widths;
+  for (std::size_t t = 0; t < k_terms.size(); ++t) {
+    if (used[t]) legend_widths.push_back(17 + text_width(k_terms[t].name) + 22);
+  }
+  if (any_capacity) {
+    legend_widths.push_back(12 + text_width(k_capacity_text) + 22);
+    legend_widths.push_back(12 + text_width(k_usable_text) + 8);
+  }
+  const std::vector<LegendPlace> legend = legend_places(legend_widths, left, width - 8);
+  const double top = 44 + k_legend_row * (legend.empty() ? 0 : legend.back().row);
+
   const double bottom = top + row * static_cast<double>(bars.size());
   const double height = bottom + 44;
   double high = 0;
@@ -339,36 +422,43 @@ std::string svg_memory_bars(const std::vector<MemoryBar>& bars) {
   }
   svg += text_element((left + right) / 2, height - 8, "middle", "GB per device (10^9 bytes)", " font-weight=\"bold\"");
 
-  // Legend: the terms some bar has, and the capacity line.
-  std::array<bool, k_terms.size()> used{};
-  for (const MemoryBar& bar : bars) {
-    for (std::size_t t = 0; t < k_terms.size(); ++t) used[t] = used[t] || (bar.memory.*k_terms[t].bytes).value > 0;
-  }
-  double lx = left;
+  std::size_t entry = 0;
+  const auto place = [&] {
+    const LegendPlace& at = legend[entry++];
+    return std::pair{at.x, k_legend_row * at.row};
+  };
   for (std::size_t t = 0; t < k_terms.size(); ++t) {
     if (!used[t]) continue;
-    svg += fmt::format("<rect x=\"{}\" y=\"14\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", px(lx), k_terms[t].colour);
-    svg += text_element(lx + 17, 24, "start", k_terms[t].name);
-    lx += 17 + text_width(k_terms[t].name) + 22;
+    const auto [lx, dy] = place();
+    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", px(lx), px(14 + dy),
+                       k_terms[t].colour);
+    svg += text_element(lx + 17, 24 + dy, "start", k_terms[t].name);
   }
-  const bool any_capacity =
-      std::any_of(bars.begin(), bars.end(), [](const MemoryBar& bar) { return bar.capacity.value > 0; });
   if (any_capacity) {
-    svg += fmt::format("<line x1=\"{0}\" y1=\"12\" x2=\"{0}\" y2=\"28\" stroke=\"#000\" stroke-width=\"2\"/>\n",
-                       px(lx + 4));
-    svg += text_element(lx + 12, 24, "start", "capacity per device");
-    lx += 12 + text_width("capacity per device") + 22;
+    const auto [cx, cy] = place();
+    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\" stroke-width=\"2\"/>\n",
+                       px(cx + 4), px(12 + cy), px(28 + cy));
+    svg += text_element(cx + 12, 24 + cy, "start", k_capacity_text);
+    const auto [ux, uy] = place();
     svg += fmt::format(
-        "<line x1=\"{0}\" y1=\"12\" x2=\"{0}\" y2=\"28\" stroke=\"#000\" stroke-width=\"2\" "
+        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\" stroke-width=\"2\" "
         "stroke-dasharray=\"3 2\"/>\n",
-        px(lx + 4));
-    svg += text_element(lx + 12, 24, "start", "usable (less --memory-headroom)");
+        px(ux + 4), px(12 + uy), px(28 + uy));
+    svg += text_element(ux + 12, 24 + uy, "start", k_usable_text);
   }
 
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const MemoryBar& bar = bars[i];
     const double y = top + row * static_cast<double>(i) + 18;
-    svg += text_element(left, y - 6, "start", bar.label, " font-weight=\"bold\"");
+    // A phone's chart names the plan by ids, as the text table does; the full name is its
+    // tooltip. The label's length never changes the layout, whatever a catalogue names.
+    if (narrow && !bar.short_label.empty()) {
+      svg +=
+          fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"start\" font-weight=\"bold\">{}<title>{}</title></text>\n",
+                      px(left), px(y - 6), escape_html(bar.short_label), escape_html(bar.label));
+    } else {
+      svg += text_element(left, y - 6, "start", bar.label, " font-weight=\"bold\"");
+    }
     if (bar.capacity.value > 0) {  // the room the device has, under the terms
       svg += fmt::format("<rect class=\"track\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f0f0f0\"/>\n",
                          px(left), px(y), px(x_of(bar.capacity.value / k_giga) - left), px(bar_height));
