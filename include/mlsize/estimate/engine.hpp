@@ -29,6 +29,10 @@ struct EngineProfile {
   int max_batch = 256;
   int max_step_tokens = 8192;
   std::string_view source;
+  // FP8 weights come with an FP8 KV cache unless --kv-cache-dtype says otherwise: the
+  // engine's FP8 checkpoints quantize the keys and values too, and its KV dtype "auto"
+  // follows the checkpoint.
+  bool fp8_weights_cache_fp8 = false;
 };
 
 const EngineProfile& engine_profile(Engine engine);

@@ -193,6 +193,9 @@ constexpr bool is_lora_group(LoraTarget target) {
 // of prompt + output tokens. Eight: room for a few users at once, where one sequence would
 // leave an engine no room to batch (vLLM refuses to start without one; docs/methodology.md#sizing).
 inline constexpr int k_sizing_sequences = 8;
+// The output tokens `--rate max` is costed for without --tokens: a million, so that its cost
+// is the $ per million output tokens at saturation.
+inline constexpr double k_saturation_tokens = 1e6;
 // Sizing without a load: the latencies each user must get, MLPerf Inference's server bounds
 // for Llama-2-70B (mlcommons/inference loadgen/mlperf.conf; docs/methodology.md#sizing).
 inline constexpr double k_sizing_ttft_seconds = 2.0;
@@ -227,6 +230,9 @@ struct ServingLoad {
   // that hold the weights and the KV cache of k_sizing_sequences sequences, ranked by $/hour,
   // with its speed at batch 1 and at its largest batch (docs/methodology.md#sizing).
   bool sizing = false;
+  // --rate max: an offline job at the replica's saturated throughput; without --tokens it is
+  // costed per million output tokens (k_saturation_tokens, no setup time).
+  bool saturated = false;
   bool offline() const { return !sizing && requests_per_s <= 0; }
 };
 

@@ -20,7 +20,9 @@ namespace mlsize::cli {
 void add_serving_options(CLI::App& command, WorkloadOptions& options) {
   const ServingLoad load;
   command
-      .add_option("--rate", options.rate, "Requests per second to size a fleet for, e.g. 20 (with --task inference)")
+      .add_option("--rate", options.rate,
+                  "Requests per second to size a fleet for, e.g. 20 (with --task inference); max: as fast as the "
+                  "replicas go, their saturated throughput")
       ->type_name("PER_SECOND");
   command
       .add_option("--tokens-per-day", options.tokens_per_day,
@@ -93,12 +95,20 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
   if (options.rate && options.tokens_per_day) {
     flag_error("--tokens-per-day", "--rate and --tokens-per-day both give the load", "give one of them");
   }
-  // Without a rate, an offline job: --tokens output tokens as fast as they come.
-  const bool offline = !options.rate && !options.tokens_per_day;
-  if (offline && !options.tokens && !options.data) {
+  // Without a rate, an offline job: --tokens output tokens as fast as they come. --rate max
+  // is one too, costed per million output tokens when no --tokens sizes it.
+  const bool saturated = options.rate && *options.rate == "max";
+  const bool offline = (!options.rate && !options.tokens_per_day) || saturated;
+  if (offline && !saturated && !options.tokens && !options.data) {
     flag_error(given->second, "the load to serve is missing",
                "give --rate (requests per second, e.g. 20) or --tokens-per-day (e.g. 2B); or, for an offline job, "
                "--tokens (output tokens to generate)");
+  }
+  // --rate max alone is priced per million tokens: a run's bounds need the run's size.
+  if (saturated && !options.tokens && !options.data && (options.budget || options.deadline)) {
+    flag_error(options.budget ? "--budget" : "--deadline",
+               "--rate max without --tokens is costed per million output tokens, not as a run",
+               "give --tokens (the output tokens of the job) to bound its cost or time");
   }
   // A service runs on: what bounds a run does not apply.
   if (!offline && options.budget) {
@@ -117,9 +127,10 @@ void resolve_serving(const WorkloadOptions& options, Workload& workload) {
   }
   if (offline) {
     load.requests_per_s = 0;
+    load.saturated = saturated;
   } else if (options.rate) {
-    load.requests_per_s =
-        parse_flag("--rate", [&] { return parse_positive_number(*options.rate, "a rate in requests per second"); });
+    load.requests_per_s = parse_flag(
+        "--rate", [&] { return parse_positive_number(*options.rate, "a rate in requests per second or max"); });
   } else {
     const double tokens = parse_count_flag(*options.tokens_per_day, "--tokens-per-day", "tokens a day", "B");
     load.requests_per_s = tokens / k_seconds_per_day / load.output_tokens;

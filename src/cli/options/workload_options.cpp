@@ -10,6 +10,7 @@
 #include "cli/options/speech_options.hpp"
 #include "cli/options/task_flags.hpp"
 
+#include <mlsize/estimate/engine.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/model/model_config.hpp>
 #include <mlsize/model/parameter_count.hpp>
@@ -368,6 +369,8 @@ void resolve_tokens(const WorkloadOptions& options, Workload& workload, bool req
   } else if (options.data) {
     workload.dataset_bytes = parse_data(*options.data);
     workload.tokens = tokens_from_bytes(*workload.dataset_bytes, workload.bytes_per_token, workload.epochs);
+  } else if (workload.task == Task::inference && workload.serving && workload.serving->saturated) {
+    workload.tokens = k_saturation_tokens;
   } else if (workload.task == Task::inference) {
     workload.tokens = static_cast<double>(workload.context) * workload.batch;
   } else if (require_data) {
@@ -448,6 +451,11 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   // The engine's defaults for the batch and the step's tokens apply to the load.
   // A speech model's engine is one of its own (resolve_speech).
   if (!workload.speech) parse_choice_if_given(options.engine, "--engine", workload.engine);
+  // An engine whose FP8 checkpoints carry an FP8 KV cache (TensorRT-LLM's) caches in FP8.
+  if (workload.task == Task::inference && workload.weight_format == WeightFormat::fp8 && !options.kv_cache_dtype &&
+      engine_profile(workload.engine).fp8_weights_cache_fp8) {
+    workload.kv_format = KvFormat::fp8;
+  }
   resolve_serving(options, workload);
   resolve_tokens(options, workload, require_data);
   check_context(options, workload);
@@ -491,6 +499,10 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   if (options.budget) workload.budget = parse_flag("--budget", [&] { return parse_money_or_zero(*options.budget); });
   if (options.deadline) {
     workload.deadline = parse_flag("--deadline", [&] { return parse_duration(*options.deadline); });
+  }
+  // --rate max without a size: per million tokens at saturation, no start-up in it.
+  if (workload.serving && workload.serving->saturated && !options.tokens && !options.data) {
+    workload.setup_time = Seconds(0);
   }
   if (options.setup_time) {
     workload.setup_time = parse_flag(

@@ -29,8 +29,19 @@ constexpr EngineProfile k_sglang{
 // TensorRT-LLM's C++ executor overlaps its scheduler with the GPU (overlap-scheduler docs);
 // 0.5 ms. Its custom all-reduce is the one SGLang adopted: 6 µs. tokens_per_block 32
 // (KvCacheConfig); max_batch_size 2,048 and max_num_tokens 8,192 (tensorrt_llm/builder.py).
-constexpr EngineProfile k_trtllm{
-    Seconds(0.5e-3), k_layer_overhead, Seconds(6e-6), 32, 2048, 8192, "TensorRT-LLM overlap scheduler; BuildConfig"};
+// Its FP8 weights come from TensorRT Model Optimizer, whose FP8 checkpoints quantize the KV
+// cache as well (hf_quant_config.json: "quant_algo": "FP8", "kv_cache_quant_algo": "FP8",
+// the FP8 example of modelopt's export docs), and the engine's KV dtype follows the
+// checkpoint: its performance overview says so of its FP8 runs (perf-overview.md v0.13 to
+// v0.17: "FP8 quantization also sets the KV cache to FP8"). docs/methodology.md#saturation.
+constexpr EngineProfile k_trtllm{Seconds(0.5e-3),
+                                 k_layer_overhead,
+                                 Seconds(6e-6),
+                                 32,
+                                 2048,
+                                 8192,
+                                 "TensorRT-LLM overlap scheduler; BuildConfig",
+                                 true};
 // TGI: a Python model server behind a Rust router; no published per-step figure, taken as
 // vLLM's. Paged like vLLM.
 constexpr EngineProfile k_tgi{

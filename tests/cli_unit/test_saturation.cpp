@@ -1,0 +1,72 @@
+// --rate max and the engine's FP8 KV default (issue 52; docs/methodology.md#saturation).
+
+#include "run_capture.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+using mlsize::testing::run_cli;
+
+namespace {
+
+const std::vector<std::string> k_llama8b_fp8{"estimate",      "--model",         "llama-3-8b", "--task",
+                                             "inference",     "--engine",        "trtllm",     "--quant",
+                                             "fp8",           "--gpus",          "h100:1",     "--prompt-tokens",
+                                             "1000",          "--output-tokens", "1000",       "--format",
+                                             "json"};
+
+nlohmann::json run_json(std::vector<std::string> args) {
+  const auto result = run_cli(args);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  return nlohmann::json::parse(result.out);
+}
+
+}  // namespace
+
+TEST_CASE("saturation: --rate max is an offline job costed per million output tokens", "[saturation]") {
+  std::vector<std::string> args = k_llama8b_fp8;
+  args.insert(args.end(), {"--rate", "max"});
+  const nlohmann::json report = run_json(args);
+  CHECK(report["workload"]["tokens"].get<double>() == 1e6);
+  const double tokens_per_s = report["serving"]["output_tokens_per_s_per_replica"].get<double>();
+  CHECK(tokens_per_s > 5000);
+  // Its cost is the $ per million output tokens: a million tokens at the saturated rate,
+  // no setup. Sized with --tokens it is an ordinary offline job at the same speed.
+  CHECK(report["time"]["seconds"].get<double>() == Approx(1e6 / tokens_per_s).epsilon(0.01));
+  args.insert(args.end(), {"--tokens", "100M"});
+  const nlohmann::json sized = run_json(args);
+  CHECK(sized["serving"]["output_tokens_per_s_per_replica"].get<double>() == Approx(tokens_per_s));
+  CHECK(sized["workload"]["tokens"].get<double>() == 1e8);
+}
+
+TEST_CASE("saturation: --rate max refuses a run's bounds without a run, and other words", "[saturation]") {
+  const auto budget = run_cli({"recommend", "--model", "llama-3-8b", "--task", "inference", "--rate", "max",
+                               "--budget", "100"});
+  CHECK(budget.exit_code == 2);
+  CHECK(budget.err.find("--budget") != std::string::npos);
+  const auto word = run_cli({"recommend", "--model", "llama-3-8b", "--task", "inference", "--rate", "most"});
+  CHECK(word.exit_code == 2);
+  CHECK(word.err.find("or max") != std::string::npos);
+}
+
+TEST_CASE("saturation: TensorRT-LLM's FP8 weights cache keys and values in FP8 unless told", "[saturation]") {
+  std::vector<std::string> args = k_llama8b_fp8;
+  args.insert(args.end(), {"--rate", "max"});
+  const nlohmann::json fp8 = run_json(args);
+  CHECK(fp8["workload"]["kv_cache_dtype"] == "fp8");
+  args.insert(args.end(), {"--kv-cache-dtype", "bf16"});
+  const nlohmann::json bf16 = run_json(args);
+  CHECK(bf16["workload"]["kv_cache_dtype"] == "bf16");
+  // Half the bytes a token: more sequences in flight, more tokens a second.
+  CHECK(fp8["serving"]["output_tokens_per_s_per_replica"].get<double>() >
+        1.2 * bf16["serving"]["output_tokens_per_s_per_replica"].get<double>());
+  // vLLM's FP8 (online, dynamic) keeps a 16-bit cache.
+  std::vector<std::string> vllm = k_llama8b_fp8;
+  vllm[6] = "vllm";
+  vllm.insert(vllm.end(), {"--rate", "max"});
+  CHECK(run_json(vllm)["workload"]["kv_cache_dtype"] == "bf16");
+}
