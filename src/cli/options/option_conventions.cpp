@@ -141,6 +141,15 @@ bool is_checker(const CLI::App& command) {
          (parent->get_name() == "rules" && command.get_name() == "check");
 }
 
+void add_output_file_options(CLI::App& command, std::optional<std::string>& path, bool& force) {
+  command
+      .add_option("-o,--output", path,
+                  "Write the report to FILE instead of stdout (a file atomically, all of it or nothing; a device or "
+                  "FIFO in place, never replaced); - is stdout")
+      ->type_name("FILE");
+  command.add_flag("--force", force, "With --output: replace a read-only file");
+}
+
 void add_output_conventions(CLI::App& app, OutputConventions& conventions) {
   const auto visit = [&](const auto& self, CLI::App& command) -> void {
     const std::vector<CLI::App*> subcommands = command.get_subcommands({});
@@ -148,12 +157,7 @@ void add_output_conventions(CLI::App& app, OutputConventions& conventions) {
     if (!subcommands.empty() || &command == &app) return;
     command.option_defaults()->group(k_group_output);
     if (command.get_option_no_throw("--output") == nullptr && !is_checker(command)) {
-      command
-          .add_option("-o,--output", conventions.output_path,
-                      "Write to FILE instead of stdout (a file atomically, all of it or nothing; a device or FIFO in "
-                      "place, never replaced); - is stdout")
-          ->type_name("FILE");
-      command.add_flag("--force", conventions.force, "With --output: replace a read-only file");
+      add_output_file_options(command, conventions.output_path, conventions.force);
     }
     command.add_flag("-q,--quiet", conventions.quiet,
                      is_checker(command) ? "Print nothing; the exit status says whether the files are valid"

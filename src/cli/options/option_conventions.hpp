@@ -43,6 +43,10 @@ void make_last_wins(CLI::App& app);
 // (is_valid_id), so `--offering AWS-P5.48XLARGE` is aws-p5.48xlarge.
 void make_ids_case_insensitive(CLI::App& app);
 
+// -o/--output FILE and --force on `command`, written as every report's --output is
+// (io/output_file.hpp).
+void add_output_file_options(CLI::App& command, std::optional<std::string>& path, bool& force);
+
 // The output flags every command takes (issue 51; docs/cli.md#general-options), as CI
 // users expect of a command-line tool:
 // - -q/--quiet: no notes on stderr when the run succeeds (errors, and why nothing fits,

@@ -260,12 +260,7 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
       ->type_name("ID");
   command.option_defaults()->group(k_group_output);
   command.add_option("--format", options.format, format_help(options.formats))->type_name("FORMAT");
-  command
-      .add_option("-o,--output", options.output_path,
-                  "Write the report to FILE instead of stdout (a file atomically, all of it or nothing; a device or "
-                  "FIFO in place, never replaced); - is stdout")
-      ->type_name("FILE");
-  command.add_flag("--force", options.force_output, "With --output: replace a read-only file");
+  add_output_file_options(command, options.output_path, options.force_output);
 }
 
 }  // namespace mlsize::cli

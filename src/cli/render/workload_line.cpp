@@ -157,16 +157,15 @@ std::string workload_line(const Workload& workload) {
   std::string text;
   if (workload.task == Task::inference && workload.serving && workload.serving->offline()) {
     const ServingLoad& load = *workload.serving;
-    const std::string job = load.saturated && workload.tokens == k_saturation_tokens && workload.setup_time.value == 0
-                                ? std::string(
-                                      "at the saturated throughput (--rate max), costed per million output "
-                                      "tokens")
-                                : "an offline job: " + format_count(workload.tokens) + " output tokens";
+    // --rate max without --tokens: a million tokens without setup (serving_options.cpp).
+    const bool per_million = load.saturated && workload.tokens == k_saturation_tokens && workload.setup_time.value == 0;
+    const std::string job = per_million ? "at the saturated throughput (--rate max), costed per million output tokens"
+                                        : "an offline job: " + format_count(workload.tokens) + " output tokens" +
+                                              (load.saturated ? " at the saturated throughput (--rate max)" : "");
     text = fmt::format(
-        "Workload: {}{}, {}{} in requests of {} prompt + {} output tokens with {} weights "
+        "Workload: {}{}, {} in requests of {} prompt + {} output tokens with {} weights "
         "({} bits), {} KV cache; at most {} sequences per replica.\n",
-        model, params, job, load.saturated && job.starts_with("an") ? " at the saturated throughput (--rate max)" : "",
-        load.prompt_tokens, load.output_tokens, to_string(workload.weight_format),
+        model, params, job, load.prompt_tokens, load.output_tokens, to_string(workload.weight_format),
         format_general(bits_per_weight(workload.weight_format)), to_string(workload.kv_format), load.max_batch);
   } else if (workload.task == Task::inference && workload.serving) {
     const ServingLoad& load = *workload.serving;
