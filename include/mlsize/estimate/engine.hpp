@@ -4,6 +4,7 @@
 // (docs/methodology.md#serving-engines).
 
 #include <mlsize/catalog/catalog.hpp>
+#include <mlsize/estimate/memory.hpp>
 #include <mlsize/model/workload.hpp>
 #include <mlsize/support/units.hpp>
 
@@ -33,9 +34,27 @@ struct EngineProfile {
   // engine's FP8 checkpoints quantize the keys and values too, and its KV dtype "auto"
   // follows the checkpoint.
   bool fp8_weights_cache_fp8 = false;
+  // The KV cache takes its share of the memory the model leaves free, not of the whole:
+  // --memory-headroom is then kept free of what is left after the weights, activations and
+  // overhead (TensorRT-LLM's free_gpu_memory_fraction), not of the capacity (vLLM's
+  // gpu_memory_utilization).
+  bool headroom_of_free = false;
+  // A request is admitted only when the blocks for its whole context, prompt and every
+  // output token, can be set aside (TensorRT-LLM's GUARANTEED_NO_EVICT), not its current
+  // length as vLLM's pages grow.
+  bool reserves_full_context = false;
 };
 
 const EngineProfile& engine_profile(Engine engine);
+
+// What a plan may fill of a device's `capacity` holding `memory`: the capacity less
+// --memory-headroom's share of it, or, under an engine that sizes its KV cache from the memory
+// the model leaves (headroom_of_free), less that share of what is left.
+Bytes usable_memory(const Workload& workload, Bytes capacity, const MemoryBreakdown& memory);
+
+// Whether --memory-headroom is a share of what the model leaves free rather than of the
+// capacity: serving under an engine with headroom_of_free.
+bool headroom_of_free(const Workload& workload);
 
 // Whether the engine runs on the device's stack: TensorRT-LLM on NVIDIA GPUs; SGLang on NVIDIA
 // and AMD; llama.cpp on CUDA, ROCm, Metal and CPUs; vLLM on all but Apple GPUs (its TPU,

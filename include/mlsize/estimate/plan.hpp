@@ -36,6 +36,7 @@ struct PlanEstimate {
   Plan plan;
   MemoryBreakdown memory;  // per device
   Bytes capacity;          // memory of one device
+  Bytes usable;            // what the plan may fill of it (usable_memory): `fits` is total() ≤ usable
   bool fits = false;
   // With offloading: whether a unit's host RAM holds what its devices offload; absent when
   // nothing is offloaded or the offering states no host RAM.

@@ -5,6 +5,7 @@
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/diffusion.hpp>
 #include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/estimate/engine.hpp>
 #include <mlsize/estimate/framework.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/estimate/kernels.hpp>
@@ -245,8 +246,7 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
             "of its {} GB are usable ({} kept free)",
             format_gb(nearest.memory.total()), workload.context,
             describe_strategy(nearest.plan.strategy, nearest.plan.strategy.tensor_parallel, workload.task),
-            format_gb(nearest.capacity * (1 - workload.memory_headroom)), format_gb(nearest.capacity),
-            format_percent(workload.memory_headroom));
+            format_gb(nearest.usable), format_gb(nearest.capacity), headroom_text(workload));
       }
       const bool headroom_only = nearest.memory.total() <= nearest.capacity;
       return fmt::format(
@@ -254,9 +254,8 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
           "free{}){}",
           format_gb(nearest.memory.total()),
           describe_strategy(nearest.plan.strategy, nearest.plan.device_count, workload.task), nearest.plan.device_count,
-          nearest.plan.device_count == 1 ? "" : "s", format_gb(nearest.capacity * (1 - workload.memory_headroom)),
-          format_gb(nearest.capacity), format_percent(workload.memory_headroom),
-          headroom_only ? ": a smaller --memory-headroom would fit it" : "",
+          nearest.plan.device_count == 1 ? "" : "s", format_gb(nearest.usable), format_gb(nearest.capacity),
+          headroom_text(workload), headroom_only ? ": a smaller --memory-headroom would fit it" : "",
           unplanned_offload_note(nearest.plan, workload));
     }
     case RejectionReason::offload_host: {
@@ -409,6 +408,11 @@ std::vector<std::vector<std::string>> ways_out_rows(const Report& report, bool w
 
 std::string per_hour_cell(const PlanEstimate& e) {
   return e.price_per_unit_hour ? format_usd(*e.price_per_unit_hour * static_cast<double>(e.plan.units)) : "-";
+}
+
+std::string headroom_text(const Workload& workload) {
+  const std::string share = format_percent(workload.memory_headroom);
+  return headroom_of_free(workload) ? share + " of what the model leaves" : share;
 }
 
 std::string memory_cell(const PlanEstimate& e) {

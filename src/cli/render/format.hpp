@@ -35,6 +35,9 @@ std::string way_out_flags(const WayOut& way);
 std::vector<std::vector<std::string>> ways_out_rows(const Report& report, bool wide);
 
 std::string memory_cell(const PlanEstimate& e);
+// What --memory-headroom keeps free of a device: "10%", or "10% of what the model leaves"
+// where the engine sizes its KV cache from that (headroom_of_free).
+std::string headroom_text(const Workload& workload);
 // A row's rank: "3", with "*" on the Pareto front and "~" where the tie-break, not the
 // objective, put it above the next row when that row is shown too (ranking_notes says so
 // under the table).

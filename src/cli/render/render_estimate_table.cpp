@@ -25,14 +25,13 @@ namespace {
 // (docs/methodology.md#ways-to-fit).
 std::string fit_changes_text(const EstimateResult& result) {
   if (result.fit_changes.empty()) return {};
-  const double usable_share = 1 - result.workload.memory_headroom;
   const Plan& from = result.estimate.plan;
   std::string text;
   for (const FitChange& change : result.fit_changes) {
     if (!change.fits) continue;
     const PlanEstimate& e = change.estimate;
     text += fmt::format("  {}: {} GB per device ({} of usable){}, {}{}\n", fit_change_flags(change, from),
-                        format_gb(e.memory.total()), format_percent(e.memory.total() / (e.capacity * usable_share)),
+                        format_gb(e.memory.total()), format_percent(e.memory.total() / e.usable),
                         e.memory.host.value > 0 && e.plan.strategy.offload != Offload::none
                             ? fmt::format(", {} GB offloaded per device", format_gb(e.memory.host))
                             : "",
@@ -61,8 +60,7 @@ std::string estimate_findings(const EstimateResult& result) {
     return text;
   }
   text += fmt::format("Memory: {} ({} of usable, {} of capacity).\n", e.fits ? "fits" : "DOES NOT FIT",
-                      format_percent(m.total() / (e.capacity * (1 - result.workload.memory_headroom))),
-                      format_percent(m.total() / e.capacity));
+                      format_percent(m.total() / e.usable), format_percent(m.total() / e.capacity));
   text += fit_changes_text(result);
   if (e.host_fits) {
     const Bytes host = *e.plan.offering->host_memory;
@@ -216,8 +214,7 @@ std::string estimate_table(const EstimateResult& result, const TableStyle& style
   // a plan may use of it: the total fits exactly when it is at most "usable".
   if (has_device) {
     rows.push_back({"capacity", format_gb(e.capacity)});
-    rows.push_back({fmt::format("usable ({} kept free)", format_percent(result.workload.memory_headroom)),
-                    format_gb(e.capacity * (1 - result.workload.memory_headroom))});
+    rows.push_back({fmt::format("usable ({} kept free)", headroom_text(result.workload)), format_gb(e.usable)});
   }
   // Only training offloads (inference ignores --offload, with a warning).
   if (st.offload != Offload::none && result.workload.is_training()) {

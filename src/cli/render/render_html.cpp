@@ -170,13 +170,12 @@ std::string latency_tick(double ms) {
 }
 
 // The memory bars of plans, each labelled with its rank and hardware.
-std::vector<MemoryBar> memory_bars(const std::vector<RankedPlan>& plans, std::size_t count, double headroom) {
+std::vector<MemoryBar> memory_bars(const std::vector<RankedPlan>& plans, std::size_t count) {
   std::vector<MemoryBar> bars;
   for (std::size_t i = 0; i < std::min(count, plans.size()); ++i) {
     const RankedPlan& e = plans[i];
     bars.push_back({fmt::format("#{}  {}", i + 1, describe_hardware(e.plan)),
-                    fmt::format("#{}  {}", i + 1, hardware_cell(e.plan, false)), e.memory, e.capacity,
-                    e.capacity * (1 - headroom)});
+                    fmt::format("#{}  {}", i + 1, hardware_cell(e.plan, false)), e.memory, e.capacity, e.usable});
   }
   return bars;
 }
@@ -277,7 +276,7 @@ std::string render_recommend_html(const Report& report, int top, const Provenanc
         "</figure>\n",
         points.size(), format_percent(k_near_tie), shown);
 
-    const std::vector<MemoryBar> bars = memory_bars(plans, std::min(shown, k_memory_bars), workload.memory_headroom);
+    const std::vector<MemoryBar> bars = memory_bars(plans, std::min(shown, k_memory_bars));
     body += "<h2>Memory per device</h2>\n<figure>\n";
     body += responsive_chart([&](double width) { return svg_memory_bars(bars, width); });
     body += fmt::format(
@@ -334,9 +333,9 @@ std::string render_estimate_html(const EstimateResult& result) {
   // The verdict in the headline, as the table's "Memory:" line gives it (issue 51).
   std::string verdict;
   if (result.has_device()) {
-    const Bytes usable = e.capacity * (1 - workload.memory_headroom);
-    verdict = fmt::format(" It {}: {} GB per device of {} GB usable ({}).", e.fits ? "fits" : "does not fit",
-                          format_gb(e.memory.total()), format_gb(usable), format_percent(e.memory.total() / usable));
+    verdict =
+        fmt::format(" It {}: {} GB per device of {} GB usable ({}).", e.fits ? "fits" : "does not fit",
+                    format_gb(e.memory.total()), format_gb(e.usable), format_percent(e.memory.total() / e.usable));
     if (e.host_fits && !*e.host_fits) verdict += " Its host RAM does not fit.";
   }
   body += paragraphs(fmt::format("Plan: {}.{}", plan, verdict), "summary");
@@ -347,9 +346,8 @@ std::string render_estimate_html(const EstimateResult& result) {
   std::vector<std::vector<std::string>> rows;
   std::string memory = format_gb(e.memory.total()) + " GB";
   if (result.has_device()) {
-    memory += fmt::format(" of {} GB usable ({} GB capacity, {} kept free)",
-                          format_gb(e.capacity * (1 - result.workload.memory_headroom)), format_gb(e.capacity),
-                          format_percent(result.workload.memory_headroom));
+    memory += fmt::format(" of {} GB usable ({} GB capacity, {} kept free)", format_gb(e.usable), format_gb(e.capacity),
+                          headroom_text(result.workload));
   }
   rows.push_back({"memory per device", memory});
   if (result.has_device()) rows.push_back({"fits", e.fits ? "yes" : "NO"});
@@ -365,7 +363,7 @@ std::string render_estimate_html(const EstimateResult& result) {
   const MemoryBar bar{
       result.has_device() ? describe_hardware(e.plan) : fmt::format("{} device(s)", e.plan.device_count),
       result.has_device() ? hardware_cell(e.plan, false) : std::string(), e.memory,
-      result.has_device() ? e.capacity : Bytes(0), e.capacity * (1 - result.workload.memory_headroom)};
+      result.has_device() ? e.capacity : Bytes(0), e.usable};
   body += "<h2>Memory per device</h2>\n<figure>\n";
   body += responsive_chart([&](double width) { return svg_memory_bars({bar}, width); });
   body += "<figcaption>What one device holds, by term";

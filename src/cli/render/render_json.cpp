@@ -258,6 +258,7 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                    {"overhead_bytes", json_whole(m.overhead.value)},
                    {"total_bytes", json_whole(m.total().value)}}},
                  {"capacity_bytes", has_device ? json_whole(e.capacity.value) : Json(nullptr)},
+                 {"usable_bytes", has_device ? json_whole(e.usable.value) : Json(nullptr)},
                  {"fits", has_device ? Json(e.fits) : Json(nullptr)}};
   if (st.offload != Offload::none || st.trees_on_gpu) {
     memory["host_bytes"] = json_whole(m.host.value);

@@ -219,12 +219,23 @@ std::string serving_formulas(const PlanEstimate& e, const Workload& w) {
   const MemoryBreakdown& m = r.memory;
   const double per_sequence = r.batch > 0 ? m.kv_cache.value / r.batch : 0;
   std::string text = "Serving formulas (docs/methodology.md#serving):\n";
+  const Bytes resident = m.weights + m.activations + m.overhead;
+  text += headroom_of_free(w)
+              ? fmt::format(
+                    "  usable = capacity − headroom × (capacity − weights − activations − overhead)\n"
+                    "         = {} − {} × ({} − {}) GB = {} GB\n",
+                    format_gb(e.capacity), format_general(w.memory_headroom), format_gb(e.capacity),
+                    format_gb(resident), format_gb(e.usable))
+              : fmt::format("  usable = capacity × (1 − headroom) = {} × {} GB = {} GB\n", format_gb(e.capacity),
+                            format_general(1 - w.memory_headroom), format_gb(e.usable));
   text += fmt::format(
-      "  batch capacity = ⌊(capacity × (1 − headroom) − weights − activations − overhead) / KV per sequence at its "
-      "average length (prompt + output/2, in the engine's blocks)⌋\n"
-      "                 = ⌊({} × {} − {} − {} − {}) GB / {} GB⌋ = {}\n",
-      format_gb(e.capacity), format_general(1 - w.memory_headroom), format_gb(m.weights), format_gb(m.activations),
-      format_gb(m.overhead), format_general(per_sequence / 1e9, 3), r.batch_capacity);
+      "  batch capacity = ⌊(usable − weights − activations − overhead) / KV per sequence at {} (in the engine's "
+      "blocks)⌋\n"
+      "                 = ⌊({} − {} − {} − {}) GB / {} GB⌋ = {}\n",
+      engine_profile(w.engine).reserves_full_context ? "its whole context (prompt + output, reserved on admission)"
+                                                     : "its average length (prompt + output/2)",
+      format_gb(e.usable), format_gb(m.weights), format_gb(m.activations), format_gb(m.overhead),
+      format_general(per_sequence / 1e9, 3), r.batch_capacity);
   text += fmt::format(
       "  TPOT = max(bytes read / (bandwidth × efficiency), FLOPs / (peak × MFU)) + communication + engine step\n"
       "       = max({} GB / ({} GB/s × {}), {} / ({} TFLOP/s × {})) + {} + {} = {}\n"

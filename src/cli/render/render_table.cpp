@@ -103,8 +103,7 @@ std::string no_plan_sentence(const Report& report, std::string_view none) {
     return fmt::format(
         "{} fits in memory on the offerings considered: the nearest, {}, needs {} GB per device of {} GB usable{} "
         "(rejected ones and why: --format json).",
-        none, plan, format_gb(e.memory.total()), format_gb(e.capacity * (1 - report.workload.memory_headroom)),
-        unplanned_offload_note(e.plan, report.workload));
+        none, plan, format_gb(e.memory.total()), format_gb(e.usable), unplanned_offload_note(e.plan, report.workload));
   }
   if (const std::vector<const Rejection*> nearest = over_budget(report); !nearest.empty() && report.workload.budget) {
     const PlanEstimate& cheapest = *nearest.front()->nearest;

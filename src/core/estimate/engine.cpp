@@ -3,6 +3,8 @@
 
 #include <mlsize/estimate/efficiency.hpp>
 
+#include <algorithm>
+
 namespace mlsize {
 namespace {
 
@@ -34,13 +36,20 @@ constexpr EngineProfile k_sglang{
 // the FP8 example of modelopt's export docs), and the engine's KV dtype follows the
 // checkpoint: its performance overview says so of its FP8 runs (perf-overview.md v0.13 to
 // v0.17: "FP8 quantization also sets the KV cache to FP8"). docs/methodology.md#saturation.
+// Its KV cache takes 0.9 of the GPU memory free once the model is loaded (KvCacheConfig
+// free_gpu_memory_fraction = 0.9, LLM API reference; "TensorRT LLM will try to allocate 90% of
+// free GPU memory for KV cache", examples/kvcacheconfig), and its default capacity scheduler,
+// GUARANTEED_NO_EVICT, admits a request only when its blocks up to the last output token are
+// free (docs/source/performance/performance-tuning-guide/useful-runtime-flags.md).
 constexpr EngineProfile k_trtllm{Seconds(0.5e-3),
                                  k_layer_overhead,
                                  Seconds(6e-6),
                                  32,
                                  2048,
                                  8192,
-                                 "TensorRT-LLM overlap scheduler; BuildConfig",
+                                 "TensorRT-LLM overlap scheduler; BuildConfig; KvCacheConfig",
+                                 true,
+                                 true,
                                  true};
 // TGI: a Python model server behind a Rust router; no published per-step figure, taken as
 // vLLM's. Paged like vLLM.
@@ -131,6 +140,16 @@ bool engine_runs_on(Engine engine, const Device& device) {
     case Engine::tgi: return stack != Stack::mps;
   }
   return true;
+}
+
+Bytes usable_memory(const Workload& workload, Bytes capacity, const MemoryBreakdown& memory) {
+  if (!headroom_of_free(workload)) return capacity * (1 - workload.memory_headroom);
+  const Bytes resident = memory.total() - memory.kv_cache;
+  return capacity - std::max(Bytes(0), capacity - resident) * workload.memory_headroom;
+}
+
+bool headroom_of_free(const Workload& workload) {
+  return workload.task == Task::inference && engine_profile(workload.engine).headroom_of_free;
 }
 
 Seconds step_overhead(const Workload& workload) {

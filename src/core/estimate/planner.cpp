@@ -2,6 +2,7 @@
 
 #include <mlsize/estimate/compute.hpp>
 #include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/estimate/engine.hpp>
 #include <mlsize/estimate/gbdt.hpp>
 #include <mlsize/support/error.hpp>
 
@@ -289,7 +290,7 @@ double PlanEstimator::decode_bandwidth() const {
 }
 
 bool PlanEstimator::within_capacity(const Workload& workload, const MemoryBreakdown& memory) const {
-  return memory.total().value <= m_capacity.value * (1 - workload.memory_headroom);
+  return memory.total() <= usable_memory(workload, m_capacity, memory);
 }
 
 Bytes offloaded_per_unit(const Plan& plan, const MemoryBreakdown& memory) {
@@ -350,6 +351,7 @@ void PlanEstimator::estimate_physics(const Plan& plan, PlanEstimate& estimate) {
   }
   estimate.memory = memory(workload, plan);
   estimate.capacity = m_capacity;
+  estimate.usable = usable_memory(workload, m_capacity, estimate.memory);
   // A plan must leave the headroom free: what max_memory_allocated reports is not all a
   // process needs (docs/methodology.md#capacity).
   estimate.fits = within_capacity(workload, estimate.memory);
@@ -496,6 +498,7 @@ void PlanEstimator::estimate_serving(const Plan& plan, PlanEstimate& estimate) {
   serving.single_stream_tpot = decode_step(workload, *replica, 1, load.prompt_tokens + load.output_tokens / 2).step;
   estimate.memory = chosen.replica.memory;
   estimate.capacity = m_capacity;
+  estimate.usable = usable_memory(workload, m_capacity, estimate.memory);
   estimate.fits = chosen.replica.batch_capacity >= 1;
   estimate.peak_flops_per_s = replica->peak_flops_per_s;
 

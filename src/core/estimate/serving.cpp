@@ -126,8 +126,12 @@ class ReplicaModel {
     m_kv_per_token = m_one.kv_cache.value / cached_tokens(full);
     const double block = m_engine.kv_block_tokens;
     const auto in_blocks = [&](double tokens) { return block > 0 ? std::ceil(tokens / block) * block : full; };
-    m_held_tokens = cached_tokens(std::min(full, in_blocks(load.prompt_tokens + load.output_tokens / 2.0)));
-    const double usable = replica.capacity.value * (1 - w.memory_headroom);
+    // An engine that reserves each request's whole context (reserves_full_context) holds
+    // that for every sequence, though a step reads only what is written.
+    m_held_tokens = cached_tokens(m_engine.reserves_full_context
+                                      ? in_blocks(full)
+                                      : std::min(full, in_blocks(load.prompt_tokens + load.output_tokens / 2.0)));
+    const double usable = usable_memory(w, replica.capacity, m_one).value;
     const double free = usable - m_one.weights.value - m_one.activations.value - m_one.overhead.value;
     const auto sequences = [&](double tokens) {
       const double per_sequence = m_kv_per_token * tokens;
@@ -330,7 +334,7 @@ class ReplicaModel {
   double m_weight_rate = 0;       // bytes per second the weights read at
   double m_sequence_devices = 1;  // devices the sequences are spread over (attention data parallelism)
   double m_kv_per_token = 0;      // per device, of one sequence
-  double m_held_tokens = 0;       // a sequence's KV tokens on average
+  double m_held_tokens = 0;       // a sequence's KV tokens held: on average, or reserved
   int m_capacity = 0;
   int m_full_capacity = 0;
   double m_prefill_flops = 0;
