@@ -43,6 +43,13 @@ struct EngineProfile {
   // output token, can be set aside (TensorRT-LLM's GUARANTEED_NO_EVICT), not its current
   // length as vLLM's pages grow.
   bool reserves_full_context = false;
+  // Host work per sequence of a step that the GPU waits through: an engine whose scheduler,
+  // output processing, detokenisation and streaming run in the GPU's process between steps
+  // (vLLM before 0.6.0) pays it for every sequence in flight; the others overlap it.
+  Seconds sequence_overhead{0};
+  // What each sequence adds when the step's inputs are sent to other tensor-parallel
+  // workers (vLLM V0 broadcasts each sequence's metadata from its driver every step).
+  Seconds tensor_parallel_sequence_overhead{0};
 };
 
 const EngineProfile& engine_profile(Engine engine);
@@ -67,6 +74,9 @@ Seconds step_overhead(const Workload& workload);
 // What every step costs beyond its bytes, FLOPs and communication: the engine's step
 // overhead and its layers' fixed costs.
 Seconds fixed_step_cost(const Workload& workload);
+// The host work of a step of `sequences` on a replica split `tensor_parallel` ways that the
+// GPU waits through (EngineProfile::sequence_overhead): 0 for engines that overlap it.
+Seconds sequence_step_cost(Engine engine, double sequences, int tensor_parallel);
 
 // The fraction of the bandwidth roofline a weight format's decode kernels reach, relative
 // to 16-bit weights (whose reach is Workload::bandwidth_efficiency): dequantising costs

@@ -84,10 +84,13 @@ constexpr auto enum_names(Profile) {
 // pages the KV cache (docs/methodology.md#serving-engines).
 // gpt-fast: PyTorch compiled with CUDA graphs and a static KV cache (also torchao's and
 // transformers' static-cache generate).
-enum class Engine { vllm, sglang, trtllm, tgi, llamacpp, gptfast };
+// vllm-0.5: vLLM before 0.6.0, whose scheduler, output processing and API server ran between
+// the GPU's steps.
+enum class Engine { vllm, vllm_05, sglang, trtllm, tgi, llamacpp, gptfast };
 constexpr auto enum_names(Engine) {
   using enum Engine;
   return std::to_array<EnumName<Engine>>({{vllm, "vllm"},
+                                          {vllm_05, "vllm-0.5"},
                                           {sglang, "sglang"},
                                           {trtllm, "trtllm"},
                                           {tgi, "tgi"},

@@ -141,7 +141,9 @@ Seconds inference_seconds(const Workload& workload, const Device& device, int de
       total > 0 && workload.model.is_moe() ? std::min(1.0, routed_expert_parameters(workload.model) / total) : 0.0;
   const double read = all_weights * (1.0 - routed * (1.0 - routed_share_read(workload.model, workload.batch)));
   step = std::max(step, read / (rate * weight_kernel_efficiency(workload, device)) + kv_cache.value / rate);
-  return Seconds(steps * (step + fixed_step_cost(workload).value));
+  return Seconds(steps *
+                 (step + fixed_step_cost(workload).value +
+                  sequence_step_cost(workload.engine, workload.batch, static_cast<int>(devices_per_replica)).value));
 }
 
 }  // namespace mlsize

@@ -23,6 +23,29 @@ constexpr Seconds k_layer_overhead{45e-6};
 // DEFAULT_BLOCK_SIZE); max_num_seqs 256 and 8,192 batched tokens (EngineArgs).
 constexpr EngineProfile k_vllm{
     Seconds(1.0e-3), k_layer_overhead, Seconds(10e-6), 16, 256, 8192, "vLLM V1 blog 2025-01-27; RFC #6854"};
+// vLLM before 0.6.0 (V0 without multi-step scheduling or asynchronous output processing):
+// "for Llama 3 8B running on 1 H100 GPU: the HTTP API server takes 33% of the total execution
+// time. 29% ... is spent on scheduling ... only 38% of the time was spent on the actual GPU
+// execution" (vLLM blog 2024-09-05, "vLLM v0.6.0: 2.7x Throughput Improvement"). That host work
+// is per sequence (its scheduling, sampled output, detokenisation and streamed response), so it
+// grows with the batch; with tensor parallelism the driver also broadcasts each sequence's
+// metadata to the other workers every step. The two per-sequence costs, 250 µs and 240 µs more
+// with TP, were fitted to LambdaLabsML/vllm-benchmark's v0.5.4 runs of Llama-3.1-8B on 1 H100
+// and Llama-3.1-70B on 4 (3,032 and 1,492 output tokens/s, 5,000 ShareGPT prompts at rate inf,
+// benchmark_v0.md) and checked on figures they were not fitted to
+// (docs/methodology.md#engine-versions). The rest is vLLM's.
+constexpr EngineProfile k_vllm_05{Seconds(1.0e-3),
+                                  k_layer_overhead,
+                                  Seconds(10e-6),
+                                  16,
+                                  256,
+                                  8192,
+                                  "vLLM blog 2024-09-05; LambdaLabsML/vllm-benchmark v0.5.4",
+                                  false,
+                                  false,
+                                  false,
+                                  Seconds(250e-6),
+                                  Seconds(240e-6)};
 // SGLang's overlap scheduler prepares the next batch while the GPU runs this one: "no single
 // idle time on the GPU" (SGLang v0.4 blog, 2024-12-04). Its all-reduce (after TensorRT-LLM's):
 // 3.7–7.8 µs on 2–8 H100s (sglang PR #2904). Token-level pages.
@@ -119,6 +142,7 @@ bool has_marlin(const Device& device) {
 const EngineProfile& engine_profile(Engine engine) {
   switch (engine) {
     case Engine::vllm: return k_vllm;
+    case Engine::vllm_05: return k_vllm_05;
     case Engine::sglang: return k_sglang;
     case Engine::trtllm: return k_trtllm;
     case Engine::tgi: return k_tgi;
@@ -137,6 +161,7 @@ bool engine_runs_on(Engine engine, const Device& device) {
     case Engine::llamacpp: return nvidia || stack == Stack::rocm || stack == Stack::mps || stack == Stack::cpu;
     case Engine::gptfast: return nvidia || stack == Stack::rocm || stack == Stack::cpu;
     case Engine::vllm:
+    case Engine::vllm_05:
     case Engine::tgi: return stack != Stack::mps;
   }
   return true;
@@ -154,6 +179,13 @@ bool headroom_of_free(const Workload& workload) {
 
 Seconds step_overhead(const Workload& workload) {
   return workload.step_overhead.value_or(engine_profile(workload.engine).step_overhead);
+}
+
+Seconds sequence_step_cost(Engine engine, double sequences, int tensor_parallel) {
+  const EngineProfile& profile = engine_profile(engine);
+  const double per_sequence =
+      profile.sequence_overhead.value + (tensor_parallel > 1 ? profile.tensor_parallel_sequence_overhead.value : 0.0);
+  return Seconds(per_sequence * sequences);
 }
 
 Seconds fixed_step_cost(const Workload& workload) {

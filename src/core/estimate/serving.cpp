@@ -196,7 +196,8 @@ class ReplicaModel {
     st.memory_bound = linear_memory + attention_memory >= linear_compute + attention_compute;
     st.communication = communication(tokens);
     st.time = Seconds(std::max(linear_memory, linear_compute) + std::max(attention_memory, attention_compute) +
-                      st.communication.value + m_overhead.value);
+                      st.communication.value + m_overhead.value +
+                      sequence_step_cost(w.engine, batch + (chunk > 0 ? 1 : 0), m_replica.tensor_parallel).value);
     return st;
   }
 
