@@ -1,4 +1,5 @@
 #include <mlsize/estimate/efficiency.hpp>
+#include <mlsize/estimate/engine.hpp>
 #include <mlsize/estimate/kernels.hpp>
 
 namespace mlsize {
@@ -125,7 +126,7 @@ bool runs_marlin(const Device& device) {
 std::optional<std::string> missing_weight_kernel(Engine engine, WeightFormat format, const Device& device) {
   if (engine == Engine::trtllm) return missing_trtllm_kernel(format, device);
   // The other engines' tables are not encoded: their refusals are their own (engine_runs_on).
-  if (engine != Engine::vllm) return std::nullopt;
+  if (!is_vllm(engine)) return std::nullopt;
   const std::optional<EngineKernel> kernel = vllm_kernel(format);
   if (!kernel) return std::nullopt;
   const std::string source = " (docs.vllm.ai, features/quantization/supported_hardware)";

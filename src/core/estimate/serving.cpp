@@ -215,7 +215,7 @@ class ReplicaModel {
     r.memory.kv_cache = Bytes(m_kv_per_token * m_held_tokens * std::ceil(batch / m_sequence_devices));
     r.prefill_flops = m_prefill_flops;
     r.prefill = m_prefill;
-    r.step_overhead = m_overhead;
+    r.step_overhead = m_overhead + sequence_step_cost(m_w.engine, batch, m_replica.tensor_parallel);
     return r;
   }
 
@@ -362,7 +362,7 @@ DecodeStep decode_step(const Workload& workload, const Replica& replica, int bat
   d.weight_kernel_efficiency = weight_kernel_efficiency(workload, *replica.device);
   d.memory_bound = st.memory_bound;
   d.all_reduce = st.communication;
-  d.step_overhead = fixed_step_cost(workload);
+  d.step_overhead = fixed_step_cost(workload) + sequence_step_cost(workload.engine, batch, replica.tensor_parallel);
   return d;
 }
 

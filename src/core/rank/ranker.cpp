@@ -592,7 +592,7 @@ void fold_variants(std::vector<RankedPlan>& ranked) {
 
 std::optional<HostCpus> host_cpus_needed(const Workload& workload, int gpus) {
   // (vLLM's: a language model served; an image or speech model's batch job has no such engine.)
-  if (workload.task == Task::inference && !workload.samples_are_tokens() && workload.engine == Engine::vllm) {
+  if (workload.task == Task::inference && !workload.samples_are_tokens() && is_vllm(workload.engine)) {
     return HostCpus{2 + gpus, true};
   }
   if (workload.is_training() && workload.task != Task::gbdt && !workload.vision)
