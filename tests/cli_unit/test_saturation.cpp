@@ -32,6 +32,7 @@ TEST_CASE("saturation: --rate max is an offline job costed per million output to
   args.insert(args.end(), {"--rate", "max"});
   const nlohmann::json report = run_json(args);
   CHECK(report["workload"]["tokens"].get<double>() == 1e6);
+  CHECK(report["workload"]["serving"]["saturated"] == true);
   const double tokens_per_s = report["serving"]["output_tokens_per_s_per_replica"].get<double>();
   CHECK(tokens_per_s > 5000);
   // Its cost is the $ per million output tokens: a million tokens at the saturated rate,

@@ -81,6 +81,7 @@ Json workload_json(const Workload& workload) {
     if (workload.serving) {
       const ServingLoad& load = *workload.serving;
       json["serving"] = {{"requests_per_s", load.requests_per_s},
+                         {"saturated", load.saturated},
                          {"prompt_tokens", load.prompt_tokens},
                          {"output_tokens", load.output_tokens},
                          {"ttft_seconds", load.ttft ? Json(load.ttft->value) : Json(nullptr)},
