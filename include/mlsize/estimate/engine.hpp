@@ -63,11 +63,6 @@ Bytes usable_memory(const Workload& workload, Bytes capacity, const MemoryBreakd
 // capacity: serving under an engine with headroom_of_free.
 bool headroom_of_free(const Workload& workload);
 
-// Whether the engine is one of vLLM's versions: its kernels, its launch and its host's CPUs.
-constexpr bool is_vllm(Engine engine) {
-  return engine == Engine::vllm || engine == Engine::vllm_05;
-}
-
 // Whether the engine runs on the device's stack: TensorRT-LLM on NVIDIA GPUs; SGLang on NVIDIA
 // and AMD; llama.cpp on CUDA, ROCm, Metal and CPUs; vLLM on all but Apple GPUs (its TPU,
 // Neuron, Gaudi and CPU backends); TGI on all but Apple GPUs; gpt-fast on CUDA, ROCm and CPUs.

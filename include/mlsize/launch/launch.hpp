@@ -99,6 +99,7 @@ struct LaunchSpec {
   int max_step_tokens = 0;  // vLLM --max-num-batched-tokens
   WeightFormat weight_format = WeightFormat::bf16;
   KvFormat kv_format = KvFormat::bf16;
+  Engine engine = Engine::vllm;  // the engine the plan was sized for (--engine)
   // vLLM's --quantization for `weight_format` on this device; empty: the weights' own dtype.
   std::string quantization;
   // The weights must come pre-quantised (AWQ, GPTQ, bitsandbytes 8-bit, MXFP4): `model` is

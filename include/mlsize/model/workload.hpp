@@ -97,6 +97,10 @@ constexpr auto enum_names(Engine) {
                                           {llamacpp, "llama.cpp"},
                                           {gptfast, "gpt-fast"}});
 }
+// Whether the engine is one of vLLM's versions: its kernels, its launch and its host's CPUs.
+constexpr bool is_vllm(Engine engine) {
+  return engine == Engine::vllm || engine == Engine::vllm_05;
+}
 // The library that grows the trees of --task gbdt (docs/methodology.md#gbdt-libraries):
 // XGBoost and LightGBM on CPUs, XGBoost also on NVIDIA GPUs, both across machines with Dask
 // or Spark; scikit-learn's HistGradientBoosting on the CPUs of one machine.

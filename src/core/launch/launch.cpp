@@ -340,6 +340,7 @@ LaunchSpec launch_spec(const Workload& workload, const PlanEstimate& estimate, c
     spec.replicas_per_node = std::max(1, spec.processes_per_node / width);
     spec.weight_format = workload.weight_format;
     spec.kv_format = workload.kv_format;
+    spec.engine = workload.engine;
     spec.memory_fraction = 1 - workload.memory_headroom;
     const VllmWeights weights =
         vllm_weights(workload.weight_format, plan.device != nullptr && runs_marlin(*plan.device));
@@ -526,6 +527,12 @@ std::optional<std::string> unsupported(LaunchKind kind, const LaunchSpec& spec) 
   }
   if (const std::optional<std::string> why = runtime_unsupported(spec)) return why;
   if (spec.device_kind == DeviceKind::cpu) return "a CPU plan has no accelerators to launch on; --emit skypilot";
+  // The launch serves with vLLM: a plan sized for another engine's memory, batch and step
+  // costs would be a different plan under it.
+  if (!trains && (kind == vllm || kind == skypilot) && !is_vllm(spec.engine)) {
+    return "the launch serves with vLLM, and the plan was sized for --engine " + std::string(to_string(spec.engine)) +
+           " (its KV memory, batch and step costs): plan it with --engine vllm";
+  }
   if (kind == vllm) {
     if (trains) return "vLLM serves models; a training plan takes --emit deepspeed, torchrun, accelerate or skypilot";
     // One vllm serve is one expert-parallel group, TP × DP wide: two groups on a node would
