@@ -354,7 +354,7 @@ void PlanEstimator::estimate_physics(const Plan& plan, PlanEstimate& estimate) {
   estimate.usable = usable_memory(workload, m_capacity, estimate.memory);
   // A plan must leave the headroom free: what max_memory_allocated reports is not all a
   // process needs (docs/methodology.md#capacity).
-  estimate.fits = within_capacity(workload, estimate.memory);
+  estimate.fits = estimate.memory.total() <= estimate.usable;
   if (plan.strategy.offload != Offload::none && !steps_on_host(workload.optimizer)) {
     throw Error(ErrorKind::usage,
                 "DeepSpeed steps offloaded states with its CPU Adam, AdamW, Lion or Adagrad, not " +

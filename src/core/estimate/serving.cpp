@@ -106,6 +106,7 @@ class ReplicaModel {
         m_replica(replica),
         m_engine(engine_profile(w.engine)),
         m_overhead(fixed_step_cost(w)),
+        m_sequence_cost(sequence_step_cost(w.engine, 1, replica.tensor_parallel)),
         m_one(one_sequence(w, load, replica.tensor_parallel)) {
     const double experts = replica.expert_parallel;
     // A device's routed experts: the tensor-parallel share of each, or 1/EP of them whole.
@@ -195,9 +196,9 @@ class ReplicaModel {
     const double attention_compute = attention / rate;
     st.memory_bound = linear_memory + attention_memory >= linear_compute + attention_compute;
     st.communication = communication(tokens);
-    st.time = Seconds(std::max(linear_memory, linear_compute) + std::max(attention_memory, attention_compute) +
-                      st.communication.value + m_overhead.value +
-                      sequence_step_cost(w.engine, batch + (chunk > 0 ? 1 : 0), m_replica.tensor_parallel).value);
+    st.time =
+        Seconds(std::max(linear_memory, linear_compute) + std::max(attention_memory, attention_compute) +
+                st.communication.value + m_overhead.value + m_sequence_cost.value * (batch + (chunk > 0 ? 1 : 0)));
     return st;
   }
 
@@ -215,7 +216,7 @@ class ReplicaModel {
     r.memory.kv_cache = Bytes(m_kv_per_token * m_held_tokens * std::ceil(batch / m_sequence_devices));
     r.prefill_flops = m_prefill_flops;
     r.prefill = m_prefill;
-    r.step_overhead = m_overhead + sequence_step_cost(m_w.engine, batch, m_replica.tensor_parallel);
+    r.step_overhead = m_overhead + m_sequence_cost * batch;
     return r;
   }
 
@@ -328,6 +329,7 @@ class ReplicaModel {
   const Replica& m_replica;
   const EngineProfile& m_engine;
   Seconds m_overhead;
+  Seconds m_sequence_cost;  // the engine's host work per sequence of a step (sequence_step_cost)
   MemoryBreakdown m_one;
   double m_routed_bytes = 0;      // per device
   double m_routed_active = 0;     // routed experts' parameters a token uses
