@@ -194,14 +194,14 @@ std::vector<std::string> commands_with_flag(std::string_view flag) {
   add_commands(app, commands, [](std::string_view) { return true; });
   std::vector<std::string> owners;
   const auto visit = [&](const auto& self, const CLI::App& command, const std::string& line) -> void {
-    for (const CLI::Option* option : command.get_options()) {
+    for (const CLI::Option* option : all_options(command)) {
       for (const std::string& name : option->get_lnames()) {
         if ("--" + name == flag) owners.push_back(line);
       }
     }
-    for (const CLI::App* sub : command.get_subcommands({})) self(self, *sub, line + " " + sub->get_name());
+    for (const CLI::App* sub : commands_of(command)) self(self, *sub, line + " " + sub->get_name());
   };
-  for (const CLI::App* command : app.get_subcommands({})) visit(visit, *command, "mlsize " + command->get_name());
+  for (const CLI::App* command : commands_of(app)) visit(visit, *command, "mlsize " + command->get_name());
   return owners;
 }
 
@@ -262,7 +262,7 @@ UsageText nearest_flag(const CLI::App& command, std::string_view message, std::s
             hint + ": " + owners.front() + " ... " + given};
   }
   std::vector<std::string> flags;
-  for (const CLI::Option* option : command.get_options()) {
+  for (const CLI::Option* option : all_options(command)) {
     for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
   }
   return {std::string(message), did_you_mean(extra, flags)};
@@ -365,7 +365,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
     if (sub != nullptr && sub->get_require_subcommand_min() > 0 && sub->get_subcommands().empty()) {
       // A group without a known subcommand (`mlsize catalog lst`): the nearest, or the list.
       std::vector<std::string> names;
-      for (const CLI::App* action : sub->get_subcommands({})) names.push_back(action->get_name());
+      for (const CLI::App* action : commands_of(*sub)) names.push_back(action->get_name());
       const auto word =
           std::find_if(args.begin() + 2, args.end(), [](const char* arg) { return arg != nullptr && arg[0] != '-'; });
       if (word != args.end()) {

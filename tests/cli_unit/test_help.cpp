@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -63,6 +64,30 @@ TEST_CASE("options are grouped and name their values", "[cli][help]") {
     CHECK(help.find("  " + std::string(option) + " ") != std::string::npos);
   }
   CHECK(help.find(" TEXT") == std::string::npos);
+}
+
+// Each heading's options are a CLI11 option group, and CLI11 checks a new flag's names only
+// within its group (option_group in cli/options/option_conventions.hpp): a flag named twice
+// in one command would be taken by whichever group comes first. Every page lists each once.
+TEST_CASE("a flag names one option of its command", "[cli][help]") {
+  for (const auto& command : k_help_pages) {
+    std::istringstream lines(help_of(command));
+    std::set<std::string> seen;
+    int flags = 0;
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.starts_with("  -")) continue;
+      std::string names = words(line).front();  // "-q,--quiet" or "--data"
+      for (std::size_t start = 0; start < names.size();) {
+        const std::size_t comma = std::min(names.find(',', start), names.size());
+        const std::string name = names.substr(start, comma - start);
+        INFO(name);
+        CHECK(seen.insert(name).second);
+        ++flags;
+        start = comma + 1;
+      }
+    }
+    CHECK(flags > 0);
+  }
 }
 
 TEST_CASE("the examples in --help run as written", "[cli][help]") {

@@ -30,21 +30,21 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options, bool w
   if (!with_options) return command;
   add_workload_options(*command, options.estimate.workload);
   // The overlay is the output: no report format, and no calibration to start from.
-  for (const char* name : {"--format", "--output", "--calibration"}) command->remove_option(command->get_option(name));
+  for (const char* name : {"--format", "--output", "--calibration"}) {
+    CLI::Option* option = command->get_option(name);
+    for (CLI::App* group : command->get_subcommands({})) group->remove_option(option);
+  }
   add_plan_options(command, options.estimate);
-  command->option_defaults()->group(k_group_output);
-  command
-      ->add_option(
-          "--measured", options.measured,
-          "What the run measured: an nvidia-smi CSV log or a JSON of PyTorch's figures (docs/cli.md#calibrate)")
+  CLI::App* in = &option_group(*command, k_group_output);
+  in->add_option("--measured", options.measured,
+                 "What the run measured: an nvidia-smi CSV log or a JSON of PyTorch's figures (docs/cli.md#calibrate)")
       ->type_name("FILE")
       ->required();
-  command->add_option("--date", options.date, "When the run was measured, YYYY-MM-DD (default: the log's date)")
+  in->add_option("--date", options.date, "When the run was measured, YYYY-MM-DD (default: the log's date)")
       ->type_name("DATE");
-  command
-      ->add_option("-o,--output", options.estimate.workload.output_path,
-                   "Write the overlay to FILE (a file atomically, a device or FIFO in place) and the comparison to "
-                   "stdout; default: the overlay on stdout")
+  in->add_option("-o,--output", options.estimate.workload.output_path,
+                 "Write the overlay to FILE (a file atomically, a device or FIFO in place) and the comparison to "
+                 "stdout; default: the overlay on stdout")
       ->type_name("FILE");
   command->footer(examples(
       {"mlsize calibrate --model llama-2-7b --task lora --micro-batch 4 --recompute full --device h200 --measured "

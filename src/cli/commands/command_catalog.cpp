@@ -285,17 +285,18 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
   CLI::App* list = add_action(CatalogAction::list, "List devices and offerings, optionally filtered");
   add_catalog_options(*list, options.catalog_files, options.no_user_catalog);
   add_hardware_options(*list, options.hardware, false);
-  list->add_option("--provider", options.providers, "Only this provider's offerings and their devices; repeatable")
+  option_group(*list, k_group_hardware)
+      .add_option("--provider", options.providers, "Only this provider's offerings and their devices; repeatable")
       ->type_name("PROVIDER");
-  list->option_defaults()->group(k_group_output);
-  list->add_option("--format", options.list_format, format_help(k_catalog_list_formats))->type_name("FORMAT");
-  list->add_flag("--wide", options.wide, "Table: every column, lines not wrapped");
+  CLI::App* in = &option_group(*list, k_group_output);
+  in->add_option("--format", options.list_format, format_help(k_catalog_list_formats))->type_name("FORMAT");
+  in->add_flag("--wide", options.wide, "Table: every column, lines not wrapped");
 
   CLI::App* show = add_action(CatalogAction::show, "Show every field of a device (id or alias) or an offering");
   add_catalog_options(*show, options.catalog_files, options.no_user_catalog);
   show->add_option("id", options.id, "A device id or alias, or an offering id")->type_name("ID")->required();
-  show->option_defaults()->group(k_group_output);
-  show->add_option("--format", options.show_format, format_help(k_catalog_show_formats))->type_name("FORMAT");
+  in = &option_group(*show, k_group_output);
+  in->add_option("--format", options.show_format, format_help(k_catalog_show_formats))->type_name("FORMAT");
 
   CLI::App* validate = add_action(CatalogAction::validate, "Check catalogue files against the schema");
   validate->add_option("files", options.files, "Catalogue YAML files or compiled catalogues")
@@ -304,9 +305,8 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
 
   CLI::App* export_command = add_action(CatalogAction::export_, "Write the whole catalogue (with overlays)");
   add_catalog_options(*export_command, options.catalog_files, options.no_user_catalog);
-  export_command->option_defaults()->group(k_group_output);
-  export_command->add_option("--format", options.export_format, format_help(k_catalog_export_formats))
-      ->type_name("FORMAT");
+  in = &option_group(*export_command, k_group_output);
+  in->add_option("--format", options.export_format, format_help(k_catalog_export_formats))->type_name("FORMAT");
   CLI::App* import = add_action(CatalogAction::import_, "Make an overlay from public price files (offline)");
   import->add_option("--from", options.import_from, "The files' format: " + choice_help(names<PriceFormat>()))
       ->type_name("FORMAT")
@@ -336,13 +336,12 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
                    "Import against the hand-written embedded entries only, not the refreshed prices compiled in "
                    "(scripts/refresh-catalog.py; no overlays are read)");
   add_catalog_options(*import, options.catalog_files, options.no_user_catalog);
-  import->option_defaults()->group(k_group_output);
-  import
-      ->add_option("-o,--output", options.import_output,
-                   "The overlay to write (a file atomically; a device or FIFO in place; '-' for stdout)")
+  in = &option_group(*import, k_group_output);
+  in->add_option("-o,--output", options.import_output,
+                 "The overlay to write (a file atomically; a device or FIFO in place; '-' for stdout)")
       ->type_name("FILE")
       ->required();
-  import->add_flag(
+  in->add_flag(
       "--compiled", options.import_compiled,
       "Write a compiled catalogue, for any number of offerings, not YAML (docs/catalogue.md#compiled-catalogues)");
 
@@ -352,10 +351,9 @@ CLI::App* add_catalog_command(CLI::App& app, CatalogOptions& options, bool with_
       ->type_name("FILE")
       ->required();
   add_catalog_options(*compile, options.catalog_files, options.no_user_catalog);
-  compile->option_defaults()->group(k_group_output);
-  compile
-      ->add_option("-o,--output", options.compile_output,
-                   "The compiled catalogue to write (a file atomically; a device or FIFO in place)")
+  in = &option_group(*compile, k_group_output);
+  in->add_option("-o,--output", options.compile_output,
+                 "The compiled catalogue to write (a file atomically; a device or FIFO in place)")
       ->type_name("FILE")
       ->required();
   command->footer(examples({"mlsize catalog list --kind gpu --min-memory 80GB", "mlsize catalog show h100",

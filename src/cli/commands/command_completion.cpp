@@ -81,12 +81,12 @@ void describe(const CLI::App& app, const std::string& path, CompletionTree& tree
   CompletionCommand command;
   command.path = path;
   command.description = app.get_description();
-  const std::vector<const CLI::App*> subcommands = app.get_subcommands([](const CLI::App*) { return true; });
+  const std::vector<const CLI::App*> subcommands = commands_of(app);
   for (const CLI::App* sub : subcommands) {
     command.subcommands.push_back(sub->get_name());
     command.subcommand_descriptions.push_back(sub->get_description());
   }
-  for (const CLI::Option* option : app.get_options()) {
+  for (const CLI::Option* option : all_options(app)) {
     if (option->get_lnames().empty() && option->get_snames().empty()) {
       command.positional = value_of(*option, option->get_name());
       continue;
@@ -131,10 +131,9 @@ CLI::App* add_completion_command(CLI::App& app, CompletionOptions& options, bool
   CLI::App* command = app.add_subcommand("completion", "Print a shell completion script (bash, zsh or fish)");
   if (!with_options) return command;
   command->add_option("shell", options.shell, "The shell: " + choice_help(names<Shell>()))->type_name("SHELL");
-  command->option_defaults()->group(k_group_output);
-  command
-      ->add_option("--ids", options.ids,
-                   "Instead, list the ids the scripts complete, one a line: " + choice_help(names<IdKind>()))
+  CLI::App* in = &option_group(*command, k_group_output);
+  in->add_option("--ids", options.ids,
+                 "Instead, list the ids the scripts complete, one a line: " + choice_help(names<IdKind>()))
       ->type_name("KIND");
   command->footer(examples({"source <(mlsize completion bash)", "mlsize completion zsh > ~/.zfunc/_mlsize",
                             "mlsize completion --ids offerings"}));

@@ -16,11 +16,11 @@ namespace mlsize::cli {
 CLI::App* add_detect_command(CLI::App& app, DetectOptions& options, bool with_options) {
   CLI::App* command = app.add_subcommand("detect", "List this machine's GPUs, CPU and RAM as catalogue devices");
   if (!with_options) return command;
-  command->option_defaults()->group(k_group_hardware);
-  add_from_option(*command, options.from, "Read the machine recorded in DIR instead (docs/cli.md#detect)");
+  CLI::App* in = &option_group(*command, k_group_hardware);
+  add_from_option(*in, options.from, "Read the machine recorded in DIR instead (docs/cli.md#detect)");
   add_catalog_options(*command, options.catalog_files, options.no_user_catalog);
-  command->option_defaults()->group(k_group_output);
-  command->add_option("--format", options.format, format_help(k_detect_formats))->type_name("FORMAT");
+  in = &option_group(*command, k_group_output);
+  in->add_option("--format", options.format, format_help(k_detect_formats))->type_name("FORMAT");
   command->footer(examples({"mlsize detect", "mlsize detect --format json"}) +
                   "\n\nmlsize recommend --here and mlsize estimate --here plan on the machine that\ndetect lists.");
   return command;

@@ -230,45 +230,39 @@ CommandOutput emit_estimated(const EstimateOptions& options, const EstimateResul
 }  // namespace
 
 void add_plan_options(CLI::App* command, EstimateOptions& options) {
-  command->option_defaults()->group(k_group_hardware);
-  command->add_option("--offering", options.offering, "Offering id from the catalogue, e.g. aws-p4de.24xlarge")
+  CLI::App* in = &option_group(*command, k_group_hardware);
+  in->add_option("--offering", options.offering, "Offering id from the catalogue, e.g. aws-p4de.24xlarge")
       ->type_name("ID");
-  command->add_option("--device", options.device, "Device id from the catalogue, e.g. a100-80gb-sxm")->type_name("ID");
-  command->add_option("--count", options.count, "Devices in the plan (default: one unit of the offering, or 1)")
+  in->add_option("--device", options.device, "Device id from the catalogue, e.g. a100-80gb-sxm")->type_name("ID");
+  in->add_option("--count", options.count, "Devices in the plan (default: one unit of the offering, or 1)")
       ->type_name("N");
-  command->add_option("--gpus", options.gpus, "ACC[:N]: shorthand for --device ACC --count N, e.g. h100:8")
+  in->add_option("--gpus", options.gpus, "ACC[:N]: shorthand for --device ACC --count N, e.g. h100:8")
       ->type_name("ACC[:N]");
   const Strategy defaults;
-  command->option_defaults()->group(k_group_plan);
-  command
-      ->add_option(
-          "--zero", options.zero,
-          "ZeRO stage 0-3 across the data-parallel devices (default " + std::to_string(defaults.zero_stage) + " = DDP)")
+  in = &option_group(*command, k_group_plan);
+  in->add_option(
+        "--zero", options.zero,
+        "ZeRO stage 0-3 across the data-parallel devices (default " + std::to_string(defaults.zero_stage) + " = DDP)")
       ->type_name("STAGE");
-  command->add_option("--recompute", options.recompute, "Activation recomputation: " + choice_help(defaults.recompute))
+  in->add_option("--recompute", options.recompute, "Activation recomputation: " + choice_help(defaults.recompute))
       ->type_name("MODE");
-  command
-      ->add_option("--tp", options.tensor_parallel,
-                   "Tensor-parallel degree (default " + std::to_string(defaults.tensor_parallel) + ")")
+  in->add_option("--tp", options.tensor_parallel,
+                 "Tensor-parallel degree (default " + std::to_string(defaults.tensor_parallel) + ")")
       ->type_name("N");
-  command
-      ->add_option("--pp", options.pipeline_parallel,
-                   "Pipeline-parallel degree (default " + std::to_string(defaults.pipeline_parallel) + ")")
+  in->add_option("--pp", options.pipeline_parallel,
+                 "Pipeline-parallel degree (default " + std::to_string(defaults.pipeline_parallel) + ")")
       ->type_name("N");
-  command->add_flag("--sp", options.sequence_parallel, "Sequence parallelism with tensor parallelism");
-  command
-      ->add_option("--ep", options.expert_parallel,
-                   "Expert-parallel degree for MoE models (default " + std::to_string(defaults.expert_parallel) + ")")
+  in->add_flag("--sp", options.sequence_parallel, "Sequence parallelism with tensor parallelism");
+  in->add_option("--ep", options.expert_parallel,
+                 "Expert-parallel degree for MoE models (default " + std::to_string(defaults.expert_parallel) + ")")
       ->type_name("N");
-  command
-      ->add_option("--shard-group", options.shard_group,
-                   "HSDP with --zero 3: shard the states within groups of N data-parallel devices (one node's), "
-                   "replicated across groups (default: all of them)")
+  in->add_option("--shard-group", options.shard_group,
+                 "HSDP with --zero 3: shard the states within groups of N data-parallel devices (one node's), "
+                 "replicated across groups (default: all of them)")
       ->type_name("N");
-  command
-      ->add_option("--offload", options.offload,
-                   "ZeRO-Offload/Infinity: where model states live (without --zero: ZeRO stage 2, 3 for params): " +
-                       choice_help(defaults.offload))
+  in->add_option("--offload", options.offload,
+                 "ZeRO-Offload/Infinity: where model states live (without --zero: ZeRO stage 2, 3 for params): " +
+                     choice_help(defaults.offload))
       ->type_name("WHAT");
 }
 
@@ -278,13 +272,13 @@ CLI::App* add_estimate_command(CLI::App& app, EstimateOptions& options, bool wit
   if (!with_options) return command;
   add_workload_options(*command, options.workload);
   add_plan_options(command, options);
-  command->option_defaults()->group(k_group_hardware);
-  add_here_options(*command, options.here);  // not calibrate's: a calibration names its device
-  command->option_defaults()->group(k_group_output);
-  command->add_flag("--external-memory", options.external_memory,
-                    "--task gbdt on one GPU: XGBoost's external memory, its quantised cache in host RAM");
-  command->add_flag("--explain", options.explain, "Show each memory term with its formula and inputs");
-  command->add_flag("--wide", options.wide, "Table: every column, lines not wrapped");
+  CLI::App* in = &option_group(*command, k_group_hardware);
+  add_here_options(*in, options.here);  // not calibrate's: a calibration names its device
+  in = &option_group(*command, k_group_output);
+  in->add_flag("--external-memory", options.external_memory,
+               "--task gbdt on one GPU: XGBoost's external memory, its quantised cache in host RAM");
+  in->add_flag("--explain", options.explain, "Show each memory term with its formula and inputs");
+  in->add_flag("--wide", options.wide, "Table: every column, lines not wrapped");
   add_emit_option(*command, options.emit);
   command->footer(examples({"mlsize estimate --params 7B --data 200GB --offering aws-p5.48xlarge --zero 3 --explain",
                             "mlsize estimate --model llama-3-8b --task qlora --data 1GB --gpus rtx-4090:1",

@@ -34,41 +34,37 @@ constexpr int k_default_top = 10;  // recommendations shown
 void add_recommend_options(CLI::App& command, RecommendOptions& options) {
   add_workload_options(command, options.workload);
   const RecommendSettings defaults;
-  command.option_defaults()->group(k_group_constraints);
-  command.add_option("--optimize", options.optimize, choice_help(defaults.objective))->type_name("OBJECTIVE");
-  command.option_defaults()->group(k_group_output);
-  command
-      .add_option("--top", options.top,
-                  "How many recommendations to show (default " + std::to_string(k_default_top) + ")")
+  CLI::App* in = &option_group(command, k_group_constraints);
+  in->add_option("--optimize", options.optimize, choice_help(defaults.objective))->type_name("OBJECTIVE");
+  in = &option_group(command, k_group_output);
+  in->add_option("--top", options.top,
+                 "How many recommendations to show (default " + std::to_string(k_default_top) + ")")
       ->type_name("N");
-  command.option_defaults()->group(k_group_hardware);
-  command
-      .add_option("--max-devices", options.max_devices,
-                  "Most devices in one plan (default " + std::to_string(defaults.max_devices) + ")")
+  in = &option_group(command, k_group_hardware);
+  in->add_option("--max-devices", options.max_devices,
+                 "Most devices in one plan (default " + std::to_string(defaults.max_devices) + ")")
       ->type_name("N");
-  command.add_option("--provider", options.providers, "Only offerings of this provider, e.g. aws; repeatable")
+  in->add_option("--provider", options.providers, "Only offerings of this provider, e.g. aws; repeatable")
       ->type_name("PROVIDER");
-  command
-      .add_option("--exclude-provider", options.excluded_providers,
-                  "Leave out the offerings of this provider; repeatable")
+  in->add_option("--exclude-provider", options.excluded_providers,
+                 "Leave out the offerings of this provider; repeatable")
       ->type_name("PROVIDER");
-  command.add_flag("--no-marketplace", options.no_marketplace,
-                   "Leave out marketplaces' offerings (Vast: single hosts' listings, each kept by its host)");
+  in->add_flag("--no-marketplace", options.no_marketplace,
+               "Leave out marketplaces' offerings (Vast: single hosts' listings, each kept by its host)");
   add_hardware_options(command, options.hardware, true);
-  add_here_options(command, options.here);
-  command.add_flag("--include-purchase", options.include_purchase,
-                   "Also rank on-premise hardware to buy, at its amortised cost (--budget then checks the "
-                   "purchase price)");
-  command.option_defaults()->group(k_group_constraints);
-  command
-      .add_option("--max-run-time", options.max_run_time,
-                  "Without --deadline, leave out plans longer than this, e.g. 90d (default " +
-                      format_general(k_default_max_run_time_days) + "d)")
+  add_here_options(*in, options.here);
+  in->add_flag("--include-purchase", options.include_purchase,
+               "Also rank on-premise hardware to buy, at its amortised cost (--budget then checks the "
+               "purchase price)");
+  in = &option_group(command, k_group_constraints);
+  in->add_option("--max-run-time", options.max_run_time,
+                 "Without --deadline, leave out plans longer than this, e.g. 90d (default " +
+                     format_general(k_default_max_run_time_days) + "d)")
       ->type_name("DURATION");
-  command.option_defaults()->group(k_group_output);
-  command.add_flag("--wide", options.wide, "Table: device and offering names, lines not wrapped");
-  command.add_flag("--verbose", options.verbose,
-                   "Every note under the table in full (a line per row), and the rules' general tips");
+  in = &option_group(command, k_group_output);
+  in->add_flag("--wide", options.wide, "Table: device and offering names, lines not wrapped");
+  in->add_flag("--verbose", options.verbose,
+               "Every note under the table in full (a line per row), and the rules' general tips");
   add_rule_options(command, options.rules);
 }
 
@@ -297,7 +293,9 @@ CLI::App* add_recommend_command(CLI::App& app, RecommendOptions& options, bool w
   if (!with_options) return command;
   add_recommend_options(*command, options);
   add_emit_option(*command, options.emit);
-  command->add_option("--rank", options.rank, "With --emit: the plan of this rank (default 1)")->type_name("N");
+  option_group(*command, k_group_output)
+      .add_option("--rank", options.rank, "With --emit: the plan of this rank (default 1)")
+      ->type_name("N");
   command->footer(
       examples({"mlsize recommend --params 7B --data 200GB --budget 20k --deadline 7d",
                 "mlsize recommend --model llama-3-8b --task lora --data 1GB --optimize time",
@@ -370,7 +368,8 @@ CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options, bool with_
       app.add_subcommand("explain", "Show which rules fired on which plans of a recommendation, and what they changed");
   if (!with_options) return command;
   add_recommend_options(*command, options.recommend);
-  command->add_option("--offering", options.offering, "Explain this offering only, e.g. aws-p4de.24xlarge")
+  option_group(*command, k_group_sources)
+      .add_option("--offering", options.offering, "Explain this offering only, e.g. aws-p4de.24xlarge")
       ->type_name("ID");
   command->footer(examples({"mlsize explain --params 7B --data 200GB",
                             "mlsize explain --params 7B --data 200GB --offering aws-p5.48xlarge --format json"}));

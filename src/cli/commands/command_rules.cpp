@@ -20,8 +20,9 @@ CLI::App* add_rules_command(CLI::App& app, RulesOptions& options, bool with_opti
   command->require_subcommand(1);
   options.list = command->add_subcommand("list", "List the rules in force (defaults and --rules files)");
   add_rule_options(*options.list, options.rules);
-  options.list->option_defaults()->group(k_group_output);
-  options.list->add_option("--format", options.format, format_help(k_report_formats))->type_name("FORMAT");
+  option_group(*options.list, k_group_output)
+      .add_option("--format", options.format, format_help(k_report_formats))
+      ->type_name("FORMAT");
   options.check = command->add_subcommand("check", "Check rules files; exit 1 with file:line:column on an error");
   options.check->add_option("files", options.check_files, "Rules YAML files")->type_name("FILE")->required();
   command->footer(examples({"mlsize rules list", "mlsize rules list --rules team-policy.yaml --format json",

@@ -11,11 +11,10 @@
 namespace mlsize::cli {
 
 void add_emit_option(CLI::App& command, std::optional<std::string>& emit) {
-  command.option_defaults()->group(k_group_output);
-  command
-      .add_option("--emit", emit,
-                  "Write the plan's launch config instead of the report: " + choice_help(names<LaunchKind>()) +
-                      " (docs/launch.md)")
+  CLI::App* in = &option_group(command, k_group_output);
+  in->add_option("--emit", emit,
+                 "Write the plan's launch config instead of the report: " + choice_help(names<LaunchKind>()) +
+                     " (docs/launch.md)")
       ->type_name("KIND");
 }
 

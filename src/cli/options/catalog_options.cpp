@@ -17,12 +17,11 @@
 namespace mlsize::cli {
 
 void add_catalog_options(CLI::App& command, std::vector<std::string>& catalog_files, bool& no_user_catalog) {
-  command.option_defaults()->group(k_group_sources);  // and the options added after, until another group
-  command
-      .add_option("--catalog", catalog_files, "Catalogue YAML or compiled catalogue laid over the default; repeatable")
+  CLI::App* in = &option_group(command, k_group_sources);
+  in->add_option("--catalog", catalog_files, "Catalogue YAML or compiled catalogue laid over the default; repeatable")
       ->type_name("FILE");
-  command.add_flag("--no-user-catalog", no_user_catalog,
-                   "Ignore ~/.config/mlsize/catalog.d and MLSIZE_CATALOG (the embedded catalogue and --catalog only)");
+  in->add_flag("--no-user-catalog", no_user_catalog,
+               "Ignore ~/.config/mlsize/catalog.d and MLSIZE_CATALOG (the embedded catalogue and --catalog only)");
 }
 
 // The XDG base directory spec says a relative XDG_CONFIG_HOME is invalid and to be ignored.

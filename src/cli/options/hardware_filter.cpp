@@ -17,25 +17,22 @@
 namespace mlsize::cli {
 
 void add_hardware_options(CLI::App& command, HardwareOptions& options, bool with_device) {
-  command.option_defaults()->group(k_group_hardware);  // and the options added after, until another group
+  CLI::App* in = &option_group(command, k_group_hardware);
   if (with_device) {
-    command
-        .add_option("--device", options.devices,
-                    "Only offerings of these devices: ids or aliases, e.g. h100,a100-80gb; repeatable")
+    in->add_option("--device", options.devices,
+                   "Only offerings of these devices: ids or aliases, e.g. h100,a100-80gb; repeatable")
         ->type_name("ID")
         ->delimiter(',');
-    command
-        .add_option("--gpus", options.gpus,
-                    "Only these devices, and with :N only plans of exactly N of them, e.g. h100:8 or "
-                    "a100-80gb:4,h100:8; any device id or alias (GPUs, TPUs, CPUs); repeatable")
+    in->add_option("--gpus", options.gpus,
+                   "Only these devices, and with :N only plans of exactly N of them, e.g. h100:8 or "
+                   "a100-80gb:4,h100:8; any device id or alias (GPUs, TPUs, CPUs); repeatable")
         ->type_name("ACC[:N]")
         ->delimiter(',');
   }
-  command
-      .add_option("--kind", options.kind,
-                  choice_help(names<DeviceKind>()) + ": only devices of this kind and their offerings")
+  in->add_option("--kind", options.kind,
+                 choice_help(names<DeviceKind>()) + ": only devices of this kind and their offerings")
       ->type_name("KIND");
-  command.add_option("--min-memory", options.min_memory, "Only devices with at least this memory, e.g. 40GB")
+  in->add_option("--min-memory", options.min_memory, "Only devices with at least this memory, e.g. 40GB")
       ->type_name("BYTES");
 }
 

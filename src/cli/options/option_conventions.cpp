@@ -39,6 +39,12 @@ class HelpFormatter : public CLI::Formatter {
     return entry(make_option_name(option, is_positional) + make_option_opts(option), make_option_desc(option));
   }
 
+  // Option groups are headings of their command's options (groups() lists them), not
+  // commands.
+  std::string make_subcommands(const CLI::App* app, CLI::AppFormatMode mode) const override {
+    return commands_of(*app).empty() ? std::string() : CLI::Formatter::make_subcommands(app, mode);
+  }
+
   std::string make_subcommand(const CLI::App* command) const override {
     return entry(command->get_display_name(true), command->get_description());
   }
@@ -61,22 +67,60 @@ class HelpFormatter : public CLI::Formatter {
 
   std::string groups(const CLI::App* app) const {
     std::vector<std::string> names(k_group_order.begin(), k_group_order.end());
-    for (const std::string& group : app->get_groups()) {
-      if (std::find(names.begin(), names.end(), group) == names.end()) names.push_back(group);
+    const std::vector<const CLI::Option*> every = all_options(*app);
+    for (const CLI::Option* option : every) {
+      const std::string& group = option->get_group();
+      if (!group.empty() && std::find(names.begin(), names.end(), group) == names.end()) names.push_back(group);
     }
     std::string out;
     for (const std::string& group : names) {
-      const std::vector<const CLI::Option*> options = app->get_options(
-          [&](const CLI::Option* option) { return option->get_group() == group && option->nonpositional(); });
-      if (options.empty()) continue;
-      out += "\n" + group + ":\n";
-      for (const CLI::Option* option : options) out += make_option(option, false);
+      std::string entries;
+      for (const CLI::Option* option : every) {
+        if (option->get_group() == group && option->nonpositional()) entries += make_option(option, false);
+      }
+      if (!entries.empty()) out += "\n" + group + ":\n" + entries;
     }
     return out;
   }
 };
 
+bool is_option_group(const CLI::App* sub) {
+  return sub->get_name().empty();
+}
+
+template <class Option, class App>
+std::vector<Option*> options_of(App& command) {
+  std::vector<Option*> options = command.get_options();
+  for (App* group : command.get_subcommands([](const CLI::App* sub) { return is_option_group(sub); })) {
+    const std::vector<Option*> more = group->get_options();
+    options.insert(options.end(), more.begin(), more.end());
+  }
+  return options;
+}
+
 }  // namespace
+
+CLI::App& option_group(CLI::App& command, std::string_view group) {
+  const std::vector<CLI::App*> groups =
+      command.get_subcommands([&](const CLI::App* sub) { return is_option_group(sub) && sub->get_group() == group; });
+  if (!groups.empty()) return *groups.front();
+  CLI::App& made = *command.add_option_group(std::string(group));
+  made.set_help_flag();
+  made.option_defaults()->group(std::string(group));
+  return made;
+}
+
+std::vector<const CLI::Option*> all_options(const CLI::App& command) {
+  return options_of<const CLI::Option, const CLI::App>(command);
+}
+
+std::vector<CLI::Option*> all_options(CLI::App& command) {
+  return options_of<CLI::Option, CLI::App>(command);
+}
+
+std::vector<const CLI::App*> commands_of(const CLI::App& command) {
+  return command.get_subcommands([](const CLI::App* sub) { return !is_option_group(sub); });
+}
 
 std::shared_ptr<CLI::Formatter> help_formatter() {
   return std::make_shared<HelpFormatter>();
@@ -152,17 +196,18 @@ void add_output_file_options(CLI::App& command, std::optional<std::string>& path
 
 void add_output_conventions(CLI::App& app, OutputConventions& conventions) {
   const auto visit = [&](const auto& self, CLI::App& command) -> void {
-    const std::vector<CLI::App*> subcommands = command.get_subcommands({});
+    const std::vector<CLI::App*> subcommands =
+        command.get_subcommands([](const CLI::App* sub) { return !is_option_group(sub); });
     for (CLI::App* sub : subcommands) self(self, *sub);
     if (!subcommands.empty() || &command == &app) return;
-    command.option_defaults()->group(k_group_output);
+    CLI::App& output = option_group(command, k_group_output);
     if (command.get_option_no_throw("--output") == nullptr && !is_checker(command)) {
-      add_output_file_options(command, conventions.output_path, conventions.force);
+      add_output_file_options(output, conventions.output_path, conventions.force);
     }
-    command.add_flag("-q,--quiet", conventions.quiet,
-                     is_checker(command) ? "Print nothing; the exit status says whether the files are valid"
-                                         : "No notes on stderr when the run succeeds; errors still print");
-    command.add_flag("--no-pager", conventions.no_pager, "Never page the report, even on a terminal");
+    output.add_flag("-q,--quiet", conventions.quiet,
+                    is_checker(command) ? "Print nothing; the exit status says whether the files are valid"
+                                        : "No notes on stderr when the run succeeds; errors still print");
+    output.add_flag("--no-pager", conventions.no_pager, "Never page the report, even on a terminal");
   };
   visit(visit, app);
 }

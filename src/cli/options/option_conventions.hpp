@@ -11,12 +11,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mlsize::cli {
 
 // The groups of options, in the order --help lists them (the order they are first used).
-// A command sets one with option_defaults()->group(...): it holds for the options added
-// after it, until another.
+// A command adds its options to one through option_group(command, k_group_...).
 inline constexpr const char* k_group_model = "Model and task";
 inline constexpr const char* k_group_data = "Data";
 inline constexpr const char* k_group_training = "Training";
@@ -29,6 +29,22 @@ inline constexpr const char* k_group_hardware = "Hardware";
 inline constexpr const char* k_group_constraints = "Constraints and cost";
 inline constexpr const char* k_group_sources = "Catalogue and rules";
 inline constexpr const char* k_group_output = "Output";
+
+// The options of `command` under the help heading `group`: a CLI11 option group of that
+// name, made on first use. CLI11 checks a new option's names against every option of its
+// app, copying each name (CLI::App::add_option, Option::matching_name), so the 150 options
+// of `recommend` cost 3.3 M instructions to register in one app, 35% of `estimate`; in
+// groups each check stays within its heading (issue 49). The group has no --help of its
+// own. A name is not checked against other groups' names: tests/cli/test_options.cpp
+// checks every command's names are unique.
+CLI::App& option_group(CLI::App& command, std::string_view group);
+
+// Every option of `command`, those of its option groups included: the command's own first,
+// then each group's, in the order added.
+std::vector<const CLI::Option*> all_options(const CLI::App& command);
+std::vector<CLI::Option*> all_options(CLI::App& command);
+// The commands under `command` (`catalog list`, ...), not its option groups.
+std::vector<const CLI::App*> commands_of(const CLI::App& command);
 
 // CLI11's layout with descriptions wrapped under their column. Set on the application
 // before its commands are added: they inherit it.

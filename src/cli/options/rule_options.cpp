@@ -6,10 +6,10 @@
 namespace mlsize::cli {
 
 void add_rule_options(CLI::App& command, RuleOptions& options) {
-  command.option_defaults()->group(k_group_sources);  // and the options added after, until another group
-  command.add_option("--rules", options.rule_files, "Rules YAML laid over the defaults; repeatable (docs/rules.md)")
+  CLI::App* in = &option_group(command, k_group_sources);
+  in->add_option("--rules", options.rule_files, "Rules YAML laid over the defaults; repeatable (docs/rules.md)")
       ->type_name("FILE");
-  command.add_flag("--no-default-rules", options.no_default_rules, "Do not load the built-in rules");
+  in->add_flag("--no-default-rules", options.no_default_rules, "Do not load the built-in rules");
 }
 
 RuleSet build_rule_set(const RuleOptions& options) {

@@ -3,6 +3,7 @@
 #include "cli/io/input_file.hpp"
 #include "cli/options/catalog_options.hpp"
 #include "cli/options/choice.hpp"
+#include "cli/options/option_conventions.hpp"
 #include "core/support/yaml_documents.hpp"
 
 #include <mlsize/support/error.hpp>
@@ -136,7 +137,7 @@ std::vector<AppliedDefault> team_defaults(const CLI::App& command, const std::st
         // `defaults` holds flags for several commands: one that this command lacks is theirs.
         if (section == "defaults" && key != "help") continue;
         std::vector<std::string> flags_of_command;
-        for (const CLI::Option* o : command.get_options()) {
+        for (const CLI::Option* o : all_options(command)) {
           if (!o->get_lnames().empty()) flags_of_command.push_back(o->get_lnames().front());
         }
         std::string hint = did_you_mean(key, flags_of_command);
