@@ -7,8 +7,8 @@
 namespace mlsize {
 namespace {
 
-template <class Entry>
-void put_entry(std::vector<Entry>& entries, std::map<std::string, std::size_t, std::less<>>& index, Entry entry) {
+template <class Entry, class Index>
+void put_entry(std::vector<Entry>& entries, Index& index, Entry entry) {
   // One search of the index: a new id is inserted where the search ended.
   const auto [at, added] = index.try_emplace(entry.id, entries.size());
   if (added) {
@@ -59,6 +59,7 @@ void Catalog::edit_offerings(const std::function<bool(Offering&)>& edit) {
   if (kept == m_offerings.size()) return;
   m_offerings.erase(m_offerings.begin() + static_cast<std::ptrdiff_t>(kept), m_offerings.end());
   m_offering_index.clear();
+  m_offering_index.reserve(m_offerings.size());
   for (std::size_t i = 0; i < m_offerings.size(); ++i) m_offering_index.emplace(m_offerings[i].id, i);
 }
 
@@ -105,11 +106,10 @@ void Catalog::check_references() {
     }
     offering.terms = SharedTerms(shared);
   }
-  std::vector<std::string> device_ids;
-  device_ids.reserve(m_devices.size());
-  for (const Device& device : m_devices) device_ids.push_back(device.id);
   for (const Offering& offering : m_offerings) {
     if (find_device(offering.device_id) != nullptr) continue;
+    std::vector<std::string> device_ids;
+    for (const Device& device : m_devices) device_ids.push_back(device.id);
     Error error(ErrorKind::input,
                 "offering \"" + offering.id + "\" names unknown device \"" + offering.device_id + "\"",
                 did_you_mean(offering.device_id, device_ids));

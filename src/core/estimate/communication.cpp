@@ -382,6 +382,9 @@ Seconds unhidden_communication(const Workload& w, const Strategy& st, int device
   Communication c;
   double steps = 0;
   const Seconds offload = offload_seconds(w, st, device_count, topology, compute, steps);
+  // Without tensor or pipeline parallelism there is nothing else unhidden: no schedule to
+  // work out (the pruner asks this of every offload plan, issue 49).
+  if (st.model_parallel() == 1) return offload;
   const std::optional<Schedule> s = schedule_of(w, st, device_count, device, topology, compute, c);
   if (!s) return offload;
   if (st.tensor_parallel > 1) tensor_parallel_collectives(w, st, s->micro_batches, s->links, c);
