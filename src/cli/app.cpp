@@ -308,7 +308,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   Commands c;
   add_commands(app, c, full);
   OutputConventions conventions;
-  add_output_conventions(app, conventions);
+  add_output_conventions(app, conventions, full);
   RecommendOptions& recommend_options = c.recommend_options;
   EstimateOptions& estimate_options = c.estimate_options;
   ExplainOptions& explain_options = c.explain_options;

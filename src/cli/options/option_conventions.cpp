@@ -194,12 +194,13 @@ void add_output_file_options(CLI::App& command, std::optional<std::string>& path
   command.add_flag("--force", force, "With --output: replace a read-only file");
 }
 
-void add_output_conventions(CLI::App& app, OutputConventions& conventions) {
+void add_output_conventions(CLI::App& app, OutputConventions& conventions,
+                            const std::function<bool(std::string_view)>& with_options) {
   const auto visit = [&](const auto& self, CLI::App& command) -> void {
     const std::vector<CLI::App*> subcommands =
         command.get_subcommands([](const CLI::App* sub) { return !is_option_group(sub); });
     for (CLI::App* sub : subcommands) self(self, *sub);
-    if (!subcommands.empty() || &command == &app) return;
+    if (!subcommands.empty()) return;
     CLI::App& output = option_group(command, k_group_output);
     if (command.get_option_no_throw("--output") == nullptr && !is_checker(command)) {
       add_output_file_options(output, conventions.output_path, conventions.force);
@@ -209,7 +210,9 @@ void add_output_conventions(CLI::App& app, OutputConventions& conventions) {
                                         : "No notes on stderr when the run succeeds; errors still print");
     output.add_flag("--no-pager", conventions.no_pager, "Never page the report, even on a terminal");
   };
-  visit(visit, app);
+  for (CLI::App* command : app.get_subcommands([](const CLI::App* sub) { return !is_option_group(sub); })) {
+    if (with_options(command->get_name())) visit(visit, *command);
+  }
 }
 
 }  // namespace mlsize::cli

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -78,7 +79,9 @@ struct OutputConventions {
   bool quiet = false;
   bool no_pager = false;
 };
-void add_output_conventions(CLI::App& app, OutputConventions& conventions);
+// Only on the commands `with_options` names (run() gives the others no options at all).
+void add_output_conventions(CLI::App& app, OutputConventions& conventions,
+                            const std::function<bool(std::string_view)>& with_options);
 
 // The checkers: their stdout is a verdict ("ok: FILE"), not a report.
 bool is_checker(const CLI::App& command);

@@ -18,11 +18,28 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 
 namespace mlsize::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;  // keys in insertion order: deterministic, readable
+
+// An object of these members, in this order. nlohmann's own initializer lists build each
+// {"key", value} as a two-element array, check them all and copy them into the object:
+// 18,000 instructions for a rejection's three small objects, a fifth of `--format json`
+// (issue 49). The keys are distinct by construction, so they go in without a search.
+struct Member {
+  const char* key;
+  Json value;
+};
+Json object(std::initializer_list<Member> members) {
+  Json json = Json::object();
+  Json::object_t& object = json.get_ref<Json::object_t&>();
+  object.reserve(members.size());
+  for (const Member& member : members) object.emplace_back(member.key, member.value);
+  return json;
+}
 
 Json model_json(const Architecture& m) {
   Json json;
@@ -80,67 +97,70 @@ Json workload_json(const Workload& workload) {
     json["step_overhead_seconds"] = step_overhead(workload).value;
     if (workload.serving) {
       const ServingLoad& load = *workload.serving;
-      json["serving"] = {{"requests_per_s", load.requests_per_s},
-                         {"saturated", load.saturated},
-                         {"prompt_tokens", load.prompt_tokens},
-                         {"output_tokens", load.output_tokens},
-                         {"ttft_seconds", load.ttft ? Json(load.ttft->value) : Json(nullptr)},
-                         {"tpot_seconds", load.tpot ? Json(load.tpot->value) : Json(nullptr)},
-                         {"max_batch", load.max_batch},
-                         {"max_step_tokens", load.max_step_tokens},
-                         {"utilisation", load.utilisation},
-                         {"percentile", load.percentile},
-                         {"batching", to_string(load.batching)}};
+      json["serving"] = object({{"requests_per_s", load.requests_per_s},
+                                {"saturated", load.saturated},
+                                {"prompt_tokens", load.prompt_tokens},
+                                {"output_tokens", load.output_tokens},
+                                {"ttft_seconds", load.ttft ? Json(load.ttft->value) : Json(nullptr)},
+                                {"tpot_seconds", load.tpot ? Json(load.tpot->value) : Json(nullptr)},
+                                {"max_batch", load.max_batch},
+                                {"max_step_tokens", load.max_step_tokens},
+                                {"utilisation", load.utilisation},
+                                {"percentile", load.percentile},
+                                {"batching", to_string(load.batching)}});
     }
   }
   if (workload.task == Task::gbdt) {
-    json["gbdt"] = {{"rows", gbdt_rows(workload)}, {"features", workload.features},
-                    {"rounds", workload.rounds},   {"max_depth", workload.max_depth},
-                    {"bins", workload.bins},       {"library", to_string(workload.library)}};
+    json["gbdt"] = object({{"rows", gbdt_rows(workload)},
+                           {"features", workload.features},
+                           {"rounds", workload.rounds},
+                           {"max_depth", workload.max_depth},
+                           {"bins", workload.bins},
+                           {"library", to_string(workload.library)}});
   }
   if (workload.vision) {
     const VisionWorkload& v = *workload.vision;
-    json["vision"] = {{"model", v.model.id},
-                      {"family", to_string(v.model.family)},
-                      {"images", v.images},
-                      {"height", v.height},
-                      {"width", v.width},
-                      {"forward_macs", vision_forward_macs(v.model, v.height, v.width)},
-                      {"bytes_per_image", v.bytes_per_image},
-                      {"data_loader", to_string(v.loader)}};
+    json["vision"] = object({{"model", v.model.id},
+                             {"family", to_string(v.model.family)},
+                             {"images", v.images},
+                             {"height", v.height},
+                             {"width", v.width},
+                             {"forward_macs", vision_forward_macs(v.model, v.height, v.width)},
+                             {"bytes_per_image", v.bytes_per_image},
+                             {"data_loader", to_string(v.loader)}});
   }
   if (workload.diffusion) {
     const DiffusionWorkload& d = *workload.diffusion;
     const DiffusionModel& m = d.model;
-    json["diffusion"] = {{"model", m.id},
-                         {"family", to_string(m.family)},
-                         {"images", d.images},
-                         {"images_per_s", d.images_per_s > 0 ? Json(d.images_per_s) : Json(nullptr)},
-                         {"height", d.height},
-                         {"width", d.width},
-                         {"steps", workload.task == Task::inference ? Json(d.steps) : Json(nullptr)},
-                         {"passes_per_step", d.passes_per_step()},
-                         {"latents_cached", d.cached},
-                         {"denoiser_params", m.denoiser_params},
-                         {"text_encoder_params", m.text_encoder_params},
-                         {"vae_params", m.vae_params},
-                         {"denoiser_forward_macs", denoiser_forward_macs(m, d.height, d.width)},
-                         {"vae_decoder_macs", vae_decoder_macs(m, d.height, d.width)}};
+    json["diffusion"] = object({{"model", m.id},
+                                {"family", to_string(m.family)},
+                                {"images", d.images},
+                                {"images_per_s", d.images_per_s > 0 ? Json(d.images_per_s) : Json(nullptr)},
+                                {"height", d.height},
+                                {"width", d.width},
+                                {"steps", workload.task == Task::inference ? Json(d.steps) : Json(nullptr)},
+                                {"passes_per_step", d.passes_per_step()},
+                                {"latents_cached", d.cached},
+                                {"denoiser_params", m.denoiser_params},
+                                {"text_encoder_params", m.text_encoder_params},
+                                {"vae_params", m.vae_params},
+                                {"denoiser_forward_macs", denoiser_forward_macs(m, d.height, d.width)},
+                                {"vae_decoder_macs", vae_decoder_macs(m, d.height, d.width)}});
   }
   if (workload.speech) {
     const SpeechWorkload& s = *workload.speech;
     const SpeechModel& m = s.model;
     const bool transcription = workload.task == Task::inference;
-    json["speech"] = {{"model", m.id},
-                      {"audio_hours", s.audio_hours},
-                      {"windows", workload.tokens},
-                      {"engine", transcription ? Json(to_string(s.engine)) : Json(nullptr)},
-                      {"beams", transcription ? Json(s.beams) : Json(nullptr)},
-                      {"clip_seconds", transcription ? Json(nullptr) : Json(s.clip_seconds)},
-                      {"transcript_tokens_per_window", s.transcript_tokens(k_speech_window_seconds)},
-                      {"encoder_params", speech_encoder_parameters(m)},
-                      {"decoder_params", speech_decoder_parameters(m)},
-                      {"encoder_macs_per_window", speech_encoder_macs(m)}};
+    json["speech"] = object({{"model", m.id},
+                             {"audio_hours", s.audio_hours},
+                             {"windows", workload.tokens},
+                             {"engine", transcription ? Json(to_string(s.engine)) : Json(nullptr)},
+                             {"beams", transcription ? Json(s.beams) : Json(nullptr)},
+                             {"clip_seconds", transcription ? Json(nullptr) : Json(s.clip_seconds)},
+                             {"transcript_tokens_per_window", s.transcript_tokens(k_speech_window_seconds)},
+                             {"encoder_params", speech_encoder_parameters(m)},
+                             {"decoder_params", speech_decoder_parameters(m)},
+                             {"encoder_macs_per_window", speech_encoder_macs(m)}});
   }
   json["mfu"] = workload.mfu;
   json["mfu_pinned"] = workload.mfu_pinned;
@@ -159,39 +179,39 @@ Json serving_json(const ServingEstimate& s, const Strategy& strategy) {
   const ReplicaEstimate& r = s.replica;
   const TailLatency& tail = s.tail;
   const auto finite = [](Seconds t) { return std::isfinite(t.value) ? Json(t.value) : Json(nullptr); };
-  return {{"replicas", s.replicas},
-          {"replicas_needed", s.replicas_needed},
-          {"spare_replicas", s.spare_replicas},
-          {"tensor_parallel", strategy.tensor_parallel},
-          {"expert_parallel", strategy.expert_parallel},
-          {"attention_data_parallel", strategy.expert_parallel > 1},
-          {"batch", r.batch},
-          {"batch_limit", to_string(s.limit)},
-          {"batch_capacity", r.batch_capacity},
-          {"full_context_capacity", r.full_context_capacity},
-          {"batch_at_load", s.at_load.batch},
-          {"ttft_seconds", s.at_load.ttft.value},
-          {"tpot_seconds", s.at_load.decode_step.value},
-          {"percentile", tail.percentile},
-          {"ttft_seconds_at_percentile", finite(tail.ttft)},
-          {"tpot_seconds_at_percentile", tail.tpot.value},
-          {"queueing_seconds_at_percentile", finite(tail.queueing)},
-          {"prefill_utilisation", tail.prefill_utilisation},
-          {"tpot_seconds_single_stream", s.single_stream_tpot.value},
-          {"output_tokens_per_s_per_sequence", s.tail.tpot.value > 0 ? 1 / s.tail.tpot.value : 0.0},
-          {"ttft_seconds_at_batch", r.ttft.value},
-          {"tpot_seconds_at_batch", r.decode_step.value},
-          {"prefill_seconds", r.prefill.value},
-          {"all_reduce_seconds_per_step", r.all_reduce.value},
-          {"step_overhead_seconds", r.step_overhead.value},
-          {"decode_memory_bound", r.memory_bound},
-          {"output_tokens_per_s_per_replica", r.output_tokens_per_s},
-          {"requests_per_s_per_replica", r.requests_per_s},
-          {"fleet_output_tokens_per_s", s.fleet_output_tokens_per_s},
-          {"utilisation", s.utilisation},
-          {"usd_per_hour", s.per_hour.value > 0 ? Json(s.per_hour.value) : Json(nullptr)},
-          {"usd_per_million_output_tokens",
-           s.per_hour.value > 0 ? Json(s.per_million_output_tokens.value) : Json(nullptr)}};
+  return object({{"replicas", s.replicas},
+                 {"replicas_needed", s.replicas_needed},
+                 {"spare_replicas", s.spare_replicas},
+                 {"tensor_parallel", strategy.tensor_parallel},
+                 {"expert_parallel", strategy.expert_parallel},
+                 {"attention_data_parallel", strategy.expert_parallel > 1},
+                 {"batch", r.batch},
+                 {"batch_limit", to_string(s.limit)},
+                 {"batch_capacity", r.batch_capacity},
+                 {"full_context_capacity", r.full_context_capacity},
+                 {"batch_at_load", s.at_load.batch},
+                 {"ttft_seconds", s.at_load.ttft.value},
+                 {"tpot_seconds", s.at_load.decode_step.value},
+                 {"percentile", tail.percentile},
+                 {"ttft_seconds_at_percentile", finite(tail.ttft)},
+                 {"tpot_seconds_at_percentile", tail.tpot.value},
+                 {"queueing_seconds_at_percentile", finite(tail.queueing)},
+                 {"prefill_utilisation", tail.prefill_utilisation},
+                 {"tpot_seconds_single_stream", s.single_stream_tpot.value},
+                 {"output_tokens_per_s_per_sequence", s.tail.tpot.value > 0 ? 1 / s.tail.tpot.value : 0.0},
+                 {"ttft_seconds_at_batch", r.ttft.value},
+                 {"tpot_seconds_at_batch", r.decode_step.value},
+                 {"prefill_seconds", r.prefill.value},
+                 {"all_reduce_seconds_per_step", r.all_reduce.value},
+                 {"step_overhead_seconds", r.step_overhead.value},
+                 {"decode_memory_bound", r.memory_bound},
+                 {"output_tokens_per_s_per_replica", r.output_tokens_per_s},
+                 {"requests_per_s_per_replica", r.requests_per_s},
+                 {"fleet_output_tokens_per_s", s.fleet_output_tokens_per_s},
+                 {"utilisation", s.utilisation},
+                 {"usd_per_hour", s.per_hour.value > 0 ? Json(s.per_hour.value) : Json(nullptr)},
+                 {"usd_per_million_output_tokens",
+                  s.per_hour.value > 0 ? Json(s.per_million_output_tokens.value) : Json(nullptr)}});
 }
 
 // Where a cloud plan's hourly price comes from (PriceBasis); null for hardware to buy or
@@ -203,41 +223,10 @@ Json price_basis_json(const PlanEstimate& e, const CostSettings& cost) {
   return unit ? Json(to_string(unit->basis)) : Json(nullptr);
 }
 
-Json plan_json(const PlanEstimate& e, bool timed) {
-  const Plan& plan = e.plan;
-  Json json;
-  if (plan.offering != nullptr) {
-    const Offering& offering = *plan.offering;
-    json["offering"] = {
-        {"id", offering.id},
-        {"provider", offering.provider},
-        {"name", offering.name},
-        {"kind", to_string(offering.kind)},
-        {"units", plan.units},
-        {"devices_per_unit", offering.devices_per_unit},
-        {"host_memory_bytes", offering.host_memory ? json_whole(offering.host_memory->value) : Json(nullptr)},
-        {"network_gbps", offering.network_gbps ? Json(*offering.network_gbps) : Json(nullptr)},
-        {"region", offering.price.region.empty() ? Json(nullptr) : Json(offering.price.region)},
-        {"as_of", offering.as_of}};
-  } else {
-    json["offering"] = nullptr;
-  }
-  const bool has_device = plan.device != nullptr;
-  if (has_device) {
-    const std::optional<int> capability = compute_capability(*plan.device);
-    json["device"] =
-        Json{{"id", plan.device->id},
-             {"name", plan.device->name},
-             {"kind", to_string(plan.device->kind)},
-             {"host_arch", to_string(plan.device->host_arch)},
-             {"runtime", to_string(stack_of(*plan.device))},
-             {"compute_capability", capability ? Json(compute_capability_text(*capability)) : Json(nullptr)}};
-  } else {
-    json["device"] = nullptr;
-  }
-  json["device_count"] = plan.device_count;
+// How a plan lays out its devices.
+Json strategy_json(const Plan& plan) {
   const Strategy& st = plan.strategy;
-  json["strategy"] = {{"data_parallel", st.data_parallel(plan.device_count)},
+  Json json = object({{"data_parallel", st.data_parallel(plan.device_count)},
                       {"tensor_parallel", st.tensor_parallel},
                       {"pipeline_parallel", st.pipeline_parallel},
                       {"sequence_parallel", st.sequence_parallel},
@@ -245,22 +234,59 @@ Json plan_json(const PlanEstimate& e, bool timed) {
                       {"zero_stage", st.zero_stage},
                       {"recompute", to_string(st.recompute)},
                       {"offload", to_string(st.offload)},
-                      {"micro_batch", st.micro_batch > 0 ? Json(st.micro_batch) : Json(nullptr)}};
+                      {"micro_batch", st.micro_batch > 0 ? Json(st.micro_batch) : Json(nullptr)}});
   // HSDP only: the ranks sharding the states; the others are their replicas.
-  if (st.hybrid_sharded(plan.device_count)) json["strategy"]["shard_group"] = st.shard_group;
+  if (st.hybrid_sharded(plan.device_count)) json["shard_group"] = st.shard_group;
+  return json;
+}
+
+Json plan_json(const PlanEstimate& e, bool timed) {
+  const Plan& plan = e.plan;
+  Json json;
+  if (plan.offering != nullptr) {
+    const Offering& offering = *plan.offering;
+    json["offering"] =
+        object({{"id", offering.id},
+                {"provider", offering.provider},
+                {"name", offering.name},
+                {"kind", to_string(offering.kind)},
+                {"units", plan.units},
+                {"devices_per_unit", offering.devices_per_unit},
+                {"host_memory_bytes", offering.host_memory ? json_whole(offering.host_memory->value) : Json(nullptr)},
+                {"network_gbps", offering.network_gbps ? Json(*offering.network_gbps) : Json(nullptr)},
+                {"region", offering.price.region.empty() ? Json(nullptr) : Json(offering.price.region)},
+                {"as_of", offering.as_of}});
+  } else {
+    json["offering"] = nullptr;
+  }
+  const bool has_device = plan.device != nullptr;
+  if (has_device) {
+    const std::optional<int> capability = compute_capability(*plan.device);
+    json["device"] =
+        object({{"id", plan.device->id},
+                {"name", plan.device->name},
+                {"kind", to_string(plan.device->kind)},
+                {"host_arch", to_string(plan.device->host_arch)},
+                {"runtime", to_string(stack_of(*plan.device))},
+                {"compute_capability", capability ? Json(compute_capability_text(*capability)) : Json(nullptr)}});
+  } else {
+    json["device"] = nullptr;
+  }
+  json["device_count"] = plan.device_count;
+  const Strategy& st = plan.strategy;
+  json["strategy"] = strategy_json(plan);
   json["precision"] = to_string(e.precision);
   const MemoryBreakdown& m = e.memory;
-  Json memory = {{"per_device",
-                  {{"weights_bytes", json_whole(m.weights.value)},
-                   {"gradients_bytes", json_whole(m.gradients.value)},
-                   {"optimizer_bytes", json_whole(m.optimizer.value)},
-                   {"activations_bytes", json_whole(m.activations.value)},
-                   {"kv_cache_bytes", json_whole(m.kv_cache.value)},
-                   {"overhead_bytes", json_whole(m.overhead.value)},
-                   {"total_bytes", json_whole(m.total().value)}}},
-                 {"capacity_bytes", has_device ? json_whole(e.capacity.value) : Json(nullptr)},
-                 {"usable_bytes", has_device ? json_whole(e.usable.value) : Json(nullptr)},
-                 {"fits", has_device ? Json(e.fits) : Json(nullptr)}};
+  Json memory = object({{"per_device", object({{"weights_bytes", json_whole(m.weights.value)},
+                                               {"gradients_bytes", json_whole(m.gradients.value)},
+                                               {"optimizer_bytes", json_whole(m.optimizer.value)},
+                                               {"activations_bytes", json_whole(m.activations.value)},
+                                               {"kv_cache_bytes", json_whole(m.kv_cache.value)},
+                                               {"overhead_bytes", json_whole(m.overhead.value)},
+                                               {"total_bytes", json_whole(m.total().value)}})},
+                        {"capacity_bytes", has_device ? json_whole(e.capacity.value) : Json(nullptr)},
+                        {"usable_bytes", has_device ? json_whole(e.usable.value) : Json(nullptr)},
+                        {"fits", has_device ? Json(e.fits) : Json(nullptr)}});
   if (st.offload != Offload::none || st.trees_on_gpu) {
     memory["host_bytes"] = json_whole(m.host.value);
     memory["host_fits"] = e.host_fits ? Json(*e.host_fits) : Json(nullptr);
@@ -268,81 +294,82 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   json["memory"] = std::move(memory);
   const std::optional<double> bandwidth =
       has_device ? memory_bandwidth_bytes_per_s(*plan.device, plan.offering) : std::nullopt;
-  json["compute"] = {{"total_flops", e.flops.value},
-                     {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)},
-                     {"memory_bandwidth_bytes_per_s_per_device", bandwidth ? Json(*bandwidth) : Json(nullptr)},
-                     {"mfu", e.mfu > 0 ? Json(e.mfu) : Json(nullptr)}};
+  json["compute"] = object({{"total_flops", e.flops.value},
+                            {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)},
+                            {"memory_bandwidth_bytes_per_s_per_device", bandwidth ? Json(*bandwidth) : Json(nullptr)},
+                            {"mfu", e.mfu > 0 ? Json(e.mfu) : Json(nullptr)}});
   if (e.vision) {
     const VisionRun& run = *e.vision;
-    json["compute"]["vision"] = {
-        {"images_per_s", run.images_per_s()},
-        {"device_images_per_s", run.device_images_per_s},
-        {"loader_vcpus", run.pipeline ? Json(run.pipeline->vcpus) : Json(nullptr)},
-        {"loader_images_per_s", run.pipeline ? Json(run.pipeline->images_per_s) : Json(nullptr)},
-        {"loader_bound", run.loader_bound()},
-        {"epoch_overhead_seconds", run.epoch_overhead.value}};
+    json["compute"]["vision"] =
+        object({{"images_per_s", run.images_per_s()},
+                {"device_images_per_s", run.device_images_per_s},
+                {"loader_vcpus", run.pipeline ? Json(run.pipeline->vcpus) : Json(nullptr)},
+                {"loader_images_per_s", run.pipeline ? Json(run.pipeline->images_per_s) : Json(nullptr)},
+                {"loader_bound", run.loader_bound()},
+                {"epoch_overhead_seconds", run.epoch_overhead.value}});
   }
   if (e.diffusion) {
     const DiffusionRun& run = *e.diffusion;
-    json["compute"]["diffusion"] = {
-        {"batch", run.batch.batch},
-        {"latency_seconds", run.batch.latency().value},
-        {"text_encoder_seconds", run.batch.text.value},
-        {"denoise_seconds", run.batch.denoise.value},
-        {"decode_seconds", run.batch.decode.value},
-        {"images_per_s_per_device", run.batch.images_per_s()},
-        {"replicas", run.fleet ? Json(run.replicas) : Json(nullptr)},
-        {"replicas_needed", run.fleet ? Json(run.replicas_needed) : Json(nullptr)},
-        {"usd_per_1000_images", run.per_1000_images ? Json(run.per_1000_images->value) : Json(nullptr)}};
+    json["compute"]["diffusion"] =
+        object({{"batch", run.batch.batch},
+                {"latency_seconds", run.batch.latency().value},
+                {"text_encoder_seconds", run.batch.text.value},
+                {"denoise_seconds", run.batch.denoise.value},
+                {"decode_seconds", run.batch.decode.value},
+                {"images_per_s_per_device", run.batch.images_per_s()},
+                {"replicas", run.fleet ? Json(run.replicas) : Json(nullptr)},
+                {"replicas_needed", run.fleet ? Json(run.replicas_needed) : Json(nullptr)},
+                {"usd_per_1000_images", run.per_1000_images ? Json(run.per_1000_images->value) : Json(nullptr)}});
   }
   if (e.speech) {
     const SpeechRun& run = *e.speech;
-    json["compute"]["speech"] = {{"batch", run.batch.batch},
-                                 {"beams", run.batch.beams},
-                                 {"latency_seconds", run.batch.latency().value},
-                                 {"features_seconds", run.batch.host.value},
-                                 {"encoder_seconds", run.batch.encoder.value},
-                                 {"decode_steps", run.batch.steps},
-                                 {"decode_step_seconds", run.batch.step.value},
-                                 {"audio_seconds_per_second", run.audio_speed}};
+    json["compute"]["speech"] = object({{"batch", run.batch.batch},
+                                        {"beams", run.batch.beams},
+                                        {"latency_seconds", run.batch.latency().value},
+                                        {"features_seconds", run.batch.host.value},
+                                        {"encoder_seconds", run.batch.encoder.value},
+                                        {"decode_steps", run.batch.steps},
+                                        {"decode_step_seconds", run.batch.step.value},
+                                        {"audio_seconds_per_second", run.audio_speed}});
   }
   if (e.gbdt) {
-    json["compute"]["gbdt"] = {{"cell_visits", e.gbdt->cell_visits},
-                               {"workers", e.gbdt->throughput.workers},
-                               {"visits_per_s_per_worker", e.gbdt->throughput.visits_per_s_per_worker},
-                               {"speedup", e.gbdt->speedup},
-                               {"machines", e.gbdt->throughput.machines},
-                               {"communication_seconds", e.gbdt->communication.value}};
+    json["compute"]["gbdt"] = object({{"cell_visits", e.gbdt->cell_visits},
+                                      {"workers", e.gbdt->throughput.workers},
+                                      {"visits_per_s_per_worker", e.gbdt->throughput.visits_per_s_per_worker},
+                                      {"speedup", e.gbdt->speedup},
+                                      {"machines", e.gbdt->throughput.machines},
+                                      {"communication_seconds", e.gbdt->communication.value}});
     const std::optional<ExtMemCache>& extmem = e.gbdt->extmem;
-    json["compute"]["gbdt"]["external_memory"] = extmem ? Json{{"host_cache_bytes", json_whole(extmem->on_host)},
-                                                               {"device_cache_bytes", json_whole(extmem->on_device)},
-                                                               {"pages_in_flight_bytes", json_whole(extmem->pages)},
-                                                               {"link_bytes_per_s", e.gbdt->link_bytes_per_s},
-                                                               {"transfer_seconds", e.gbdt->transfer.value}}
+    json["compute"]["gbdt"]["external_memory"] = extmem ? object({{"host_cache_bytes", json_whole(extmem->on_host)},
+                                                                  {"device_cache_bytes", json_whole(extmem->on_device)},
+                                                                  {"pages_in_flight_bytes", json_whole(extmem->pages)},
+                                                                  {"link_bytes_per_s", e.gbdt->link_bytes_per_s},
+                                                                  {"transfer_seconds", e.gbdt->transfer.value}})
                                                         : Json(nullptr);
   }
-  json["time"] = has_device && timed ? Json{{"seconds", e.time.value},
-                                            {"days", e.time.value / k_seconds_per_day},
-                                            {"setup_seconds", e.setup.value}}
-                                     : Json{{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}};
+  json["time"] = has_device && timed ? object({{"seconds", e.time.value},
+                                               {"days", e.time.value / k_seconds_per_day},
+                                               {"setup_seconds", e.setup.value}})
+                                     : object({{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}});
   const Communication& c = e.communication;
   if (has_device && timed && (c.bandwidth_bytes_per_s > 0 || c.exposed().value > 0)) {
     json["time"]["compute_seconds"] = e.compute_time.value;
-    json["time"]["communication"] = {{"exposed_seconds", c.exposed().value},
-                                     {"data_parallel_seconds", c.data_parallel.value},
-                                     {"tensor_parallel_seconds", c.tensor_parallel.value},
-                                     {"pipeline_seconds", c.pipeline.value},
-                                     {"offload_seconds", c.offload.value},
-                                     {"steps", c.steps},
-                                     {"micro_steps_per_step", c.micro_steps_per_step},
-                                     {"bytes_per_device_per_step", c.bytes_per_step},
-                                     {"tensor_parallel_bytes_per_device_per_step", c.tensor_bytes_per_step},
-                                     {"bandwidth_bytes_per_s", c.bandwidth_bytes_per_s},
-                                     {"network_assumed", c.network_assumed}};
+    json["time"]["communication"] = object({{"exposed_seconds", c.exposed().value},
+                                            {"data_parallel_seconds", c.data_parallel.value},
+                                            {"tensor_parallel_seconds", c.tensor_parallel.value},
+                                            {"pipeline_seconds", c.pipeline.value},
+                                            {"offload_seconds", c.offload.value},
+                                            {"steps", c.steps},
+                                            {"micro_steps_per_step", c.micro_steps_per_step},
+                                            {"bytes_per_device_per_step", c.bytes_per_step},
+                                            {"tensor_parallel_bytes_per_device_per_step", c.tensor_bytes_per_step},
+                                            {"bandwidth_bytes_per_s", c.bandwidth_bytes_per_s},
+                                            {"network_assumed", c.network_assumed}});
   }
-  json["cost"] = {{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
-                  {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)},
-                  {"commitment_usd", e.commitment ? Json(e.commitment->value) : Json(nullptr)}};
+  json["cost"] =
+      object({{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
+              {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)},
+              {"commitment_usd", e.commitment ? Json(e.commitment->value) : Json(nullptr)}});
   if (e.preemption.value > 0 && std::isfinite(e.preemption.value) && json["time"]["seconds"].is_number()) {
     json["time"]["preemption_seconds"] = e.preemption.value;
   }
@@ -350,7 +377,7 @@ Json plan_json(const PlanEstimate& e, bool timed) {
     // A service is not a run: its figures are per hour and per token (`serving`). An
     // offline job is a run.
     if (!e.serving->offline) {
-      json["time"] = Json{{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}};
+      json["time"] = object({{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}});
       json["cost"]["usd"] = nullptr;
     }
     json["serving"] = serving_json(*e.serving, st);
@@ -371,14 +398,13 @@ Json launchers_json(const Workload& workload, const PlanEstimate& e, const CostS
 // Another plan of a recommendation's offering (RankedPlan::smallest, ::fastest), in brief.
 Json other_plan_json(const PlanEstimate* e) {
   if (!e) return nullptr;
-  Json json = plan_json(*e, true);
-  return {{"device_count", e->plan.device_count},
-          {"units", e->plan.units},
-          {"strategy", json["strategy"]},
-          {"seconds", e->time.value},
-          {"days", e->time.value / k_seconds_per_day},
-          {"cost_usd", e->cost ? Json(e->cost->value) : Json(nullptr)},
-          {"commitment_usd", e->commitment ? Json(e->commitment->value) : Json(nullptr)}};
+  return object({{"device_count", e->plan.device_count},
+                 {"units", e->plan.units},
+                 {"strategy", strategy_json(e->plan)},
+                 {"seconds", e->time.value},
+                 {"days", e->time.value / k_seconds_per_day},
+                 {"cost_usd", e->cost ? Json(e->cost->value) : Json(nullptr)},
+                 {"commitment_usd", e->commitment ? Json(e->commitment->value) : Json(nullptr)}});
 }
 
 // A recommendation: its plan, and what the rules did to it when any fired.
@@ -389,9 +415,9 @@ Json ranked_plan_json(const RankedPlan& e) {
     // The reservations named that hold the plan (ranking_notes.hpp); null when none is named.
     const std::optional<std::vector<std::string>> covering =
         reservations_covering(e, e.serving.has_value() && !e.serving->offline);
-    json["beyond_on_demand"] = Json{{"limit_devices", *e.beyond_on_demand},
-                                    {"takes", offering->terms->on_demand_limit.beyond},
-                                    {"reservations", covering ? Json(*covering) : Json(nullptr)}};
+    json["beyond_on_demand"] = object({{"limit_devices", *e.beyond_on_demand},
+                                       {"takes", offering->terms->on_demand_limit.beyond},
+                                       {"reservations", covering ? Json(*covering) : Json(nullptr)}});
   } else {
     json["beyond_on_demand"] = nullptr;
   }
@@ -405,9 +431,10 @@ Json ranked_plan_json(const RankedPlan& e) {
   if (e.rule_score != 1.0 || !e.rule_notes.empty()) {
     Json notes = Json::array();
     for (const RuleMessage& note : e.rule_notes) {
-      notes.push_back({{"rule", note.rule->id}, {"action", to_string(note.rule->action)}, {"message", note.message}});
+      notes.push_back(
+          object({{"rule", note.rule->id}, {"action", to_string(note.rule->action)}, {"message", note.message}}));
     }
-    json["rules"] = {{"score", e.rule_score}, {"fired", std::move(notes)}};
+    json["rules"] = object({{"score", e.rule_score}, {"fired", std::move(notes)}});
   }
   return json;
 }
@@ -424,8 +451,8 @@ Json purchase_json(const PurchasePlan& p, std::size_t rank, const Report& report
   json["electricity_usd"] = p.electricity ? Json(p.electricity->value) : Json(nullptr);
   if (p.compared_with) {
     const RankedPlan& rental = report.recommendations[*p.compared_with];
-    json["compared_with"] = {
-        {"rank", *p.compared_with + 1}, {"offering_id", rental.plan.offering->id}, {"cost_usd", rental.cost->value}};
+    json["compared_with"] = object(
+        {{"rank", *p.compared_with + 1}, {"offering_id", rental.plan.offering->id}, {"cost_usd", rental.cost->value}});
   } else {
     json["compared_with"] = nullptr;
   }
@@ -442,37 +469,40 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
   const PlanEstimate& nearest = *rejection.nearest;
   switch (rejection.reason) {
     case RejectionReason::memory:
-      return {{"quantity", "memory_per_device_bytes"},
-              {"value", json_whole(nearest.memory.total().value)},
-              {"limit", json_whole(nearest.capacity.value)}};
+      return object({{"quantity", "memory_per_device_bytes"},
+                     {"value", json_whole(nearest.memory.total().value)},
+                     {"limit", json_whole(nearest.capacity.value)}});
     case RejectionReason::offload_host:
     case RejectionReason::host_memory:  // with a plan: --task gbdt, the rows its GPU workers load
-      return {{"quantity", "host_memory_per_unit_bytes"},
-              {"value", json_whole(offloaded_per_unit(nearest.plan, nearest.memory).value)},
-              {"limit", json_whole(rejection.offering->host_memory->value)}};
+      return object({{"quantity", "host_memory_per_unit_bytes"},
+                     {"value", json_whole(offloaded_per_unit(nearest.plan, nearest.memory).value)},
+                     {"limit", json_whole(rejection.offering->host_memory->value)}});
     case RejectionReason::session_limit:
-      return {{"quantity", "seconds"},
-              {"value", nearest.time.value},
-              {"limit", *rejection.offering->limits.session_hours * k_seconds_per_hour}};
+      return object({{"quantity", "seconds"},
+                     {"value", nearest.time.value},
+                     {"limit", *rejection.offering->limits.session_hours * k_seconds_per_hour}});
     case RejectionReason::run_time:
-      return {{"quantity", "seconds"}, {"value", nearest.time.value}, {"limit", rejection.run_time_limit->value}};
+      return object(
+          {{"quantity", "seconds"}, {"value", nearest.time.value}, {"limit", rejection.run_time_limit->value}});
     case RejectionReason::deadline:
-      return {{"quantity", "seconds"}, {"value", nearest.time.value}, {"limit", workload.deadline->value}};
+      return object({{"quantity", "seconds"}, {"value", nearest.time.value}, {"limit", workload.deadline->value}});
     case RejectionReason::budget:
       if (nearest.purchase) {
-        return {{"quantity", "purchase_usd"}, {"value", nearest.purchase->value}, {"limit", workload.budget->value}};
+        return object(
+            {{"quantity", "purchase_usd"}, {"value", nearest.purchase->value}, {"limit", workload.budget->value}});
       }
-      return {{"quantity", "cost_usd"}, {"value", budget_cash(nearest).value}, {"limit", workload.budget->value}};
+      return object(
+          {{"quantity", "cost_usd"}, {"value", budget_cash(nearest).value}, {"limit", workload.budget->value}});
     case RejectionReason::ttft:
-      return {{"quantity", "ttft_seconds"},
-              {"value", nearest.serving->replica.ttft.value},
-              {"limit", workload.serving->ttft->value}};
+      return object({{"quantity", "ttft_seconds"},
+                     {"value", nearest.serving->replica.ttft.value},
+                     {"limit", workload.serving->ttft->value}});
     case RejectionReason::tpot:
-      return {{"quantity", "tpot_seconds"},
-              {"value", nearest.serving->replica.decode_step.value},
-              {"limit", workload.serving->tpot->value}};
+      return object({{"quantity", "tpot_seconds"},
+                     {"value", nearest.serving->replica.decode_step.value},
+                     {"limit", workload.serving->tpot->value}});
     case RejectionReason::load:
-      return {{"quantity", "units"}, {"value", nearest.plan.units}, {"limit", rejection.max_units}};
+      return object({{"quantity", "units"}, {"value", nearest.plan.units}, {"limit", rejection.max_units}});
     case RejectionReason::purchase:
     case RejectionReason::preemption:
     case RejectionReason::cards_only:
@@ -492,9 +522,13 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
 }
 
 Json rejection_json(const Rejection& rejection, const Workload& workload) {
+  // Built key by key: nlohmann's initializer lists copy each pair twice over, 18,000
+  // instructions a rejection, and the main job's JSON lists 400 (issue 49).
   Json json;
-  json["offering"] = {{"id", rejection.offering->id}, {"provider", rejection.offering->provider}};
-  json["device"] = {{"id", rejection.device->id}};
+  Json& offering = json["offering"];
+  offering["id"] = rejection.offering->id;
+  offering["provider"] = rejection.offering->provider;
+  json["device"]["id"] = rejection.device->id;
   json["reason"] = to_string(rejection.reason);
   if (rejection.reason == RejectionReason::rule) json["rule"] = rejection.rule.rule->id;
   if (rejection.reason == RejectionReason::device_count) json["device_counts"] = rejection.device_counts;
@@ -502,14 +536,15 @@ Json rejection_json(const Rejection& rejection, const Workload& workload) {
   if (rejection.nearest) {
     const PlanEstimate& nearest = *rejection.nearest;
     json["failed"] = failed_figure(rejection, workload);
-    json["nearest_plan"] = {{"device_count", nearest.plan.device_count},
-                            {"zero_stage", nearest.plan.strategy.zero_stage},
-                            {"recompute", to_string(nearest.plan.strategy.recompute)},
-                            {"offload", to_string(nearest.plan.strategy.offload)},
-                            {"memory_total_bytes", json_whole(nearest.memory.total().value)},
-                            {"capacity_bytes", json_whole(nearest.capacity.value)},
-                            {"seconds", nearest.time.value},
-                            {"cost_usd", nearest.cost ? Json(nearest.cost->value) : Json(nullptr)}};
+    Json& plan = json["nearest_plan"];
+    plan["device_count"] = nearest.plan.device_count;
+    plan["zero_stage"] = nearest.plan.strategy.zero_stage;
+    plan["recompute"] = to_string(nearest.plan.strategy.recompute);
+    plan["offload"] = to_string(nearest.plan.strategy.offload);
+    plan["memory_total_bytes"] = json_whole(nearest.memory.total().value);
+    plan["capacity_bytes"] = json_whole(nearest.capacity.value);
+    plan["seconds"] = nearest.time.value;
+    plan["cost_usd"] = nearest.cost ? Json(nearest.cost->value) : Json(nullptr);
   }
   return json;
 }
@@ -556,18 +591,18 @@ std::string render_recommend_json(const Report& report, int top, const Provenanc
   // docs/methodology.md#ways-out: empty unless nothing is ranked.
   Json alternatives = Json::array();
   for (const WayOut& way : report.ways_out) {
-    Json item = {{"change", to_string(way.change)}, {"flags", way_out_flags(way)}, {"fits", way.fits}};
+    Json item = object({{"change", to_string(way.change)}, {"flags", way_out_flags(way)}, {"fits", way.fits}});
     item["plan"] = plan_json(way.plan, way.fits);
     alternatives.push_back(std::move(item));
   }
   json["alternatives"] = std::move(alternatives);
   Json advice = Json::array();
   for (const RuleMessage& note : report.advice) {
-    advice.push_back({{"rule", note.rule->id},
-                      {"severity", to_string(note.rule->severity)},
-                      {"rank", note.rank ? Json(*note.rank) : Json(nullptr)},
-                      {"message", note.message},
-                      {"source", note.rule->source}});
+    advice.push_back(object({{"rule", note.rule->id},
+                             {"severity", to_string(note.rule->severity)},
+                             {"rank", note.rank ? Json(*note.rank) : Json(nullptr)},
+                             {"message", note.message},
+                             {"source", note.rule->source}}));
   }
   json["advice"] = std::move(advice);
   return dump(json);
@@ -580,7 +615,7 @@ std::string render_estimate_json(const EstimateResult& result) {
   Json changes = Json::array();
   for (const FitChange& change : result.fit_changes) {
     const PlanEstimate& e = change.estimate;
-    changes.push_back(
+    changes.push_back(object(
         {{"change", to_string(change.kind)},
          {"flags", fit_change_flags(change, result.estimate.plan)},
          {"device_count", e.plan.device_count},
@@ -588,43 +623,44 @@ std::string render_estimate_json(const EstimateResult& result) {
          {"capacity_bytes", json_whole(e.capacity.value)},
          {"seconds", result.timed() && std::isfinite(e.time.value) ? Json(e.time.value) : Json(nullptr)},
          {"cost_usd", result.timed() && e.cost && std::isfinite(e.cost->value) ? Json(e.cost->value) : Json(nullptr)},
-         {"fits", change.fits}});
+         {"fits", change.fits}}));
   }
   json["ways_to_fit"] = std::move(changes);
   if (const std::optional<PlanEstimate>& faster = result.faster_micro_batch) {
-    json["faster_micro_batch"] = {{"micro_batch", faster->plan.strategy.micro_batch},
-                                  {"memory_per_device_bytes", json_whole(faster->memory.total().value)},
-                                  {"seconds", faster->time.value},
-                                  {"cost_usd", faster->cost ? Json(faster->cost->value) : Json(nullptr)}};
+    json["faster_micro_batch"] = object({{"micro_batch", faster->plan.strategy.micro_batch},
+                                         {"memory_per_device_bytes", json_whole(faster->memory.total().value)},
+                                         {"seconds", faster->time.value},
+                                         {"cost_usd", faster->cost ? Json(faster->cost->value) : Json(nullptr)}});
   } else {
     json["faster_micro_batch"] = nullptr;
   }
   if (!result.explanation.empty()) {
     Json terms = Json::array();
     for (const ExplainedTerm& term : result.explanation) {
-      terms.push_back({{"term", term.term},
-                       {"formula", term.formula},
-                       {"inputs", term.inputs},
-                       {"bytes", json_whole(term.value.value)}});
+      terms.push_back(object({{"term", term.term},
+                              {"formula", term.formula},
+                              {"inputs", term.inputs},
+                              {"bytes", json_whole(term.value.value)}}));
     }
     json["explain"] = std::move(terms);
   }
   if (result.decode) {
     const DecodeStep& d = *result.decode;
-    json["decode"] = {{"step_seconds", d.step.value},
-                      {"tokens_per_s_per_sequence", d.tokens_per_s_per_sequence()},
-                      {"bytes_per_device_per_step", json_whole(d.bytes.value)},
-                      {"flops_per_device_per_step", d.flops},
-                      {"bandwidth_efficiency", d.bandwidth_efficiency},
-                      {"compute_efficiency", d.compute_efficiency},
-                      {"all_reduce_seconds", d.all_reduce.value},
-                      {"step_overhead_seconds", d.step_overhead.value},
-                      {"weight_kernel_efficiency", d.weight_kernel_efficiency},
-                      {"memory_bound", d.memory_bound}};
+    json["decode"] = object({{"step_seconds", d.step.value},
+                             {"tokens_per_s_per_sequence", d.tokens_per_s_per_sequence()},
+                             {"bytes_per_device_per_step", json_whole(d.bytes.value)},
+                             {"flops_per_device_per_step", d.flops},
+                             {"bandwidth_efficiency", d.bandwidth_efficiency},
+                             {"compute_efficiency", d.compute_efficiency},
+                             {"all_reduce_seconds", d.all_reduce.value},
+                             {"step_overhead_seconds", d.step_overhead.value},
+                             {"weight_kernel_efficiency", d.weight_kernel_efficiency},
+                             {"memory_bound", d.memory_bound}});
   }
-  json["constraints"] = {{"meets_deadline", result.meets_deadline ? Json(*result.meets_deadline) : Json(nullptr)},
-                         {"within_budget", result.within_budget ? Json(*result.within_budget) : Json(nullptr)},
-                         {"feasible", result.feasible()}};
+  json["constraints"] =
+      object({{"meets_deadline", result.meets_deadline ? Json(*result.meets_deadline) : Json(nullptr)},
+              {"within_budget", result.within_budget ? Json(*result.within_budget) : Json(nullptr)},
+              {"feasible", result.feasible()}});
   return dump(json);
 }
 
