@@ -40,6 +40,11 @@ Json object(std::initializer_list<Member> members) {
   for (const Member& member : members) object.emplace_back(member.key, member.value);
   return json;
 }
+// `key` after the members `json` has, a key it does not have yet: without the search (and
+// the string made for it) of operator[].
+void add(Json& json, const char* key, Json value) {
+  json.get_ref<Json::object_t&>().emplace_back(key, std::move(value));
+}
 
 Json model_json(const Architecture& m) {
   Json json;
@@ -522,29 +527,25 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
 }
 
 Json rejection_json(const Rejection& rejection, const Workload& workload) {
-  // Built key by key: nlohmann's initializer lists copy each pair twice over, 18,000
-  // instructions a rejection, and the main job's JSON lists 400 (issue 49).
-  Json json;
-  Json& offering = json["offering"];
-  offering["id"] = rejection.offering->id;
-  offering["provider"] = rejection.offering->provider;
-  json["device"]["id"] = rejection.device->id;
-  json["reason"] = to_string(rejection.reason);
-  if (rejection.reason == RejectionReason::rule) json["rule"] = rejection.rule.rule->id;
-  if (rejection.reason == RejectionReason::device_count) json["device_counts"] = rejection.device_counts;
-  json["message"] = describe_rejection(rejection, workload);
+  Json json =
+      object({{"offering", object({{"id", rejection.offering->id}, {"provider", rejection.offering->provider}})},
+              {"device", object({{"id", rejection.device->id}})},
+              {"reason", to_string(rejection.reason)}});
+  if (rejection.reason == RejectionReason::rule) add(json, "rule", rejection.rule.rule->id);
+  if (rejection.reason == RejectionReason::device_count) add(json, "device_counts", rejection.device_counts);
+  add(json, "message", describe_rejection(rejection, workload));
   if (rejection.nearest) {
     const PlanEstimate& nearest = *rejection.nearest;
-    json["failed"] = failed_figure(rejection, workload);
-    Json& plan = json["nearest_plan"];
-    plan["device_count"] = nearest.plan.device_count;
-    plan["zero_stage"] = nearest.plan.strategy.zero_stage;
-    plan["recompute"] = to_string(nearest.plan.strategy.recompute);
-    plan["offload"] = to_string(nearest.plan.strategy.offload);
-    plan["memory_total_bytes"] = json_whole(nearest.memory.total().value);
-    plan["capacity_bytes"] = json_whole(nearest.capacity.value);
-    plan["seconds"] = nearest.time.value;
-    plan["cost_usd"] = nearest.cost ? Json(nearest.cost->value) : Json(nullptr);
+    add(json, "failed", failed_figure(rejection, workload));
+    add(json, "nearest_plan",
+        object({{"device_count", nearest.plan.device_count},
+                {"zero_stage", nearest.plan.strategy.zero_stage},
+                {"recompute", to_string(nearest.plan.strategy.recompute)},
+                {"offload", to_string(nearest.plan.strategy.offload)},
+                {"memory_total_bytes", json_whole(nearest.memory.total().value)},
+                {"capacity_bytes", json_whole(nearest.capacity.value)},
+                {"seconds", nearest.time.value},
+                {"cost_usd", nearest.cost ? Json(nearest.cost->value) : Json(nullptr)}}));
   }
   return json;
 }
