@@ -36,7 +36,7 @@ inline constexpr const char* k_group_output = "Output";
 // app, copying each name (CLI::App::add_option, Option::matching_name), so the 150 options
 // of `recommend` cost 3.3 M instructions to register in one app, 35% of `estimate`; in
 // groups each check stays within its heading (issue 49). The group has no --help of its
-// own. A name is not checked against other groups' names: tests/cli/test_options.cpp
+// own. A name is not checked against other groups' names: tests/cli_unit/test_help.cpp
 // checks every command's names are unique.
 CLI::App& option_group(CLI::App& command, std::string_view group);
 

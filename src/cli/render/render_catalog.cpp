@@ -1,6 +1,7 @@
 #include "cli/render/render_catalog.hpp"
 
 #include "cli/render/format.hpp"
+#include "cli/render/json_object.hpp"
 #include "cli/render/json_whole.hpp"
 
 #include "cli/render/text_table.hpp"
@@ -59,38 +60,39 @@ Json optional_json(const std::optional<T>& value, Convert convert) {
 }
 
 Json device_json(const Device& device) {
-  Json json;
-  json["id"] = device.id;
-  json["aliases"] = device.aliases;
-  json["name"] = device.name;
-  json["kind"] = to_string(device.kind);
-  json["vendor"] = device.vendor;
-  json["memory_bytes"] = device.memory ? json_whole(device.memory->value) : Json(nullptr);
+  Json json = Json::object();
+  json_add(json, "id", device.id);
+  json_add(json, "aliases", device.aliases);
+  json_add(json, "name", device.name);
+  json_add(json, "kind", to_string(device.kind));
+  json_add(json, "vendor", device.vendor);
+  json_add(json, "memory_bytes", device.memory ? json_whole(device.memory->value) : Json(nullptr));
   // What a plan may use: the memory less the runtime's reserve (Device::usable_memory).
   const std::optional<Bytes> usable = device.usable_memory();
-  json["capacity_bytes"] = usable ? json_whole(usable->value) : Json(nullptr);
+  const Json capacity = usable ? json_whole(usable->value) : Json(nullptr);
+  json_add(json, "capacity_bytes", capacity);
   // The same figure under its first name, for scripts written before capacity_bytes: a plan
   // may use all but --memory-headroom of it (docs/cli.md#catalog).
-  json["usable_memory_bytes"] = json["capacity_bytes"];
-  json["memory_bandwidth_bytes_per_s"] = optional_json(device.memory_bandwidth_bytes_per_s, plain);
+  json_add(json, "usable_memory_bytes", capacity);
+  json_add(json, "memory_bandwidth_bytes_per_s", optional_json(device.memory_bandwidth_bytes_per_s, plain));
   Json peak = Json::object();
   for (std::size_t i = 0; i < k_dtype_count; ++i) {
-    peak[std::string(to_string(static_cast<DType>(i)))] = optional_json(device.peak_flops_per_s[i], tflops);
+    json_add(peak, to_string(static_cast<DType>(i)), optional_json(device.peak_flops_per_s[i], tflops));
   }
-  json["peak_tflops"] = peak;
-  json["cores"] = device.cores ? Json(*device.cores) : Json(nullptr);
-  json["interconnect"] = device.interconnect
-                             ? Json{{"kind", device.interconnect->kind},
-                                    {"bandwidth_bytes_per_s", device.interconnect->bandwidth_bytes_per_s}}
-                             : Json(nullptr);
-  json["tdp_w"] = optional_json(device.tdp_w, plain);
-  json["launch_price_usd"] = optional_json(device.launch_price, usd);
-  json["host_arch"] = to_string(device.host_arch);
-  json["compute_capability"] =
-      device.compute_capability ? Json(compute_capability_text(*device.compute_capability)) : Json(nullptr);
-  json["multiprocessors"] = device.multiprocessors ? Json(*device.multiprocessors) : Json(nullptr);
-  json["source"] = device.source;
-  json["as_of"] = device.as_of;
+  json_add(json, "peak_tflops", peak);
+  json_add(json, "cores", device.cores ? Json(*device.cores) : Json(nullptr));
+  json_add(json, "interconnect",
+           device.interconnect ? json_object({{"kind", device.interconnect->kind},
+                                              {"bandwidth_bytes_per_s", device.interconnect->bandwidth_bytes_per_s}})
+                               : Json(nullptr));
+  json_add(json, "tdp_w", optional_json(device.tdp_w, plain));
+  json_add(json, "launch_price_usd", optional_json(device.launch_price, usd));
+  json_add(json, "host_arch", to_string(device.host_arch));
+  json_add(json, "compute_capability",
+           device.compute_capability ? Json(compute_capability_text(*device.compute_capability)) : Json(nullptr));
+  json_add(json, "multiprocessors", device.multiprocessors ? Json(*device.multiprocessors) : Json(nullptr));
+  json_add(json, "source", device.source);
+  json_add(json, "as_of", device.as_of);
   return json;
 }
 
@@ -101,45 +103,48 @@ std::vector<const RegionalPrice*> all_regions(const Offering& offering) {
 }
 
 Json price_json(const RegionalPrice& price) {
-  return {{"region", price.region.empty() ? Json(nullptr) : Json(price.region)},
-          {"price_per_hour_usd", optional_json(price.on_demand, usd)},
-          {"spot_price_per_hour_usd", optional_json(price.spot, usd)},
-          {"reserved_1y_price_per_hour_usd", optional_json(price.reserved_1y, usd)},
-          {"reserved_3y_price_per_hour_usd", optional_json(price.reserved_3y, usd)}};
+  return json_object({{"region", price.region.empty() ? Json(nullptr) : Json(price.region)},
+                      {"price_per_hour_usd", optional_json(price.on_demand, usd)},
+                      {"spot_price_per_hour_usd", optional_json(price.spot, usd)},
+                      {"reserved_1y_price_per_hour_usd", optional_json(price.reserved_1y, usd)},
+                      {"reserved_3y_price_per_hour_usd", optional_json(price.reserved_3y, usd)}});
 }
 
 Json offering_json(const Offering& offering) {
-  Json json;
-  json["id"] = offering.id;
-  json["provider"] = offering.provider;
-  json["kind"] = to_string(offering.kind);
-  json["name"] = offering.name;
-  json["device"] = offering.device_id;
-  json["devices_per_unit"] = offering.devices_per_unit;
-  json["vcpus"] = optional_json(offering.vcpus, [](int count) { return count; });
-  json["host_memory_bytes"] = offering.host_memory ? json_whole(offering.host_memory->value) : Json(nullptr);
-  json["price_per_hour_usd"] = optional_json(offering.price.on_demand, usd);
-  json["spot_price_per_hour_usd"] = optional_json(offering.price.spot, usd);
-  json["reserved_1y_price_per_hour_usd"] = optional_json(offering.price.reserved_1y, usd);
-  json["reserved_3y_price_per_hour_usd"] = optional_json(offering.price.reserved_3y, usd);
-  json["region"] = offering.price.region.empty() ? Json(nullptr) : Json(offering.price.region);
+  Json json = Json::object();
+  json_add(json, "id", offering.id);
+  json_add(json, "provider", offering.provider);
+  json_add(json, "kind", to_string(offering.kind));
+  json_add(json, "name", offering.name);
+  json_add(json, "device", offering.device_id);
+  json_add(json, "devices_per_unit", offering.devices_per_unit);
+  json_add(json, "vcpus", optional_json(offering.vcpus, [](int count) { return count; }));
+  json_add(json, "host_memory_bytes", offering.host_memory ? json_whole(offering.host_memory->value) : Json(nullptr));
+  json_add(json, "price_per_hour_usd", optional_json(offering.price.on_demand, usd));
+  json_add(json, "spot_price_per_hour_usd", optional_json(offering.price.spot, usd));
+  json_add(json, "reserved_1y_price_per_hour_usd", optional_json(offering.price.reserved_1y, usd));
+  json_add(json, "reserved_3y_price_per_hour_usd", optional_json(offering.price.reserved_3y, usd));
+  json_add(json, "region", offering.price.region.empty() ? Json(nullptr) : Json(offering.price.region));
   // Every region's prices, the one above first (docs/catalogue.md#prices).
   Json prices = Json::array();
   for (const RegionalPrice* price : all_regions(offering)) prices.push_back(price_json(*price));
-  json["prices"] = std::move(prices);
-  json["reserved_discount"] = {{"1y", optional_json(offering.terms->reserved_discount.one_year, plain)},
-                               {"3y", optional_json(offering.terms->reserved_discount.three_year, plain)}};
-  json["max_units"] = optional_json(offering.max_units, [](int count) { return count; });
-  json["purchase_price_usd"] = optional_json(offering.purchase_price, usd);
-  json["power_w"] = optional_json(offering.power_w, plain);
-  json["network_gbps"] = optional_json(offering.network_gbps, plain);
-  json["billing"] = {{"granularity_seconds", offering.terms->billing.granularity_seconds},
-                     {"minimum_seconds", offering.terms->billing.minimum_seconds}};
-  json["limits"] = {{"session_hours", optional_json(offering.limits.session_hours, plain)},
-                    {"weekly_hours", optional_json(offering.limits.weekly_hours, plain)},
-                    {"note", offering.limits.note.empty() ? Json(nullptr) : Json(offering.limits.note)}};
-  json["source"] = offering.source;
-  json["as_of"] = offering.as_of;
+  json_add(json, "prices", std::move(prices));
+  json_add(json, "reserved_discount",
+           json_object({{"1y", optional_json(offering.terms->reserved_discount.one_year, plain)},
+                        {"3y", optional_json(offering.terms->reserved_discount.three_year, plain)}}));
+  json_add(json, "max_units", optional_json(offering.max_units, [](int count) { return count; }));
+  json_add(json, "purchase_price_usd", optional_json(offering.purchase_price, usd));
+  json_add(json, "power_w", optional_json(offering.power_w, plain));
+  json_add(json, "network_gbps", optional_json(offering.network_gbps, plain));
+  json_add(json, "billing",
+           json_object({{"granularity_seconds", offering.terms->billing.granularity_seconds},
+                        {"minimum_seconds", offering.terms->billing.minimum_seconds}}));
+  json_add(json, "limits",
+           json_object({{"session_hours", optional_json(offering.limits.session_hours, plain)},
+                        {"weekly_hours", optional_json(offering.limits.weekly_hours, plain)},
+                        {"note", offering.limits.note.empty() ? Json(nullptr) : Json(offering.limits.note)}}));
+  json_add(json, "source", offering.source);
+  json_add(json, "as_of", offering.as_of);
   return json;
 }
 

@@ -1,4 +1,5 @@
 #include "cli/render/format.hpp"
+#include "cli/render/json_object.hpp"
 #include "cli/render/json_whole.hpp"
 #include "cli/render/price_note.hpp"
 #include "cli/render/ranking_notes.hpp"
@@ -18,33 +19,11 @@
 
 #include <cmath>
 #include <cstdint>
-#include <initializer_list>
 
 namespace mlsize::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;  // keys in insertion order: deterministic, readable
-
-// An object of these members, in this order. nlohmann's own initializer lists build each
-// {"key", value} as a two-element array, check them all and copy them into the object:
-// 18,000 instructions for a rejection's three small objects, a fifth of `--format json`
-// (issue 49). The keys are distinct by construction, so they go in without a search.
-struct Member {
-  const char* key;
-  Json value;
-};
-Json object(std::initializer_list<Member> members) {
-  Json json = Json::object();
-  Json::object_t& object = json.get_ref<Json::object_t&>();
-  object.reserve(members.size());
-  for (const Member& member : members) object.emplace_back(member.key, member.value);
-  return json;
-}
-// `key` after the members `json` has, a key it does not have yet: without the search (and
-// the string made for it) of operator[].
-void add(Json& json, const char* key, Json value) {
-  json.get_ref<Json::object_t&>().emplace_back(key, std::move(value));
-}
 
 Json model_json(const Architecture& m) {
   Json json;
@@ -102,70 +81,70 @@ Json workload_json(const Workload& workload) {
     json["step_overhead_seconds"] = step_overhead(workload).value;
     if (workload.serving) {
       const ServingLoad& load = *workload.serving;
-      json["serving"] = object({{"requests_per_s", load.requests_per_s},
-                                {"saturated", load.saturated},
-                                {"prompt_tokens", load.prompt_tokens},
-                                {"output_tokens", load.output_tokens},
-                                {"ttft_seconds", load.ttft ? Json(load.ttft->value) : Json(nullptr)},
-                                {"tpot_seconds", load.tpot ? Json(load.tpot->value) : Json(nullptr)},
-                                {"max_batch", load.max_batch},
-                                {"max_step_tokens", load.max_step_tokens},
-                                {"utilisation", load.utilisation},
-                                {"percentile", load.percentile},
-                                {"batching", to_string(load.batching)}});
+      json["serving"] = json_object({{"requests_per_s", load.requests_per_s},
+                                     {"saturated", load.saturated},
+                                     {"prompt_tokens", load.prompt_tokens},
+                                     {"output_tokens", load.output_tokens},
+                                     {"ttft_seconds", load.ttft ? Json(load.ttft->value) : Json(nullptr)},
+                                     {"tpot_seconds", load.tpot ? Json(load.tpot->value) : Json(nullptr)},
+                                     {"max_batch", load.max_batch},
+                                     {"max_step_tokens", load.max_step_tokens},
+                                     {"utilisation", load.utilisation},
+                                     {"percentile", load.percentile},
+                                     {"batching", to_string(load.batching)}});
     }
   }
   if (workload.task == Task::gbdt) {
-    json["gbdt"] = object({{"rows", gbdt_rows(workload)},
-                           {"features", workload.features},
-                           {"rounds", workload.rounds},
-                           {"max_depth", workload.max_depth},
-                           {"bins", workload.bins},
-                           {"library", to_string(workload.library)}});
+    json["gbdt"] = json_object({{"rows", gbdt_rows(workload)},
+                                {"features", workload.features},
+                                {"rounds", workload.rounds},
+                                {"max_depth", workload.max_depth},
+                                {"bins", workload.bins},
+                                {"library", to_string(workload.library)}});
   }
   if (workload.vision) {
     const VisionWorkload& v = *workload.vision;
-    json["vision"] = object({{"model", v.model.id},
-                             {"family", to_string(v.model.family)},
-                             {"images", v.images},
-                             {"height", v.height},
-                             {"width", v.width},
-                             {"forward_macs", vision_forward_macs(v.model, v.height, v.width)},
-                             {"bytes_per_image", v.bytes_per_image},
-                             {"data_loader", to_string(v.loader)}});
+    json["vision"] = json_object({{"model", v.model.id},
+                                  {"family", to_string(v.model.family)},
+                                  {"images", v.images},
+                                  {"height", v.height},
+                                  {"width", v.width},
+                                  {"forward_macs", vision_forward_macs(v.model, v.height, v.width)},
+                                  {"bytes_per_image", v.bytes_per_image},
+                                  {"data_loader", to_string(v.loader)}});
   }
   if (workload.diffusion) {
     const DiffusionWorkload& d = *workload.diffusion;
     const DiffusionModel& m = d.model;
-    json["diffusion"] = object({{"model", m.id},
-                                {"family", to_string(m.family)},
-                                {"images", d.images},
-                                {"images_per_s", d.images_per_s > 0 ? Json(d.images_per_s) : Json(nullptr)},
-                                {"height", d.height},
-                                {"width", d.width},
-                                {"steps", workload.task == Task::inference ? Json(d.steps) : Json(nullptr)},
-                                {"passes_per_step", d.passes_per_step()},
-                                {"latents_cached", d.cached},
-                                {"denoiser_params", m.denoiser_params},
-                                {"text_encoder_params", m.text_encoder_params},
-                                {"vae_params", m.vae_params},
-                                {"denoiser_forward_macs", denoiser_forward_macs(m, d.height, d.width)},
-                                {"vae_decoder_macs", vae_decoder_macs(m, d.height, d.width)}});
+    json["diffusion"] = json_object({{"model", m.id},
+                                     {"family", to_string(m.family)},
+                                     {"images", d.images},
+                                     {"images_per_s", d.images_per_s > 0 ? Json(d.images_per_s) : Json(nullptr)},
+                                     {"height", d.height},
+                                     {"width", d.width},
+                                     {"steps", workload.task == Task::inference ? Json(d.steps) : Json(nullptr)},
+                                     {"passes_per_step", d.passes_per_step()},
+                                     {"latents_cached", d.cached},
+                                     {"denoiser_params", m.denoiser_params},
+                                     {"text_encoder_params", m.text_encoder_params},
+                                     {"vae_params", m.vae_params},
+                                     {"denoiser_forward_macs", denoiser_forward_macs(m, d.height, d.width)},
+                                     {"vae_decoder_macs", vae_decoder_macs(m, d.height, d.width)}});
   }
   if (workload.speech) {
     const SpeechWorkload& s = *workload.speech;
     const SpeechModel& m = s.model;
     const bool transcription = workload.task == Task::inference;
-    json["speech"] = object({{"model", m.id},
-                             {"audio_hours", s.audio_hours},
-                             {"windows", workload.tokens},
-                             {"engine", transcription ? Json(to_string(s.engine)) : Json(nullptr)},
-                             {"beams", transcription ? Json(s.beams) : Json(nullptr)},
-                             {"clip_seconds", transcription ? Json(nullptr) : Json(s.clip_seconds)},
-                             {"transcript_tokens_per_window", s.transcript_tokens(k_speech_window_seconds)},
-                             {"encoder_params", speech_encoder_parameters(m)},
-                             {"decoder_params", speech_decoder_parameters(m)},
-                             {"encoder_macs_per_window", speech_encoder_macs(m)}});
+    json["speech"] = json_object({{"model", m.id},
+                                  {"audio_hours", s.audio_hours},
+                                  {"windows", workload.tokens},
+                                  {"engine", transcription ? Json(to_string(s.engine)) : Json(nullptr)},
+                                  {"beams", transcription ? Json(s.beams) : Json(nullptr)},
+                                  {"clip_seconds", transcription ? Json(nullptr) : Json(s.clip_seconds)},
+                                  {"transcript_tokens_per_window", s.transcript_tokens(k_speech_window_seconds)},
+                                  {"encoder_params", speech_encoder_parameters(m)},
+                                  {"decoder_params", speech_decoder_parameters(m)},
+                                  {"encoder_macs_per_window", speech_encoder_macs(m)}});
   }
   json["mfu"] = workload.mfu;
   json["mfu_pinned"] = workload.mfu_pinned;
@@ -184,39 +163,39 @@ Json serving_json(const ServingEstimate& s, const Strategy& strategy) {
   const ReplicaEstimate& r = s.replica;
   const TailLatency& tail = s.tail;
   const auto finite = [](Seconds t) { return std::isfinite(t.value) ? Json(t.value) : Json(nullptr); };
-  return object({{"replicas", s.replicas},
-                 {"replicas_needed", s.replicas_needed},
-                 {"spare_replicas", s.spare_replicas},
-                 {"tensor_parallel", strategy.tensor_parallel},
-                 {"expert_parallel", strategy.expert_parallel},
-                 {"attention_data_parallel", strategy.expert_parallel > 1},
-                 {"batch", r.batch},
-                 {"batch_limit", to_string(s.limit)},
-                 {"batch_capacity", r.batch_capacity},
-                 {"full_context_capacity", r.full_context_capacity},
-                 {"batch_at_load", s.at_load.batch},
-                 {"ttft_seconds", s.at_load.ttft.value},
-                 {"tpot_seconds", s.at_load.decode_step.value},
-                 {"percentile", tail.percentile},
-                 {"ttft_seconds_at_percentile", finite(tail.ttft)},
-                 {"tpot_seconds_at_percentile", tail.tpot.value},
-                 {"queueing_seconds_at_percentile", finite(tail.queueing)},
-                 {"prefill_utilisation", tail.prefill_utilisation},
-                 {"tpot_seconds_single_stream", s.single_stream_tpot.value},
-                 {"output_tokens_per_s_per_sequence", s.tail.tpot.value > 0 ? 1 / s.tail.tpot.value : 0.0},
-                 {"ttft_seconds_at_batch", r.ttft.value},
-                 {"tpot_seconds_at_batch", r.decode_step.value},
-                 {"prefill_seconds", r.prefill.value},
-                 {"all_reduce_seconds_per_step", r.all_reduce.value},
-                 {"step_overhead_seconds", r.step_overhead.value},
-                 {"decode_memory_bound", r.memory_bound},
-                 {"output_tokens_per_s_per_replica", r.output_tokens_per_s},
-                 {"requests_per_s_per_replica", r.requests_per_s},
-                 {"fleet_output_tokens_per_s", s.fleet_output_tokens_per_s},
-                 {"utilisation", s.utilisation},
-                 {"usd_per_hour", s.per_hour.value > 0 ? Json(s.per_hour.value) : Json(nullptr)},
-                 {"usd_per_million_output_tokens",
-                  s.per_hour.value > 0 ? Json(s.per_million_output_tokens.value) : Json(nullptr)}});
+  return json_object({{"replicas", s.replicas},
+                      {"replicas_needed", s.replicas_needed},
+                      {"spare_replicas", s.spare_replicas},
+                      {"tensor_parallel", strategy.tensor_parallel},
+                      {"expert_parallel", strategy.expert_parallel},
+                      {"attention_data_parallel", strategy.expert_parallel > 1},
+                      {"batch", r.batch},
+                      {"batch_limit", to_string(s.limit)},
+                      {"batch_capacity", r.batch_capacity},
+                      {"full_context_capacity", r.full_context_capacity},
+                      {"batch_at_load", s.at_load.batch},
+                      {"ttft_seconds", s.at_load.ttft.value},
+                      {"tpot_seconds", s.at_load.decode_step.value},
+                      {"percentile", tail.percentile},
+                      {"ttft_seconds_at_percentile", finite(tail.ttft)},
+                      {"tpot_seconds_at_percentile", tail.tpot.value},
+                      {"queueing_seconds_at_percentile", finite(tail.queueing)},
+                      {"prefill_utilisation", tail.prefill_utilisation},
+                      {"tpot_seconds_single_stream", s.single_stream_tpot.value},
+                      {"output_tokens_per_s_per_sequence", s.tail.tpot.value > 0 ? 1 / s.tail.tpot.value : 0.0},
+                      {"ttft_seconds_at_batch", r.ttft.value},
+                      {"tpot_seconds_at_batch", r.decode_step.value},
+                      {"prefill_seconds", r.prefill.value},
+                      {"all_reduce_seconds_per_step", r.all_reduce.value},
+                      {"step_overhead_seconds", r.step_overhead.value},
+                      {"decode_memory_bound", r.memory_bound},
+                      {"output_tokens_per_s_per_replica", r.output_tokens_per_s},
+                      {"requests_per_s_per_replica", r.requests_per_s},
+                      {"fleet_output_tokens_per_s", s.fleet_output_tokens_per_s},
+                      {"utilisation", s.utilisation},
+                      {"usd_per_hour", s.per_hour.value > 0 ? Json(s.per_hour.value) : Json(nullptr)},
+                      {"usd_per_million_output_tokens",
+                       s.per_hour.value > 0 ? Json(s.per_million_output_tokens.value) : Json(nullptr)}});
 }
 
 // Where a cloud plan's hourly price comes from (PriceBasis); null for hardware to buy or
@@ -231,15 +210,15 @@ Json price_basis_json(const PlanEstimate& e, const CostSettings& cost) {
 // How a plan lays out its devices.
 Json strategy_json(const Plan& plan) {
   const Strategy& st = plan.strategy;
-  Json json = object({{"data_parallel", st.data_parallel(plan.device_count)},
-                      {"tensor_parallel", st.tensor_parallel},
-                      {"pipeline_parallel", st.pipeline_parallel},
-                      {"sequence_parallel", st.sequence_parallel},
-                      {"expert_parallel", st.expert_parallel},
-                      {"zero_stage", st.zero_stage},
-                      {"recompute", to_string(st.recompute)},
-                      {"offload", to_string(st.offload)},
-                      {"micro_batch", st.micro_batch > 0 ? Json(st.micro_batch) : Json(nullptr)}});
+  Json json = json_object({{"data_parallel", st.data_parallel(plan.device_count)},
+                           {"tensor_parallel", st.tensor_parallel},
+                           {"pipeline_parallel", st.pipeline_parallel},
+                           {"sequence_parallel", st.sequence_parallel},
+                           {"expert_parallel", st.expert_parallel},
+                           {"zero_stage", st.zero_stage},
+                           {"recompute", to_string(st.recompute)},
+                           {"offload", to_string(st.offload)},
+                           {"micro_batch", st.micro_batch > 0 ? Json(st.micro_batch) : Json(nullptr)}});
   // HSDP only: the ranks sharding the states; the others are their replicas.
   if (st.hybrid_sharded(plan.device_count)) json["shard_group"] = st.shard_group;
   return json;
@@ -250,17 +229,17 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   Json json;
   if (plan.offering != nullptr) {
     const Offering& offering = *plan.offering;
-    json["offering"] =
-        object({{"id", offering.id},
-                {"provider", offering.provider},
-                {"name", offering.name},
-                {"kind", to_string(offering.kind)},
-                {"units", plan.units},
-                {"devices_per_unit", offering.devices_per_unit},
-                {"host_memory_bytes", offering.host_memory ? json_whole(offering.host_memory->value) : Json(nullptr)},
-                {"network_gbps", offering.network_gbps ? Json(*offering.network_gbps) : Json(nullptr)},
-                {"region", offering.price.region.empty() ? Json(nullptr) : Json(offering.price.region)},
-                {"as_of", offering.as_of}});
+    json["offering"] = json_object(
+        {{"id", offering.id},
+         {"provider", offering.provider},
+         {"name", offering.name},
+         {"kind", to_string(offering.kind)},
+         {"units", plan.units},
+         {"devices_per_unit", offering.devices_per_unit},
+         {"host_memory_bytes", offering.host_memory ? json_whole(offering.host_memory->value) : Json(nullptr)},
+         {"network_gbps", offering.network_gbps ? Json(*offering.network_gbps) : Json(nullptr)},
+         {"region", offering.price.region.empty() ? Json(nullptr) : Json(offering.price.region)},
+         {"as_of", offering.as_of}});
   } else {
     json["offering"] = nullptr;
   }
@@ -268,12 +247,12 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   if (has_device) {
     const std::optional<int> capability = compute_capability(*plan.device);
     json["device"] =
-        object({{"id", plan.device->id},
-                {"name", plan.device->name},
-                {"kind", to_string(plan.device->kind)},
-                {"host_arch", to_string(plan.device->host_arch)},
-                {"runtime", to_string(stack_of(*plan.device))},
-                {"compute_capability", capability ? Json(compute_capability_text(*capability)) : Json(nullptr)}});
+        json_object({{"id", plan.device->id},
+                     {"name", plan.device->name},
+                     {"kind", to_string(plan.device->kind)},
+                     {"host_arch", to_string(plan.device->host_arch)},
+                     {"runtime", to_string(stack_of(*plan.device))},
+                     {"compute_capability", capability ? Json(compute_capability_text(*capability)) : Json(nullptr)}});
   } else {
     json["device"] = nullptr;
   }
@@ -282,16 +261,16 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   json["strategy"] = strategy_json(plan);
   json["precision"] = to_string(e.precision);
   const MemoryBreakdown& m = e.memory;
-  Json memory = object({{"per_device", object({{"weights_bytes", json_whole(m.weights.value)},
-                                               {"gradients_bytes", json_whole(m.gradients.value)},
-                                               {"optimizer_bytes", json_whole(m.optimizer.value)},
-                                               {"activations_bytes", json_whole(m.activations.value)},
-                                               {"kv_cache_bytes", json_whole(m.kv_cache.value)},
-                                               {"overhead_bytes", json_whole(m.overhead.value)},
-                                               {"total_bytes", json_whole(m.total().value)}})},
-                        {"capacity_bytes", has_device ? json_whole(e.capacity.value) : Json(nullptr)},
-                        {"usable_bytes", has_device ? json_whole(e.usable.value) : Json(nullptr)},
-                        {"fits", has_device ? Json(e.fits) : Json(nullptr)}});
+  Json memory = json_object({{"per_device", json_object({{"weights_bytes", json_whole(m.weights.value)},
+                                                         {"gradients_bytes", json_whole(m.gradients.value)},
+                                                         {"optimizer_bytes", json_whole(m.optimizer.value)},
+                                                         {"activations_bytes", json_whole(m.activations.value)},
+                                                         {"kv_cache_bytes", json_whole(m.kv_cache.value)},
+                                                         {"overhead_bytes", json_whole(m.overhead.value)},
+                                                         {"total_bytes", json_whole(m.total().value)}})},
+                             {"capacity_bytes", has_device ? json_whole(e.capacity.value) : Json(nullptr)},
+                             {"usable_bytes", has_device ? json_whole(e.usable.value) : Json(nullptr)},
+                             {"fits", has_device ? Json(e.fits) : Json(nullptr)}});
   if (st.offload != Offload::none || st.trees_on_gpu) {
     memory["host_bytes"] = json_whole(m.host.value);
     memory["host_fits"] = e.host_fits ? Json(*e.host_fits) : Json(nullptr);
@@ -299,82 +278,85 @@ Json plan_json(const PlanEstimate& e, bool timed) {
   json["memory"] = std::move(memory);
   const std::optional<double> bandwidth =
       has_device ? memory_bandwidth_bytes_per_s(*plan.device, plan.offering) : std::nullopt;
-  json["compute"] = object({{"total_flops", e.flops.value},
-                            {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)},
-                            {"memory_bandwidth_bytes_per_s_per_device", bandwidth ? Json(*bandwidth) : Json(nullptr)},
-                            {"mfu", e.mfu > 0 ? Json(e.mfu) : Json(nullptr)}});
+  json["compute"] =
+      json_object({{"total_flops", e.flops.value},
+                   {"peak_flops_per_s_per_device", has_device ? Json(e.peak_flops_per_s) : Json(nullptr)},
+                   {"memory_bandwidth_bytes_per_s_per_device", bandwidth ? Json(*bandwidth) : Json(nullptr)},
+                   {"mfu", e.mfu > 0 ? Json(e.mfu) : Json(nullptr)}});
   if (e.vision) {
     const VisionRun& run = *e.vision;
     json["compute"]["vision"] =
-        object({{"images_per_s", run.images_per_s()},
-                {"device_images_per_s", run.device_images_per_s},
-                {"loader_vcpus", run.pipeline ? Json(run.pipeline->vcpus) : Json(nullptr)},
-                {"loader_images_per_s", run.pipeline ? Json(run.pipeline->images_per_s) : Json(nullptr)},
-                {"loader_bound", run.loader_bound()},
-                {"epoch_overhead_seconds", run.epoch_overhead.value}});
+        json_object({{"images_per_s", run.images_per_s()},
+                     {"device_images_per_s", run.device_images_per_s},
+                     {"loader_vcpus", run.pipeline ? Json(run.pipeline->vcpus) : Json(nullptr)},
+                     {"loader_images_per_s", run.pipeline ? Json(run.pipeline->images_per_s) : Json(nullptr)},
+                     {"loader_bound", run.loader_bound()},
+                     {"epoch_overhead_seconds", run.epoch_overhead.value}});
   }
   if (e.diffusion) {
     const DiffusionRun& run = *e.diffusion;
     json["compute"]["diffusion"] =
-        object({{"batch", run.batch.batch},
-                {"latency_seconds", run.batch.latency().value},
-                {"text_encoder_seconds", run.batch.text.value},
-                {"denoise_seconds", run.batch.denoise.value},
-                {"decode_seconds", run.batch.decode.value},
-                {"images_per_s_per_device", run.batch.images_per_s()},
-                {"replicas", run.fleet ? Json(run.replicas) : Json(nullptr)},
-                {"replicas_needed", run.fleet ? Json(run.replicas_needed) : Json(nullptr)},
-                {"usd_per_1000_images", run.per_1000_images ? Json(run.per_1000_images->value) : Json(nullptr)}});
+        json_object({{"batch", run.batch.batch},
+                     {"latency_seconds", run.batch.latency().value},
+                     {"text_encoder_seconds", run.batch.text.value},
+                     {"denoise_seconds", run.batch.denoise.value},
+                     {"decode_seconds", run.batch.decode.value},
+                     {"images_per_s_per_device", run.batch.images_per_s()},
+                     {"replicas", run.fleet ? Json(run.replicas) : Json(nullptr)},
+                     {"replicas_needed", run.fleet ? Json(run.replicas_needed) : Json(nullptr)},
+                     {"usd_per_1000_images", run.per_1000_images ? Json(run.per_1000_images->value) : Json(nullptr)}});
   }
   if (e.speech) {
     const SpeechRun& run = *e.speech;
-    json["compute"]["speech"] = object({{"batch", run.batch.batch},
-                                        {"beams", run.batch.beams},
-                                        {"latency_seconds", run.batch.latency().value},
-                                        {"features_seconds", run.batch.host.value},
-                                        {"encoder_seconds", run.batch.encoder.value},
-                                        {"decode_steps", run.batch.steps},
-                                        {"decode_step_seconds", run.batch.step.value},
-                                        {"audio_seconds_per_second", run.audio_speed}});
+    json["compute"]["speech"] = json_object({{"batch", run.batch.batch},
+                                             {"beams", run.batch.beams},
+                                             {"latency_seconds", run.batch.latency().value},
+                                             {"features_seconds", run.batch.host.value},
+                                             {"encoder_seconds", run.batch.encoder.value},
+                                             {"decode_steps", run.batch.steps},
+                                             {"decode_step_seconds", run.batch.step.value},
+                                             {"audio_seconds_per_second", run.audio_speed}});
   }
   if (e.gbdt) {
-    json["compute"]["gbdt"] = object({{"cell_visits", e.gbdt->cell_visits},
-                                      {"workers", e.gbdt->throughput.workers},
-                                      {"visits_per_s_per_worker", e.gbdt->throughput.visits_per_s_per_worker},
-                                      {"speedup", e.gbdt->speedup},
-                                      {"machines", e.gbdt->throughput.machines},
-                                      {"communication_seconds", e.gbdt->communication.value}});
+    json["compute"]["gbdt"] = json_object({{"cell_visits", e.gbdt->cell_visits},
+                                           {"workers", e.gbdt->throughput.workers},
+                                           {"visits_per_s_per_worker", e.gbdt->throughput.visits_per_s_per_worker},
+                                           {"speedup", e.gbdt->speedup},
+                                           {"machines", e.gbdt->throughput.machines},
+                                           {"communication_seconds", e.gbdt->communication.value}});
     const std::optional<ExtMemCache>& extmem = e.gbdt->extmem;
-    json["compute"]["gbdt"]["external_memory"] = extmem ? object({{"host_cache_bytes", json_whole(extmem->on_host)},
-                                                                  {"device_cache_bytes", json_whole(extmem->on_device)},
-                                                                  {"pages_in_flight_bytes", json_whole(extmem->pages)},
-                                                                  {"link_bytes_per_s", e.gbdt->link_bytes_per_s},
-                                                                  {"transfer_seconds", e.gbdt->transfer.value}})
-                                                        : Json(nullptr);
+    json["compute"]["gbdt"]["external_memory"] =
+        extmem ? json_object({{"host_cache_bytes", json_whole(extmem->on_host)},
+                              {"device_cache_bytes", json_whole(extmem->on_device)},
+                              {"pages_in_flight_bytes", json_whole(extmem->pages)},
+                              {"link_bytes_per_s", e.gbdt->link_bytes_per_s},
+                              {"transfer_seconds", e.gbdt->transfer.value}})
+               : Json(nullptr);
   }
-  json["time"] = has_device && timed ? object({{"seconds", e.time.value},
-                                               {"days", e.time.value / k_seconds_per_day},
-                                               {"setup_seconds", e.setup.value}})
-                                     : object({{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}});
+  json["time"] = has_device && timed
+                     ? json_object({{"seconds", e.time.value},
+                                    {"days", e.time.value / k_seconds_per_day},
+                                    {"setup_seconds", e.setup.value}})
+                     : json_object({{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}});
   const Communication& c = e.communication;
   if (has_device && timed && (c.bandwidth_bytes_per_s > 0 || c.exposed().value > 0)) {
     json["time"]["compute_seconds"] = e.compute_time.value;
-    json["time"]["communication"] = object({{"exposed_seconds", c.exposed().value},
-                                            {"data_parallel_seconds", c.data_parallel.value},
-                                            {"tensor_parallel_seconds", c.tensor_parallel.value},
-                                            {"pipeline_seconds", c.pipeline.value},
-                                            {"offload_seconds", c.offload.value},
-                                            {"steps", c.steps},
-                                            {"micro_steps_per_step", c.micro_steps_per_step},
-                                            {"bytes_per_device_per_step", c.bytes_per_step},
-                                            {"tensor_parallel_bytes_per_device_per_step", c.tensor_bytes_per_step},
-                                            {"bandwidth_bytes_per_s", c.bandwidth_bytes_per_s},
-                                            {"network_assumed", c.network_assumed}});
+    json["time"]["communication"] = json_object({{"exposed_seconds", c.exposed().value},
+                                                 {"data_parallel_seconds", c.data_parallel.value},
+                                                 {"tensor_parallel_seconds", c.tensor_parallel.value},
+                                                 {"pipeline_seconds", c.pipeline.value},
+                                                 {"offload_seconds", c.offload.value},
+                                                 {"steps", c.steps},
+                                                 {"micro_steps_per_step", c.micro_steps_per_step},
+                                                 {"bytes_per_device_per_step", c.bytes_per_step},
+                                                 {"tensor_parallel_bytes_per_device_per_step", c.tensor_bytes_per_step},
+                                                 {"bandwidth_bytes_per_s", c.bandwidth_bytes_per_s},
+                                                 {"network_assumed", c.network_assumed}});
   }
   json["cost"] =
-      object({{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
-              {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)},
-              {"commitment_usd", e.commitment ? Json(e.commitment->value) : Json(nullptr)}});
+      json_object({{"usd", e.cost && timed ? Json(e.cost->value) : Json(nullptr)},
+                   {"usd_per_unit_hour", e.price_per_unit_hour ? Json(e.price_per_unit_hour->value) : Json(nullptr)},
+                   {"commitment_usd", e.commitment ? Json(e.commitment->value) : Json(nullptr)}});
   if (e.preemption.value > 0 && std::isfinite(e.preemption.value) && json["time"]["seconds"].is_number()) {
     json["time"]["preemption_seconds"] = e.preemption.value;
   }
@@ -382,7 +364,7 @@ Json plan_json(const PlanEstimate& e, bool timed) {
     // A service is not a run: its figures are per hour and per token (`serving`). An
     // offline job is a run.
     if (!e.serving->offline) {
-      json["time"] = object({{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}});
+      json["time"] = json_object({{"seconds", nullptr}, {"days", nullptr}, {"setup_seconds", nullptr}});
       json["cost"]["usd"] = nullptr;
     }
     json["serving"] = serving_json(*e.serving, st);
@@ -403,13 +385,13 @@ Json launchers_json(const Workload& workload, const PlanEstimate& e, const CostS
 // Another plan of a recommendation's offering (RankedPlan::smallest, ::fastest), in brief.
 Json other_plan_json(const PlanEstimate* e) {
   if (!e) return nullptr;
-  return object({{"device_count", e->plan.device_count},
-                 {"units", e->plan.units},
-                 {"strategy", strategy_json(e->plan)},
-                 {"seconds", e->time.value},
-                 {"days", e->time.value / k_seconds_per_day},
-                 {"cost_usd", e->cost ? Json(e->cost->value) : Json(nullptr)},
-                 {"commitment_usd", e->commitment ? Json(e->commitment->value) : Json(nullptr)}});
+  return json_object({{"device_count", e->plan.device_count},
+                      {"units", e->plan.units},
+                      {"strategy", strategy_json(e->plan)},
+                      {"seconds", e->time.value},
+                      {"days", e->time.value / k_seconds_per_day},
+                      {"cost_usd", e->cost ? Json(e->cost->value) : Json(nullptr)},
+                      {"commitment_usd", e->commitment ? Json(e->commitment->value) : Json(nullptr)}});
 }
 
 // A recommendation: its plan, and what the rules did to it when any fired.
@@ -420,9 +402,9 @@ Json ranked_plan_json(const RankedPlan& e) {
     // The reservations named that hold the plan (ranking_notes.hpp); null when none is named.
     const std::optional<std::vector<std::string>> covering =
         reservations_covering(e, e.serving.has_value() && !e.serving->offline);
-    json["beyond_on_demand"] = object({{"limit_devices", *e.beyond_on_demand},
-                                       {"takes", offering->terms->on_demand_limit.beyond},
-                                       {"reservations", covering ? Json(*covering) : Json(nullptr)}});
+    json["beyond_on_demand"] = json_object({{"limit_devices", *e.beyond_on_demand},
+                                            {"takes", offering->terms->on_demand_limit.beyond},
+                                            {"reservations", covering ? Json(*covering) : Json(nullptr)}});
   } else {
     json["beyond_on_demand"] = nullptr;
   }
@@ -437,9 +419,9 @@ Json ranked_plan_json(const RankedPlan& e) {
     Json notes = Json::array();
     for (const RuleMessage& note : e.rule_notes) {
       notes.push_back(
-          object({{"rule", note.rule->id}, {"action", to_string(note.rule->action)}, {"message", note.message}}));
+          json_object({{"rule", note.rule->id}, {"action", to_string(note.rule->action)}, {"message", note.message}}));
     }
-    json["rules"] = object({{"score", e.rule_score}, {"fired", std::move(notes)}});
+    json["rules"] = json_object({{"score", e.rule_score}, {"fired", std::move(notes)}});
   }
   return json;
 }
@@ -456,7 +438,7 @@ Json purchase_json(const PurchasePlan& p, std::size_t rank, const Report& report
   json["electricity_usd"] = p.electricity ? Json(p.electricity->value) : Json(nullptr);
   if (p.compared_with) {
     const RankedPlan& rental = report.recommendations[*p.compared_with];
-    json["compared_with"] = object(
+    json["compared_with"] = json_object(
         {{"rank", *p.compared_with + 1}, {"offering_id", rental.plan.offering->id}, {"cost_usd", rental.cost->value}});
   } else {
     json["compared_with"] = nullptr;
@@ -474,40 +456,40 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
   const PlanEstimate& nearest = *rejection.nearest;
   switch (rejection.reason) {
     case RejectionReason::memory:
-      return object({{"quantity", "memory_per_device_bytes"},
-                     {"value", json_whole(nearest.memory.total().value)},
-                     {"limit", json_whole(nearest.capacity.value)}});
+      return json_object({{"quantity", "memory_per_device_bytes"},
+                          {"value", json_whole(nearest.memory.total().value)},
+                          {"limit", json_whole(nearest.capacity.value)}});
     case RejectionReason::offload_host:
     case RejectionReason::host_memory:  // with a plan: --task gbdt, the rows its GPU workers load
-      return object({{"quantity", "host_memory_per_unit_bytes"},
-                     {"value", json_whole(offloaded_per_unit(nearest.plan, nearest.memory).value)},
-                     {"limit", json_whole(rejection.offering->host_memory->value)}});
+      return json_object({{"quantity", "host_memory_per_unit_bytes"},
+                          {"value", json_whole(offloaded_per_unit(nearest.plan, nearest.memory).value)},
+                          {"limit", json_whole(rejection.offering->host_memory->value)}});
     case RejectionReason::session_limit:
-      return object({{"quantity", "seconds"},
-                     {"value", nearest.time.value},
-                     {"limit", *rejection.offering->limits.session_hours * k_seconds_per_hour}});
+      return json_object({{"quantity", "seconds"},
+                          {"value", nearest.time.value},
+                          {"limit", *rejection.offering->limits.session_hours * k_seconds_per_hour}});
     case RejectionReason::run_time:
-      return object(
+      return json_object(
           {{"quantity", "seconds"}, {"value", nearest.time.value}, {"limit", rejection.run_time_limit->value}});
     case RejectionReason::deadline:
-      return object({{"quantity", "seconds"}, {"value", nearest.time.value}, {"limit", workload.deadline->value}});
+      return json_object({{"quantity", "seconds"}, {"value", nearest.time.value}, {"limit", workload.deadline->value}});
     case RejectionReason::budget:
       if (nearest.purchase) {
-        return object(
+        return json_object(
             {{"quantity", "purchase_usd"}, {"value", nearest.purchase->value}, {"limit", workload.budget->value}});
       }
-      return object(
+      return json_object(
           {{"quantity", "cost_usd"}, {"value", budget_cash(nearest).value}, {"limit", workload.budget->value}});
     case RejectionReason::ttft:
-      return object({{"quantity", "ttft_seconds"},
-                     {"value", nearest.serving->replica.ttft.value},
-                     {"limit", workload.serving->ttft->value}});
+      return json_object({{"quantity", "ttft_seconds"},
+                          {"value", nearest.serving->replica.ttft.value},
+                          {"limit", workload.serving->ttft->value}});
     case RejectionReason::tpot:
-      return object({{"quantity", "tpot_seconds"},
-                     {"value", nearest.serving->replica.decode_step.value},
-                     {"limit", workload.serving->tpot->value}});
+      return json_object({{"quantity", "tpot_seconds"},
+                          {"value", nearest.serving->replica.decode_step.value},
+                          {"limit", workload.serving->tpot->value}});
     case RejectionReason::load:
-      return object({{"quantity", "units"}, {"value", nearest.plan.units}, {"limit", rejection.max_units}});
+      return json_object({{"quantity", "units"}, {"value", nearest.plan.units}, {"limit", rejection.max_units}});
     case RejectionReason::purchase:
     case RejectionReason::preemption:
     case RejectionReason::cards_only:
@@ -527,25 +509,25 @@ Json failed_figure(const Rejection& rejection, const Workload& workload) {
 }
 
 Json rejection_json(const Rejection& rejection, const Workload& workload) {
-  Json json =
-      object({{"offering", object({{"id", rejection.offering->id}, {"provider", rejection.offering->provider}})},
-              {"device", object({{"id", rejection.device->id}})},
-              {"reason", to_string(rejection.reason)}});
-  if (rejection.reason == RejectionReason::rule) add(json, "rule", rejection.rule.rule->id);
-  if (rejection.reason == RejectionReason::device_count) add(json, "device_counts", rejection.device_counts);
-  add(json, "message", describe_rejection(rejection, workload));
+  Json json = json_object(
+      {{"offering", json_object({{"id", rejection.offering->id}, {"provider", rejection.offering->provider}})},
+       {"device", json_object({{"id", rejection.device->id}})},
+       {"reason", to_string(rejection.reason)}});
+  if (rejection.reason == RejectionReason::rule) json_add(json, "rule", rejection.rule.rule->id);
+  if (rejection.reason == RejectionReason::device_count) json_add(json, "device_counts", rejection.device_counts);
+  json_add(json, "message", describe_rejection(rejection, workload));
   if (rejection.nearest) {
     const PlanEstimate& nearest = *rejection.nearest;
-    add(json, "failed", failed_figure(rejection, workload));
-    add(json, "nearest_plan",
-        object({{"device_count", nearest.plan.device_count},
-                {"zero_stage", nearest.plan.strategy.zero_stage},
-                {"recompute", to_string(nearest.plan.strategy.recompute)},
-                {"offload", to_string(nearest.plan.strategy.offload)},
-                {"memory_total_bytes", json_whole(nearest.memory.total().value)},
-                {"capacity_bytes", json_whole(nearest.capacity.value)},
-                {"seconds", nearest.time.value},
-                {"cost_usd", nearest.cost ? Json(nearest.cost->value) : Json(nullptr)}}));
+    json_add(json, "failed", failed_figure(rejection, workload));
+    json_add(json, "nearest_plan",
+             json_object({{"device_count", nearest.plan.device_count},
+                          {"zero_stage", nearest.plan.strategy.zero_stage},
+                          {"recompute", to_string(nearest.plan.strategy.recompute)},
+                          {"offload", to_string(nearest.plan.strategy.offload)},
+                          {"memory_total_bytes", json_whole(nearest.memory.total().value)},
+                          {"capacity_bytes", json_whole(nearest.capacity.value)},
+                          {"seconds", nearest.time.value},
+                          {"cost_usd", nearest.cost ? Json(nearest.cost->value) : Json(nullptr)}}));
   }
   return json;
 }
@@ -592,18 +574,18 @@ std::string render_recommend_json(const Report& report, int top, const Provenanc
   // docs/methodology.md#ways-out: empty unless nothing is ranked.
   Json alternatives = Json::array();
   for (const WayOut& way : report.ways_out) {
-    Json item = object({{"change", to_string(way.change)}, {"flags", way_out_flags(way)}, {"fits", way.fits}});
+    Json item = json_object({{"change", to_string(way.change)}, {"flags", way_out_flags(way)}, {"fits", way.fits}});
     item["plan"] = plan_json(way.plan, way.fits);
     alternatives.push_back(std::move(item));
   }
   json["alternatives"] = std::move(alternatives);
   Json advice = Json::array();
   for (const RuleMessage& note : report.advice) {
-    advice.push_back(object({{"rule", note.rule->id},
-                             {"severity", to_string(note.rule->severity)},
-                             {"rank", note.rank ? Json(*note.rank) : Json(nullptr)},
-                             {"message", note.message},
-                             {"source", note.rule->source}}));
+    advice.push_back(json_object({{"rule", note.rule->id},
+                                  {"severity", to_string(note.rule->severity)},
+                                  {"rank", note.rank ? Json(*note.rank) : Json(nullptr)},
+                                  {"message", note.message},
+                                  {"source", note.rule->source}}));
   }
   json["advice"] = std::move(advice);
   return dump(json);
@@ -616,7 +598,7 @@ std::string render_estimate_json(const EstimateResult& result) {
   Json changes = Json::array();
   for (const FitChange& change : result.fit_changes) {
     const PlanEstimate& e = change.estimate;
-    changes.push_back(object(
+    changes.push_back(json_object(
         {{"change", to_string(change.kind)},
          {"flags", fit_change_flags(change, result.estimate.plan)},
          {"device_count", e.plan.device_count},
@@ -628,40 +610,40 @@ std::string render_estimate_json(const EstimateResult& result) {
   }
   json["ways_to_fit"] = std::move(changes);
   if (const std::optional<PlanEstimate>& faster = result.faster_micro_batch) {
-    json["faster_micro_batch"] = object({{"micro_batch", faster->plan.strategy.micro_batch},
-                                         {"memory_per_device_bytes", json_whole(faster->memory.total().value)},
-                                         {"seconds", faster->time.value},
-                                         {"cost_usd", faster->cost ? Json(faster->cost->value) : Json(nullptr)}});
+    json["faster_micro_batch"] = json_object({{"micro_batch", faster->plan.strategy.micro_batch},
+                                              {"memory_per_device_bytes", json_whole(faster->memory.total().value)},
+                                              {"seconds", faster->time.value},
+                                              {"cost_usd", faster->cost ? Json(faster->cost->value) : Json(nullptr)}});
   } else {
     json["faster_micro_batch"] = nullptr;
   }
   if (!result.explanation.empty()) {
     Json terms = Json::array();
     for (const ExplainedTerm& term : result.explanation) {
-      terms.push_back(object({{"term", term.term},
-                              {"formula", term.formula},
-                              {"inputs", term.inputs},
-                              {"bytes", json_whole(term.value.value)}}));
+      terms.push_back(json_object({{"term", term.term},
+                                   {"formula", term.formula},
+                                   {"inputs", term.inputs},
+                                   {"bytes", json_whole(term.value.value)}}));
     }
     json["explain"] = std::move(terms);
   }
   if (result.decode) {
     const DecodeStep& d = *result.decode;
-    json["decode"] = object({{"step_seconds", d.step.value},
-                             {"tokens_per_s_per_sequence", d.tokens_per_s_per_sequence()},
-                             {"bytes_per_device_per_step", json_whole(d.bytes.value)},
-                             {"flops_per_device_per_step", d.flops},
-                             {"bandwidth_efficiency", d.bandwidth_efficiency},
-                             {"compute_efficiency", d.compute_efficiency},
-                             {"all_reduce_seconds", d.all_reduce.value},
-                             {"step_overhead_seconds", d.step_overhead.value},
-                             {"weight_kernel_efficiency", d.weight_kernel_efficiency},
-                             {"memory_bound", d.memory_bound}});
+    json["decode"] = json_object({{"step_seconds", d.step.value},
+                                  {"tokens_per_s_per_sequence", d.tokens_per_s_per_sequence()},
+                                  {"bytes_per_device_per_step", json_whole(d.bytes.value)},
+                                  {"flops_per_device_per_step", d.flops},
+                                  {"bandwidth_efficiency", d.bandwidth_efficiency},
+                                  {"compute_efficiency", d.compute_efficiency},
+                                  {"all_reduce_seconds", d.all_reduce.value},
+                                  {"step_overhead_seconds", d.step_overhead.value},
+                                  {"weight_kernel_efficiency", d.weight_kernel_efficiency},
+                                  {"memory_bound", d.memory_bound}});
   }
   json["constraints"] =
-      object({{"meets_deadline", result.meets_deadline ? Json(*result.meets_deadline) : Json(nullptr)},
-              {"within_budget", result.within_budget ? Json(*result.within_budget) : Json(nullptr)},
-              {"feasible", result.feasible()}});
+      json_object({{"meets_deadline", result.meets_deadline ? Json(*result.meets_deadline) : Json(nullptr)},
+                   {"within_budget", result.within_budget ? Json(*result.within_budget) : Json(nullptr)},
+                   {"feasible", result.feasible()}});
   return dump(json);
 }
 
