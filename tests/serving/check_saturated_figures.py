@@ -35,6 +35,9 @@ def command(binary, root, row):
     else:  # Llama-3.1-70B and -3.3-70B share the shape
         words = ["--model", "llama-3.1-70b"]
     engine = {"tensorrt-llm": "trtllm"}.get(row["engine"], row["engine"])
+    if engine == "vllm":  # mlsize's preset for the version measured (docs/methodology.md#engine-versions)
+        version = tuple(int(part) for part in row["engine_version"].split(" ")[0].split(".")[:2])
+        engine = "vllm-0.5" if version < (0, 6) else "vllm-0.13" if version < (0, 14) else "vllm"
     prompt, output = (row["prompt"], row["output"]) if row["prompt"] != "sharegpt" else SHAREGPT
     tp = int(row["tp"])
     words += ["--engine", engine, "--gpus", "%s:%d" % (row["device"], tp), "--rate", "max",

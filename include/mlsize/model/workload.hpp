@@ -84,12 +84,14 @@ constexpr auto enum_names(Profile) {
 // pages the KV cache (docs/methodology.md#serving-engines).
 // gpt-fast: PyTorch compiled with CUDA graphs and a static KV cache (also torchao's and
 // transformers' static-cache generate).
-// vllm-0.5: vLLM before 0.6.0, whose scheduler, output processing and API server ran between
-// the GPU's steps.
-enum class Engine { vllm, vllm_05, sglang, trtllm, tgi, llamacpp, gptfast };
+// vllm: vLLM 0.14 and later, whose scheduler works one step ahead of the GPU; vllm-0.13:
+// vLLM 0.6.0 to 0.13, each step scheduled after the last; vllm-0.5: vLLM before 0.6.0, whose
+// scheduler, output processing and API server ran between the GPU's steps.
+enum class Engine { vllm, vllm_013, vllm_05, sglang, trtllm, tgi, llamacpp, gptfast };
 constexpr auto enum_names(Engine) {
   using enum Engine;
   return std::to_array<EnumName<Engine>>({{vllm, "vllm"},
+                                          {vllm_013, "vllm-0.13"},
                                           {vllm_05, "vllm-0.5"},
                                           {sglang, "sglang"},
                                           {trtllm, "trtllm"},
@@ -99,7 +101,7 @@ constexpr auto enum_names(Engine) {
 }
 // Whether the engine is one of vLLM's versions: its kernels, its launch and its host's CPUs.
 constexpr bool is_vllm(Engine engine) {
-  return engine == Engine::vllm || engine == Engine::vllm_05;
+  return engine == Engine::vllm || engine == Engine::vllm_013 || engine == Engine::vllm_05;
 }
 // The library that grows the trees of --task gbdt (docs/methodology.md#gbdt-libraries):
 // XGBoost and LightGBM on CPUs, XGBoost also on NVIDIA GPUs, both across machines with Dask

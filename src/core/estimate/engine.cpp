@@ -16,12 +16,21 @@ namespace {
 // 21.32, 38.01, 62.50 tokens/s) within 3%, and llama.cpp's Llama-3-8B and -70B Q4_K_M on one
 // L40S (113.6 and 15.31 tokens/s; XiongjieDai/GPU-Benchmarks-on-LLM-Inference) gives 51 µs.
 constexpr Seconds k_layer_overhead{45e-6};
-// vLLM V1: piecewise CUDA graphs and a scheduler in its own process ("near-zero CPU
-// overhead", vLLM V1 blog 2025-01-27); no published per-step figure, so 1 ms, between
-// SGLang's none and the 4 ms bubble of V0 (vLLM RFC #6854). Its custom all-reduce takes
-// 9.1–11.8 µs on 2–8 H100s for up to 32 KB (sglang PR #2904). Block 16 (vllm/config/cache.py
-// DEFAULT_BLOCK_SIZE); max_num_seqs 256 and 8,192 batched tokens (EngineArgs).
+// vLLM from 0.14: asynchronous scheduling is on by default, "overlaps engine core scheduling
+// with GPU execution" (v0.14.0 release notes, PR #27614): the scheduler works one step ahead
+// of the GPU, as SGLang's overlap scheduler does, so it costs what SGLang's does (0.1 ms,
+// below). Its custom all-reduce takes 9.1–11.8 µs on 2–8 H100s for up to 32 KB (sglang PR
+// #2904). Block 16 (vllm/config/cache.py DEFAULT_BLOCK_SIZE); max_num_seqs 256 and 8,192
+// batched tokens (EngineArgs).
 constexpr EngineProfile k_vllm{
+    Seconds(0.1e-3), k_layer_overhead, Seconds(10e-6), 16, 256, 8192, "vLLM v0.14.0 release notes (#27614)"};
+// vLLM 0.6.0 to 0.13: V0 with asynchronous output processing (0.6.0), then V1 (the default
+// from 0.8) with piecewise CUDA graphs and its scheduler in its own process ("near-zero CPU
+// overhead", vLLM V1 blog 2025-01-27), but each step scheduled after the last one ends. No
+// published per-step figure, so 1 ms, between SGLang's overlapped 0.1 ms and the 4 ms bubble
+// of V0 before 0.6 (vLLM RFC #6854); Qwen2.5's vLLM 0.6.3 batch-1 decode (fitting rows v1–v4,
+// docs/methodology.md#engine-versions) reads within 18% of it.
+constexpr EngineProfile k_vllm_013{
     Seconds(1.0e-3), k_layer_overhead, Seconds(10e-6), 16, 256, 8192, "vLLM V1 blog 2025-01-27; RFC #6854"};
 // vLLM before 0.6.0 (V0 without multi-step scheduling or asynchronous output processing):
 // "for Llama 3 8B running on 1 H100 GPU: the HTTP API server takes 33% of the total execution
@@ -74,10 +83,11 @@ constexpr EngineProfile k_trtllm{Seconds(0.5e-3),
                                  true,
                                  true,
                                  true};
-// TGI: a Python model server behind a Rust router; no published per-step figure, taken as
-// vLLM's. Paged like vLLM.
+// TGI: a Python model server behind a Rust router, scheduling between steps; no published
+// per-step figure, taken as vLLM's before its asynchronous scheduling (vllm-0.13). Paged like
+// vLLM.
 constexpr EngineProfile k_tgi{
-    Seconds(1.0e-3), k_layer_overhead, Seconds(10e-6), 16, 256, 8192, "as vLLM (no published figure)"};
+    Seconds(1.0e-3), k_layer_overhead, Seconds(10e-6), 16, 256, 8192, "as vLLM 0.13 (no published figure)"};
 // llama.cpp with CUDA graphs: its layers' costs are the whole of its overhead (51 µs each, above).
 // Each slot holds a contiguous cache of its full context; llama-server decodes one sequence
 // unless told more ("-np, --parallel N: number of parallel sequences to decode (default: 1)",
@@ -142,6 +152,7 @@ bool has_marlin(const Device& device) {
 const EngineProfile& engine_profile(Engine engine) {
   switch (engine) {
     case Engine::vllm: return k_vllm;
+    case Engine::vllm_013: return k_vllm_013;
     case Engine::vllm_05: return k_vllm_05;
     case Engine::sglang: return k_sglang;
     case Engine::trtllm: return k_trtllm;
@@ -161,6 +172,7 @@ bool engine_runs_on(Engine engine, const Device& device) {
     case Engine::llamacpp: return nvidia || stack == Stack::rocm || stack == Stack::mps || stack == Stack::cpu;
     case Engine::gptfast: return nvidia || stack == Stack::rocm || stack == Stack::cpu;
     case Engine::vllm:
+    case Engine::vllm_013:
     case Engine::vllm_05:
     case Engine::tgi: return stack != Stack::mps;
   }
