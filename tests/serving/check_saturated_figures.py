@@ -38,6 +38,8 @@ def command(binary, root, row):
     if engine == "vllm":  # mlsize's preset for the version measured (docs/methodology.md#engine-versions)
         version = tuple(int(part) for part in row["engine_version"].split(" ")[0].split(".")[:2])
         engine = "vllm-0.5" if version < (0, 6) else "vllm-0.13" if version < (0, 14) else "vllm"
+    if engine == "sglang" and tuple(int(part) for part in row["engine_version"].split(".")[:2]) < (0, 4):
+        engine = "sglang-0.3"
     prompt, output = (row["prompt"], row["output"]) if row["prompt"] != "sharegpt" else SHAREGPT
     tp = int(row["tp"])
     words += ["--engine", engine, "--gpus", "%s:%d" % (row["device"], tp), "--rate", "max",

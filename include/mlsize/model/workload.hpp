@@ -86,14 +86,16 @@ constexpr auto enum_names(Profile) {
 // transformers' static-cache generate).
 // vllm: vLLM 0.14 and later, whose scheduler works one step ahead of the GPU; vllm-0.13:
 // vLLM 0.6.0 to 0.13, each step scheduled after the last; vllm-0.5: vLLM before 0.6.0, whose
-// scheduler, output processing and API server ran between the GPU's steps.
-enum class Engine { vllm, vllm_013, vllm_05, sglang, trtllm, tgi, llamacpp, gptfast };
+// scheduler, output processing and API server ran between the GPU's steps. sglang-0.3: SGLang
+// before 0.4's overlap scheduler.
+enum class Engine { vllm, vllm_013, vllm_05, sglang, sglang_03, trtllm, tgi, llamacpp, gptfast };
 constexpr auto enum_names(Engine) {
   using enum Engine;
   return std::to_array<EnumName<Engine>>({{vllm, "vllm"},
                                           {vllm_013, "vllm-0.13"},
                                           {vllm_05, "vllm-0.5"},
                                           {sglang, "sglang"},
+                                          {sglang_03, "sglang-0.3"},
                                           {trtllm, "trtllm"},
                                           {tgi, "tgi"},
                                           {llamacpp, "llama.cpp"},

@@ -60,6 +60,12 @@ constexpr EngineProfile k_vllm_05{Seconds(1.0e-3),
 // 3.7–7.8 µs on 2–8 H100s (sglang PR #2904). Token-level pages.
 constexpr EngineProfile k_sglang{
     Seconds(0.1e-3), k_layer_overhead, Seconds(6e-6), 1, 256, 8192, "SGLang v0.4 blog; PR #1401"};
+// SGLang before 0.4 scheduled each batch after the last one ended: the overlap "achieves a
+// 1.1x speedup against its previous version ... most significant on small models and large
+// tensor parallelism sizes" (SGLang v0.4 blog), a fixed cost per step. No published per-step
+// figure, so vLLM's of the same kind (vllm-0.13's 1 ms); the rest is SGLang's.
+constexpr EngineProfile k_sglang_03{
+    Seconds(1.0e-3), k_layer_overhead, Seconds(6e-6), 1, 256, 8192, "SGLang v0.4 blog (1.1x from the overlap)"};
 // TensorRT-LLM's C++ executor overlaps its scheduler with the GPU (overlap-scheduler docs);
 // 0.5 ms. Its custom all-reduce is the one SGLang adopted: 6 µs. tokens_per_block 32
 // (KvCacheConfig); max_batch_size 2,048 and max_num_tokens 8,192 (tensorrt_llm/builder.py).
@@ -155,6 +161,7 @@ const EngineProfile& engine_profile(Engine engine) {
     case Engine::vllm_013: return k_vllm_013;
     case Engine::vllm_05: return k_vllm_05;
     case Engine::sglang: return k_sglang;
+    case Engine::sglang_03: return k_sglang_03;
     case Engine::trtllm: return k_trtllm;
     case Engine::tgi: return k_tgi;
     case Engine::llamacpp: return k_llamacpp;
@@ -168,7 +175,8 @@ bool engine_runs_on(Engine engine, const Device& device) {
   const bool nvidia = stack == Stack::cuda || stack == Stack::cuda_consumer;
   switch (engine) {
     case Engine::trtllm: return nvidia;
-    case Engine::sglang: return nvidia || stack == Stack::rocm;
+    case Engine::sglang:
+    case Engine::sglang_03: return nvidia || stack == Stack::rocm;
     case Engine::llamacpp: return nvidia || stack == Stack::rocm || stack == Stack::mps || stack == Stack::cpu;
     case Engine::gptfast: return nvidia || stack == Stack::rocm || stack == Stack::cpu;
     case Engine::vllm:
