@@ -161,7 +161,8 @@ Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_us
   Catalog catalog = load_default_catalog();
   for (const OverlayText& overlay : read_overlays(paths, origins)) load_overlay(catalog, overlay);
   if (applied != nullptr) applied->insert(applied->end(), paths.begin(), paths.end());
-  catalog.check_references();
+  // The built-in catalogue comes checked (load_default_catalog): only overlays need it again.
+  if (!paths.empty()) catalog.check_references();
   return catalog;
 }
 
