@@ -156,10 +156,6 @@ TEST_CASE("engine versions: vLLM 0.5's host work per sequence holds up the GPU",
   CHECK(batch1_decode_seconds("vllm-0.5") < 1.05 * batch1_decode_seconds("vllm-0.13"));
 }
 
-// vLLM 0.14 schedules the next step while the GPU runs this one (v0.14.0 release notes: async
-// scheduling on by default, #27614), as SGLang's overlap scheduler does: the host time a step
-// waited through before is gone, and at full load the same memory and steps give nearly the
-// same throughput, the steps being long.
 // SGLang 0.4's overlap scheduler "achieves a 1.1x speedup against its previous version ...
 // most significant on small models and large tensor parallelism sizes" (SGLang v0.4 blog,
 // 2024-12-04): before it, the host's step is paid, and what it costs at full load is a few
@@ -176,6 +172,10 @@ TEST_CASE("engine versions: SGLang before 0.4 waits for its scheduler", "[satura
   CHECK(batch1_decode_seconds("sglang-0.3") > batch1_decode_seconds("sglang"));
 }
 
+// vLLM 0.14 schedules the next step while the GPU runs this one (v0.14.0 release notes: async
+// scheduling on by default, #27614), as SGLang's overlap scheduler does: the host time a step
+// waited through before is gone, and at full load the same memory and steps give nearly the
+// same throughput, the steps being long.
 TEST_CASE("engine versions: vLLM 0.14's asynchronous scheduling hides the host's step", "[saturation]") {
   const double current = batch1_decode_seconds("vllm");
   CHECK(current < batch1_decode_seconds("vllm-0.13"));

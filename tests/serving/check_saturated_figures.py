@@ -28,18 +28,24 @@ ISSUE_FIGURE = "p50"  # TensorRT-LLM 0.17, Llama-3.1-8B FP8, 1× H100, 1000/1000
 SHAREGPT = ("202", "194")  # SGLang's ShareGPT run: mean output 194 tokens (output ÷ request throughput)
 
 
+def preset(row):
+    """mlsize's --engine for the engine and version a row measured (docs/methodology.md#engine-versions)."""
+    engine = {"tensorrt-llm": "trtllm"}.get(row["engine"], row["engine"])
+    if engine not in ("vllm", "sglang"):
+        return engine
+    version = tuple(int(part) for part in row["engine_version"].split(" ")[0].split(".")[:2])
+    if engine == "vllm":
+        return "vllm-0.5" if version < (0, 6) else "vllm-0.13" if version < (0, 14) else "vllm"
+    return "sglang-0.3" if version < (0, 4) else "sglang"
+
+
 def command(binary, root, row):
     model = row["model"]
     if model == "llama-3.1-8b":
         words = ["--model-config", os.path.join(root, "tests/data/hf-configs/meta-llama--Meta-Llama-3.1-8B.json")]
     else:  # Llama-3.1-70B and -3.3-70B share the shape
         words = ["--model", "llama-3.1-70b"]
-    engine = {"tensorrt-llm": "trtllm"}.get(row["engine"], row["engine"])
-    if engine == "vllm":  # mlsize's preset for the version measured (docs/methodology.md#engine-versions)
-        version = tuple(int(part) for part in row["engine_version"].split(" ")[0].split(".")[:2])
-        engine = "vllm-0.5" if version < (0, 6) else "vllm-0.13" if version < (0, 14) else "vllm"
-    if engine == "sglang" and tuple(int(part) for part in row["engine_version"].split(".")[:2]) < (0, 4):
-        engine = "sglang-0.3"
+    engine = preset(row)
     prompt, output = (row["prompt"], row["output"]) if row["prompt"] != "sharegpt" else SHAREGPT
     tp = int(row["tp"])
     words += ["--engine", engine, "--gpus", "%s:%d" % (row["device"], tp), "--rate", "max",
