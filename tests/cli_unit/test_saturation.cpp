@@ -184,3 +184,25 @@ TEST_CASE("engine versions: vLLM 0.14's asynchronous scheduling hides the host's
   CHECK(saturated("vllm", llama8b) > saturated("vllm-0.13", llama8b));
   CHECK(saturated("vllm", llama8b) < 1.1 * saturated("vllm-0.13", llama8b));
 }
+
+// A step's time is its linear layers and its attention, each bound by its own bytes or FLOPs,
+// plus the all-reduces and the engine's fixed costs (serving.cpp): the report gives each
+// part, and they add up to the TPOT it reports, for engines with and without host work per
+// sequence, on one device and split across four.
+TEST_CASE("a serving step's parts add up to its TPOT", "[saturation]") {
+  for (const char* engine : {"vllm", "vllm-0.5", "trtllm", "sglang-0.3"}) {
+    for (const char* gpus : {"h100:1", "h100:4"}) {
+      std::vector<std::string> args{"estimate", "--task", "inference", "--model", "llama-3-8b", "--gpus", gpus,
+                                    "--rate", "2", "--engine", engine, "--format", "json"};
+      if (std::string(gpus) == "h100:4") args.insert(args.end(), {"--tp", "4"});
+      const nlohmann::json s = run_json(args)["serving"];
+      INFO(engine << " on " << gpus);
+      const double parts = s["linear_layers_seconds_per_step"].get<double>() +
+                           s["attention_seconds_per_step"].get<double>() +
+                           s["all_reduce_seconds_per_step"].get<double>() + s["step_overhead_seconds"].get<double>();
+      CHECK(parts == Approx(s["tpot_seconds_at_batch"].get<double>()).epsilon(1e-9));
+      CHECK(s["linear_layers_seconds_per_step"].get<double>() > 0);
+      CHECK(s["attention_seconds_per_step"].get<double>() > 0);
+    }
+  }
+}

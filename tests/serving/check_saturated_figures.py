@@ -29,14 +29,11 @@ SHAREGPT = ("202", "194")  # SGLang's ShareGPT run: mean output 194 tokens (outp
 
 
 def preset(row):
-    """mlsize's --engine for the engine and version a row measured (docs/methodology.md#engine-versions)."""
-    engine = {"tensorrt-llm": "trtllm"}.get(row["engine"], row["engine"])
-    if engine not in ("vllm", "sglang"):
-        return engine
-    version = tuple(int(part) for part in row["engine_version"].split(" ")[0].split(".")[:2])
-    if engine == "vllm":
-        return "vllm-0.5" if version < (0, 6) else "vllm-0.13" if version < (0, 14) else "vllm"
-    return "sglang-0.3" if version < (0, 4) else "sglang"
+    """--engine for a row: the release it measured where the engine's presets split by version
+    (mlsize takes the preset that covers it; docs/methodology.md#engine-versions)."""
+    if row["engine"] in ("vllm", "sglang"):
+        return "%s-%s" % (row["engine"], row["engine_version"].split(" ")[0])
+    return row["engine"]
 
 
 def command(binary, root, row):

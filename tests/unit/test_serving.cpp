@@ -498,3 +498,29 @@ TEST_CASE("prompts queue for prefill at a busy replica, and the tail shows it", 
   CHECK(p99.ttft.value > 2 * median.ttft.value);
   CHECK(p99.queueing.value > 3 * (most.replica.prefill.value + k_first_token_overhead_s));
 }
+
+// A release names the preset that covers it (docs/methodology.md#engine-versions): vLLM 0.6.0
+// moved its host work off the GPU's path and 0.14 scheduled a step ahead; SGLang 0.4 brought
+// the overlap scheduler.
+TEST_CASE("an engine's release takes the preset that covers it", "[serving][engine]") {
+  CHECK(engine_of_release("vllm-0.4.3") == Engine::vllm_05);
+  CHECK(engine_of_release("vllm-0.5") == Engine::vllm_05);
+  CHECK(engine_of_release("vllm-0.6.0") == Engine::vllm_013);
+  CHECK(engine_of_release("vllm-v0.8.5") == Engine::vllm_013);
+  CHECK(engine_of_release("vllm-0.13") == Engine::vllm_013);
+  CHECK(engine_of_release("vllm-0.14.0") == Engine::vllm);
+  CHECK(engine_of_release("vllm-1.2") == Engine::vllm);
+  CHECK(engine_of_release("sglang-0.3.0") == Engine::sglang_03);
+  CHECK(engine_of_release("sglang-0.4") == Engine::sglang);
+  // The presets' own names are releases of the versions they cover.
+  for (Engine preset : {Engine::vllm_05, Engine::vllm_013, Engine::sglang_03}) {
+    CHECK(engine_of_release(to_string(preset)) == preset);
+  }
+  CHECK_FALSE(engine_of_release("vllm").has_value());
+  CHECK_FALSE(engine_of_release("vllm-").has_value());
+  CHECK_FALSE(engine_of_release("vllm-0").has_value());
+  CHECK_FALSE(engine_of_release("vllm-0.x").has_value());
+  CHECK_FALSE(engine_of_release("vllm-0.8rc1").has_value());
+  CHECK_FALSE(engine_of_release("trtllm-0.17").has_value());
+  CHECK_FALSE(engine_of_release("-0.8").has_value());
+}

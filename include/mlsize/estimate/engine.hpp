@@ -8,6 +8,7 @@
 #include <mlsize/model/workload.hpp>
 #include <mlsize/support/units.hpp>
 
+#include <optional>
 #include <string_view>
 
 namespace mlsize {
@@ -53,6 +54,11 @@ struct EngineProfile {
 };
 
 const EngineProfile& engine_profile(Engine engine);
+
+// The preset of a release named as "vllm-0.8", "vllm-0.6.3" or "sglang-v0.3.0" (the engines
+// whose presets split by version: docs/methodology.md#engine-versions), the one place that
+// says which releases each preset covers; none for other text.
+std::optional<Engine> engine_of_release(std::string_view name);
 
 // What a plan may fill of a device's `capacity` holding `memory`: the capacity less
 // --memory-headroom's share of it, or, under an engine that sizes its KV cache from the memory

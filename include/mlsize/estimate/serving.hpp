@@ -78,13 +78,18 @@ struct ReplicaEstimate {
   // Sequences the KV memory holds at their full context, what engines report at start
   // ("Maximum concurrency for N tokens per request", vLLM).
   int full_context_capacity = 0;
-  MemoryBreakdown memory;          // per device, at `batch` sequences of their average length
-  Seconds decode_step;             // TPOT: one token for each sequence of the batch
-  Seconds prefill;                 // one prompt alone
-  Seconds ttft;                    // the prompt's prefill, after half a decode step when busy (no queueing)
-  bool memory_bound = false;       // the decode step reads more than it computes
-  Seconds all_reduce;              // of the decode step: tensor parallelism's all-reduces, experts' all-to-alls
-  Seconds step_overhead;           // the engine's fixed cost in each step, its layers' included
+  MemoryBreakdown memory;     // per device, at `batch` sequences of their average length
+  Seconds decode_step;        // TPOT: one token for each sequence of the batch
+  Seconds prefill;            // one prompt alone
+  Seconds ttft;               // the prompt's prefill, after half a decode step when busy (no queueing)
+  bool memory_bound = false;  // the decode step reads more than it computes
+  Seconds all_reduce;         // of the decode step: tensor parallelism's all-reduces, experts' all-to-alls
+  Seconds step_overhead;      // the engine's fixed cost in each step, its layers' and host work's included
+  // The decode step's two kinds of kernels, each bound by its own bytes or FLOPs: the linear
+  // layers (the weights and their GEMMs) and attention (the KV cache and its dot products).
+  // decode_step = linear_layers + attention + all_reduce + step_overhead.
+  Seconds linear_layers;
+  Seconds attention;
   Bytes step_bytes;                // a decode step reads per device: weights and the batch's KV cache
   double step_flops = 0;           // a decode step computes per device, prompts riding along included
   double prefill_flops = 0;        // one prompt's prefill per device

@@ -97,6 +97,7 @@ constexpr auto enum_names(Engine) {
                                           {sglang, "sglang"},
                                           {sglang_03, "sglang-0.3"},
                                           {trtllm, "trtllm"},
+                                          {trtllm, "tensorrt-llm"},
                                           {tgi, "tgi"},
                                           {llamacpp, "llama.cpp"},
                                           {gptfast, "gpt-fast"}});

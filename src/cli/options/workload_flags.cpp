@@ -112,7 +112,8 @@ void add_workload_options(CLI::App& command, WorkloadOptions& options) {
       ->type_name("FRACTION");
   in->add_option("--engine", options.engine,
                  "Serving engine, for its fixed cost per step and KV pages: " + choice_help(defaults.engine) +
-                     "; speech models: " + choice_help(SpeechEngine::faster_whisper))
+                     ", or a release (vllm-0.8.5, sglang-0.3.0: the preset that covers it); speech models: " +
+                     choice_help(SpeechEngine::faster_whisper))
       ->type_name("ENGINE");
   in->add_option("--step-overhead", options.step_overhead,
                  "Fixed cost of each decode step beyond the roofline, e.g. 1ms (default: the engine's)")

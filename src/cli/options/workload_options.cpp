@@ -44,6 +44,14 @@ void parse_choice_if_given(const std::optional<std::string>& text, const std::st
   if (text) value = parse_choice<E>(flag, *text);
 }
 
+// --engine: a preset, or a release of an engine whose presets split by version ("vllm-0.8.5"),
+// which takes the preset that covers it.
+Engine parse_engine(const std::string& text) {
+  if (const std::optional<Engine> engine = parse_name<Engine>(lower_case(text))) return *engine;
+  if (const std::optional<Engine> release = engine_of_release(lower_case(text))) return *release;
+  return parse_choice<Engine>("--engine", text);
+}
+
 }  // namespace
 
 LoraTargetNames lora_target_names() {
@@ -450,7 +458,7 @@ Workload build_workload(const WorkloadOptions& options, bool require_data) {
   }
   // The engine's defaults for the batch and the step's tokens apply to the load.
   // A speech model's engine is one of its own (resolve_speech).
-  if (!workload.speech) parse_choice_if_given(options.engine, "--engine", workload.engine);
+  if (!workload.speech && options.engine) workload.engine = parse_engine(*options.engine);
   // An engine whose FP8 checkpoints carry an FP8 KV cache (TensorRT-LLM's) caches in FP8.
   if (workload.task == Task::inference && workload.weight_format == WeightFormat::fp8 && !options.kv_cache_dtype &&
       engine_profile(workload.engine).fp8_weights_cache_fp8) {

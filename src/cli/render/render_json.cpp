@@ -187,6 +187,8 @@ Json serving_json(const ServingEstimate& s, const Strategy& strategy) {
                       {"tpot_seconds_at_batch", r.decode_step.value},
                       {"prefill_seconds", r.prefill.value},
                       {"all_reduce_seconds_per_step", r.all_reduce.value},
+                      {"linear_layers_seconds_per_step", r.linear_layers.value},
+                      {"attention_seconds_per_step", r.attention.value},
                       {"step_overhead_seconds", r.step_overhead.value},
                       {"decode_memory_bound", r.memory_bound},
                       {"output_tokens_per_s_per_replica", r.output_tokens_per_s},

@@ -236,16 +236,33 @@ std::string serving_formulas(const PlanEstimate& e, const Workload& w) {
                                                      : "its average length (prompt + output/2)",
       format_gb(e.usable), format_gb(m.weights), format_gb(m.activations), format_gb(m.overhead),
       format_general(per_sequence / 1e9, 3), r.batch_capacity);
+  // The step's two kinds of kernels each take the longer of their bytes and their FLOPs, and
+  // their times add (serving.cpp), so the sum is shown term by term.
   text += fmt::format(
-      "  TPOT = max(bytes read / (bandwidth × efficiency), FLOPs / (peak × MFU)) + communication + engine step\n"
-      "       = max({} GB / ({} GB/s × {}), {} / ({} TFLOP/s × {})) + {} + {} = {}\n"
-      "    bytes read = weights + batch {} × KV per sequence at the average context {} + {}/2 tokens;\n"
-      "    FLOPs = (2 × {} active params × (batch + batch × {}/{} prompt tokens riding along) + attention) / t {}\n",
+      "  TPOT = linear layers + attention + communication + engine step, the linear layers (the weights) and "
+      "attention (the KV cache) each max(bytes read / (bandwidth × efficiency), FLOPs / (peak × MFU)) of its own\n"
+      "       = {} + {} + {} + {} = {}\n"
+      "    bytes read = weights + batch {} × KV per sequence at the average context {} + {}/2 tokens = {} GB at {} "
+      "GB/s × {};\n"
+      "    FLOPs = (2 × {} active params × (batch + batch × {}/{} prompt tokens riding along) + attention) / t {} = "
+      "{} at {} TFLOP/s × {}\n",
+      format_latency(r.linear_layers), format_latency(r.attention), format_latency(r.all_reduce),
+      format_latency(r.step_overhead), format_latency(r.decode_step), r.batch, load.prompt_tokens, load.output_tokens,
       format_gb(r.step_bytes), format_general(bandwidth / 1e9, 4), format_percent(w.bandwidth_efficiency),
-      format_general(r.step_flops, 3), format_general(e.peak_flops_per_s / 1e12, 4), format_percent(mfu),
-      format_latency(r.all_reduce), format_latency(r.step_overhead), format_latency(r.decode_step), r.batch,
-      load.prompt_tokens, load.output_tokens, format_count(w.parameters.active), load.prompt_tokens, load.output_tokens,
-      e.plan.strategy.tensor_parallel * e.plan.strategy.expert_parallel);
+      format_count(w.parameters.active), load.prompt_tokens, load.output_tokens,
+      e.plan.strategy.tensor_parallel * e.plan.strategy.expert_parallel, format_general(r.step_flops, 3),
+      format_general(e.peak_flops_per_s / 1e12, 4), format_percent(mfu));
+  // The engine step is the engine's own (or --step-overhead), its layers' fixed costs and, for
+  // an engine whose host works between steps, its work per sequence (engine.hpp).
+  const int layers = w.model.layers + w.model.encoder_layers;
+  const Seconds host_per_sequence = sequence_step_cost(w.engine, 1, e.plan.strategy.tensor_parallel);
+  text += fmt::format("    engine step = {} ({}) + {} layers × {}{} = {}\n", format_latency(step_overhead(w)),
+                      w.step_overhead ? "--step-overhead" : to_string(w.engine), layers,
+                      format_latency(engine_profile(w.engine).layer_overhead),
+                      host_per_sequence.value > 0 ? fmt::format(" + {} of host work for each sequence in the step",
+                                                                format_latency(host_per_sequence))
+                                                  : std::string(),
+                      format_latency(r.step_overhead));
   const Seconds latency = engine_profile(w.engine).all_reduce_latency;
   if (e.plan.strategy.tensor_parallel > 1) {
     text +=

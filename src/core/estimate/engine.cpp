@@ -4,6 +4,11 @@
 #include <mlsize/estimate/efficiency.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
+#include <string_view>
+#include <system_error>
+#include <utility>
 
 namespace mlsize {
 namespace {
@@ -168,6 +173,30 @@ const EngineProfile& engine_profile(Engine engine) {
     case Engine::gptfast: return k_gptfast;
   }
   return k_vllm;
+}
+
+std::optional<Engine> engine_of_release(std::string_view name) {
+  // "<engine>-<major>.<minor>[.patch...]", a "v" before the version allowed.
+  const std::size_t dash = name.find('-');
+  if (dash == std::string_view::npos) return std::nullopt;
+  const std::string_view engine = name.substr(0, dash);
+  std::string_view version = name.substr(dash + 1);
+  if (version.starts_with('v')) version.remove_prefix(1);
+  int major = 0;
+  int minor = 0;
+  const char* const end = version.data() + version.size();
+  const auto [after_major, major_error] = std::from_chars(version.data(), end, major);
+  if (major_error != std::errc() || after_major == end || *after_major != '.') return std::nullopt;
+  const auto [after_minor, minor_error] = std::from_chars(after_major + 1, end, minor);
+  if (minor_error != std::errc() || (after_minor != end && *after_minor != '.')) return std::nullopt;
+  const auto before = [&](int at_major, int at_minor) {
+    return std::pair(major, minor) < std::pair(at_major, at_minor);
+  };
+  // vLLM: 0.6.0 moved its host work off the GPU's path, 0.14.0 scheduled a step ahead.
+  if (engine == "vllm") return before(0, 6) ? Engine::vllm_05 : before(0, 14) ? Engine::vllm_013 : Engine::vllm;
+  // SGLang: 0.4 brought the overlap scheduler.
+  if (engine == "sglang") return before(0, 4) ? Engine::sglang_03 : Engine::sglang;
+  return std::nullopt;
 }
 
 bool engine_runs_on(Engine engine, const Device& device) {

@@ -169,6 +169,8 @@ class ReplicaModel {
     Bytes bytes;
     double flops = 0;
     Seconds communication;
+    Seconds linear_layers;
+    Seconds attention;
     bool memory_bound = false;
   };
   Step step(double batch, double chunk) const {
@@ -196,9 +198,10 @@ class ReplicaModel {
     const double attention_compute = attention / rate;
     st.memory_bound = linear_memory + attention_memory >= linear_compute + attention_compute;
     st.communication = communication(tokens);
-    st.time =
-        Seconds(std::max(linear_memory, linear_compute) + std::max(attention_memory, attention_compute) +
-                st.communication.value + m_overhead.value + m_sequence_cost.value * (batch + (chunk > 0 ? 1 : 0)));
+    st.linear_layers = Seconds(std::max(linear_memory, linear_compute));
+    st.attention = Seconds(std::max(attention_memory, attention_compute));
+    st.time = st.linear_layers + st.attention + st.communication + m_overhead +
+              m_sequence_cost * (batch + (chunk > 0 ? 1 : 0));
     return st;
   }
 
@@ -240,6 +243,10 @@ class ReplicaModel {
     r.step_bytes = Bytes((1 - mixed) * decode.bytes.value + mixed * with_prompt.bytes.value);
     r.step_flops = (1 - mixed) * decode.flops + mixed * with_prompt.flops;
     r.all_reduce = Seconds((1 - mixed) * decode.communication.value + mixed * with_prompt.communication.value);
+    r.linear_layers = Seconds((1 - mixed) * decode.linear_layers.value + mixed * with_prompt.linear_layers.value);
+    r.attention = Seconds((1 - mixed) * decode.attention.value + mixed * with_prompt.attention.value);
+    // A step carrying a prompt has its sequence too (step()).
+    r.step_overhead = m_overhead + m_sequence_cost * (batch + mixed);
     r.memory_bound = decode.memory_bound && (mixed < 1 || with_prompt.memory_bound);
     // Sequences finish as fast as prompts get in: past the step's room, prompts queue and
     // throughput follows them.
@@ -270,6 +277,8 @@ class ReplicaModel {
     r.step_bytes = decode.bytes;
     r.step_flops = decode.flops;
     r.all_reduce = decode.communication;
+    r.linear_layers = decode.linear_layers;
+    r.attention = decode.attention;
     r.memory_bound = decode.memory_bound;
     const double cycle = prefill + output * decode.time.value;
     r.requests_per_s = batch / cycle;
