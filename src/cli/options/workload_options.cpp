@@ -47,8 +47,9 @@ void parse_choice_if_given(const std::optional<std::string>& text, const std::st
 // --engine: a preset, or a release of an engine whose presets split by version ("vllm-0.8.5"),
 // which takes the preset that covers it.
 Engine parse_engine(const std::string& text) {
-  if (const std::optional<Engine> engine = parse_name<Engine>(lower_case(text))) return *engine;
-  if (const std::optional<Engine> release = engine_of_release(lower_case(text))) return *release;
+  const std::string name = lower_case(text);
+  if (const std::optional<Engine> engine = parse_name<Engine>(name)) return *engine;
+  if (const std::optional<Engine> release = engine_of_release(name)) return *release;
   return parse_choice<Engine>("--engine", text);
 }
 

@@ -238,13 +238,17 @@ class ReplicaModel {
     const double mixed = std::min(1.0, demand / chunk);  // the share of steps carrying prompts
     const Step decode = step(batch, 0);
     const Step with_prompt = step(batch, chunk);
-    // A sequence waits for every step, decode-only or mixed: its TPOT is their average.
-    r.decode_step = Seconds((1 - mixed) * decode.time.value + mixed * with_prompt.time.value);
-    r.step_bytes = Bytes((1 - mixed) * decode.bytes.value + mixed * with_prompt.bytes.value);
-    r.step_flops = (1 - mixed) * decode.flops + mixed * with_prompt.flops;
-    r.all_reduce = Seconds((1 - mixed) * decode.communication.value + mixed * with_prompt.communication.value);
-    r.linear_layers = Seconds((1 - mixed) * decode.linear_layers.value + mixed * with_prompt.linear_layers.value);
-    r.attention = Seconds((1 - mixed) * decode.attention.value + mixed * with_prompt.attention.value);
+    // A sequence waits for every step, decode-only or mixed: its TPOT is their average, and
+    // so are the step's figures.
+    const auto mean = [&](double decode_only, double carrying_prompt) {
+      return (1 - mixed) * decode_only + mixed * carrying_prompt;
+    };
+    r.decode_step = Seconds(mean(decode.time.value, with_prompt.time.value));
+    r.step_bytes = Bytes(mean(decode.bytes.value, with_prompt.bytes.value));
+    r.step_flops = mean(decode.flops, with_prompt.flops);
+    r.all_reduce = Seconds(mean(decode.communication.value, with_prompt.communication.value));
+    r.linear_layers = Seconds(mean(decode.linear_layers.value, with_prompt.linear_layers.value));
+    r.attention = Seconds(mean(decode.attention.value, with_prompt.attention.value));
     // A step carrying a prompt has its sequence too (step()).
     r.step_overhead = m_overhead + m_sequence_cost * (batch + mixed);
     r.memory_bound = decode.memory_bound && (mixed < 1 || with_prompt.memory_bound);
