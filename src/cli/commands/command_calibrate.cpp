@@ -7,6 +7,7 @@
 #include "cli/io/output_width.hpp"
 #include "cli/options/option_conventions.hpp"
 #include "cli/render/render_calibration.hpp"
+#include "cli/render/text_table.hpp"
 
 #include <mlsize/estimate/calibration.hpp>
 #include <mlsize/estimate/compute.hpp>

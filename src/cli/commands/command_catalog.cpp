@@ -11,6 +11,7 @@
 #include "cli/options/providers.hpp"
 #include "cli/options/workload_options.hpp"
 #include "cli/render/render_catalog.hpp"
+#include "cli/support/kept.hpp"
 
 #include <mlsize/catalog/catalog_loader.hpp>
 #include <mlsize/catalog/compiled_catalog.hpp>
@@ -88,7 +89,7 @@ CommandOutput rendered(const CatalogSelection& selection, OutputFormat format, c
 
 CommandOutput run_list(const CatalogOptions& options) {
   const OutputFormat format = parse_format(options.list_format, k_catalog_list_formats);
-  const SourcedCatalog sourced = sourced_catalog(options);
+  const SourcedCatalog& sourced = kept(sourced_catalog(options));  // cli/support/kept.hpp
   const CatalogSelection selection = select_entries(options, sourced.catalog);
   return rendered(selection, format, {"catalog list", sourced.provenance}, options.wide);
 }
@@ -96,7 +97,7 @@ CommandOutput run_list(const CatalogOptions& options) {
 // A device by id or alias, an offering by id, or both when they share an id.
 CommandOutput run_show(const CatalogOptions& options) {
   const OutputFormat format = parse_format(options.show_format, k_catalog_show_formats);
-  const SourcedCatalog sourced = sourced_catalog(options);
+  const SourcedCatalog& sourced = kept(sourced_catalog(options));  // cli/support/kept.hpp
   const Catalog& catalog = sourced.catalog;
   CatalogSelection selection;
   if (const Device* device = catalog.find_device(options.id)) selection.devices.push_back(device);
@@ -191,7 +192,7 @@ CommandOutput run_compile(const CatalogOptions& options) {
 
 CommandOutput run_export(const CatalogOptions& options) {
   const OutputFormat format = parse_format(options.export_format, k_catalog_export_formats);
-  const SourcedCatalog sourced = sourced_catalog(options);
+  const SourcedCatalog& sourced = kept(sourced_catalog(options));  // cli/support/kept.hpp
   const CatalogSelection all = select_all(sourced.catalog);
   return rendered(all, format, {"catalog export", sourced.provenance});
 }

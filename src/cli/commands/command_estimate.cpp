@@ -6,6 +6,7 @@
 #include "cli/options/option_conventions.hpp"
 #include "cli/options/task_flags.hpp"
 #include "cli/render/renderers.hpp"
+#include "cli/support/kept.hpp"
 
 #include <mlsize/estimate/calibration.hpp>
 #include <mlsize/estimate/compute.hpp>
@@ -351,7 +352,8 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   check_offering_region(options, full_catalog);
   EstimateResult result;
   result.provenance = provenance_of(full_catalog, std::move(overlays), {});
-  const Catalog catalog = priced_catalog(options.workload, std::move(full_catalog), cost_settings);
+  // Kept (cli/support/kept.hpp): freeing its 514 offerings was 0.77 M instructions at exit.
+  const Catalog& catalog = kept(priced_catalog(options.workload, std::move(full_catalog), cost_settings));
   check_from_needs_here(options.here);
   std::optional<HereRun> here;  // the plan points into its catalogue
   if (options.here.here) {

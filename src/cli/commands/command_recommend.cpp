@@ -8,6 +8,7 @@
 #include "cli/options/serving_options.hpp"
 #include "cli/options/task_flags.hpp"
 #include "cli/render/renderers.hpp"
+#include "cli/support/kept.hpp"
 
 #include <mlsize/rank/ranker.hpp>
 #include <mlsize/support/error.hpp>
@@ -329,7 +330,8 @@ CommandOutput emit_ranked(const RecommendOptions& options, const RecommendRun& r
 CommandOutput run_recommend(const RecommendOptions& options) {
   check_emit_format(options.emit, options.workload.format);
   if (options.rank && !options.emit) flag_error("--rank", "--rank picks the plan --emit writes", "add --emit KIND");
-  const std::unique_ptr<RecommendRun> run = run_recommendation(options);
+  // Kept (cli/support/kept.hpp): the catalogue, rules and report are not freed at exit.
+  const std::unique_ptr<RecommendRun>& run = kept(run_recommendation(options));
   if (options.emit) return emit_ranked(options, *run);
   const Report& report = run->report;
   CommandOutput output;
@@ -377,7 +379,7 @@ CLI::App* add_explain_command(CLI::App& app, ExplainOptions& options, bool with_
 }
 
 CommandOutput run_explain(const ExplainOptions& options) {
-  const std::unique_ptr<RecommendRun> run = run_recommendation(options.recommend, true);
+  const std::unique_ptr<RecommendRun>& run = kept(run_recommendation(options.recommend, true));
   if (options.offering && run->catalog.find_offering(*options.offering) == nullptr) {
     std::vector<std::string> ids;
     for (const Offering& offering : run->catalog.offerings()) ids.push_back(offering.id);
