@@ -51,6 +51,11 @@ struct EngineProfile {
   // What each sequence adds when the step's inputs are sent to other tensor-parallel
   // workers (vLLM V0 broadcasts each sequence's metadata from its driver every step).
   Seconds tensor_parallel_sequence_overhead{0};
+  // Prompt chunks ride in the decode steps, in the tokens the decodes leave (continuous
+  // batching with chunked prefill: vLLM, TensorRT-LLM's in-flight batching). An engine that
+  // does not mix them (SGLang: --enable-mixed-chunk is off by default) runs each prefill as a
+  // step of its own, which every decoding sequence waits through.
+  bool mixes_prefill_and_decode = true;
 };
 
 const EngineProfile& engine_profile(Engine engine);

@@ -227,21 +227,26 @@ class ReplicaModel {
   // steady state batch ÷ output sequences finish each step and as many start, whose prompts
   // ride along in the steps, up to the engine's tokens per step. Below one new sequence per
   // step a prompt comes whole in one step of `chunk` tokens and the other steps decode
-  // only; above, every step carries its share.
+  // only; above, every step carries its share. An engine that does not mix prefill and
+  // decode (mixes_prefill_and_decode) runs the chunk in a step of its own instead, with the
+  // whole step's room, and each decode step has `share` of those beside it.
   ReplicaEstimate at_continuous(int batch) const {
     const double prompt = m_load.prompt_tokens;
     const double output = m_load.output_tokens;
+    const bool mixes = m_engine.mixes_prefill_and_decode;
     ReplicaEstimate r = base(batch);
     const double demand = batch * prompt / output;  // prompt tokens per step
-    const double room = std::max(1.0, step_tokens() - batch);
+    const double room = std::max(1.0, step_tokens() - (mixes ? batch : 0.0));
     const double chunk = std::min(room, std::max(demand, prompt));
-    const double mixed = std::min(1.0, demand / chunk);  // the share of steps carrying prompts
+    // Mixed: the share of steps carrying prompts; separate: prompt steps per decode step.
+    const double share = std::min(1.0, demand / chunk);
     const Step decode = step(batch, 0);
-    const Step with_prompt = step(batch, chunk);
-    // A sequence waits for every step, decode-only or mixed: its TPOT is their average, and
-    // so are the step's figures.
+    const Step with_prompt = step(mixes ? batch : 0, chunk);
+    // A sequence waits for every step, decode-only or carrying a prompt: its TPOT is their
+    // average, and so are the step's figures; without mixing it waits for its decode step and
+    // the prompt steps beside it.
     const auto mean = [&](double decode_only, double carrying_prompt) {
-      return (1 - mixed) * decode_only + mixed * carrying_prompt;
+      return (mixes ? 1 - share : 1.0) * decode_only + share * carrying_prompt;
     };
     r.decode_step = Seconds(mean(decode.time.value, with_prompt.time.value));
     r.step_bytes = Bytes(mean(decode.bytes.value, with_prompt.bytes.value));
@@ -249,20 +254,26 @@ class ReplicaModel {
     r.all_reduce = Seconds(mean(decode.communication.value, with_prompt.communication.value));
     r.linear_layers = Seconds(mean(decode.linear_layers.value, with_prompt.linear_layers.value));
     r.attention = Seconds(mean(decode.attention.value, with_prompt.attention.value));
-    // A step carrying a prompt has its sequence too (step()).
-    r.step_overhead = m_overhead + m_sequence_cost * (batch + mixed);
-    r.memory_bound = decode.memory_bound && (mixed < 1 || with_prompt.memory_bound);
+    // A step carrying a prompt has its sequence too (step()); a prompt step of its own, the
+    // engine's step as well.
+    r.step_overhead = m_overhead * (mixes ? 1.0 : 1.0 + share) + m_sequence_cost * (batch + share);
+    r.memory_bound = decode.memory_bound && (share < 1 || with_prompt.memory_bound);
     // Sequences finish as fast as prompts get in: past the step's room, prompts queue and
     // throughput follows them.
-    const double finished_per_step = std::min(batch / output, chunk * mixed / prompt);
+    const double finished_per_step = std::min(batch / output, chunk * share / prompt);
     r.requests_per_s = finished_per_step / r.decode_step.value;
     r.output_tokens_per_s = r.requests_per_s * output;
     // The prefill's last position gives the first token. A prompt longer than the room
-    // takes several mixed steps; on a busy replica it first waits for the step in progress,
-    // half a step on average; an idle one (batch 1) starts it at once.
+    // takes several steps; on a busy replica it first waits for the step in progress, half a
+    // step on average (a step of either kind, by the time each takes); an idle one (batch 1)
+    // starts it at once.
     const double prompt_steps = std::ceil(prompt / chunk);
     const double prefill = std::max(m_prefill.value, prompt_steps * with_prompt.time.value);
-    r.ttft = Seconds(k_first_token_overhead_s + prefill + (batch > 1 ? r.decode_step.value / 2 : 0.0));
+    const double in_progress =
+        mixes ? r.decode_step.value / 2
+              : (decode.time.value * decode.time.value + share * with_prompt.time.value * with_prompt.time.value) /
+                    (2 * r.decode_step.value);
+    r.ttft = Seconds(k_first_token_overhead_s + prefill + (batch > 1 ? in_progress : 0.0));
     return r;
   }
 
