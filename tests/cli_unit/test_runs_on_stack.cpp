@@ -156,26 +156,32 @@ TEST_CASE("stack: Trainium ranks with a NeuronX layout, and the CUDA launchers r
 }
 
 // vLLM needs 2 + N physical cores on a machine of N GPUs (docs.vllm.ai, configuration/
-// optimization): a 2-vCPU VM does not serve, and no ranked plan's machine is below it.
-TEST_CASE("stack: no serving plan on a host with fewer cores than vLLM's processes", "[stack]") {
-  const Json report = recommend_json({"--model", "llama-2-7b", "--task", "inference", "--rate", "2"});
-  REQUIRE_FALSE(report["recommendations"].empty());
-  bool rejected = false;
-  for (const Json& r : report["rejected"]) rejected = rejected || r["reason"] == "host_cpus";
-  CHECK(rejected);
+// optimization), and SGLang runs as many processes (its HTTP server and tokenizer, a scheduler
+// per GPU, the detokenizer: sglang's entrypoints/engine.py): a 2-vCPU VM does not serve, and
+// no ranked plan's machine is below it.
+TEST_CASE("stack: no serving plan on a host with fewer cores than the engine's processes", "[stack]") {
   const Json catalog = [] {
     const auto listed = run_cli({"catalog", "list", "--format", "json"});
     REQUIRE(listed.exit_code == 0);
     return Json::parse(listed.out);
   }();
-  for (const Json& plan : report["recommendations"]) {
-    const std::string id = plan["offering"]["id"];
-    for (const Json& offering : catalog["offerings"]) {
-      if (offering["id"] != id || !offering["vcpus"].is_number()) continue;
-      const int gpus = offering["devices_per_unit"];
-      const int machines = std::max(1, (gpus + 7) / 8);
-      INFO(id);
-      CHECK(offering["vcpus"].get<int>() / 2 >= (2 + gpus / machines) * machines);
+  for (const char* engine : {"vllm", "sglang"}) {
+    INFO(engine);
+    const Json report =
+        recommend_json({"--model", "llama-2-7b", "--task", "inference", "--rate", "2", "--engine", engine});
+    REQUIRE_FALSE(report["recommendations"].empty());
+    bool rejected = false;
+    for (const Json& r : report["rejected"]) rejected = rejected || r["reason"] == "host_cpus";
+    CHECK(rejected);
+    for (const Json& plan : report["recommendations"]) {
+      const std::string id = plan["offering"]["id"];
+      for (const Json& offering : catalog["offerings"]) {
+        if (offering["id"] != id || !offering["vcpus"].is_number()) continue;
+        const int gpus = offering["devices_per_unit"];
+        const int machines = std::max(1, (gpus + 7) / 8);
+        INFO(id);
+        CHECK(offering["vcpus"].get<int>() / 2 >= (2 + gpus / machines) * machines);
+      }
     }
   }
 }

@@ -98,7 +98,10 @@ inline constexpr double k_checkpoint_bytes_per_parameter = 2.0;
 // Serving with vLLM: "The minimum is 2 + N physical cores (1 for the API server, 1 for the
 // engine core, and 1 per GPU worker)"; the engine core "runs a busy loop and is particularly
 // sensitive to CPU starvation" (docs.vllm.ai, configuration/optimization, "CPU resources for
-// GPU deployments"). None for other engines, which state no such floor.
+// GPU deployments"). Serving with SGLang, the same count of processes: the HTTP server and
+// tokenizer in the main one, a scheduler per GPU (its busy event loop) and the detokenizer
+// ("Scheduler (subprocess)", "DetokenizerManager (subprocess)", the Engine docstring of
+// python/sglang/srt/entrypoints/engine.py). None for other engines, which state no such floor.
 // Training: per accelerator "1 cpu core per process that is tied to the accelerator" and one
 // per DataLoader worker (stas00/ml-engineering, compute/cpu/README.md). The floor keeps one
 // worker, the least that has the next batch ready while the GPU steps; the chapter's "2

@@ -198,9 +198,16 @@ std::string describe_rejection(const Rejection& rejection, const Workload& workl
             "worker for each (stas00/ml-engineering, compute/cpu)",
             *offering.vcpus / machines, needed.count, beside);
       }
+      if (is_vllm(workload.engine)) {
+        return fmt::format(
+            "a machine's {} vCPUs ({} physical cores) are fewer than the {} vLLM needs {}: an API server, "
+            "an engine core in a busy loop and a worker per GPU (docs.vllm.ai, configuration/optimization)",
+            *offering.vcpus / machines, *rented_cores(offering) / machines, needed.count, beside);
+      }
       return fmt::format(
-          "a machine's {} vCPUs ({} physical cores) are fewer than the {} vLLM needs {}: an API server, "
-          "an engine core in a busy loop and a worker per GPU (docs.vllm.ai, configuration/optimization)",
+          "a machine's {} vCPUs ({} physical cores) are fewer than the {} SGLang runs as processes {}: the HTTP "
+          "server with its tokenizer, a scheduler per GPU in a busy loop and the detokenizer (sglang "
+          "entrypoints/engine.py)",
           *offering.vcpus / machines, *rented_cores(offering) / machines, needed.count, beside);
     }
     case RejectionReason::no_capacity:

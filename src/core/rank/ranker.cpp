@@ -591,8 +591,9 @@ void fold_variants(std::vector<RankedPlan>& ranked) {
 }  // namespace
 
 std::optional<HostCpus> host_cpus_needed(const Workload& workload, int gpus) {
-  // (vLLM's: a language model served; an image or speech model's batch job has no such engine.)
-  if (workload.task == Task::inference && !workload.samples_are_tokens() && is_vllm(workload.engine)) {
+  // (A language model served; an image or speech model's batch job has no such engine.)
+  const bool sglang = workload.engine == Engine::sglang || workload.engine == Engine::sglang_03;
+  if (workload.task == Task::inference && !workload.samples_are_tokens() && (is_vllm(workload.engine) || sglang)) {
     return HostCpus{2 + gpus, true};
   }
   if (workload.is_training() && workload.task != Task::gbdt && !workload.vision)
