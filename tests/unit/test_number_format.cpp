@@ -71,6 +71,20 @@ TEST_CASE("format_shortest reads back as the same double", "[number_format]") {
   CHECK(std::stod(format_shortest(third)) == third);
 }
 
+TEST_CASE("format_throughput keeps three significant digits, its suffix from the rounded value", "[number_format]") {
+  CHECK(format_throughput(0.5) == "0.5");
+  CHECK(format_throughput(12.34) == "12.3");
+  CHECK(format_throughput(950.0) == "950");
+  CHECK(format_throughput(999.6) == "1k");  // rounds to 1,000: the k suffix, not "1e+03"
+  CHECK(format_throughput(7600.0) == "7.6k");
+  CHECK(format_throughput(8194.2) == "8.19k");  // format_count says "8k" for both of these
+  CHECK(format_throughput(12345.0) == "12.3k");
+  CHECK(format_throughput(123456.0) == "123k");
+  CHECK(format_throughput(999600.0) == "1M");
+  CHECK(format_throughput(1.2345e6) == "1.23M");
+  CHECK(format_throughput(2.5e9) == "2.5B");
+}
+
 TEST_CASE("format_count rounds to a suffix from 1,000", "[number_format]") {
   CHECK(format_count(0.0) == "0");
   CHECK(format_count(-0.0) == "-0");

@@ -22,6 +22,11 @@ std::string format_shortest(double value);
 // Counts rounded to a suffix (k = 1e3, M = 1e6, B = 1e9, T = 1e12): "7.0B", "350M", "4k", "950".
 std::string format_count(double count);
 
+// A measured rate, such as output tokens/s, to three significant digits with a suffix
+// (k, M, B): "950", "8.19k", "12.3k", "1.23M". format_count's "8k" would not tell 7,600 from
+// 8,400 tokens/s, which two fleets differ by.
+std::string format_throughput(double per_second);
+
 // As format_count, but below 10,000 the count is written out in full: "4096", "12.5", "12k".
 // Rule messages use it, where "sequence_length 4096" must not read "4k".
 std::string format_count_exact_below_10k(double count);

@@ -92,7 +92,7 @@ std::string serving_summary(const Report& report) {
         "output tokens/s, {} per million",
         describe_hardware(best.plan), k_sizing_sequences, report.workload.context, format_usd(s.per_hour),
         replica_layout(best.plan.strategy), s.replica.batch_capacity, format_general(1 / s.tail.tpot.value, 3),
-        s.replicas, s.replicas == 1 ? "" : "s", s.replica.batch, format_count(s.fleet_output_tokens_per_s),
+        s.replicas, s.replicas == 1 ? "" : "s", s.replica.batch, format_throughput(s.fleet_output_tokens_per_s),
         format_usd(s.per_million_output_tokens));
     return text + fmt::format(" ({} of {} offerings hold it).", report.recommendations.size(), offering_count(report));
   }
@@ -101,7 +101,7 @@ std::string serving_summary(const Report& report) {
       "{} utilisation",
       describe_hardware(best.plan), format_usd(s.per_hour), format_usd(s.per_million_output_tokens), fleet_text(best),
       at_percentile("TTFT", s.tail.percentile), format_latency(s.tail.ttft), at_percentile("TPOT", s.tail.percentile),
-      format_latency(s.tail.tpot), format_count(s.fleet_output_tokens_per_s), format_percent(s.utilisation));
+      format_latency(s.tail.tpot), format_throughput(s.fleet_output_tokens_per_s), format_percent(s.utilisation));
   if (report.recommendations.size() > 1) {
     const RankedPlan& next = report.recommendations[1];
     text += fmt::format("; #2 {}/hour", format_usd(next.serving->per_hour));
@@ -153,15 +153,15 @@ std::string serving_table(const Report& report, int top, const TableStyle& style
     if (sizing) {
       row.insert(row.end(),
                  {format_general(1 / s.tail.tpot.value, 3), fmt::format("{} {}", s.replica.batch, to_string(s.limit)),
-                  format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
+                  format_throughput(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
     } else if (offline) {
       row.insert(row.end(),
                  {fmt::format("{} {}", s.replica.batch, to_string(s.limit)), format_latency(s.replica.decode_step),
-                  format_count(s.fleet_output_tokens_per_s), format_duration(e.time), format_usd(*e.cost)});
+                  format_throughput(s.fleet_output_tokens_per_s), format_duration(e.time), format_usd(*e.cost)});
     } else {
       row.insert(row.end(), {fmt::format("{}/{} {}", s.at_load.batch, s.replica.batch, to_string(s.limit)),
                              format_latency(s.tail.ttft), format_latency(s.tail.tpot),
-                             format_count(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
+                             format_throughput(s.fleet_output_tokens_per_s), format_usd(s.per_hour)});
     }
     // The share of each device's memory the replica takes (GB in --wide).
     row.insert(row.end(), {format_usd(s.per_million_output_tokens),
@@ -326,7 +326,7 @@ std::string serving_lines(const PlanEstimate& e, const ServingLoad& load) {
                       s.miss ? fmt::format(": MISSES --{}", *s.miss == ServingMiss::tpot ? "tpot" : "ttft") : "");
   if (load.offline()) {
     text += fmt::format("Throughput: {} output tokens/s per replica, {} for the plan.\n",
-                        format_count(r.output_tokens_per_s), format_count(s.fleet_output_tokens_per_s));
+                        format_throughput(r.output_tokens_per_s), format_throughput(s.fleet_output_tokens_per_s));
     text += fmt::format("Time: {} (setup {}).\n", format_duration(e.time), format_duration(e.setup));
     if (e.cost) {
       text += fmt::format("Cost: {} ({}/unit-hour × {} unit{}), {} per million output tokens.\n", format_usd(*e.cost),
@@ -340,8 +340,9 @@ std::string serving_lines(const PlanEstimate& e, const ServingLoad& load) {
   text += fmt::format(
       "Throughput: {} output tokens/s per replica ({} requests/s), {} for the fleet; the load of {} requests/s is {} "
       "of it.\n",
-      format_count(r.output_tokens_per_s), format_general(r.requests_per_s, 3),
-      format_count(s.fleet_output_tokens_per_s), format_general(load.requests_per_s, 4), format_percent(s.utilisation));
+      format_throughput(r.output_tokens_per_s), format_general(r.requests_per_s, 3),
+      format_throughput(s.fleet_output_tokens_per_s), format_general(load.requests_per_s, 4),
+      format_percent(s.utilisation));
   if (s.utilisation > 1 + 1e-9) {
     text += fmt::format("The replicas cannot carry the load: it needs {} replicas at {} utilisation.\n",
                         s.replicas_needed, format_percent(load.utilisation));

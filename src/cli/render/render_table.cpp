@@ -253,7 +253,7 @@ std::string summary_sentence(const Report& report) {
   if (offline) {
     const ServingEstimate& s = *best.serving;
     text += fmt::format("; {}, {} output tokens/s, {} per million", fleet_text(best),
-                        format_count(s.fleet_output_tokens_per_s), format_usd(s.per_million_output_tokens));
+                        format_throughput(s.fleet_output_tokens_per_s), format_usd(s.per_million_output_tokens));
   }
   text += fmt::format(" ({} of {} offerings have a plan that meets the constraints).", report.recommendations.size(),
                       offering_count(report));

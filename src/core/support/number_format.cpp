@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string>
 #include <system_error>
 
 namespace mlsize {
@@ -49,6 +50,18 @@ std::string format_count(double count) {
   if (count >= 1e6) return millions_and_up(count);
   if (count >= 1e3) return format_fixed(count / 1e3, 0) + "k";
   return format_fixed(count, 0);
+}
+
+std::string format_throughput(double per_second) {
+  // The suffix follows the value as rounded: 999.6 is "1k", not "1e+03". from_chars, as
+  // to_chars above, ignores the locale.
+  const std::string three = format_general(per_second, 3);
+  double rounded = per_second;
+  std::from_chars(three.data(), three.data() + three.size(), rounded);
+  if (rounded >= 1e9) return format_general(rounded / 1e9, 3) + "B";
+  if (rounded >= 1e6) return format_general(rounded / 1e6, 3) + "M";
+  if (rounded >= 1e3) return format_general(rounded / 1e3, 3) + "k";
+  return format_general(rounded, 3);
 }
 
 std::string format_count_exact_below_10k(double count) {
