@@ -554,6 +554,10 @@ TEST_CASE("Each default rule fires on its case and not on its near miss", "[rule
       {"quantize-inference",
        values({{"workload.task", "inference"}, {"workload.weight_format", "bf16"}, {"estimate.memory_fraction", 0.95}}),
        values({{"workload.task", "inference"}, {"workload.weight_format", "int4"}, {"estimate.memory_fraction", 0.95}})},
+      // Near miss: the same model served tensor-parallel.
+      {"expert-parallel-load-imbalance",
+       values({{"workload.task", "inference"}, {"plan.expert_parallel", 8}, {"plan.tensor_parallel", 1}}),
+       values({{"workload.task", "inference"}, {"plan.expert_parallel", 1}, {"plan.tensor_parallel", 8}})},
       // Near miss: a fleet the load keeps 60% busy.
       {"serving-fleet-idles",
        values({{"workload.requests_per_s", 0.05}, {"estimate.utilisation", 0.03}, {"estimate.cost_usd", 0.39}}),

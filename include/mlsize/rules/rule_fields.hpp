@@ -49,6 +49,7 @@ enum class RuleField : std::size_t {
   plan_zero_stage,
   plan_tensor_parallel,
   plan_pipeline_parallel,
+  plan_expert_parallel,
   plan_recompute,
   plan_tokens_per_step,
   estimate_fits,

@@ -76,6 +76,7 @@ std::vector<FieldSpec> make_fields() {
       number("plan.zero_stage", U::none, "0 (plain data parallel) to 3 (ZeRO-3 / FSDP full shard)"),
       number("plan.tensor_parallel", U::count, "tensor-parallel degree"),
       number("plan.pipeline_parallel", U::count, "pipeline-parallel degree"),
+      number("plan.expert_parallel", U::count, "expert-parallel degree (1: every device holds every expert)"),
       text("plan.recompute", "activation recomputation", values_of<Recompute>()),
       number("plan.tokens_per_step", U::count,
              "tokens per optimizer step before gradient accumulation: micro-batch × sequence × data-parallel size"),
@@ -164,6 +165,7 @@ void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {
   put(v, F::plan_zero_stage, s.zero_stage);
   put(v, F::plan_tensor_parallel, s.tensor_parallel);
   put(v, F::plan_pipeline_parallel, s.pipeline_parallel);
+  put(v, F::plan_expert_parallel, s.expert_parallel);
   put(v, F::plan_recompute, to_string(s.recompute));
   if (s.model_parallel() > 0) {
     const double data_parallel = static_cast<double>(s.data_parallel(plan.device_count));
