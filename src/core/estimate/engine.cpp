@@ -60,43 +60,26 @@ constexpr EngineProfile k_vllm_05{Seconds(1.0e-3),
                                   false,
                                   Seconds(250e-6),
                                   Seconds(240e-6)};
+// SGLang's scheduler runs a prefill batch whenever prompts wait and decodes otherwise: mixing them
+// in one batch is --enable-mixed-chunk, off by default (python/sglang/srt/server_args.py,
+// `enable_mixed_chunk: bool = False`, "Enabling mixing prefill and decode in a batch when using
+// chunked prefill", from v0.3 to the 2026 releases). Both SGLang presets take it.
+constexpr EngineProfile prefills_apart(EngineProfile profile) {
+  profile.mixes_prefill_and_decode = false;
+  return profile;
+}
 // SGLang's overlap scheduler prepares the next batch while the GPU runs this one: "no single
 // idle time on the GPU" (SGLang v0.4 blog, 2024-12-04). Its all-reduce (after TensorRT-LLM's):
 // 3.7–7.8 µs on 2–8 H100s (sglang PR #2904). Token-level pages.
-// Its scheduler runs a prefill batch whenever prompts wait and decodes otherwise: mixing them
-// in one batch is --enable-mixed-chunk, off by default (python/sglang/srt/server_args.py,
-// `enable_mixed_chunk: bool = False`, "Enabling mixing prefill and decode in a batch when using
-// chunked prefill", from v0.3 to the 2026 releases).
-constexpr EngineProfile k_sglang{Seconds(0.1e-3),
-                                 k_layer_overhead,
-                                 Seconds(6e-6),
-                                 1,
-                                 256,
-                                 8192,
-                                 "SGLang v0.4 blog; PR #1401; server_args.py enable_mixed_chunk",
-                                 false,
-                                 false,
-                                 false,
-                                 Seconds(0),
-                                 Seconds(0),
-                                 false};
+constexpr EngineProfile k_sglang = prefills_apart({Seconds(0.1e-3), k_layer_overhead, Seconds(6e-6), 1, 256, 8192,
+                                                   "SGLang v0.4 blog; PR #1401; server_args.py enable_mixed_chunk"});
 // SGLang before 0.4 scheduled each batch after the last one ended: the overlap "achieves a
 // 1.1x speedup against its previous version ... most significant on small models and large
 // tensor parallelism sizes" (SGLang v0.4 blog), a fixed cost per step. No published per-step
 // figure, so vLLM's of the same kind (vllm-0.13's 1 ms); the rest is SGLang's.
-constexpr EngineProfile k_sglang_03{Seconds(1.0e-3),
-                                    k_layer_overhead,
-                                    Seconds(6e-6),
-                                    1,
-                                    256,
-                                    8192,
-                                    "SGLang v0.4 blog (1.1x from the overlap); server_args.py enable_mixed_chunk",
-                                    false,
-                                    false,
-                                    false,
-                                    Seconds(0),
-                                    Seconds(0),
-                                    false};
+constexpr EngineProfile k_sglang_03 =
+    prefills_apart({Seconds(1.0e-3), k_layer_overhead, Seconds(6e-6), 1, 256, 8192,
+                    "SGLang v0.4 blog (1.1x from the overlap); server_args.py enable_mixed_chunk"});
 // TensorRT-LLM's C++ executor overlaps its scheduler with the GPU (overlap-scheduler docs);
 // 0.5 ms. Its custom all-reduce is the one SGLang adopted: 6 µs. tokens_per_block 32
 // (KvCacheConfig); max_batch_size 2,048 and max_num_tokens 8,192 (tensorrt_llm/builder.py).
