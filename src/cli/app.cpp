@@ -302,7 +302,7 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   CLI::App& app =
       *kept(std::make_unique<CLI::App>("mlsize: what hardware an ML workload needs, how long it takes, what it costs"));
   app.name("mlsize");
-  app.set_version_flag("--version", version_line());
+  app.set_help_flag();  // each command gets its own once its option groups are made
   app.require_subcommand(1);
   app.fallthrough(false);
   app.formatter(help_formatter());  // the commands inherit it
@@ -319,6 +319,8 @@ int run_command(int argc, const char* const* argv, std::FILE* out, std::FILE* er
   add_commands(app, c, full);
   OutputConventions conventions;
   add_output_conventions(app, conventions, full);
+  add_help_flags(app, full);
+  app.set_version_flag("--version", version_line());  // after --help, which help lists first
   RecommendOptions& recommend_options = c.recommend_options;
   EstimateOptions& estimate_options = c.estimate_options;
   ExplainOptions& explain_options = c.explain_options;

@@ -161,8 +161,8 @@ TEST_CASE("a compiled catalogue's entries are validated as the YAML reader valid
              Catch::Contains("not finite"));
   // The source line an error quotes is written escaped, so a comment on it does not make
   // the file unreadable.
-  CHECK_NOTHROW(read_compiled_catalog(
-      with([](Offering& o) { o.defined_at.line_text = "  - id: acme-8x  # \u2028"; }), "big.mlcat"));
+  CHECK_NOTHROW(read_compiled_catalog(with([](Offering& o) { o.defined_at.line_text = "  - id: acme-8x  # \u2028"; }),
+                                      "big.mlcat"));
 }
 
 TEST_CASE("a compiled catalogue's counts and enums must be what its bytes can hold", "[compiled]") {
@@ -170,13 +170,21 @@ TEST_CASE("a compiled catalogue's counts and enums must be what its bytes can ho
   c.put(offering("acme-8x-h100", 20.0));
   const std::string bytes = write_compiled_catalog(c);
   // The payload starts with the provider count (0) and the device count (0), then the
-  // offering count (1), then the offering: its id's length and text, the provider's, the kind.
+  // offering count (1), then the offering: its id's length and text, its date's, the length
+  // of the rest, then the provider's length and text, the kind.
   std::string many = bytes;
   const std::uint32_t huge = 0xFFFFFFF0u;
   std::memcpy(many.data() + k_payload_at + 8, &huge, sizeof huge);
   CHECK_THAT(refusal(rechecked(many)), Catch::Contains("count beyond its bytes"));
+  const std::size_t length_at = k_payload_at + 12 + 4 + std::string("acme-8x-h100").size() + 4 + 10;
+  std::string longer = bytes;
+  std::uint32_t length = 0;
+  std::memcpy(&length, longer.data() + length_at, sizeof length);
+  length += 4;
+  std::memcpy(longer.data() + length_at, &length, sizeof length);
+  CHECK_THAT(refusal(rechecked(longer)), Catch::Contains("length does not match"));
   std::string kind = bytes;
-  const std::size_t kind_at = k_payload_at + 12 + 4 + std::string("acme-8x-h100").size() + 4 + 4;
+  const std::size_t kind_at = length_at + 4 + 4 + 4;
   const std::uint32_t bad_kind = 7;
   std::memcpy(kind.data() + kind_at, &bad_kind, sizeof bad_kind);
   CHECK_THAT(refusal(rechecked(kind)), Catch::Contains("enum value out of range"));

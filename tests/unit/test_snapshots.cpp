@@ -12,6 +12,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <string>
+
 using namespace mlsize;
 
 namespace {
@@ -53,6 +56,32 @@ TEST_CASE("a snapshot round-trips, and a damaged one is refused", "[snapshot]") 
   other_version[0] = static_cast<char>(other_version[0] + 1);
   CHECK_THROWS_AS(read_catalog_snapshot(other_version), Error);
   CHECK(default_catalog_snapshot() == bytes);  // the build compiled in the current data
+}
+
+TEST_CASE("a scoped read builds one offering, every provider and device, and counts the rest", "[snapshot]") {
+  const Catalog all = load_default_catalog();
+  REQUIRE(all.offerings().size() > 100);
+  const Offering& wanted = all.offerings()[all.offerings().size() / 2];
+  const Catalog one = load_default_catalog(wanted.id);
+  REQUIRE(one.offerings().size() == 1);
+  CHECK(one.offerings().front() == wanted);  // its provider's terms shared too
+  CHECK(one.devices() == all.devices());
+  CHECK(one.providers() == all.providers());
+  // What the report's provenance states of the whole catalogue: the count and the dates.
+  CHECK(one.unread().offerings == all.offerings().size() - 1);
+  std::string oldest = wanted.as_of;
+  std::string newest = wanted.as_of;
+  for (const Offering& o : all.offerings()) {
+    oldest = std::min(oldest, o.as_of);
+    newest = std::max(newest, o.as_of);
+  }
+  CHECK(std::min(one.unread().oldest_as_of, wanted.as_of) == oldest);
+  CHECK(std::max(one.unread().newest_as_of, wanted.as_of) == newest);
+  CHECK(all.unread().offerings == 0);
+  // An id it lacks: no offering built, all of them counted.
+  const Catalog none = load_default_catalog("no-such-offering");
+  CHECK(none.offerings().empty());
+  CHECK(none.unread().offerings == all.offerings().size());
 }
 
 TEST_CASE("the compiled-in rules are the embedded YAML's, every field of every rule", "[snapshot]") {

@@ -270,6 +270,12 @@ class Catalog {
     m_offerings.reserve(m_offerings.size() + offerings);
     m_offering_index.reserve(m_offering_index.size() + offerings);
   }
+  // The same for devices: growing their vector by doubling touched 20 more pages of memory,
+  // a fifth of `estimate`'s page faults past the floor (issue 49).
+  void reserve_devices(std::size_t devices) {
+    m_devices.reserve(m_devices.size() + devices);
+    m_device_index.reserve(m_device_index.size() + devices);
+  }
 
   // Edits each offering in place and drops those `edit` returns false for, in one pass: a
   // catalogue repriced without a copy of it (choose_regions).
@@ -282,6 +288,17 @@ class Catalog {
   // Throws Error (input) when an offering names a device that does not exist; gives each
   // offering its provider's billing. Call after the last file is loaded.
   void check_references();
+
+  // The offerings a scoped read passed over (read_catalog_snapshot's `only_offering`):
+  // not in offerings(), counted here with the span of their dates, which the report's
+  // provenance states for the whole catalogue. A catalogue with some takes no overlay.
+  struct Unread {
+    std::size_t offerings = 0;
+    std::string oldest_as_of;  // YYYY-MM-DD: text order is date order
+    std::string newest_as_of;
+  };
+  void note_unread(std::string_view as_of);
+  const Unread& unread() const { return m_unread; }
 
  private:
   std::vector<Device> m_devices;
@@ -299,6 +316,7 @@ class Catalog {
   Index m_device_index;
   Index m_device_alias_index;
   Index m_offering_index;
+  Unread m_unread;
 };
 
 }  // namespace mlsize

@@ -23,8 +23,9 @@ inline constexpr std::size_t k_max_overlay_bytes = 3 * 1024 * 1024;
 void load_catalog_yaml(Catalog& catalog, std::string_view text, std::string_view source_name);
 
 // The catalogue compiled into the binary from data/catalog/*.yaml, read from the snapshot
-// the build made of it (catalog_snapshot.hpp): no YAML is parsed.
-Catalog load_default_catalog();
+// the build made of it (catalog_snapshot.hpp): no YAML is parsed. `only_offering`: as
+// read_catalog_snapshot's.
+Catalog load_default_catalog(std::string_view only_offering = {});
 
 // The same catalogue parsed from its embedded YAML, with every check of load_catalog_yaml:
 // what the build's snapshot is made from, and what tests compare it with. Without the

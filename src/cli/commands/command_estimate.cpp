@@ -340,6 +340,17 @@ std::string choose_serving_layout(const EstimateOptions& options, const Workload
   return {};
 }
 
+// The one offering estimate reads of the catalogue, when it reads no other: --offering,
+// without the flags that look through every offering (--region's list of the regions
+// priced, --price-factor's and --owned's providers and offerings, --here's match of the
+// machine). The rest of the catalogue is then not built (issue 49: building it was 3.1 M of
+// the command's 5.8 M instructions); a test holds the report to the same bytes either way.
+std::string_view offering_read_alone(const EstimateOptions& options) {
+  const WorkloadOptions& w = options.workload;
+  if (!options.offering || options.here.here || w.region || !w.price_factors.empty() || !w.owned.empty()) return {};
+  return *options.offering;
+}
+
 }  // namespace
 
 CommandOutput run_estimate(const EstimateOptions& options) {
@@ -347,7 +358,12 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   Workload workload = build_workload(options.workload, false);
   const OutputFormat format = report_format(options.workload);
   std::vector<std::string> overlays;
-  Catalog full_catalog = build_catalog(options.workload, &overlays);
+  const std::string_view only_offering = offering_read_alone(options);
+  Catalog full_catalog = build_catalog(options.workload, &overlays, only_offering);
+  // An id the catalogue lacks: all of it, for the nearest ids the error names.
+  if (!only_offering.empty() && full_catalog.find_offering(only_offering) == nullptr) {
+    full_catalog = build_catalog(options.workload, &overlays);
+  }
   CostSettings cost_settings = build_cost_settings(options.workload, full_catalog);
   check_offering_region(options, full_catalog);
   EstimateResult result;

@@ -148,7 +148,7 @@ void load_overlay(Catalog& catalog, const OverlayText& overlay) {
 }
 
 Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog,
-                      std::vector<std::string>* applied) {
+                      std::vector<std::string>* applied, std::string_view only_offering) {
   std::vector<std::string> paths;
   std::vector<std::string> origins;
   if (use_user_catalog) {
@@ -158,7 +158,8 @@ Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_us
     }
   }
   paths.insert(paths.end(), catalog_files.begin(), catalog_files.end());
-  Catalog catalog = load_default_catalog();
+  // An overlay may replace or add offerings, which a scoped catalogue could not count.
+  Catalog catalog = load_default_catalog(paths.empty() ? only_offering : std::string_view());
   for (const OverlayText& overlay : read_overlays(paths, origins)) load_overlay(catalog, overlay);
   if (applied != nullptr) applied->insert(applied->end(), paths.begin(), paths.end());
   // The built-in catalogue comes checked (load_default_catalog): only overlays need it again.

@@ -23,9 +23,11 @@ std::vector<std::string> user_catalog_files();
 
 // The embedded catalogue, then the user's overlays (unless `use_user_catalog` is false),
 // then each --catalog file, later files overriding earlier ones by id. `applied`, when
-// given, gets the overlay files laid over the embedded catalogue, in order.
+// given, gets the overlay files laid over the embedded catalogue, in order. `only_offering`
+// (a command that reads that one offering) builds it alone of the embedded offerings when
+// no overlay is laid over them (load_default_catalog); with an overlay, all of them.
 Catalog build_catalog(const std::vector<std::string>& catalog_files, bool use_user_catalog,
-                      std::vector<std::string>* applied = nullptr);
+                      std::vector<std::string>* applied = nullptr, std::string_view only_offering = {});
 
 // A catalogue overlay file's path and text.
 struct OverlayText {

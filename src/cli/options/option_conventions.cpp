@@ -105,9 +105,16 @@ CLI::App& option_group(CLI::App& command, std::string_view group) {
       command.get_subcommands([&](const CLI::App* sub) { return is_option_group(sub) && sub->get_group() == group; });
   if (!groups.empty()) return *groups.front();
   CLI::App& made = *command.add_option_group(std::string(group));
-  made.set_help_flag();
+  made.set_help_flag();  // none where the command has none yet (add_help_flags)
   made.option_defaults()->group(std::string(group));
   return made;
+}
+
+void add_help_flags(CLI::App& app, const std::function<bool(std::string_view)>& full) {
+  app.set_help_flag("-h,--help", "Print this help message and exit");
+  for (CLI::App* command : app.get_subcommands([](const CLI::App* sub) { return !is_option_group(sub); })) {
+    if (full(command->get_name())) add_help_flags(*command, [](std::string_view) { return true; });
+  }
 }
 
 std::vector<const CLI::Option*> all_options(const CLI::App& command) {

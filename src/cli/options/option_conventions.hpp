@@ -40,6 +40,14 @@ inline constexpr const char* k_group_output = "Output";
 // checks every command's names are unique.
 CLI::App& option_group(CLI::App& command, std::string_view group);
 
+// Gives `app` and each of its commands for which `full(name)` is true, and theirs at any
+// depth, -h,--help; a command built by name only (run_command) is never parsed and needs
+// none. CLI11 copies a parent's help flag into each command and option group it makes, and
+// a group must then drop it: commands are built without one and get it here, once their
+// groups are made (issue 49: making and dropping them was 0.2 M of `estimate`'s
+// instructions).
+void add_help_flags(CLI::App& app, const std::function<bool(std::string_view)>& full);
+
 // Every option of `command`, those of its option groups included: the command's own first,
 // then each group's, in the order added.
 std::vector<const CLI::Option*> all_options(const CLI::App& command);

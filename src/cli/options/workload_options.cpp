@@ -594,8 +594,9 @@ CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& 
   return settings;
 }
 
-Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* applied) {
-  return build_catalog(options.catalog_files, !options.no_user_catalog, applied);
+Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* applied,
+                      std::string_view only_offering) {
+  return build_catalog(options.catalog_files, !options.no_user_catalog, applied, only_offering);
 }
 
 Catalog priced_catalog(const WorkloadOptions& options, Catalog catalog, const CostSettings& cost) {

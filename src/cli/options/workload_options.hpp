@@ -135,7 +135,8 @@ CostSettings build_cost_settings(const WorkloadOptions& options, const Catalog& 
 
 // The catalogue from the embedded one, the user's overlays and --catalog (catalog_options.hpp).
 // `applied`, when given, gets the overlay files laid over the embedded one, in order.
-Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* applied = nullptr);
+Catalog build_catalog(const WorkloadOptions& options, std::vector<std::string>* applied = nullptr,
+                      std::string_view only_offering = {});
 
 // `catalog` with each cloud offering priced in one region: --region's (a usage error when
 // no offering is priced there), else its cheapest under the pricing (choose_regions).

@@ -29,7 +29,9 @@ Provenance provenance_of(const Catalog& catalog, std::vector<std::string> catalo
   Provenance p = provenance_of_rules(std::move(rules_files));
   p.with_catalog = true;
   p.devices = catalog.devices().size();
-  p.offerings = catalog.offerings().size();
+  // The whole catalogue's, those a scoped read built and those it passed over.
+  const Catalog::Unread& unread = catalog.unread();
+  p.offerings = catalog.offerings().size() + unread.offerings;
   // as_of is YYYY-MM-DD (checked on load): text order is date order.
   const auto note = [&](const std::string& as_of) {
     if (p.oldest_as_of.empty() || as_of < p.oldest_as_of) p.oldest_as_of = as_of;
@@ -37,6 +39,10 @@ Provenance provenance_of(const Catalog& catalog, std::vector<std::string> catalo
   };
   for (const Device& device : catalog.devices()) note(device.as_of);
   for (const Offering& offering : catalog.offerings()) note(offering.as_of);
+  if (unread.offerings > 0) {
+    note(unread.oldest_as_of);
+    note(unread.newest_as_of);
+  }
   p.catalog_overlays = printable(std::move(catalog_overlays));
   return p;
 }

@@ -7,8 +7,9 @@
 namespace mlsize {
 namespace {
 
+// Returns the entry's place.
 template <class Entry, class Index>
-void put_entry(std::vector<Entry>& entries, Index& index, Entry entry) {
+std::size_t put_entry(std::vector<Entry>& entries, Index& index, Entry entry) {
   // One search of the index: a new id is inserted where the search ended.
   const auto [at, added] = index.try_emplace(entry.id, entries.size());
   if (added) {
@@ -16,6 +17,7 @@ void put_entry(std::vector<Entry>& entries, Index& index, Entry entry) {
   } else {
     entries[at->second] = std::move(entry);
   }
+  return at->second;
 }
 
 }  // namespace
@@ -33,14 +35,16 @@ std::optional<Bytes> Device::usable_memory() const {
 }
 
 void Catalog::put(Device device) {
-  const std::string id = device.id;
-  const std::vector<std::string> aliases = device.aliases;
-  put_entry(m_devices, m_device_index, std::move(device));
-  const std::size_t index = m_device_index.find(id)->second;
-  for (const std::string& alias : aliases) m_device_alias_index[alias] = index;
+  const std::size_t index = put_entry(m_devices, m_device_index, std::move(device));
+  for (const std::string& alias : m_devices[index].aliases) m_device_alias_index[alias] = index;
 }
 void Catalog::put(Offering offering) {
   put_entry(m_offerings, m_offering_index, std::move(offering));
+}
+void Catalog::note_unread(std::string_view as_of) {
+  ++m_unread.offerings;
+  if (m_unread.oldest_as_of.empty() || as_of < m_unread.oldest_as_of) m_unread.oldest_as_of = as_of;
+  if (m_unread.newest_as_of.empty() || as_of > m_unread.newest_as_of) m_unread.newest_as_of = as_of;
 }
 void Catalog::lay_over(Catalog&& overlay) {
   for (Provider& provider : overlay.m_providers) put(std::move(provider));

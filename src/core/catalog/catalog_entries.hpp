@@ -13,7 +13,7 @@ namespace mlsize {
 
 // Bumped whenever the layout changes: a compiled-in snapshot of another layout is a stale
 // build; a compiled catalogue of another is refused as stale, to be compiled again.
-inline constexpr std::uint32_t k_catalog_layout_version = 10;
+inline constexpr std::uint32_t k_catalog_layout_version = 11;
 
 // Every provider, device and offering of `catalog`, in order.
 void write_catalog_entries(snapshot::Writer& w, const Catalog& catalog);
@@ -26,7 +26,9 @@ struct EntryChecks {
 
 // Puts what write_catalog_entries wrote into `catalog`, each entry replacing the one of its
 // id, after `checks`; the reader must end with them. On an error `catalog` holds the entries
-// before it.
-void read_catalog_entries(snapshot::Reader& r, Catalog& catalog, const EntryChecks& checks = {});
+// before it. `only_offering`, when not empty, scopes the read: the other offerings are
+// passed over unread (Catalog::unread), not built.
+void read_catalog_entries(snapshot::Reader& r, Catalog& catalog, const EntryChecks& checks = {},
+                          std::string_view only_offering = {});
 
 }  // namespace mlsize

@@ -154,7 +154,11 @@ void write_offering(Writer& w, const Offering& o) {
   const auto number = [&](double v) { w.f64(v); };
   const auto money = [&](Usd v) { w.f64(v.value); };
   const auto whole = [&](int v) { w.i32(v); };
+  // The id and date first, then the length of the rest: a scoped reader passes over an
+  // offering it does not want after reading those two (read_catalog_entries).
   w.text(o.id);
+  w.text(o.as_of);
+  const std::size_t length = w.begin_length();
   w.text(o.provider);
   w.u32(static_cast<std::uint32_t>(o.kind));
   w.text(o.name);
@@ -179,16 +183,20 @@ void write_offering(Writer& w, const Offering& o) {
   });
   // Not the provider's terms: Catalog::check_references shares them.
   w.text(o.source);
-  w.text(o.as_of);
   w.location(o.defined_at);
+  w.end_length(length);
 }
 
-Offering read_offering(Reader& r) {
+// The offering whose id was just read.
+Offering read_offering(Reader& r, std::string_view id) {
   const auto number = [&] { return r.f64(); };
   const auto money = [&] { return Usd(r.f64()); };
   const auto whole = [&] { return r.i32(); };
   Offering o;
-  o.id = r.text();
+  o.id = id;
+  o.as_of = r.text();
+  const std::uint32_t length = r.u32();
+  const std::size_t start = r.offset();
   o.provider = r.text();
   o.kind = r.enumerated<OfferingKind>(enum_names(OfferingKind{}).size());
   o.name = r.text();
@@ -213,9 +221,16 @@ Offering read_offering(Reader& r) {
     return link;
   });
   o.source = r.text();
-  o.as_of = r.text();
   o.defined_at = r.location();
+  if (r.offset() - start != length) r.fail("an offering whose length does not match its fields");
   return o;
+}
+
+// Passes over the offering whose id was just read, noting its date (Catalog::unread).
+void pass_over_offering(Reader& r, Catalog& catalog) {
+  const std::string_view as_of = r.view();
+  r.skip(r.u32());
+  catalog.note_unread(as_of);
 }
 
 }  // namespace
@@ -238,7 +253,7 @@ void write_catalog_entries(snapshot::Writer& w, const Catalog& catalog) {
   for (const Offering& o : catalog.offerings()) write_offering(w, o);
 }
 
-void read_catalog_entries(Reader& r, Catalog& catalog, const EntryChecks& checks) {
+void read_catalog_entries(Reader& r, Catalog& catalog, const EntryChecks& checks, std::string_view only_offering) {
   for (std::uint32_t n = r.count(sizeof(std::uint32_t)); n > 0; --n) {
     Provider p;
     p.id = r.text();
@@ -252,7 +267,9 @@ void read_catalog_entries(Reader& r, Catalog& catalog, const EntryChecks& checks
     if (checks.provider) checks.provider(p);
     catalog.put(std::move(p));
   }
-  for (std::uint32_t n = r.count(sizeof(std::uint32_t)); n > 0; --n) {
+  const std::uint32_t devices = r.count(sizeof(std::uint32_t));
+  catalog.reserve_devices(devices);
+  for (std::uint32_t n = devices; n > 0; --n) {
     Device d = read_device(r);
     if (checks.device) checks.device(d);
     catalog.put(std::move(d));
@@ -260,9 +277,14 @@ void read_catalog_entries(Reader& r, Catalog& catalog, const EntryChecks& checks
   // The count is checked against the bytes left (an offering takes more than one byte), so
   // the reserve is bounded by them.
   const std::uint32_t offerings = r.count(sizeof(std::uint32_t));
-  catalog.reserve_offerings(offerings);
+  if (only_offering.empty()) catalog.reserve_offerings(offerings);
   for (std::uint32_t n = offerings; n > 0; --n) {
-    Offering o = read_offering(r);
+    const std::string_view id = r.view();
+    if (!only_offering.empty() && id != only_offering) {
+      pass_over_offering(r, catalog);
+      continue;
+    }
+    Offering o = read_offering(r, id);
     if (checks.offering) checks.offering(o);
     catalog.put(std::move(o));
   }
@@ -276,13 +298,13 @@ std::string write_catalog_snapshot(const Catalog& catalog) {
   return w.take();
 }
 
-Catalog read_catalog_snapshot(std::string_view bytes) {
+Catalog read_catalog_snapshot(std::string_view bytes, std::string_view only_offering) {
   Reader r(bytes);
   if (r.u32() != k_catalog_layout_version) {
     throw Error(ErrorKind::input, "the compiled-in catalogue has another layout", "rebuild mlsize");
   }
   Catalog catalog;
-  read_catalog_entries(r, catalog);
+  read_catalog_entries(r, catalog, {}, only_offering);
   return catalog;
 }
 

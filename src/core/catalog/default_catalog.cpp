@@ -7,8 +7,8 @@
 
 namespace mlsize {
 
-Catalog load_default_catalog() {
-  Catalog catalog = read_catalog_snapshot(default_catalog_snapshot());
+Catalog load_default_catalog(std::string_view only_offering) {
+  Catalog catalog = read_catalog_snapshot(default_catalog_snapshot(), only_offering);
   catalog.check_references();
   return catalog;
 }

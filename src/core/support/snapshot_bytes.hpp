@@ -39,6 +39,17 @@ class Writer {
     // compiled catalogues refuses (a line separator), so it is written escaped.
     text(is_printable_utf8(at.line_text) ? at.line_text : escape_unprintable(at.line_text));
   }
+  // A length written before the bytes it counts, so that a reader can pass over them
+  // unread: begin_length() before them, end_length(its mark) after.
+  std::size_t begin_length() {
+    const std::size_t mark = m_bytes.size();
+    u32(0);
+    return mark;
+  }
+  void end_length(std::size_t mark) {
+    const auto length = static_cast<std::uint32_t>(m_bytes.size() - mark - sizeof(std::uint32_t));
+    std::memcpy(m_bytes.data() + mark, &length, sizeof length);
+  }
   std::string take() { return std::move(m_bytes); }
 
  private:
@@ -63,14 +74,21 @@ class Reader {
     if (m_checked && !std::isfinite(value)) fail("a number that is not finite");
     return value;
   }
-  std::string text() {
+  std::string text() { return std::string(view()); }
+  // Text as a view of the bytes: what is compared and not kept costs no copy.
+  std::string_view view() {
     const std::uint32_t size = u32();
     need(size);
-    std::string value(m_bytes.substr(m_at, size));
+    const std::string_view value = m_bytes.substr(m_at, size);
     m_at += size;
     if (m_checked && !is_printable_utf8(value))
       fail("text that is not printable UTF-8 (" + first_unprintable(value) + ")");
     return value;
+  }
+  // Passes over `size` bytes: what a length before them (Writer::begin_length) counts.
+  void skip(std::size_t size) {
+    need(size);
+    m_at += size;
   }
   // A count of items of at least `least_bytes` each, which the bytes left must hold.
   std::uint32_t count(std::size_t least_bytes) {
