@@ -206,7 +206,8 @@ Offering read_offering(Reader& r, std::string_view id) {
   o.threads_per_core = r.optional<int>(whole);
   o.host_memory = r.optional<Bytes>([&] { return Bytes(r.f64()); });
   o.price = read_price(r);
-  for (std::uint32_t n = r.count(sizeof(std::uint32_t)); n > 0; --n) o.other_regions.push_back(read_price(r));
+  o.other_regions.resize(r.count(sizeof(std::uint32_t)));
+  for (RegionalPrice& price : o.other_regions) price = read_price(r);
   o.max_units = r.optional<int>(whole);
   o.purchase_price = r.optional<Usd>(money);
   o.power_w = r.optional<double>(number);
