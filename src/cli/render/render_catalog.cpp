@@ -2,6 +2,7 @@
 
 #include "cli/render/format.hpp"
 #include "cli/render/json_object.hpp"
+#include "cli/render/json_text.hpp"
 #include "cli/render/json_whole.hpp"
 
 #include "cli/render/text_table.hpp"
@@ -416,7 +417,7 @@ std::string render_catalog_json(const CatalogSelection& selection, const JsonHea
   for (const Device* device : selection.devices) json["devices"].push_back(device_json(*device));
   json["offerings"] = Json::array();
   for (const Offering* offering : selection.offerings) json["offerings"].push_back(offering_json(*offering));
-  return json.dump(2) + "\n";
+  return json_text(json);
 }
 
 Rows catalog_rows(const CatalogSelection& selection) {

@@ -1,6 +1,7 @@
 #include "cli/render/render_detect.hpp"
 
 #include "cli/render/format.hpp"
+#include "cli/render/json_text.hpp"
 #include "cli/render/text_table.hpp"
 
 #include <mlsize/support/number_format.hpp>
@@ -213,7 +214,7 @@ std::string render_detect_json(const DetectResult& result) {
     document["here_error"] = result.here_problem;
   }
   document["notes"] = machine.notes;
-  return document.dump(2) + "\n";
+  return json_text(document);
 }
 
 }  // namespace mlsize::cli

@@ -1,6 +1,7 @@
 // `mlsize explain`: which rules fired on which plans, and what they changed.
 
 #include "cli/render/format.hpp"
+#include "cli/render/json_text.hpp"
 #include "cli/render/renderers.hpp"
 
 #include <mlsize/support/number_format.hpp>
@@ -107,7 +108,7 @@ std::string render_explain_json(const Report& report, const RuleSet& rules, cons
         {{"offering", rejection.offering->id}, {"rule", rejection.rule.rule->id}, {"message", rejection.rule.message}});
   }
   json["excluded"] = std::move(excluded);
-  return json.dump(2) + "\n";
+  return json_text(json);
 }
 
 }  // namespace mlsize::cli

@@ -1,5 +1,6 @@
 #include "cli/render/format.hpp"
 #include "cli/render/json_object.hpp"
+#include "cli/render/json_text.hpp"
 #include "cli/render/json_whole.hpp"
 #include "cli/render/price_note.hpp"
 #include "cli/render/ranking_notes.hpp"
@@ -535,7 +536,7 @@ Json rejection_json(const Rejection& rejection, const Workload& workload) {
 }
 
 std::string dump(const Json& json) {
-  return json.dump(2) + "\n";
+  return json_text(json);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "cli/render/render_launch.hpp"
 
+#include "cli/render/json_text.hpp"
 #include "cli/render/render_trees_launch.hpp"
 #include "cli/render/render_vllm.hpp"
 #include "cli/render/shell_command.hpp"
@@ -159,7 +160,7 @@ LaunchText deepspeed_config(const LaunchSpec& s, const std::string& title) {
   }
   config["steps_per_print"] = 100;
   LaunchText out;
-  out.text = config.dump(2) + "\n";
+  out.text = json_text(config);
   out.notes = "mlsize: " + title + "\nmlsize: " + layout_line(s) + "\n" + precision_notes(s) + recompute_note(s) +
               adapter_note(s);
   if (s.pipeline_parallel > 1) {

@@ -1,6 +1,7 @@
 #include "cli/render/render_rules.hpp"
 
 #include "cli/render/format.hpp"
+#include "cli/render/json_text.hpp"
 
 #include <mlsize/support/number_format.hpp>
 
@@ -27,7 +28,7 @@ std::string render_rules_json(const RuleSet& rules, const Provenance& provenance
   }
   Json json = json_document({"rules list", provenance});
   json["rules"] = std::move(list);
-  return json.dump(2) + "\n";
+  return json_text(json);
 }
 
 std::string render_rules_table(const RuleSet& rules, std::size_t width) {
