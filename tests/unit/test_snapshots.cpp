@@ -58,30 +58,40 @@ TEST_CASE("a snapshot round-trips, and a damaged one is refused", "[snapshot]") 
   CHECK(default_catalog_snapshot() == bytes);  // the build compiled in the current data
 }
 
-TEST_CASE("a scoped read builds one offering, every provider and device, and counts the rest", "[snapshot]") {
+TEST_CASE("a scoped read builds one offering, its device and every provider, and counts the rest", "[snapshot]") {
   const Catalog all = load_default_catalog();
   REQUIRE(all.offerings().size() > 100);
-  const Offering& wanted = all.offerings()[all.offerings().size() / 2];
-  const Catalog one = load_default_catalog(wanted.id);
-  REQUIRE(one.offerings().size() == 1);
-  CHECK(one.offerings().front() == wanted);  // its provider's terms shared too
-  CHECK(one.devices() == all.devices());
-  CHECK(one.providers() == all.providers());
-  // What the report's provenance states of the whole catalogue: the count and the dates.
-  CHECK(one.unread().offerings == all.offerings().size() - 1);
-  std::string oldest = wanted.as_of;
-  std::string newest = wanted.as_of;
-  for (const Offering& o : all.offerings()) {
-    oldest = std::min(oldest, o.as_of);
-    newest = std::max(newest, o.as_of);
+  // The span of dates the report's provenance states for the whole catalogue.
+  std::string oldest = all.devices().front().as_of;
+  std::string newest = oldest;
+  const auto span = [&](const std::string& as_of) {
+    oldest = std::min(oldest, as_of);
+    newest = std::max(newest, as_of);
+  };
+  for (const Device& d : all.devices()) span(d.as_of);
+  for (const Offering& o : all.offerings()) span(o.as_of);
+  for (const Offering& wanted : all.offerings()) {  // every one: devices named by alias too
+    INFO(wanted.id);
+    const Catalog one = load_default_catalog(wanted.id);
+    REQUIRE(one.offerings().size() == 1);
+    CHECK(one.offerings().front() == wanted);  // its provider's terms shared too
+    REQUIRE(one.devices().size() == 1);
+    CHECK(one.devices().front() == *all.find_device(wanted.device_id));
+    CHECK(one.find_device(wanted.device_id) == &one.devices().front());
+    CHECK(one.providers() == all.providers());
+    CHECK(one.unread().offerings == all.offerings().size() - 1);
+    CHECK(one.unread().devices == all.devices().size() - 1);
+    CHECK(std::min({one.unread().oldest_as_of, wanted.as_of, one.devices().front().as_of}) == oldest);
+    CHECK(std::max({one.unread().newest_as_of, wanted.as_of, one.devices().front().as_of}) == newest);
   }
-  CHECK(std::min(one.unread().oldest_as_of, wanted.as_of) == oldest);
-  CHECK(std::max(one.unread().newest_as_of, wanted.as_of) == newest);
   CHECK(all.unread().offerings == 0);
-  // An id it lacks: no offering built, all of them counted.
+  CHECK(all.unread().devices == 0);
+  // An id it lacks: no offering or device built, all of them counted.
   const Catalog none = load_default_catalog("no-such-offering");
   CHECK(none.offerings().empty());
+  CHECK(none.devices().empty());
   CHECK(none.unread().offerings == all.offerings().size());
+  CHECK(none.unread().devices == all.devices().size());
 }
 
 TEST_CASE("the compiled-in rules are the embedded YAML's, every field of every rule", "[snapshot]") {

@@ -289,15 +289,18 @@ class Catalog {
   // offering its provider's billing. Call after the last file is loaded.
   void check_references();
 
-  // The offerings a scoped read passed over (read_catalog_snapshot's `only_offering`):
-  // not in offerings(), counted here with the span of their dates, which the report's
-  // provenance states for the whole catalogue. A catalogue with some takes no overlay.
+  // The offerings and devices a scoped read passed over (read_catalog_snapshot's
+  // `only_offering`): not in offerings() and devices(), counted here with the span of their
+  // dates, which the report's provenance states for the whole catalogue. A catalogue with
+  // some takes no overlay.
   struct Unread {
     std::size_t offerings = 0;
+    std::size_t devices = 0;
     std::string oldest_as_of;  // YYYY-MM-DD: text order is date order
     std::string newest_as_of;
   };
   void note_unread(std::string_view as_of);
+  void note_unread_device(std::string_view as_of);
   const Unread& unread() const { return m_unread; }
 
  private:

@@ -16,9 +16,9 @@ std::string write_catalog_snapshot(const Catalog& catalog);
 
 // The catalogue write_catalog_snapshot wrote; throws Error (input) when `bytes` is not
 // one (a build out of step with its sources). `only_offering`, when not empty, builds that
-// offering alone of them (with every provider and device): a command that reads one
-// offering (estimate --offering) builds no heap copy of the other 500 (issue 49); the
-// others are counted in Catalog::unread.
+// offering alone of them, with its device and every provider: a command that reads one
+// offering (estimate --offering) builds no heap copy of the other 500 offerings and 84
+// devices (issue 49); the others are counted in Catalog::unread.
 Catalog read_catalog_snapshot(std::string_view bytes, std::string_view only_offering = {});
 
 }  // namespace mlsize

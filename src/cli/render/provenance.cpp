@@ -28,7 +28,7 @@ Provenance provenance_of(const Catalog& catalog, std::vector<std::string> catalo
                          std::vector<std::string> rules_files) {
   Provenance p = provenance_of_rules(std::move(rules_files));
   p.with_catalog = true;
-  p.devices = catalog.devices().size();
+  p.devices = catalog.devices().size() + catalog.unread().devices;
   // The whole catalogue's, those a scoped read built and those it passed over.
   const Catalog::Unread& unread = catalog.unread();
   p.offerings = catalog.offerings().size() + unread.offerings;
@@ -39,7 +39,7 @@ Provenance provenance_of(const Catalog& catalog, std::vector<std::string> catalo
   };
   for (const Device& device : catalog.devices()) note(device.as_of);
   for (const Offering& offering : catalog.offerings()) note(offering.as_of);
-  if (unread.offerings > 0) {
+  if (unread.offerings + unread.devices > 0) {
     note(unread.oldest_as_of);
     note(unread.newest_as_of);
   }

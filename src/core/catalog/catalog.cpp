@@ -41,10 +41,23 @@ void Catalog::put(Device device) {
 void Catalog::put(Offering offering) {
   put_entry(m_offerings, m_offering_index, std::move(offering));
 }
+namespace {
+
+void note_date(Catalog::Unread& unread, std::string_view as_of) {
+  if (unread.oldest_as_of.empty() || as_of < unread.oldest_as_of) unread.oldest_as_of = as_of;
+  if (unread.newest_as_of.empty() || as_of > unread.newest_as_of) unread.newest_as_of = as_of;
+}
+
+}  // namespace
+
 void Catalog::note_unread(std::string_view as_of) {
   ++m_unread.offerings;
-  if (m_unread.oldest_as_of.empty() || as_of < m_unread.oldest_as_of) m_unread.oldest_as_of = as_of;
-  if (m_unread.newest_as_of.empty() || as_of > m_unread.newest_as_of) m_unread.newest_as_of = as_of;
+  note_date(m_unread, as_of);
+}
+
+void Catalog::note_unread_device(std::string_view as_of) {
+  ++m_unread.devices;
+  note_date(m_unread, as_of);
 }
 void Catalog::lay_over(Catalog&& overlay) {
   for (Provider& provider : overlay.m_providers) put(std::move(provider));

@@ -26,8 +26,8 @@ struct EntryChecks {
 
 // Puts what write_catalog_entries wrote into `catalog`, each entry replacing the one of its
 // id, after `checks`; the reader must end with them. On an error `catalog` holds the entries
-// before it. `only_offering`, when not empty, scopes the read: the other offerings are
-// passed over unread (Catalog::unread), not built.
+// before it. `only_offering`, when not empty, scopes the read: the other offerings and the
+// devices but the one it names are passed over unread (Catalog::unread), not built.
 void read_catalog_entries(snapshot::Reader& r, Catalog& catalog, const EntryChecks& checks = {},
                           std::string_view only_offering = {});
 

@@ -15,9 +15,13 @@ using snapshot::Reader;
 using snapshot::Writer;
 
 void write_device(Writer& w, const Device& d) {
+  // The id, date and aliases first, then the length of the rest: a scoped reader passes
+  // over a device after reading those (read_catalog_entries).
   w.text(d.id);
+  w.text(d.as_of);
   w.u32(static_cast<std::uint32_t>(d.aliases.size()));
   for (const std::string& alias : d.aliases) w.text(alias);
+  const std::size_t length = w.begin_length();
   w.text(d.name);
   w.u32(static_cast<std::uint32_t>(d.kind));
   w.text(d.vendor);
@@ -36,15 +40,18 @@ void write_device(Writer& w, const Device& d) {
   w.optional(d.multiprocessors, [&](int v) { w.i32(v); });
   w.optional(d.launch_price, [&](Usd v) { w.f64(v.value); });
   w.text(d.source);
-  w.text(d.as_of);
   w.location(d.defined_at);
+  w.end_length(length);
 }
 
 Device read_device(Reader& r) {
   Device d;
   d.id = r.text();
+  d.as_of = r.text();
   d.aliases.resize(r.count(sizeof(std::uint32_t)));
   for (std::string& alias : d.aliases) alias = r.text();
+  const std::uint32_t length = r.u32();
+  const std::size_t start = r.offset();
   d.name = r.text();
   d.kind = r.enumerated<DeviceKind>(enum_names(DeviceKind{}).size());
   d.vendor = r.text();
@@ -65,9 +72,35 @@ Device read_device(Reader& r) {
   d.multiprocessors = r.optional<int>([&] { return r.i32(); });
   d.launch_price = r.optional<Usd>([&] { return Usd(r.f64()); });
   d.source = r.text();
-  d.as_of = r.text();
   d.defined_at = r.location();
+  if (r.offset() - start != length) r.fail("a device whose length does not match its fields");
   return d;
+}
+
+// A device a scoped reader passed over: where it starts and its date.
+struct PassedDevice {
+  std::size_t at;
+  std::string_view as_of;
+};
+
+// Passes over the device at the reader, returning where it starts and its date.
+PassedDevice pass_over_device(Reader& r) {
+  PassedDevice passed{r.offset(), {}};
+  r.view();  // the id
+  passed.as_of = r.view();
+  for (std::uint32_t n = r.count(sizeof(std::uint32_t)); n > 0; --n) r.view();
+  r.skip(r.u32());
+  return passed;
+}
+
+// Whether the device at `r` is named `name`, by its id or one of its aliases.
+bool device_named(Reader r, std::string_view name) {
+  if (r.view() == name) return true;
+  r.view();  // the date
+  for (std::uint32_t n = r.count(sizeof(std::uint32_t)); n > 0; --n) {
+    if (r.view() == name) return true;
+  }
+  return false;
 }
 
 void write_billing(Writer& w, const Billing& b) {
@@ -268,9 +301,20 @@ void read_catalog_entries(Reader& r, Catalog& catalog, const EntryChecks& checks
     if (checks.provider) checks.provider(p);
     catalog.put(std::move(p));
   }
+  // Scoped, the devices are passed over and the one the offering names is read after it.
+  const bool scoped = !only_offering.empty();
   const std::uint32_t devices = r.count(sizeof(std::uint32_t));
-  catalog.reserve_devices(devices);
+  std::vector<PassedDevice> passed;
+  if (scoped) {
+    passed.reserve(devices);
+  } else {
+    catalog.reserve_devices(devices);
+  }
   for (std::uint32_t n = devices; n > 0; --n) {
+    if (scoped) {
+      passed.push_back(pass_over_device(r));
+      continue;
+    }
     Device d = read_device(r);
     if (checks.device) checks.device(d);
     catalog.put(std::move(d));
@@ -290,6 +334,21 @@ void read_catalog_entries(Reader& r, Catalog& catalog, const EntryChecks& checks
     catalog.put(std::move(o));
   }
   if (!r.done()) r.fail("trailing bytes after the last entry");
+  if (!scoped) return;
+  const Offering* wanted = catalog.find_offering(only_offering);
+  bool found = false;
+  for (const PassedDevice& device : passed) {
+    Reader at = r;
+    at.seek(device.at);
+    if (wanted != nullptr && !found && device_named(at, wanted->device_id)) {
+      found = true;
+      Device d = read_device(at);
+      if (checks.device) checks.device(d);
+      catalog.put(std::move(d));
+    } else {
+      catalog.note_unread_device(device.as_of);
+    }
+  }
 }
 
 std::string write_catalog_snapshot(const Catalog& catalog) {

@@ -90,6 +90,11 @@ class Reader {
     need(size);
     m_at += size;
   }
+  // Goes back to `offset`, a place offset() gave (an entry passed over, read after all).
+  void seek(std::size_t offset) {
+    if (offset > m_bytes.size()) fail("a place beyond its bytes");
+    m_at = offset;
+  }
   // A count of items of at least `least_bytes` each, which the bytes left must hold.
   std::uint32_t count(std::size_t least_bytes) {
     const std::uint32_t n = u32();
