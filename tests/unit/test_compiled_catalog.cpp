@@ -183,6 +183,26 @@ TEST_CASE("a compiled catalogue's counts and enums must be what its bytes can ho
   length += 4;
   std::memcpy(longer.data() + length_at, &length, sizeof length);
   CHECK_THAT(refusal(rechecked(longer)), Catch::Contains("length does not match"));
+  // A device's length is checked alike: no providers, one device (its id, date, no aliases,
+  // then the length of the rest).
+  Catalog with_device;
+  Device device;
+  device.id = "acme-x1";
+  device.name = "Acme X1";
+  device.vendor = "Acme";
+  device.memory = Bytes(80e9);
+  device.peak_flops_per_s[static_cast<std::size_t>(DType::bf16)] = 1e15;
+  device.source = "https://acme.example/x1";
+  device.as_of = "2026-07-01";
+  with_device.put(device);
+  std::string device_bytes = write_compiled_catalog(with_device);
+  const std::size_t device_length_at = k_payload_at + 8 + 4 + device.id.size() + 4 + 10 + 4;
+  std::uint32_t device_length = 0;
+  std::memcpy(&device_length, device_bytes.data() + device_length_at, sizeof device_length);
+  CHECK_NOTHROW(read_compiled_catalog(device_bytes, "big.mlcat"));  // whole, it reads
+  device_length -= 1;
+  std::memcpy(device_bytes.data() + device_length_at, &device_length, sizeof device_length);
+  CHECK_THAT(refusal(rechecked(device_bytes)), Catch::Contains("device whose length does not match"));
   std::string kind = bytes;
   const std::size_t kind_at = length_at + 4 + 4 + 4;
   const std::uint32_t bad_kind = 7;
