@@ -270,8 +270,8 @@ class Catalog {
     m_offerings.reserve(m_offerings.size() + offerings);
     m_offering_index.reserve(m_offering_index.size() + offerings);
   }
-  // The same for devices: growing their vector by doubling touched 20 more pages of memory,
-  // a fifth of `estimate`'s page faults past the floor (issue 49).
+  // The same for devices: growing their vector by doubling touched 20 more pages of memory
+  // (issue 49).
   void reserve_devices(std::size_t devices) {
     m_devices.reserve(m_devices.size() + devices);
     m_device_index.reserve(m_device_index.size() + devices);

@@ -365,8 +365,9 @@ CommandOutput run_estimate(const EstimateOptions& options) {
   std::vector<std::string> overlays;
   const std::string_view only_offering = offering_read_alone(options);
   Catalog full_catalog = build_catalog(options.workload, &overlays, only_offering);
-  // An id the catalogue lacks: all of it, for the nearest ids the error names.
-  if (!only_offering.empty() && full_catalog.find_offering(only_offering) == nullptr) {
+  // A scoped read of an id the catalogue lacks: all of it, for the nearest ids the error
+  // names. (With an overlay the read was whole: nothing to read again.)
+  if (full_catalog.unread().offerings > 0 && full_catalog.find_offering(only_offering) == nullptr) {
     full_catalog = build_catalog(options.workload, &overlays);
   }
   CostSettings cost_settings = build_cost_settings(options.workload, full_catalog);

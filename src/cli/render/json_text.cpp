@@ -78,48 +78,40 @@ void write_integer(std::string& out, Number value) {
   out.append(digits.data(), end);
 }
 
+// An object's members or an array's values between `open` and `close`, one a line, indented
+// one step more than the brackets; "{}" or "[]" when there are none.
+template <class Items, class WriteItem>
+void write_items(std::string& out, const Items& items, std::size_t indent, char open, char close,
+                 WriteItem write_item) {
+  out += open;
+  if (!items.empty()) {
+    out += '\n';
+    bool first = true;
+    for (const auto& item : items) {
+      if (!first) out += ",\n";
+      first = false;
+      out.append(indent + k_indent, ' ');
+      write_item(item);
+    }
+    out += '\n';
+    out.append(indent, ' ');
+  }
+  out += close;
+}
+
 void write_value(std::string& out, const Json& json, std::size_t indent) {
   switch (json.type()) {
-    case Json::value_t::object: {
-      const auto& object = json.get_ref<const Json::object_t&>();
-      if (object.empty()) {
-        out += "{}";
-        return;
-      }
-      out += "{\n";
-      bool first = true;
-      for (const auto& [key, value] : object) {
-        if (!first) out += ",\n";
-        first = false;
-        out.append(indent + k_indent, ' ');
-        write_string(out, key);
+    case Json::value_t::object:
+      write_items(out, json.get_ref<const Json::object_t&>(), indent, '{', '}', [&](const auto& member) {
+        write_string(out, member.first);
         out += ": ";
-        write_value(out, value, indent + k_indent);
-      }
-      out += '\n';
-      out.append(indent, ' ');
-      out += '}';
+        write_value(out, member.second, indent + k_indent);
+      });
       return;
-    }
-    case Json::value_t::array: {
-      const auto& array = json.get_ref<const Json::array_t&>();
-      if (array.empty()) {
-        out += "[]";
-        return;
-      }
-      out += "[\n";
-      bool first = true;
-      for (const Json& value : array) {
-        if (!first) out += ",\n";
-        first = false;
-        out.append(indent + k_indent, ' ');
-        write_value(out, value, indent + k_indent);
-      }
-      out += '\n';
-      out.append(indent, ' ');
-      out += ']';
+    case Json::value_t::array:
+      write_items(out, json.get_ref<const Json::array_t&>(), indent, '[', ']',
+                  [&](const Json& value) { write_value(out, value, indent + k_indent); });
       return;
-    }
     case Json::value_t::string: write_string(out, json.get_ref<const std::string&>()); return;
     case Json::value_t::boolean: out += json.get<bool>() ? "true" : "false"; return;
     case Json::value_t::number_integer: write_integer(out, json.get<Json::number_integer_t>()); return;

@@ -28,9 +28,9 @@ Provenance provenance_of(const Catalog& catalog, std::vector<std::string> catalo
                          std::vector<std::string> rules_files) {
   Provenance p = provenance_of_rules(std::move(rules_files));
   p.with_catalog = true;
-  p.devices = catalog.devices().size() + catalog.unread().devices;
   // The whole catalogue's, those a scoped read built and those it passed over.
   const Catalog::Unread& unread = catalog.unread();
+  p.devices = catalog.devices().size() + unread.devices;
   p.offerings = catalog.offerings().size() + unread.offerings;
   // as_of is YYYY-MM-DD (checked on load): text order is date order.
   const auto note = [&](const std::string& as_of) {

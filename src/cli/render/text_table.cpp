@@ -102,7 +102,7 @@ std::string fitted_text_table(const std::vector<TableColumn>& columns,
     dropped.push_back(columns[table.kept[victim]].header);
     table.kept.erase(table.kept.begin() + static_cast<std::ptrdiff_t>(victim));
   }
-  std::string text = table.render();
+  std::string text;
   const std::vector<std::size_t> widths = table.widths();
   const std::size_t others =
       std::accumulate(widths.begin(), widths.end() - 1, std::size_t{0}) + 2 * (widths.size() - 1);
@@ -122,6 +122,8 @@ std::string fitted_text_table(const std::vector<TableColumn>& columns,
       text += std::string(lines[i + 1]) + "\n";
       for (std::size_t j = 1; j < wrapped[i].size(); ++j) text += std::string(others, ' ') + wrapped[i][j] + "\n";
     }
+  } else {
+    text = table.render();
   }
   if (!dropped.empty()) {
     std::string names;

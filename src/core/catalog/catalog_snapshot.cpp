@@ -322,10 +322,10 @@ void read_catalog_entries(Reader& r, Catalog& catalog, const EntryChecks& checks
   // The count is checked against the bytes left (an offering takes more than one byte), so
   // the reserve is bounded by them.
   const std::uint32_t offerings = r.count(sizeof(std::uint32_t));
-  if (only_offering.empty()) catalog.reserve_offerings(offerings);
+  if (!scoped) catalog.reserve_offerings(offerings);
   for (std::uint32_t n = offerings; n > 0; --n) {
     const std::string_view id = r.view();
-    if (!only_offering.empty() && id != only_offering) {
+    if (scoped && id != only_offering) {
       pass_over_offering(r, catalog);
       continue;
     }
