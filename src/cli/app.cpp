@@ -59,7 +59,11 @@ int write_err(std::FILE* err, const std::string& text) {
 // On a terminal the report overflows, it goes through the pager unless `paging` is off
 // (--no-pager; io/pager.hpp).
 int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output, bool paging) {
-  const std::string text = terminal_text(output.stdout_text);
+  // Clean text, nearly every report, is written as it is, not copied (issue 49).
+  std::string escaped;
+  const bool clean = !needs_terminal_escapes(output.stdout_text);
+  if (!clean) escaped = terminal_text(output.stdout_text);
+  const std::string& text = clean ? output.stdout_text : escaped;
   if (paging) {
     const std::size_t lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
     if (const std::optional<std::string> pager = pager_for(out, lines); pager && write_through_pager(*pager, text)) {

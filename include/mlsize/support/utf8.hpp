@@ -33,6 +33,8 @@ std::string escape_unprintable(std::string_view text);
 // A whole report or message as it goes to a terminal: escape_unprintable line by line, line
 // feeds kept. The CLI writes every text through it, the last guard behind the readers' own.
 std::string terminal_text(std::string_view text);
+// Whether terminal_text would change `text` (a writer of clean text need not copy it).
+bool needs_terminal_escapes(std::string_view text);
 
 // Columns `text` takes in a terminal: two for CJK and emoji (fmt's rule), one otherwise.
 std::size_t display_width(std::string_view text);

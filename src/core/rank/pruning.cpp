@@ -43,6 +43,10 @@ bool Slowness::may_dominate(const Plan& plan) {
   return m_fastest.has_value();
 }
 
+bool Slowness::beyond_fastest(Seconds least_time) const {
+  return ordering::compare_values(least_time.value, m_fastest->first) > 0;
+}
+
 bool Slowness::dominated(const Plan& plan, const std::optional<Seconds>& least_time) const {
   if (!least_time) return false;
   const int order = ordering::compare_values(least_time->value, m_fastest->first);
@@ -100,13 +104,43 @@ bool Pruner::layout_can_fit(std::size_t first) const {
   return false;
 }
 
+// A layout's plans are no faster than its plan without recomputation or offload: its
+// least time is that plan's compute (recomputation only adds to it), the layout's least
+// unhidden communication (the same for all of them; layouts with model parallelism
+// offload nothing) and the setup, and an offload plan's adds its transfers and host steps
+// to its compute. So when that bound is beyond the fastest fitting plan of the device
+// count, Slowness would prune each of the layout's plans (compare_values grows with its
+// first value), and the search skips them all at once. Not under the balanced
+// objective, whose ties Slowness breaks plan by plan.
+bool Pruner::layout_too_slow(std::size_t first) {
+  Plan plan = m_plans[first];
+  if (m_slowness.objective() == Objective::balanced || !m_slowness.may_dominate(plan)) return false;
+  plan.strategy.recompute = Recompute::none;
+  plan.strategy.offload = Offload::none;
+  plan.strategy.micro_batch = 0;
+  const std::optional<Seconds> least = m_estimator.least_time(plan);
+  m_layout_least_times[static_cast<std::size_t>(Recompute::none)] = least ? least->value : -1;
+  if (!least || !m_slowness.beyond_fastest(*least)) return false;
+  std::size_t end = first;
+  while (end < m_plans.size() && same_layout(m_plans[end], m_plans[first])) ++end;
+  m_slow_until = end;
+  return true;
+}
+
 std::optional<Seconds> Pruner::least_time(std::size_t i) {
-  if (m_least_times.empty()) return m_estimator.least_time(m_plans[i]);
-  double& known = m_least_times[i];
+  const Plan& plan = m_plans[i];
+  double* const of_shape = m_least_times.empty() ? nullptr : &m_least_times[i];
+  double* const of_layout = plan.strategy.offload == Offload::none
+                                ? &m_layout_least_times[static_cast<std::size_t>(plan.strategy.recompute)]
+                                : nullptr;
+  double known = of_shape != nullptr ? *of_shape : std::numeric_limits<double>::quiet_NaN();
+  if (std::isnan(known) && of_layout != nullptr) known = *of_layout;
   if (std::isnan(known)) {
-    const std::optional<Seconds> least = m_estimator.least_time(m_plans[i]);
+    const std::optional<Seconds> least = m_estimator.least_time(plan);
     known = least ? least->value : -1;
   }
+  if (of_shape != nullptr) *of_shape = known;
+  if (of_layout != nullptr) *of_layout = known;
   return known >= 0 ? std::optional<Seconds>(Seconds(known)) : std::nullopt;
 }
 

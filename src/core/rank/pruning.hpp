@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <span>
 #include <tuple>
@@ -96,6 +97,9 @@ class Slowness {
   bool dominated(const Plan& plan, const std::optional<Seconds>& least_time) const;
   // Records a fitting plan that was estimated.
   void fits(const Plan& plan, Seconds time);
+  // Whether a least time is beyond the fastest fitting plan's time (after may_dominate).
+  bool beyond_fastest(Seconds least_time) const;
+  Objective objective() const { return m_objective; }
 
  private:
   using Rank = std::tuple<int, int, int>;  // offload, ZeRO stage and recomputation, as compare_plans ties them
@@ -131,6 +135,9 @@ class Pruner {
   // (layout_can_fit); the rest of one that cannot is skipped.
   enum class Layout { unknown, fits, too_big };
   bool layout_can_fit(std::size_t first) const;
+  // Whether every plan of the layout starting at `first` is slower than the fastest fitting
+  // plan of its device count (Slowness), by a bound on their least times.
+  bool layout_too_slow(std::size_t first);
   std::optional<Seconds> least_time(std::size_t i);
   int micro_batch_of(const Plan& plan) const {
     return plan.strategy.micro_batch > 0 ? plan.strategy.micro_batch : m_workload.micro_batch;
@@ -147,6 +154,13 @@ class Pruner {
   ServingDominance m_serving_dominance;
   std::optional<std::size_t> m_layout_start;  // the first plan of the layout in hand
   Layout m_layout = Layout::unknown;
+  // The layout in hand's least time by recomputation, for its plans that offload nothing
+  // (NaN: not yet, negative: none): theirs depends on nothing else (PlanEstimator::least_time),
+  // and a layout's ZeRO stages and micro-batches would each compute it again.
+  std::array<double, 3> m_layout_least_times{};
+  // The end of a layout skipped whole for its slowness (layout_too_slow): the plans before it
+  // are skipped.
+  std::size_t m_slow_until = 0;
   // By t and p (log2, capped): whether a layout of theirs at a smaller device count can fit.
   std::array<std::array<bool, 16>, 16> m_fits_from_here{};
   bool m_skipped_layout = false;
@@ -230,9 +244,12 @@ inline bool Dominance::larger_than_too_big(const Plan& plan, int micro_batch) co
 inline bool Pruner::skips(std::size_t i) {
   const Plan& plan = m_plans[i];
   if (m_serving) return m_serving_dominance.dominated(plan);
+  if (i < m_slow_until) return true;
   if (!m_layout_start || !same_layout(plan, m_plans[*m_layout_start])) {
     m_layout_start = i;
     m_layout = Layout::unknown;
+    m_layout_least_times.fill(std::numeric_limits<double>::quiet_NaN());
+    if (layout_too_slow(i)) return true;
   }
   if (m_layout == Layout::too_big) {
     m_skipped_layout = true;

@@ -1,6 +1,8 @@
 #include <mlsize/support/utf8.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 namespace mlsize {
 namespace {
@@ -24,6 +26,21 @@ bool is_hidden_control(char32_t point) {
   return (point < 0x20 && point != '\t') || (point >= 0x7F && point <= 0x9F) || point == 0x061C || point == 0x200E ||
          point == 0x200F || (point >= 0x202A && point <= 0x202E) || (point >= 0x2066 && point <= 0x2069) ||
          point == 0x2028 || point == 0x2029 || point == 0xFEFF || point == 0xFFFE || point == 0xFFFF;
+}
+
+// Whether the eight bytes of `chunk` are each printable ASCII or a line feed, for all of
+// them at once: each byte's high bit of the masks below says it of that byte (no carry
+// crosses a byte: the low seven bits plus 0x60 or 1 stay below 0x100).
+bool plain_chunk(std::uint64_t chunk) {
+  constexpr std::uint64_t ones = 0x0101010101010101;
+  constexpr std::uint64_t high = ones * 0x80;
+  constexpr std::uint64_t low = ones * 0x7F;
+  const std::uint64_t seven = chunk & low;
+  // 0x20 to 0x7E: at least 0x20, not 0x7F, and the high bit clear.
+  const std::uint64_t printable = (seven + ones * 0x60) & ~(seven + ones) & ~chunk & high;
+  const std::uint64_t other = chunk ^ (ones * '\n');  // zero where a line feed is
+  const std::uint64_t line_feed = ~(((other & low) + low) | other) & high;
+  return (printable | line_feed) == high;
 }
 
 // fmt 9's rule for a code point two columns wide (fmt/format.h, detail::compute_width):
@@ -117,12 +134,19 @@ std::string escape_unprintable(std::string_view text) {
   return result;
 }
 
-std::string terminal_text(std::string_view text) {
-  // Clean text (printable lines), nearly every report: one pass over it, decoding only what
-  // is not ASCII, and copied once (a JSON report is 333 KB; issue 49). No sequence holds a
-  // line feed, so this is each line's is_printable_utf8.
-  bool clean = true;
-  for (std::size_t at = 0; clean && at < text.size();) {
+bool needs_terminal_escapes(std::string_view text) {
+  // Clean text (printable lines), nearly every report: one pass over it, eight bytes at a
+  // time while they are plain, decoding only what is not ASCII (a JSON report is 333 KB;
+  // issue 49). No sequence holds a line feed, so this is each line's is_printable_utf8.
+  for (std::size_t at = 0; at < text.size();) {
+    if (text.size() - at >= sizeof(std::uint64_t)) {
+      std::uint64_t chunk = 0;
+      std::memcpy(&chunk, text.data() + at, sizeof chunk);
+      if (plain_chunk(chunk)) {
+        at += sizeof chunk;
+        continue;
+      }
+    }
     const auto byte = static_cast<unsigned char>(text[at]);
     if ((byte >= 0x20 && byte < 0x7F) || byte == '\n') {
       ++at;
@@ -130,10 +154,14 @@ std::string terminal_text(std::string_view text) {
     }
     const std::string_view rest = text.substr(at);
     const std::size_t length = utf8_sequence_length(rest);
-    clean = length > 0 && !is_hidden_control(decode(rest, length));
+    if (length == 0 || is_hidden_control(decode(rest, length))) return true;
     at += length;
   }
-  if (clean) return std::string(text);
+  return false;
+}
+
+std::string terminal_text(std::string_view text) {
+  if (!needs_terminal_escapes(text)) return std::string(text);
   std::string result;
   result.reserve(text.size() + 16);
   std::size_t start = 0;
