@@ -8,6 +8,7 @@
 #include <mlsize/model/workload.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -121,8 +122,12 @@ class PlanEstimator {
   // estimate_physics, then price.
   void estimate_into(const Plan& plan, PlanEstimate& estimate);
   // All of it that does not depend on the offering's price (same_shape): memory, time,
-  // fit, a fleet's size, with no price, cost or spot interruptions yet.
-  void estimate_physics(const Plan& plan, PlanEstimate& estimate);
+  // fit, a fleet's size, with no price, cost or spot interruptions yet. Without
+  // `time_unfitting`, a training plan that does not fit its devices is left untimed: its
+  // time is NaN (untimed), for a search that compares such plans by memory alone.
+  void estimate_physics(const Plan& plan, PlanEstimate& estimate, bool time_unfitting = true);
+  // Whether estimate_physics left `estimate` untimed.
+  static bool untimed(const PlanEstimate& estimate) { return std::isnan(estimate.time.value); }
   // Prices an estimate from estimate_physics (of a plan of this offering's shape) at this
   // offering: the time spot interruptions add, the purchase, the cost and commitment of a
   // run, a fleet's cost per hour and per million output tokens.

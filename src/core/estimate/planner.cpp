@@ -323,7 +323,7 @@ void PlanEstimator::estimate_into(const Plan& plan, PlanEstimate& estimate) {
   price(estimate);
 }
 
-void PlanEstimator::estimate_physics(const Plan& plan, PlanEstimate& estimate) {
+void PlanEstimator::estimate_physics(const Plan& plan, PlanEstimate& estimate, bool time_unfitting) {
   const Workload& workload = workload_of(plan);
   // Every field is set below but these, which only some plans have (assigning a whole new
   // PlanEstimate costs as much as a third of the estimate).
@@ -379,6 +379,13 @@ void PlanEstimator::estimate_physics(const Plan& plan, PlanEstimate& estimate) {
           .at_flag("--offload");
     }
     estimate.host_fits = host_holds(plan, estimate.memory);
+  }
+  if (!estimate.fits && !time_unfitting && workload.task != Task::gbdt) {
+    // Nearly half of the main job's estimates (issue 49); the search times only the one it
+    // shows, if it shows one.
+    estimate.compute_time = Seconds(std::numeric_limits<double>::quiet_NaN());
+    estimate.time = estimate.compute_time;
+    return;
   }
   if (workload.task == Task::gbdt) {
     const std::optional<GbdtThroughput> throughput = gbdt_throughput(workload, m_device, m_offering, plan.device_count);

@@ -329,11 +329,13 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       continue;
     }
     if (records) memo.searched(i);
-    if (const PlanEstimate* known = memo.estimate(i)) {
+    if (const PlanEstimate* known = memo.estimate(i); known != nullptr && (prunes || !PlanEstimator::untimed(*known))) {
       static_cast<PlanEstimate&>(e) = *known;
       e.plan.offering = &offering;
     } else {
-      estimator.estimate_physics(plan, e);
+      // Where every plan gets the same rule verdict, one that does not fit is weighed by its
+      // memory alone (least_memory), and timed only if a rejection shows it.
+      estimator.estimate_physics(plan, e, !prunes);
       if (shared) memo.keep(i, e);
     }
     estimator.price(e);
@@ -434,7 +436,14 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       const bool loads = workload.task == Task::gbdt;  // the rows GPU workers load, not offloaded states
       return reject(loads ? RejectionReason::host_memory : RejectionReason::offload_host, std::move(least_host));
     }
-    if (least_memory) return reject(RejectionReason::memory, std::move(least_memory));
+    if (least_memory) {
+      if (PlanEstimator::untimed(*least_memory)) {
+        const Plan nearest = least_memory->plan;
+        estimator.estimate_physics(nearest, *least_memory);
+        estimator.price(*least_memory);
+      }
+      return reject(RejectionReason::memory, std::move(least_memory));
+    }
     const std::optional<RankedPlan>& excluded = excluded_fitting ? excluded_fitting : excluded_too_big;
     if (!excluded) return reject(RejectionReason::device_count, std::nullopt);  // a `set` rule left no plan
     // The first exclusion in rule order, with its message, as one evaluation of every rule
