@@ -4,7 +4,11 @@ interleaved in one run (issue 49): round i runs the floor, then each command, so
 minute slows both. Reports per command the median wall time, the median of the per-round
 ratios to the floor, minor page faults and peak RSS (getrusage of the child).
 
-usage: bench/floor_ratio.py MLSIZE [ROUNDS]   (default 200 rounds after 20 warm-ups)
+usage: bench/floor_ratio.py MLSIZE [MLSIZE...] [ROUNDS]   (default 200 rounds after 20 warm-ups)
+
+With several binaries (a before and an after), each round runs every command of each binary
+in turn, so that both see the same minutes of a noisy VM; each binary's ratios are to its own
+floor.
 """
 import os
 import resource
@@ -35,26 +39,32 @@ def run(binary, args):
 
 
 def main():
-    binary = sys.argv[1]
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    args = sys.argv[1:]
+    rounds = int(args.pop()) if args and args[-1].isdigit() else 200
+    binaries = args
     for _ in range(20):
-        for args in COMMANDS.values():
-            run(binary, args)
-    walls = {name: [] for name in COMMANDS}
-    faults = {name: [] for name in COMMANDS}
+        for binary in binaries:
+            for command in COMMANDS.values():
+                run(binary, command)
+    walls = {(b, name): [] for b in binaries for name in COMMANDS}
+    faults = {(b, name): [] for b in binaries for name in COMMANDS}
     for _ in range(rounds):
-        for name, args in COMMANDS.items():
-            wall, minflt, _ = run(binary, args)
-            walls[name].append(wall)
-            faults[name].append(minflt)
-    floor = walls["floor (--version)"]
-    print(f"{rounds} interleaved rounds of {binary}")
-    print("| command | median ms | min ms | median ratio to the floor | minor faults |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for name in COMMANDS:
-        ratios = [w / f for w, f in zip(walls[name], floor)]
-        print(f"| {name} | {statistics.median(walls[name]) * 1e3:.2f} | {min(walls[name]) * 1e3:.2f} | "
-              f"{statistics.median(ratios):.2f}× | {statistics.median(faults[name]):.0f} |")
+        for binary in binaries:
+            for name, command in COMMANDS.items():
+                wall, minflt, _ = run(binary, command)
+                walls[(binary, name)].append(wall)
+                faults[(binary, name)].append(minflt)
+    for binary in binaries:
+        floor = walls[(binary, "floor (--version)")]
+        print(f"{rounds} interleaved rounds of {binary}" + (f" (with {len(binaries) - 1} other)" if len(binaries) > 1 else ""))
+        print("| command | median ms | min ms | median ratio to the floor | minor faults |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+        for name in COMMANDS:
+            w = walls[(binary, name)]
+            ratios = [x / f for x, f in zip(w, floor)]
+            print(f"| {name} | {statistics.median(w) * 1e3:.2f} | {min(w) * 1e3:.2f} | "
+                  f"{statistics.median(ratios):.2f}× | {statistics.median(faults[(binary, name)]):.0f} |")
+        print()
 
 
 if __name__ == "__main__":
