@@ -29,7 +29,8 @@ TEST_CASE("an expression is refuted by a false term over known fields", "[rules]
   const std::size_t known = k_first_device_field;
   CHECK(parse("workload.params <= 100M and plan.device_count > 1").refuted(values, known));
   CHECK(parse("plan.device_count > 1 and workload.params <= 100M").refuted(values, known));
-  CHECK(parse("(plan.zero_stage == 3 and workload.task == \"gbdt\") and device.kind == \"gpu\"").refuted(values, known));
+  CHECK(
+      parse("(plan.zero_stage == 3 and workload.task == \"gbdt\") and device.kind == \"gpu\"").refuted(values, known));
   // Terms that hold, or read unknown fields, cannot refute; neither can `or` or `not` over them.
   CHECK_FALSE(parse("workload.params > 1B and plan.device_count > 1").refuted(values, known));
   CHECK_FALSE(parse("workload.params <= 100M or plan.device_count > 1").refuted(values, known));
@@ -39,6 +40,34 @@ TEST_CASE("an expression is refuted by a false term over known fields", "[rules]
   // A term over known fields that reads a missing value is false, as it will be then.
   CHECK(parse("workload.budget_usd > 100 and plan.device_count > 1").refuted(values, known));
   CHECK(parse("not (workload.params > 1B) and plan.device_count > 1").refuted(values, known));
+}
+
+TEST_CASE("once known terms are dropped, the terms left decide what the whole expression does", "[rules]") {
+  // The judge evaluates for each plan only the top-level `and` terms the known fields do not
+  // settle (issue 49): for any plan's fields, holds_all over them must be evaluate().
+  FieldValues values = rule_field_values(testing::workload_for_params(7e9));
+  const std::size_t known = k_first_device_field;
+  const Expression e = parse(
+      "workload.params > 1B and (plan.tensor_parallel > 1 or plan.pipeline_parallel > 1) and "
+      "not workload.framework in [\"jax\"] and plan.device_count >= 2");
+  REQUIRE_FALSE(e.refuted(values, known));
+  const Expression::Terms left = e.unknown_terms(values, known);
+  CHECK(left.size() == 2);  // the two terms over plan fields
+  for (int devices : {1, 2, 8}) {
+    for (int tensor : {1, 2}) {
+      for (int pipeline : {1, 4}) {
+        values[field_id(RuleField::plan_device_count)] = devices;
+        values[field_id(RuleField::plan_tensor_parallel)] = tensor;
+        values[field_id(RuleField::plan_pipeline_parallel)] = pipeline;
+        INFO(devices << " devices, t " << tensor << ", p " << pipeline);
+        CHECK(e.holds_all(left, values) == e.evaluate(values));
+      }
+    }
+  }
+  // Nothing known: every term is left; an expression of known terms that hold leaves none.
+  CHECK(e.unknown_terms(values, 0).size() == 4);
+  CHECK(parse("workload.params > 1B").unknown_terms(values, known).empty());
+  CHECK(Expression().unknown_terms(values, known).empty());
 }
 
 TEST_CASE("the judge decides what one evaluation of every rule decides", "[rules]") {

@@ -57,6 +57,14 @@ class Expression {
   // can be ruled out before a plan's fields are known; false when it cannot tell.
   bool refuted(const FieldValues& values, std::size_t known_below) const;
 
+  // The terms joined by the top-level `and`s that are left to evaluate once the fields
+  // below `known_below` hold `values`: all but those that read only such fields and hold.
+  // For an expression not refuted, evaluate() is then whether every one of them holds
+  // (holds_all), with the known terms not evaluated again for each plan.
+  using Terms = std::vector<std::uint32_t>;
+  Terms unknown_terms(const FieldValues& values, std::size_t known_below) const;
+  bool holds_all(const Terms& terms, const FieldValues& values) const;
+
   // The ids of the fields the expression reads, ascending, without repeats.
   const std::vector<std::size_t>& fields() const { return m_fields; }
   // The text it was parsed from.
@@ -82,6 +90,7 @@ class Expression {
   const Value* operand(std::uint32_t node, const FieldValues& values) const;
   bool refutes(std::uint32_t node, const FieldValues& values, std::size_t known_below) const;
   bool reads_only_below(std::uint32_t node, std::size_t known_below) const;
+  void collect_unknown(std::uint32_t node, const FieldValues& values, std::size_t known_below, Terms& terms) const;
 
   std::string m_text;
   std::vector<Node> m_nodes;  // the root is the last node; empty means "true"

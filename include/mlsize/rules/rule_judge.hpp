@@ -41,8 +41,15 @@ class RuleJudge {
  private:
   RuleJudge() = default;
 
+  // A rule still open, with the terms of its `when` left to evaluate for each plan
+  // (Expression::unknown_terms; all of them before the first narrowing).
+  struct Open {
+    const Rule* rule = nullptr;
+    Expression::Terms when;
+    bool narrowed = false;
+  };
   Verdict m_decided;
-  std::vector<const Rule*> m_open;  // in rule order
+  std::vector<Open> m_open;  // in rule order
 };
 
 }  // namespace mlsize

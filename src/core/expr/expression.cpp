@@ -95,4 +95,28 @@ bool Expression::refuted(const FieldValues& values, std::size_t known_below) con
   return refutes(static_cast<std::uint32_t>(m_nodes.size() - 1), values, known_below);
 }
 
+void Expression::collect_unknown(std::uint32_t id, const FieldValues& values, std::size_t known_below,
+                                 Terms& terms) const {
+  const Node& node = m_nodes[id];
+  if (node.op == Op::and_) {
+    collect_unknown(node.lhs, values, known_below, terms);
+    collect_unknown(node.rhs, values, known_below, terms);
+    return;
+  }
+  // A known term evaluates as it will with all the fields: one that holds is dropped (one
+  // that does not is kept, and fails every plan, as it would in the whole expression).
+  if (!(reads_only_below(id, known_below) && holds(id, values))) terms.push_back(id);
+}
+
+Expression::Terms Expression::unknown_terms(const FieldValues& values, std::size_t known_below) const {
+  Terms terms;
+  if (!m_nodes.empty()) collect_unknown(static_cast<std::uint32_t>(m_nodes.size() - 1), values, known_below, terms);
+  return terms;
+}
+
+bool Expression::holds_all(const Terms& terms, const FieldValues& values) const {
+  // `and` evaluates its left side first, then its right: the same order, the same result.
+  return std::all_of(terms.begin(), terms.end(), [&](std::uint32_t id) { return holds(id, values); });
+}
+
 }  // namespace mlsize

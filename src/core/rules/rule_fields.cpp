@@ -102,7 +102,15 @@ void put(FieldValues& values, RuleField field, T&& value) {
 
 template <class T>
 void put_optional(FieldValues& values, RuleField field, const std::optional<T>& value) {
-  if (value) values[field_id(field)].emplace(value->value);
+  if (value) {
+    values[field_id(field)].emplace(value->value);
+  } else {
+    values[field_id(field)].reset();
+  }
+}
+
+void clear(FieldValues& values, RuleField field) {
+  values[field_id(field)].reset();
 }
 
 void fill_workload(FieldValues& v, const Workload& w) {
@@ -157,8 +165,11 @@ void fill_offering(FieldValues& v, const Offering& o) {
   if (o.limits.session_hours) put(v, F::offering_session_hours, *o.limits.session_hours);
 }
 
+// Sets or clears every field from k_first_plan_field on: fill_plan_rule_fields reuses the
+// values of the plan before without clearing them first (issue 49).
 void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {
   using F = RuleField;
+  static_assert(field_id(F::count) - k_first_plan_field == 16, "set or clear each new plan field below");
   const Plan& plan = e.plan;
   const Strategy& s = plan.strategy;
   put(v, F::plan_device_count, plan.device_count);
@@ -172,19 +183,35 @@ void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {
     put(v, F::plan_tokens_per_step,
         static_cast<double>(s.micro_batch > 0 ? s.micro_batch : w.micro_batch) *
             static_cast<double>(w.sequence_length) * data_parallel);
+  } else {
+    clear(v, F::plan_tokens_per_step);
   }
   put(v, F::estimate_fits, e.fits);
   const Bytes total = e.memory.total();
-  if (e.capacity.value > 0) put(v, F::estimate_memory_fraction, total / e.capacity);
+  if (e.capacity.value > 0) {
+    put(v, F::estimate_memory_fraction, total / e.capacity);
+  } else {
+    clear(v, F::estimate_memory_fraction);
+  }
   put(v, F::estimate_memory_bytes, total.value);
-  if (total.value > 0) put(v, F::estimate_activations_fraction, e.memory.activations / total);
+  if (total.value > 0) {
+    put(v, F::estimate_activations_fraction, e.memory.activations / total);
+  } else {
+    clear(v, F::estimate_activations_fraction);
+  }
   put(v, F::estimate_model_states_bytes, (e.memory.weights + e.memory.gradients + e.memory.optimizer).value);
   put(v, F::estimate_seconds, e.time.value);
   put_optional(v, F::estimate_cost_usd, e.cost);
-  if (w.deadline && w.deadline->value > 0) put(v, F::estimate_deadline_fraction, e.time.value / w.deadline->value);
+  if (w.deadline && w.deadline->value > 0) {
+    put(v, F::estimate_deadline_fraction, e.time.value / w.deadline->value);
+  } else {
+    clear(v, F::estimate_deadline_fraction);
+  }
   // A load's: an offline job runs flat out, and sizing without a load has none.
   if (e.serving && !e.serving->offline && !(w.serving && w.serving->sizing)) {
     put(v, F::estimate_utilisation, e.serving->utilisation);
+  } else {
+    clear(v, F::estimate_utilisation);
   }
 }
 
@@ -216,7 +243,6 @@ void fill_offering_rule_fields(FieldValues& values, const Device& device, const 
 }
 
 void fill_plan_rule_fields(FieldValues& values, const Workload& workload, const PlanEstimate& estimate) {
-  std::fill(values.begin() + static_cast<std::ptrdiff_t>(k_first_plan_field), values.end(), std::nullopt);
   fill_estimate(values, workload, estimate);
 }
 

@@ -24,9 +24,8 @@ bool reads_only_below(const Rule& rule, std::size_t known_below) {
   return below(rule.when) && below(rule.require);
 }
 
-// What RuleSet::evaluate does with one rule's exclusion and factor.
-void apply(const Rule& rule, const FieldValues& values, Verdict& verdict) {
-  if (!rule.when.evaluate(values)) return;
+// What RuleSet::evaluate does with one rule's exclusion and factor, once its `when` holds.
+void apply_holding(const Rule& rule, const FieldValues& values, Verdict& verdict) {
   switch (rule.action) {
     case RuleAction::exclude: verdict.excluded = true; break;
     case RuleAction::require: verdict.excluded = verdict.excluded || !rule.require.evaluate(values); break;
@@ -36,23 +35,29 @@ void apply(const Rule& rule, const FieldValues& values, Verdict& verdict) {
     case RuleAction::advise: break;
   }
 }
+void apply(const Rule& rule, const FieldValues& values, Verdict& verdict) {
+  if (rule.when.evaluate(values)) apply_holding(rule, values, verdict);
+}
 
 }  // namespace
 
 RuleJudge::RuleJudge(const RuleSet& rules) {
   for (const Rule& rule : rules.rules()) {
-    if (ranks(rule)) m_open.push_back(&rule);
+    if (ranks(rule)) m_open.push_back(Open{&rule, {}, false});
   }
 }
 
 RuleJudge RuleJudge::narrowed(const FieldValues& values, std::size_t known_below) const {
   RuleJudge judge;
   judge.m_decided = m_decided;
-  for (const Rule* rule : m_open) {
-    if (reads_only_below(*rule, known_below)) {
-      apply(*rule, values, judge.m_decided);
-    } else if (!rule->when.refuted(values, known_below)) {
-      judge.m_open.push_back(rule);
+  for (const Open& open : m_open) {
+    const Rule& rule = *open.rule;
+    if (reads_only_below(rule, known_below)) {
+      apply(rule, values, judge.m_decided);
+    } else if (!rule.when.refuted(values, known_below)) {
+      // What is known of `when` is not evaluated again for every plan (issue 49: the
+      // fine-tuning rule's workload and device terms, thousands of times).
+      judge.m_open.push_back(Open{&rule, rule.when.unknown_terms(values, known_below), true});
     }
   }
   return judge;
@@ -60,7 +65,13 @@ RuleJudge RuleJudge::narrowed(const FieldValues& values, std::size_t known_below
 
 Verdict RuleJudge::judge(const FieldValues& values) const {
   Verdict verdict = m_decided;
-  for (const Rule* rule : m_open) apply(*rule, values, verdict);
+  for (const Open& open : m_open) {
+    if (!open.narrowed) {
+      apply(*open.rule, values, verdict);
+    } else if (open.rule->when.holds_all(open.when, values)) {
+      apply_holding(*open.rule, values, verdict);
+    }
+  }
   return verdict;
 }
 
