@@ -1,6 +1,6 @@
-// The planner skips the training plans a fitting plan dominates (docs/methodology.md#pruning). The search stays exhaustive over the documented space:
-// with and without pruning, recommend() must say the same thing, figure for figure
-// (issue 12, must-have 3). Nor may the number of threads that plan the offerings.
+// The planner skips the training plans a fitting plan dominates (docs/methodology.md#pruning). The search stays
+// exhaustive over the documented space: with and without pruning, recommend() must say the same thing, figure for
+// figure (issue 12, must-have 3). Nor may the number of threads that plan the offerings.
 
 #include <mlsize/catalog/catalog_loader.hpp>
 #include <mlsize/estimate/compute.hpp>
@@ -77,6 +77,24 @@ void check_same_report(const Report& a, const Report& b) {
 TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pruning]") {
   const Catalog catalog = load_default_catalog();
   const RuleSet rules = load_default_rules();
+  // Rules that score layouts apart (the search then prunes by score, Slowness): one that
+  // makes slower layouts win (tensor parallelism preferred threefold), one that penalizes
+  // larger clusters, on top of the defaults (whose fine-tuning rule penalizes tensor and
+  // pipeline layouts).
+  RuleSet layout_rules = load_default_rules();
+  layout_rules.load_yaml(R"(rules:
+  - id: test-prefer-tensor-parallel
+    description: prefers tensor-parallel layouts
+    when: plan.tensor_parallel > 1 and workload.task == "pretrain"
+    action: prefer
+    factor: 3
+  - id: test-penalize-clusters
+    description: penalizes more than 16 devices
+    when: plan.device_count > 16 or plan.pipeline_parallel > 2
+    action: penalize
+    factor: 1.5
+)",
+                         "<test>");
   struct Case {
     std::string name;
     Workload workload;
@@ -90,8 +108,7 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
     return &cases.back();
   };
   add("7B pre-training, 50B tokens (the main job)", testing::workload_for_params(7e9, 50e9));
-  add("Llama-3-70B pre-training within a week", preset("llama-3-70b", 2e11))->workload.deadline =
-      Seconds(7 * 86400.0);
+  add("Llama-3-70B pre-training within a week", preset("llama-3-70b", 2e11))->workload.deadline = Seconds(7 * 86400.0);
   {
     Workload w = preset("llama-2-7b", 2e9, Task::finetune);
     w.framework = Framework::hf;
@@ -102,8 +119,7 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
   add("Llama-2-70B QLoRA", preset("llama-2-70b", 1e8, Task::qlora));
   add("1B pre-training, optimised for time", testing::workload_for_params(1e9, 2e10))->settings.objective =
       Objective::time;
-  add("13B pre-training, balanced", testing::workload_for_params(13e9, 1e11))->settings.objective =
-      Objective::balanced;
+  add("13B pre-training, balanced", testing::workload_for_params(13e9, 1e11))->settings.objective = Objective::balanced;
   {
     Workload w = testing::workload_for_params(3e9, 1e10);
     w.precision = Precision::fp32;
@@ -148,6 +164,20 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
     c = add("Llama-2-70B full fine-tune, any hardware, for time", preset("llama-2-70b", 5e7, Task::finetune));
     c->settings.objective = Objective::time;
   }
+  {
+    // Scored by layout: the defaults' fine-tuning rule alone, then with the rules above.
+    Case* c = add("Llama-3-8B full fine-tune, 1B tokens", preset("llama-3-8b", 1e9, Task::finetune));
+    c = add("Llama-3-8B full fine-tune, layouts scored apart", preset("llama-3-8b", 1e9, Task::finetune));
+    c->settings.rules = &layout_rules;
+    c = add("7B pre-training, tensor parallelism preferred", testing::workload_for_params(7e9, 5e10));
+    c->settings.rules = &layout_rules;
+    c = add("Llama-3-70B pre-training for time, layouts scored apart", preset("llama-3-70b", 2e11));
+    c->settings.rules = &layout_rules;
+    c->settings.objective = Objective::time;
+    c = add("Llama-2-70B full fine-tune, layouts scored apart, balanced", preset("llama-2-70b", 5e7, Task::finetune));
+    c->settings.rules = &layout_rules;
+    c->settings.objective = Objective::balanced;
+  }
   add("Llama-3-70B serving a billion tokens", preset("llama-3-70b", 1e9, Task::inference));
   {
     Workload w = preset("llama-3-8b", 2e6, Task::inference);
@@ -157,6 +187,7 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
   }
   std::size_t pruned = 0;
   std::size_t serving_pruned = 0;
+  std::size_t scored_pruned = 0;  // of the cases whose rules score layouts apart
   for (Case& c : cases) {
     INFO(c.name);
     RecommendSettings unpruned = c.settings;
@@ -168,9 +199,11 @@ TEST_CASE("pruning dominated plans changes nothing in the report", "[ranker][pru
     check_same_report(with, without);
     pruned += with.plans_pruned;
     if (c.workload.task == Task::inference) serving_pruned += with.plans_pruned;
+    if (c.workload.task == Task::finetune || c.settings.rules == &layout_rules) scored_pruned += with.plans_pruned;
   }
   CHECK(pruned > 10000);  // the comparison is not vacuous
   CHECK(serving_pruned > 500);
+  CHECK(scored_pruned > 10000);
 }
 
 TEST_CASE("no training plan is faster than its least time, and hidden communication meets it", "[pruning]") {
@@ -180,8 +213,8 @@ TEST_CASE("no training plan is faster than its least time, and hidden communicat
   const CostSettings cost;
   std::size_t met = 0;
   std::size_t checked = 0;
-  for (const Workload& w : {testing::workload_for_params(7e9, 5e10), preset("llama-3-70b", 1e11),
-                            preset("llama-2-13b", 1e8, Task::lora)}) {
+  for (const Workload& w :
+       {testing::workload_for_params(7e9, 5e10), preset("llama-3-70b", 1e11), preset("llama-2-13b", 1e8, Task::lora)}) {
     for (const Offering& offering : catalog.offerings()) {
       const Device& device = *catalog.find_device(offering.device_id);
       if (!peak_flops_per_s(device, w) || !device_capacity(device, &offering)) continue;

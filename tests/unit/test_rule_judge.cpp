@@ -142,3 +142,54 @@ TEST_CASE("with the default rules, the main job judges no plan by its own fields
     CHECK_FALSE(run.narrowed(rule_field_values(w, device, &offering), k_first_plan_field).open());
   }
 }
+
+TEST_CASE("a judge scales by layout only when every open rule scores and reads layout fields alone", "[rules]") {
+  // The search prunes a full fine-tune by layout (docs/methodology.md#pruning) only while
+  // the plans of one layout share a verdict and no rule drops a plan.
+  RuleSet rules;
+  rules.load_yaml(R"(rules:
+  - id: layout-penalty
+    description: penalizes model-parallel layouts
+    when: workload.task == "finetune" and (plan.tensor_parallel > 1 or plan.pipeline_parallel > 1)
+    action: penalize
+    factor: 1.1
+)",
+                  "<test>");
+  Workload w = testing::workload_for_params(7e9, 1e9);
+  w.task = Task::finetune;
+  const FieldValues values = rule_field_values(w);
+  const auto judge_of = [&](const RuleSet& set) { return RuleJudge(set).narrowed(values, k_first_device_field); };
+  REQUIRE(judge_of(rules).open());
+  CHECK(judge_of(rules).scales_only_by(k_layout_fields, k_first_plan_field));
+
+  RuleSet by_stage = rules;  // a field that differs within a layout
+  by_stage.load_yaml(R"(rules:
+  - id: stage-prefer
+    description: prefers ZeRO-3
+    when: plan.zero_stage == 3
+    action: prefer
+    factor: 2
+)",
+                     "<test>");
+  CHECK_FALSE(judge_of(by_stage).scales_only_by(k_layout_fields, k_first_plan_field));
+
+  RuleSet excluding = rules;  // a rule that drops plans of some layouts
+  excluding.load_yaml(R"(rules:
+  - id: no-pipelines
+    description: excludes pipelines
+    when: plan.pipeline_parallel > 1
+    action: exclude
+    message: no pipelines
+)",
+                      "<test>");
+  CHECK_FALSE(judge_of(excluding).scales_only_by(k_layout_fields, k_first_plan_field));
+
+  // A rule the workload refutes is not open, and constrains nothing.
+  Workload pretrain = w;
+  pretrain.task = Task::pretrain;
+  const RuleJudge refuted = RuleJudge(by_stage).narrowed(rule_field_values(pretrain), k_first_device_field);
+  CHECK(refuted.open());  // the stage rule is
+  CHECK_FALSE(refuted.scales_only_by(k_layout_fields, k_first_plan_field));
+  RuleSet only_layout = rules;
+  CHECK_FALSE(RuleJudge(only_layout).narrowed(rule_field_values(pretrain), k_first_device_field).open());
+}

@@ -7,6 +7,7 @@
 #include <mlsize/expr/field_set.hpp>
 #include <mlsize/model/workload.hpp>
 
+#include <array>
 #include <cstddef>
 
 namespace mlsize {
@@ -80,6 +81,13 @@ inline constexpr std::size_t k_first_device_field = field_id(RuleField::device_i
 // the plan and its estimate (what changes from one plan of an offering to the next).
 inline constexpr std::size_t k_first_plan_field = field_id(RuleField::plan_device_count);
 
+// The plan fields every plan of one training layout shares (its device count, tensor and
+// pipeline degrees): a rule that reads no other plan field judges a layout's plans alike
+// (issue 49: the search prunes by layout then, docs/methodology.md#pruning).
+inline constexpr std::array<std::size_t, 3> k_layout_fields = {field_id(RuleField::plan_device_count),
+                                                               field_id(RuleField::plan_tensor_parallel),
+                                                               field_id(RuleField::plan_pipeline_parallel)};
+
 // Fills `values` (resized to rule_fields().size()) for one evaluation. Any pointer may
 // be null; its fields are then missing (nullopt). When `device` or `offering` is null
 // and `estimate` is not, they are taken from estimate->plan. Reusing one vector across
@@ -95,6 +103,10 @@ void fill_offering_rule_fields(FieldValues& values, const Device& device, const 
 // Replaces only the plan and estimate fields of `values` (filled by fill_rule_fields for
 // the plan's workload, device and offering) with those of `estimate`.
 void fill_plan_rule_fields(FieldValues& values, const Workload& workload, const PlanEstimate& estimate);
+
+// Replaces only the k_layout_fields of `values` with those of `plan`, leaving the plan's
+// other fields as they were: enough to judge rules that read no others.
+void fill_layout_rule_fields(FieldValues& values, const Plan& plan);
 
 // The same, into a new vector.
 FieldValues rule_field_values(const Workload& workload, const Device* device = nullptr,

@@ -7,6 +7,7 @@
 #include <mlsize/rules/rules.hpp>
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 namespace mlsize {
@@ -35,6 +36,10 @@ class RuleJudge {
   bool open() const { return !m_open.empty(); }
   // The verdict of the rules decided so far: that of every plan when none is open.
   const Verdict& decided() const { return m_decided; }
+  // Whether every open rule only scales the score (prefer, penalize: it drops no plan) and
+  // reads, of the fields from `known_below` on, only those in `fields`: plans that share
+  // those fields then share a verdict.
+  bool scales_only_by(std::span<const std::size_t> fields, std::size_t known_below) const;
   // The verdict on a plan whose fields are all in `values`.
   Verdict judge(const FieldValues& values) const;
 

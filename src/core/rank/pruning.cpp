@@ -2,6 +2,8 @@
 
 #include "core/rank/ordering.hpp"
 
+#include <mlsize/rules/rule_fields.hpp>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -35,30 +37,48 @@ Slowness::Rank Slowness::rank(const Plan& plan) {
 void Slowness::enter(int device_count) {
   if (device_count == m_devices) return;
   m_devices = device_count;
-  m_fastest.reset();
+  m_scores = 0;
 }
 
 bool Slowness::may_dominate(const Plan& plan) {
   enter(plan.device_count);
-  return m_fastest.has_value();
+  return m_scores > 0;
 }
 
 bool Slowness::beyond_fastest(Seconds least_time) const {
-  return ordering::compare_values(least_time.value, m_fastest->first) > 0;
+  for (std::size_t k = 0; k < m_scores; ++k) {
+    const Fastest& f = m_fastest[k];
+    if (f.score >= m_score && ordering::compare_values(least_time.value, f.time) > 0) return true;
+  }
+  return false;
 }
 
 bool Slowness::dominated(const Plan& plan, const std::optional<Seconds>& least_time) const {
   if (!least_time) return false;
-  const int order = ordering::compare_values(least_time->value, m_fastest->first);
-  if (order > 0 && m_objective != Objective::balanced) return true;
-  return order >= 0 && rank(plan) >= m_fastest->second;
+  for (std::size_t k = 0; k < m_scores; ++k) {
+    const Fastest& f = m_fastest[k];
+    if (f.score < m_score) continue;
+    const int order = ordering::compare_values(least_time->value, f.time);
+    if (order > 0 && m_objective != Objective::balanced) return true;
+    if (order >= 0 && f.score == m_score && rank(plan) >= f.rank) return true;
+  }
+  return false;
 }
 
 void Slowness::fits(const Plan& plan, Seconds time) {
   enter(plan.device_count);
+  Fastest* f = m_fastest.data();
+  Fastest* const end = f + m_scores;
+  while (f != end && f->score != m_score) ++f;
+  if (f == end) {
+    if (m_scores == k_scores) return;
+    *f = Fastest{m_score, time.value, rank(plan)};
+    ++m_scores;
+    return;
+  }
   // Ties keep the plan the ranking puts first, so that a tie dominates only what it would.
-  const int order = m_fastest ? ordering::compare_values(time.value, m_fastest->first) : -1;
-  if (order < 0 || (order == 0 && rank(plan) < m_fastest->second)) m_fastest = {{time.value, rank(plan)}};
+  const int order = ordering::compare_values(time.value, f->time);
+  if (order < 0 || (order == 0 && rank(plan) < f->rank)) *f = Fastest{m_score, time.value, rank(plan)};
 }
 
 void Dominance::too_big(const Plan& plan, int micro_batch) {
@@ -70,14 +90,17 @@ void Dominance::too_big(const Plan& plan, int micro_batch) {
 }
 
 Pruner::Pruner(const std::vector<Plan>& plans, PlanEstimator& estimator, const std::optional<Recompute>& recompute,
-               const Workload& workload, Objective objective, std::span<double> least_times)
+               const Workload& workload, Objective objective, std::span<double> least_times,
+               const RuleJudge* layout_judge, FieldValues* values)
     : m_plans(plans),
       m_estimator(estimator),
       m_least_times(least_times),
       m_recompute(recompute),
       m_workload(workload),
       m_serving(workload.task == Task::inference),
-      m_slowness(objective) {}
+      m_slowness(objective),
+      m_layout_judge(layout_judge),
+      m_values(values) {}
 
 // Memory never grows with the ZeRO stage nor shrinks with the micro-batch, so a layout's
 // least memory is that of its highest stage at its smallest micro-batch (the workload's for a
@@ -104,6 +127,17 @@ bool Pruner::layout_can_fit(std::size_t first) const {
   return false;
 }
 
+bool Pruner::enter_layout(std::size_t first) {
+  m_layout_start = first;
+  m_layout = Layout::unknown;
+  m_layout_least_times.fill(std::numeric_limits<double>::quiet_NaN());
+  if (m_layout_judge != nullptr) {
+    fill_layout_rule_fields(*m_values, m_plans[first]);
+    m_slowness.score(m_layout_judge->judge(*m_values).score);
+  }
+  return layout_too_slow(first);
+}
+
 // A layout's plans are no faster than its plan without recomputation or offload: its
 // least time is that plan's compute (recomputation only adds to it), the layout's least
 // unhidden communication (the same for all of them; layouts with model parallelism
@@ -113,8 +147,8 @@ bool Pruner::layout_can_fit(std::size_t first) const {
 // first value), and the search skips them all at once. Not under the balanced
 // objective, whose ties Slowness breaks plan by plan.
 bool Pruner::layout_too_slow(std::size_t first) {
-  Plan plan = m_plans[first];
-  if (m_slowness.objective() == Objective::balanced || !m_slowness.may_dominate(plan)) return false;
+  if (m_slowness.objective() == Objective::balanced || !m_slowness.may_dominate(m_plans[first])) return false;
+  Plan plan = m_plans[first];  // copied only when a bound is taken
   plan.strategy.recompute = Recompute::none;
   plan.strategy.offload = Offload::none;
   plan.strategy.micro_batch = 0;

@@ -2,10 +2,12 @@
 // Which plans of one offering the planner may skip unestimated: those a plan it has
 // estimated dominates, and those of a training layout none of whose plans can fit. The
 // report is what estimating every plan gives (docs/methodology.md#pruning; a test
-// compares). Valid only while every plan of the offering gets the same rule verdict.
+// compares). Valid only while every plan of a layout gets the same rule verdict, and no
+// rule drops a plan.
 
 #include <mlsize/estimate/planner.hpp>
 #include <mlsize/rank/report.hpp>
+#include <mlsize/rules/rule_judge.hpp>
 
 #include <array>
 #include <cstddef>
@@ -88,16 +90,23 @@ class ServingDominance {
 // On a tie the ranking's tie-break decides (compare_plans: the lower ZeRO stage and less
 // recomputation first), and under the balanced objective always, since a span of times
 // of zero makes its score blind to time.
+// Rules may score layouts apart (a penalty on tensor-parallel layouts): the objective is
+// then cost or time over the score, so a plan is dominated only by one with a score at
+// least its own (a slower plan with a higher score may rank first), and tied only by one
+// with its own score. The fastest is kept by score.
 class Slowness {
  public:
   explicit Slowness(Objective objective) : m_objective(objective) {}
   // Whether a plan at `plan`'s device count may be dominated: a fitting plan is known there.
   bool may_dominate(const Plan& plan);
+  // The rule score of the plans to come (those of one layout), until said again.
+  void score(double score) { m_score = score; }
   // Whether `plan`, whose least time (PlanEstimator::least_time) is `least_time`, is dominated.
   bool dominated(const Plan& plan, const std::optional<Seconds>& least_time) const;
   // Records a fitting plan that was estimated.
   void fits(const Plan& plan, Seconds time);
-  // Whether a least time is beyond the fastest fitting plan's time (after may_dominate).
+  // Whether a least time is beyond the fastest fitting plan's time with a score at least
+  // the plans' (after may_dominate).
   bool beyond_fastest(Seconds least_time) const;
   Objective objective() const { return m_objective; }
 
@@ -106,9 +115,21 @@ class Slowness {
   static Rank rank(const Plan& plan);
   void enter(int device_count);
 
+  // The fastest fitting plan of one rule score at m_devices.
+  struct Fastest {
+    double score = 1.0;
+    double time = 0;
+    Rank rank;
+  };
+  // A few scores at most (each open rule's factor holds or not); a plan of a score beyond
+  // these is not recorded, which only prunes less.
+  static constexpr std::size_t k_scores = 4;
+
   Objective m_objective;
+  double m_score = 1.0;
   int m_devices = 0;
-  std::optional<std::pair<double, Rank>> m_fastest;  // at m_devices: its time and rank
+  std::array<Fastest, k_scores> m_fastest{};
+  std::size_t m_scores = 0;  // those of m_fastest recorded at m_devices
 };
 
 // The plans of one offering, in candidate_plans' order (by unit count, then layout, then
@@ -119,8 +140,12 @@ class Pruner {
   // decided (plans with another are not searched); `objective`: the ranking's.
   // `least_times`: by plan, what is known of their least times across offerings of one
   // shape (NaN: not yet, negative: none), filled as they are needed; empty: none kept.
+  // `layout_judge`: where rules score layouts apart (RuleJudge::scales_only_by the
+  // k_layout_fields), the judge of the offering's plans and its field values, which the
+  // pruner's layouts overwrite; null: every plan gets the same verdict.
   Pruner(const std::vector<Plan>& plans, PlanEstimator& estimator, const std::optional<Recompute>& recompute,
-         const Workload& workload, Objective objective, std::span<double> least_times = {});
+         const Workload& workload, Objective objective, std::span<double> least_times = {},
+         const RuleJudge* layout_judge = nullptr, FieldValues* values = nullptr);
 
   // Before estimating plans[i] (a searched one): whether to skip it.
   bool skips(std::size_t i);
@@ -135,6 +160,9 @@ class Pruner {
   // (layout_can_fit); the rest of one that cannot is skipped.
   enum class Layout { unknown, fits, too_big };
   bool layout_can_fit(std::size_t first) const;
+  // On the first plan of a layout: forgets the layout before, and tells whether to skip the
+  // whole layout (layout_too_slow). Out of line, so that skips() stays inline.
+  bool enter_layout(std::size_t first);
   // Whether every plan of the layout starting at `first` is slower than the fastest fitting
   // plan of its device count (Slowness), by a bound on their least times.
   bool layout_too_slow(std::size_t first);
@@ -152,6 +180,8 @@ class Pruner {
   Dominance m_dominance;
   Slowness m_slowness;
   ServingDominance m_serving_dominance;
+  const RuleJudge* m_layout_judge;
+  FieldValues* m_values;
   std::optional<std::size_t> m_layout_start;  // the first plan of the layout in hand
   Layout m_layout = Layout::unknown;
   // The layout in hand's least time by recomputation, for its plans that offload nothing
@@ -241,16 +271,14 @@ inline bool Dominance::larger_than_too_big(const Plan& plan, int micro_batch) co
   return least > 0 && micro_batch > least;
 }
 
-inline bool Pruner::skips(std::size_t i) {
+// Always inlined: the planner calls it for every plan it searches (46,080 times for the main
+// job), and GCC 12's growth limit for ranker.cpp as a whole (inline-unit-growth) had left it
+// a call, 0.8 M instructions more.
+[[gnu::always_inline]] inline bool Pruner::skips(std::size_t i) {
   const Plan& plan = m_plans[i];
   if (m_serving) return m_serving_dominance.dominated(plan);
   if (i < m_slow_until) return true;
-  if (!m_layout_start || !same_layout(plan, m_plans[*m_layout_start])) {
-    m_layout_start = i;
-    m_layout = Layout::unknown;
-    m_layout_least_times.fill(std::numeric_limits<double>::quiet_NaN());
-    if (layout_too_slow(i)) return true;
-  }
+  if ((!m_layout_start || !same_layout(plan, m_plans[*m_layout_start])) && enter_layout(i)) return true;
   if (m_layout == Layout::too_big) {
     m_skipped_layout = true;
     return true;

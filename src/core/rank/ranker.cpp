@@ -167,6 +167,14 @@ void note_rules(const Workload& workload, RankedPlan& plan, const RuleSet& rules
   plan.rule_notes.insert(plan.rule_notes.end(), outcome.advice.begin(), outcome.advice.end());
 }
 
+// The rules' verdict on a plan of the offering `judge` was narrowed to; `values` hold the
+// offering's fields, and take the plan's.
+Verdict verdict_on(const RuleJudge& judge, FieldValues& values, const Workload& workload, const PlanEstimate& e) {
+  if (!judge.open()) return judge.decided();
+  fill_plan_rule_fields(values, workload, e);
+  return judge.judge(values);
+}
+
 // `judge`: the ranking rules as the workload leaves them (null without rules); `shared`:
 // whether the next offering the worker plans has this one's shape (what is estimated is
 // then kept for it).
@@ -306,17 +314,24 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     most_units = std::min(most_units, *std::max_element(counts.begin(), counts.end()) / offering.devices_per_unit);
   ordering::Contenders contenders(settings.objective);
   PlanEstimator estimator(workload, device, &offering, settings.cost, &scratch.estimates);
-  // Pruning needs every plan of the offering to get the same rule verdict.
-  const bool prunes = settings.prune && workload.task != Task::gbdt && !serves &&
-                      (!offering_judge || (!offering_judge->open() && !offering_judge->decided().excluded));
-  // The search an offering of the shape before made, when it is this one's (ShapeMemo::Search).
-  const bool replays = prunes && settings.cost.pricing != Pricing::spot;
+  // Pruning needs every plan of a layout to get the same rule verdict, and no rule to drop
+  // a plan: rules that read no plan field, or only a layout's (scored by layout, not under
+  // the balanced objective, whose ties the pruner breaks plan by plan).
+  const bool scored_by_layout = offering_judge && offering_judge->open() && settings.objective != Objective::balanced &&
+                                offering_judge->scales_only_by(k_layout_fields, k_first_plan_field);
+  const bool prunes =
+      settings.prune && workload.task != Task::gbdt && !serves &&
+      (!offering_judge || (!offering_judge->decided().excluded && (!offering_judge->open() || scored_by_layout)));
+  // The search an offering of the shape before made, when it is this one's (ShapeMemo::Search);
+  // not where layouts are scored, whose pruning the offering's rules decide.
+  const bool replays = prunes && !scored_by_layout && settings.cost.pricing != Pricing::spot;
   const ShapeMemo::Search* known_search = replays ? memo.search() : nullptr;
   const bool records = replays && shared && known_search == nullptr;  // this one's search, for the next
   if (records) memo.begin_search();
   std::optional<pruning::Pruner> pruner;
   if (prunes && known_search == nullptr) {
-    pruner.emplace(planned, estimator, recompute, workload, settings.objective, memo.least_times());
+    pruner.emplace(planned, estimator, recompute, workload, settings.objective, memo.least_times(),
+                   scored_by_layout ? &*offering_judge : nullptr, &values);
   }
   RankedPlan e;
   const std::size_t searched = known_search != nullptr ? known_search->plans.size() : planned.size();
@@ -343,11 +358,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
     e.beyond_on_demand = beyond_on_demand(offering, e);
     ++outcome.evaluated;
     if (offering_judge) {
-      Verdict verdict = offering_judge->decided();
-      if (offering_judge->open()) {
-        fill_plan_rule_fields(values, workload, e);
-        verdict = offering_judge->judge(values);
-      }
+      const Verdict verdict = verdict_on(*offering_judge, values, workload, e);
       if (verdict.excluded) {
         std::optional<RankedPlan>& first = e.fits ? excluded_fitting : excluded_too_big;
         if (!first) first = e;
@@ -412,7 +423,7 @@ OfferingOutcome evaluate_offering(Scratch& scratch, const Offering& offering, co
       }
     }
     least_memory = RankedPlan(estimator.estimate(planned[*nearest]));
-    if (offering_judge) least_memory->rule_score = offering_judge->decided().score;
+    if (offering_judge) least_memory->rule_score = verdict_on(*offering_judge, values, workload, *least_memory).score;
   }
   if (!fastest) {
     // Nothing fits (rules judged every plan, so a rule's rejection is told from a memory

@@ -63,6 +63,16 @@ RuleJudge RuleJudge::narrowed(const FieldValues& values, std::size_t known_below
   return judge;
 }
 
+bool RuleJudge::scales_only_by(std::span<const std::size_t> fields, std::size_t known_below) const {
+  return std::all_of(m_open.begin(), m_open.end(), [&](const Open& open) {
+    const Rule& rule = *open.rule;
+    if (rule.action != RuleAction::prefer && rule.action != RuleAction::penalize) return false;
+    return std::all_of(rule.when.fields().begin(), rule.when.fields().end(), [&](std::size_t field) {
+      return field < known_below || std::find(fields.begin(), fields.end(), field) != fields.end();
+    });
+  });
+}
+
 Verdict RuleJudge::judge(const FieldValues& values) const {
   Verdict verdict = m_decided;
   for (const Open& open : m_open) {
