@@ -47,10 +47,12 @@ bool same_host(const Offering& a, const Offering& b) {
   return host_fields(a) == host_fields(b);
 }
 
+ShapeKey shape_key(const Offering& offering) {
+  return std::tuple_cat(shape_fields(offering), host_fields(offering));
+}
+
 bool shape_before(const Offering& a, const Offering& b) {
-  const auto x = shape_fields(a);
-  const auto y = shape_fields(b);
-  return x != y ? x < y : host_fields(a) < host_fields(b);
+  return shape_key(a) < shape_key(b);
 }
 
 bool reads_host(const Workload& workload, const Plan& plan) {

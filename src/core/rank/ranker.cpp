@@ -692,12 +692,14 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   // Offerings are independent: workers take the offerings of a shape (same_shape) in turn,
   // each outcome lands in its offering's place, and they are merged in catalogue order, so
   // that the report is the same for any number of threads. Offerings of one shape share
-  // their estimates (ShapeMemo): one shape after another, as shape_before orders them.
+  // their estimates (ShapeMemo): one shape after another, as their shape keys order them.
   std::vector<std::size_t> order(jobs.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   if (settings.share_shapes) {
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return shape_before(*jobs[a].offering, *jobs[b].offering); });
+    std::vector<ShapeKey> keys;
+    keys.reserve(jobs.size());
+    for (const Job& job : jobs) keys.push_back(shape_key(*job.offering));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
   }
   const auto shares = [&](std::size_t a, std::size_t b) {
     return settings.share_shapes && jobs[a].precision == jobs[b].precision &&
