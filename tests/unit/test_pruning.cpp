@@ -14,6 +14,8 @@
 
 #include "workload_fixture.hpp"
 
+#include <initializer_list>
+#include <random>
 #include <string>
 
 using namespace mlsize;
@@ -238,6 +240,49 @@ TEST_CASE("no training plan is faster than its least time, and hidden communicat
   }
   CHECK(checked > 10000);
   CHECK(met > 1000);
+}
+
+TEST_CASE("random rules that score layouts change nothing that pruning reports", "[ranker][pruning]") {
+  // Slowness keeps the fastest plan of each rule score when rules score layouts apart
+  // (docs/methodology.md#rules-that-score-layouts): rules drawn at random over the layout's
+  // fields, preferring or penalizing by small and large factors, must leave the report as
+  // estimating every plan gives it.
+  const Catalog catalog = load_default_catalog();
+  std::mt19937 draw(49);  // fixed: the same rules on every run
+  const auto pick = [&](std::initializer_list<const char*> among) {
+    return *(among.begin() + std::uniform_int_distribution<std::size_t>(0, among.size() - 1)(draw));
+  };
+  const auto term = [&] {
+    return std::string(pick({"plan.device_count > 8", "plan.device_count >= 64", "plan.device_count == 1",
+                             "plan.tensor_parallel > 1", "plan.tensor_parallel >= 4", "plan.pipeline_parallel > 1",
+                             "plan.pipeline_parallel >= 4", "not plan.tensor_parallel == 8"}));
+  };
+  std::vector<Workload> workloads{testing::workload_for_params(7e9, 5e10), preset("llama-3-70b", 2e11),
+                                  preset("llama-3-8b", 1e9, Task::finetune)};
+  std::size_t pruned = 0;
+  for (int round = 0; round < 6; ++round) {
+    std::string yaml = "rules:\n";
+    for (int r = 0; r < 3; ++r) {
+      const std::string when = term() + pick({" and ", " or "}) + term();
+      yaml += "  - id: test-random-" + std::to_string(r) + "\n    description: drawn\n    when: " + when +
+              "\n    action: " + pick({"prefer", "penalize"}) + "\n    factor: " + pick({"1.05", "1.5", "3"}) + "\n";
+    }
+    RuleSet rules = load_default_rules();
+    rules.load_yaml(yaml, "<test>");
+    RecommendSettings settings;
+    settings.rules = &rules;
+    settings.objective = round % 2 == 0 ? Objective::cost : Objective::time;
+    const Workload& w = workloads[static_cast<std::size_t>(round) % workloads.size()];
+    INFO(yaml << (settings.objective == Objective::cost ? "for cost" : "for time"));
+    RecommendSettings unpruned = settings;
+    unpruned.prune = false;
+    const Report with = recommend(w, catalog, settings);
+    const Report without = recommend(w, catalog, unpruned);
+    CHECK(with.plans_evaluated + with.plans_pruned == without.plans_evaluated);
+    check_same_report(with, without);
+    pruned += with.plans_pruned;
+  }
+  CHECK(pruned > 10000);
 }
 
 TEST_CASE("a rule that reads plan fields turns pruning off for the plans it judges", "[ranker][pruning]") {
