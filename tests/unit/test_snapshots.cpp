@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 using namespace mlsize;
 
@@ -106,6 +107,21 @@ TEST_CASE("the compiled-in rules are the embedded YAML's, every field of every r
       CHECK(a.description == b.description);
       CHECK(a.when.text() == b.when.text());
       CHECK(a.when.fields() == b.when.fields());
+      // The parsed trees, node for node: the snapshot stores them rather than parsing again.
+      for (const auto& [x, y] : {std::pair(&a.when, &b.when), std::pair(&a.require, &b.require)}) {
+        REQUIRE(x->nodes().size() == y->nodes().size());
+        for (std::size_t k = 0; k < x->nodes().size(); ++k) {
+          const Expression::Node& m = x->nodes()[k];
+          const Expression::Node& n = y->nodes()[k];
+          CHECK(m.op == n.op);
+          CHECK(m.type == n.type);
+          CHECK(m.lhs == n.lhs);
+          CHECK(m.rhs == n.rhs);
+          CHECK(m.field == n.field);
+          CHECK(m.literal == n.literal);
+          CHECK(m.list == n.list);
+        }
+      }
       CHECK(a.action == b.action);
       CHECK(a.severity == b.severity);
       CHECK(a.source == b.source);

@@ -82,6 +82,13 @@ class Expression {
     std::vector<Value> list;  // Op::in
   };
 
+  // The parsed tree: each node after its children, the root last.
+  const std::vector<Node>& nodes() const { return m_nodes; }
+  // The expression `text` parses to, from the tree its nodes() gave: the compiled-in rules
+  // store their trees, so that a run does not parse them again (issue 49: 0.3 M
+  // instructions of every `recommend`). The tree is the build's own, trusted as it is.
+  static Expression from_nodes(std::string text, std::vector<Node> nodes);
+
  private:
   friend class ExpressionParser;
 

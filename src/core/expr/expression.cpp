@@ -1,8 +1,21 @@
 #include <mlsize/expr/expression.hpp>
 
 #include <algorithm>
+#include <utility>
 
 namespace mlsize {
+
+Expression Expression::from_nodes(std::string text, std::vector<Node> nodes) {
+  Expression e;
+  e.m_text = std::move(text);
+  e.m_nodes = std::move(nodes);
+  for (const Node& node : e.m_nodes) {
+    if (node.op == Op::field) e.m_fields.push_back(node.field);
+  }
+  std::sort(e.m_fields.begin(), e.m_fields.end());
+  e.m_fields.erase(std::unique(e.m_fields.begin(), e.m_fields.end()), e.m_fields.end());
+  return e;
+}
 
 // --- evaluation ---
 
