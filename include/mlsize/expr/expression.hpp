@@ -98,6 +98,8 @@ class Expression {
   bool refutes(std::uint32_t node, const FieldValues& values, std::size_t known_below) const;
   bool reads_only_below(std::uint32_t node, std::size_t known_below) const;
   void collect_unknown(std::uint32_t node, const FieldValues& values, std::size_t known_below, Terms& terms) const;
+  // Sets fields() from the tree: the parser and from_nodes both end here.
+  void index_fields();
 
   std::string m_text;
   std::vector<Node> m_nodes;  // the root is the last node; empty means "true"

@@ -9,12 +9,17 @@ Expression Expression::from_nodes(std::string text, std::vector<Node> nodes) {
   Expression e;
   e.m_text = std::move(text);
   e.m_nodes = std::move(nodes);
-  for (const Node& node : e.m_nodes) {
-    if (node.op == Op::field) e.m_fields.push_back(node.field);
-  }
-  std::sort(e.m_fields.begin(), e.m_fields.end());
-  e.m_fields.erase(std::unique(e.m_fields.begin(), e.m_fields.end()), e.m_fields.end());
+  e.index_fields();
   return e;
+}
+
+void Expression::index_fields() {
+  m_fields.clear();
+  for (const Node& node : m_nodes) {
+    if (node.op == Op::field) m_fields.push_back(node.field);
+  }
+  std::sort(m_fields.begin(), m_fields.end());
+  m_fields.erase(std::unique(m_fields.begin(), m_fields.end()), m_fields.end());
 }
 
 // --- evaluation ---

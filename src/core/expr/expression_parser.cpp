@@ -69,9 +69,7 @@ class ExpressionParser {
     }
     require_condition(root);
     m_expression.m_text = std::string(m_text);
-    std::sort(m_expression.m_fields.begin(), m_expression.m_fields.end());
-    m_expression.m_fields.erase(std::unique(m_expression.m_fields.begin(), m_expression.m_fields.end()),
-                                m_expression.m_fields.end());
+    m_expression.index_fields();
     return std::move(m_expression);
   }
 
@@ -232,7 +230,6 @@ class ExpressionParser {
     result.op = Op::field;
     result.type = m_fields[*id].type;
     result.field = *id;
-    m_expression.m_fields.push_back(*id);
     return add(std::move(result), Span{token.offset, token.offset + token.text.size(), m_fields[*id].unit, {}});
   }
 

@@ -165,14 +165,6 @@ void fill_offering(FieldValues& v, const Offering& o) {
   if (o.limits.session_hours) put(v, F::offering_session_hours, *o.limits.session_hours);
 }
 
-// The k_layout_fields.
-void fill_layout(FieldValues& v, const Plan& plan) {
-  using F = RuleField;
-  put(v, F::plan_device_count, plan.device_count);
-  put(v, F::plan_tensor_parallel, plan.strategy.tensor_parallel);
-  put(v, F::plan_pipeline_parallel, plan.strategy.pipeline_parallel);
-}
-
 // Sets or clears every field from k_first_plan_field on: fill_plan_rule_fields reuses the
 // values of the plan before without clearing them first (issue 49).
 void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {
@@ -180,7 +172,7 @@ void fill_estimate(FieldValues& v, const Workload& w, const PlanEstimate& e) {
   static_assert(field_id(F::count) - k_first_plan_field == 16, "set or clear each new plan field below");
   const Plan& plan = e.plan;
   const Strategy& s = plan.strategy;
-  fill_layout(v, plan);
+  fill_layout_rule_fields(v, plan);
   put(v, F::plan_zero_stage, s.zero_stage);
   put(v, F::plan_expert_parallel, s.expert_parallel);
   put(v, F::plan_recompute, to_string(s.recompute));
@@ -252,8 +244,12 @@ void fill_plan_rule_fields(FieldValues& values, const Workload& workload, const 
   fill_estimate(values, workload, estimate);
 }
 
+// The k_layout_fields.
 void fill_layout_rule_fields(FieldValues& values, const Plan& plan) {
-  fill_layout(values, plan);
+  using F = RuleField;
+  put(values, F::plan_device_count, plan.device_count);
+  put(values, F::plan_tensor_parallel, plan.strategy.tensor_parallel);
+  put(values, F::plan_pipeline_parallel, plan.strategy.pipeline_parallel);
 }
 
 FieldValues rule_field_values(const Workload& workload, const Device* device, const Offering* offering,
