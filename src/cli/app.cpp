@@ -65,8 +65,7 @@ int write_report(std::FILE* out, std::FILE* err, const CommandOutput& output, bo
   if (!clean) escaped = terminal_text(output.stdout_text);
   const std::string& text = clean ? output.stdout_text : escaped;
   if (paging) {
-    const std::size_t lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-    if (const std::optional<std::string> pager = pager_for(out, lines); pager && write_through_pager(*pager, text)) {
+    if (const std::optional<std::string> pager = pager_for(out, text); pager && write_through_pager(*pager, text)) {
       if (!output.stderr_text.empty()) write_err(err, terminal_text(output.stderr_text));
       return output.exit_code;
     }

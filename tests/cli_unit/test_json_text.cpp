@@ -1,6 +1,7 @@
 // json_text writes the JSON reports as nlohmann's dump(2) does, byte for byte: every report
 // is compared by the golden cases; these compare the values a report could hold.
 
+#include "cli/render/json_object.hpp"
 #include "cli/render/json_text.hpp"
 
 #include <catch2/catch.hpp>
@@ -65,4 +66,24 @@ TEST_CASE("json_text escapes strings as dump does, and refuses what is not UTF-8
     CHECK_THROWS_AS(json.dump(2), nlohmann::json::type_error);
     CHECK_THROWS_AS(json_text(json), nlohmann::json::type_error);
   }
+}
+
+TEST_CASE("json_object and json_merge build what nlohmann's initializer lists and update build, moving values",
+          "[json]") {
+  using mlsize::cli::json_merge;
+  using mlsize::cli::json_object;
+  const Json nested = {{"memory_total_bytes", 64e9}, {"strategy", {{"zero_stage", 1}, {"recompute", "none"}}}};
+  const Json built = json_object({{"rank", 1}, {"plan", nested}, {"notes", Json::array({"a", "b"})}});
+  CHECK(built == Json{{"rank", 1}, {"plan", nested}, {"notes", {"a", "b"}}});
+  CHECK(json_text(built) == dumped(built));
+  // update: a key already there takes the new value in its place, new keys go after.
+  Json expected = built;
+  Json merged = built;
+  const Json more = {{"cost", 2828.5}, {"rank", 2}, {"plan", {{"device_count", 8}}}};
+  expected.update(more);
+  json_merge(merged, Json(more));
+  CHECK(merged == expected);
+  CHECK(json_text(merged) == json_text(expected));
+  // json_text_kept writes the same text.
+  CHECK(mlsize::cli::json_text_kept(Json(expected)) == dumped(expected));
 }

@@ -32,10 +32,11 @@ bool on_path(const std::string& program) {
 
 }  // namespace
 
-std::optional<std::string> pager_for(std::FILE* stream, std::size_t lines) {
+std::optional<std::string> pager_for(std::FILE* stream, std::string_view text) {
   const std::optional<std::size_t> rows = terminal_rows(::fileno(stream));
+  if (!rows) return std::nullopt;
   // The prompt takes the last row: a report of rows - 1 lines is still one screen.
-  if (!rows || lines < *rows) return std::nullopt;
+  if (static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) < *rows) return std::nullopt;
   for (const char* variable : {"MLSIZE_PAGER", "PAGER"}) {
     if (const char* value = std::getenv(variable); value != nullptr) {
       const std::string pager(value);

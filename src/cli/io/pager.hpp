@@ -9,11 +9,12 @@
 
 namespace mlsize::cli {
 
-// The pager command for a report of `lines` lines on `stream`, or nothing: only when the
-// stream is a terminal whose height the report exceeds and paging is not turned off. The
+// The pager command for the report `text` on `stream`, or nothing: only when the stream is a
+// terminal whose height the report's lines exceed (counted only then: a report written to
+// a pipe or a file is not scanned for them) and paging is not turned off. The
 // command is $MLSIZE_PAGER, else $PAGER, else `less` when it is on the PATH; an empty one or
 // `cat` turns paging off.
-std::optional<std::string> pager_for(std::FILE* stream, std::size_t lines);
+std::optional<std::string> pager_for(std::FILE* stream, std::string_view text);
 
 // Writes `text` through `pager` (with LESS=FRX unless LESS is set: quit when it fits one
 // screen, keep colours, leave the screen as it was). Returns false when the pager could not be

@@ -1,5 +1,7 @@
 #include "cli/render/json_text.hpp"
 
+#include "cli/support/kept.hpp"
+
 #include <mlsize/support/utf8.hpp>
 
 #include <array>
@@ -140,6 +142,10 @@ std::string json_text(const Json& json) {
   write_value(out, json, 0);
   out += '\n';
   return out;
+}
+
+std::string json_text_kept(Json&& json) {
+  return json_text(kept(std::move(json)));
 }
 
 }  // namespace mlsize::cli

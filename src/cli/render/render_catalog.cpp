@@ -417,7 +417,7 @@ std::string render_catalog_json(const CatalogSelection& selection, const JsonHea
   for (const Device* device : selection.devices) json["devices"].push_back(device_json(*device));
   json["offerings"] = Json::array();
   for (const Offering* offering : selection.offerings) json["offerings"].push_back(offering_json(*offering));
-  return json_text(json);
+  return json_text_kept(std::move(json));
 }
 
 Rows catalog_rows(const CatalogSelection& selection) {

@@ -108,7 +108,7 @@ std::string render_explain_json(const Report& report, const RuleSet& rules, cons
         {{"offering", rejection.offering->id}, {"rule", rejection.rule.rule->id}, {"message", rejection.rule.message}});
   }
   json["excluded"] = std::move(excluded);
-  return json_text(json);
+  return json_text_kept(std::move(json));
 }
 
 }  // namespace mlsize::cli

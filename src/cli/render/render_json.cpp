@@ -434,7 +434,7 @@ Json ranked_plan_json(const RankedPlan& e) {
 Json purchase_json(const PurchasePlan& p, std::size_t rank, const Report& report) {
   Json json;
   json["rank"] = rank;
-  json.update(ranked_plan_json(p));
+  json_merge(json, ranked_plan_json(p));
   json["purchase_usd"] = p.purchase->value;
   json["amortised_usd"] = p.amortised.value;
   json["utilisation"] = p.utilisation;
@@ -557,7 +557,7 @@ std::string render_recommend_json(const Report& report, int top, const Provenanc
     item["rank"] = i + 1;
     item["pareto"] = report.recommendations[i].pareto;
     item["launchers"] = launchers_json(report.workload, report.recommendations[i], report.cost);
-    item.update(ranked_plan_json(report.recommendations[i]));
+    json_merge(item, ranked_plan_json(report.recommendations[i]));
     item["cost"]["price_basis"] = price_basis_json(report.recommendations[i], report.cost);
     recommendations.push_back(std::move(item));
   }
@@ -591,13 +591,13 @@ std::string render_recommend_json(const Report& report, int top, const Provenanc
                                   {"source", note.rule->source}}));
   }
   json["advice"] = std::move(advice);
-  return dump(json);
+  return json_text_kept(std::move(json));
 }
 
 std::string render_estimate_json(const EstimateResult& result) {
   Json json = json_document({"estimate", result.provenance});
   json["workload"] = workload_json(result.workload);
-  json.update(plan_json(result.estimate, result.timed()));
+  json_merge(json, plan_json(result.estimate, result.timed()));
   Json changes = Json::array();
   for (const FitChange& change : result.fit_changes) {
     const PlanEstimate& e = change.estimate;
