@@ -9,7 +9,7 @@ namespace {
 
 // Returns the entry's place.
 template <class Entry, class Index>
-std::size_t put_entry(std::vector<Entry>& entries, Index& index, Entry entry) {
+std::size_t put_entry(std::vector<Entry>& entries, Index& index, Entry&& entry) {
   // One search of the index: a new id is inserted where the search ended.
   const auto [at, added] = index.try_emplace(entry.id, entries.size());
   if (added) {
