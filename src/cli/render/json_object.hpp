@@ -41,7 +41,9 @@ inline void json_add(nlohmann::ordered_json& json, std::string_view key, nlohman
 // copies every subtree.
 inline void json_merge(nlohmann::ordered_json& json, nlohmann::ordered_json&& from) {
   auto& object = json.get_ref<nlohmann::ordered_json::object_t&>();
-  for (auto& [key, value] : from.get_ref<nlohmann::ordered_json::object_t&>()) {
+  auto& members = from.get_ref<nlohmann::ordered_json::object_t&>();
+  object.reserve(object.size() + members.size());
+  for (auto& [key, value] : members) {
     const auto found = object.find(key);
     if (found != object.end()) {
       found->second = std::move(value);

@@ -747,12 +747,16 @@ Report recommend(const Workload& workload, const Catalog& catalog, const Recomme
   // A plan an outcome kept by reference, estimated again as the workers estimated it.
   Workload at = workload;  // at each job's precision and calibration in turn
   std::vector<Plan> candidates;
+  std::optional<std::size_t> candidates_of;  // the job `candidates` are of: a shown row asks twice
   const auto estimate_again = [&](std::size_t i, const PlanRef& ref) {
     at.precision = jobs[i].precision;
     apply_calibration(at, workload, jobs[i].calibration);
     const Offering& offering = *jobs[i].offering;
     const Device& device = *jobs[i].device;
-    candidate_plans(candidates, at, offering, device, settings.max_devices, counts_for(settings, device));
+    if (candidates_of != i) {
+      candidate_plans(candidates, at, offering, device, settings.max_devices, counts_for(settings, device));
+      candidates_of = i;
+    }
     return PlanEstimator(at, device, &offering, settings.cost).estimate(candidates.at(ref.candidate));
   };
   std::optional<std::size_t> fastest_fitting;  // its outcome
