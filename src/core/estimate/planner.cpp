@@ -139,10 +139,18 @@ Topology PlanEstimator::topology_of(const Plan& plan) const {
   return topology;
 }
 
+const Workload& EstimateCache::at_micro_batch(const Workload& workload, int micro_batch) {
+  if (!m_grown || m_grown->precision != workload.precision) m_grown = workload;
+  m_grown->micro_batch = micro_batch;
+  return *m_grown;
+}
+
 const Workload& PlanEstimator::workload_of(const Plan& plan) {
   if (plan.strategy.micro_batch <= 0 || plan.strategy.micro_batch == m_workload->micro_batch) return *m_workload;
   // A plan may set its own micro-batch (the search tries larger ones where they hide
-  // communication); everything then sees it. One copy serves every such plan.
+  // communication); everything then sees it. One copy serves every such plan, and with a
+  // cache every offering's.
+  if (m_cache != nullptr) return m_cache->at_micro_batch(*m_workload, plan.strategy.micro_batch);
   if (!m_grown) m_grown = *m_workload;
   m_grown->micro_batch = plan.strategy.micro_batch;
   return *m_grown;
